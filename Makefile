@@ -1,0 +1,86 @@
+# mperf: see README.md.  `./configure` is optional; without it the defaults
+# below and pkg-config are used.
+-include config.mak
+
+CC ?= cc
+prefix ?= /usr/local
+PKG_CONFIG ?= pkg-config
+ifndef PKG_LIBS
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf libdw zlib libtraceevent 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs libelf libdw zlib libtraceevent 2>/dev/null)
+endif
+
+VERSION := 0.1.0
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' -Wall -Wextra \
+	-Wno-missing-field-initializers $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
+ifdef DEVELOPER
+ALL_CFLAGS += -Werror -Wshadow -Wformat=2
+endif
+ifdef SANITIZE
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+LIBS = $(PKG_LIBS)
+
+ifneq ($(V),1)
+Q = @
+QUIET_CC = @echo '  CC      '$@;
+QUIET_LINK = @echo '  LINK    '$@;
+endif
+
+B = build
+LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/record/*.c src/report/*.c)
+CMD_SRC = $(wildcard cmd/*.c)
+LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
+CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
+UNIT_SRC = $(wildcard tests/unit/test-*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
+
+all: mperf noploop
+
+mperf: $(CMD_OBJ) $(B)/libmperf.a
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+noploop: tests/workloads/noploop.c
+	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
+
+$(B)/libmperf.a: $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libmperf.a
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmperf.a $(LIBS)
+
+units: $(UNIT_BIN)
+
+# Unit tests (C, TAP) and end-to-end tests (shell, TAP), all through prove.
+check: all units
+	prove -f $(UNIT_BIN) tests/t[0-9]*.sh
+
+deps:
+	sh ./configure --install-deps
+
+# The main job: the seed's command, then the tail of the dump.
+demo: all
+	./mperf record -e cycles,cycles,cycles -o demo.data ./noploop 3
+	./mperf report -D -i demo.data | tail -n 24
+
+bench: all
+	bench/report-vs-perf.sh
+	bench/record-startup-vs-perf.sh
+
+install: all
+	install -d $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/share/man/man1
+	install -m 755 mperf $(DESTDIR)$(prefix)/bin/mperf
+	install -m 644 man/*.1 $(DESTDIR)$(prefix)/share/man/man1/
+
+clean:
+	rm -rf $(B) mperf noploop
+
+.PHONY: all units check deps demo bench install clean
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
