@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_LIB_ERR_H
+#define MPERF_LIB_ERR_H
+
+/*
+ * Functions in src/ return 0 or a positive count on success and a negative
+ * number on failure: -errno, or one of the mperf codes below.  The mperf
+ * codes sit far above any errno value so the two ranges never collide.
+ */
+#define MPERF_ERR_BASE 4096
+
+#define MPERF_ERRORS(X)                                                   \
+	X(FORMAT,    "not a perf.data file")                               \
+	X(TRUNCATED, "file is truncated")                                  \
+	X(CORRUPT,   "corrupt perf.data file")                             \
+	X(UNSUPP,    "unsupported perf.data feature")                      \
+	X(NOEVENT,   "unknown event")                                      \
+	X(USAGE,     "invalid argument")
+
+enum {
+	MPERF_ERR_FIRST_ = MPERF_ERR_BASE,
+#define X(name, msg) MPERF_ERR_##name,
+	MPERF_ERRORS(X)
+#undef X
+	MPERF_ERR_LAST_
+};
+
+/* Message for a negative error code (errno or mperf's). */
+const char *mperf_strerror(int err);
+
+#endif

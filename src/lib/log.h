@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_LIB_LOG_H
+#define MPERF_LIB_LOG_H
+
+/*
+ * The only way code in src/ talks to the user.  The command layer installs
+ * a hook; without one, messages are dropped.  MPERF_LOG_NOTICE is for the
+ * few lines that must reach the user even with -q (the cycles fallback).
+ */
+enum mperf_log_level { MPERF_LOG_ERROR, MPERF_LOG_NOTICE, MPERF_LOG_WARN, MPERF_LOG_INFO };
+
+typedef void (*mperf_log_fn)(enum mperf_log_level level, const char *msg);
+
+void mperf_set_log(mperf_log_fn fn);
+void mperf_log(enum mperf_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

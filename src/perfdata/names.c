@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Record-type names and generic event names, as perf spells them. */
+#include <stdio.h>
+#include <string.h>
+#include "../lib/err.h"
+#include "perfdata.h"
+
+static const char *const record_names[PD_RECORD_MAX] = {
+	[0] = "TOTAL",
+	[PERF_RECORD_MMAP] = "MMAP",
+	[PERF_RECORD_LOST] = "LOST",
+	[PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ",
+	[PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX",
+	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[21] = "AUX_OUTPUT_HW_ID",
+	[PD_HEADER_ATTR] = "ATTR",
+	[PD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[PD_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[PD_HEADER_BUILD_ID] = "BUILD_ID",
+	[PD_FINISHED_ROUND] = "FINISHED_ROUND",
+	[PD_ID_INDEX] = "ID_INDEX",
+	[PD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[PD_AUXTRACE] = "AUXTRACE",
+	[PD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[PD_THREAD_MAP] = "THREAD_MAP",
+	[PD_CPU_MAP] = "CPU_MAP",
+	[PD_STAT_CONFIG] = "STAT_CONFIG",
+	[PD_STAT] = "STAT",
+	[PD_STAT_ROUND] = "STAT_ROUND",
+	[PD_EVENT_UPDATE] = "EVENT_UPDATE",
+	[PD_TIME_CONV] = "TIME_CONV",
+	[PD_HEADER_FEATURE] = "FEATURE",
+	[PD_COMPRESSED] = "COMPRESSED",
+	[PD_FINISHED_INIT] = "FINISHED_INIT",
+};
+
+const char *pd_record_name(uint32_t type)
+{
+	return type < PD_RECORD_MAX ? record_names[type] : NULL;
+}
+
+struct event_name {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* The first name for a (type, config) is the one perf prints. */
+static const struct event_name events[] = {
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "idle-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "idle-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+};
+
+int pd_event_lookup(const char *name, uint32_t *type, uint64_t *config)
+{
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		if (!strcmp(events[i].name, name)) {
+			*type = events[i].type;
+			*config = events[i].config;
+			return 0;
+		}
+	}
+	return -MPERF_ERR_NOEVENT;
+}
+
+/*
+ * perf's modifier suffix: k/u/h for the contexts that are counted when any
+ * is excluded, p's for precise_ip, then H/G unless exclude_guest has its
+ * default (set when a k/u/h or p modifier was given, clear otherwise).
+ */
+static void add_modifiers(const struct perf_event_attr *a, char *buf, size_t len)
+{
+	char mod[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			mod[n++] = 'k';
+		if (!a->exclude_user)
+			mod[n++] = 'u';
+		if (!a->exclude_hv)
+			mod[n++] = 'h';
+		guest_default = true;
+	}
+	for (unsigned int i = 0; i < a->precise_ip && i < 3; i++)
+		mod[n++] = 'p';
+	if (a->precise_ip)
+		guest_default = true;
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			mod[n++] = 'H';
+		if (!a->exclude_guest)
+			mod[n++] = 'G';
+	}
+	if (n) {
+		size_t used = strlen(buf);
+
+		snprintf(buf + used, len > used ? len - used : 0, ":%.*s", (int)n, mod);
+	}
+}
+
+void pd_event_name(const struct perf_event_attr *a, char *buf, size_t len)
+{
+	const char *base = NULL;
+
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		if (events[i].type == a->type && events[i].config == a->config) {
+			base = events[i].name;
+			break;
+		}
+	}
+	if (base)
+		snprintf(buf, len, "%s", base);
+	else if (a->type == PERF_TYPE_TRACEPOINT)
+		snprintf(buf, len, "unknown:unknown");
+	else if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_SOFTWARE)
+		snprintf(buf, len, "unknown-%s", a->type == PERF_TYPE_HARDWARE ? "hardware" : "software");
+	else
+		snprintf(buf, len, "raw 0x%llx", (unsigned long long)a->config);
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_SOFTWARE ||
+	    a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW)
+		add_modifiers(a, buf, len);
+}

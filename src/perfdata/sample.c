@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Decoding of SAMPLE bodies and sample_id trailers, by sample_type. */
+#include <string.h>
+#include "../lib/err.h"
+#include "perfdata.h"
+
+struct cursor {
+	const unsigned char *p, *end;
+};
+
+static int take(struct cursor *c, size_t n, const unsigned char **out)
+{
+	if ((size_t)(c->end - c->p) < n)
+		return -MPERF_ERR_CORRUPT;
+	*out = c->p;
+	c->p += n;
+	return 0;
+}
+
+static int take_u64(struct cursor *c, uint64_t *v)
+{
+	const unsigned char *q;
+
+	if (take(c, 8, &q))
+		return -MPERF_ERR_CORRUPT;
+	*v = pd_u64(q);
+	return 0;
+}
+
+static size_t read_format_size(uint64_t rf, uint64_t nr)
+{
+	size_t per = 8 + ((rf & PERF_FORMAT_ID) ? 8 : 0) + ((rf & PERF_FORMAT_LOST) ? 8 : 0);
+	size_t times = ((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) ? 8 : 0) +
+		       ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) ? 8 : 0);
+
+	if (rf & PERF_FORMAT_GROUP)
+		return 8 + times + nr * per;
+	return times + per;
+}
+
+static void init_sample(struct pd_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pid = s->tid = s->cpu = (uint32_t)-1;
+	s->time = s->id = s->stream_id = (uint64_t)-1;
+}
+
+static int parse_trailer(const struct perf_event_attr *attr, const unsigned char *body,
+			 const unsigned char *end, struct pd_sample *s)
+{
+	uint64_t st = attr->sample_type;
+	const unsigned char *p = end;
+
+	if (!attr->sample_id_all)
+		return 0;
+#define BACK(n) do { if ((size_t)(p - body) < (n)) return -MPERF_ERR_CORRUPT; p -= (n); } while (0)
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		BACK(8);
+		s->id = pd_u64(p);
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		BACK(8);
+		s->cpu = pd_u32(p);
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		BACK(8);
+		s->stream_id = pd_u64(p);
+	}
+	if (st & PERF_SAMPLE_ID) {
+		BACK(8);
+		s->id = pd_u64(p);
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		BACK(8);
+		s->time = pd_u64(p);
+	}
+	if (st & PERF_SAMPLE_TID) {
+		BACK(8);
+		s->pid = pd_u32(p);
+		s->tid = pd_u32(p + 4);
+	}
+#undef BACK
+	return 0;
+}
+
+int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct pd_sample *s)
+{
+	const struct perf_event_header *h = rec;
+	const unsigned char *base = rec, *q;
+	struct cursor c = { base + sizeof(*h), base + h->size };
+	uint64_t st = attr->sample_type, v;
+
+	init_sample(s);
+	if (h->size < sizeof(*h))
+		return -MPERF_ERR_CORRUPT;
+	if (h->type != PERF_RECORD_SAMPLE)
+		return parse_trailer(attr, c.p, c.end, s);
+
+	s->period = attr->freq ? 0 : attr->sample_period;
+#define U64(field) do { if (take_u64(&c, &(field))) return -MPERF_ERR_CORRUPT; } while (0)
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		U64(s->id);
+	if (st & PERF_SAMPLE_IP)
+		U64(s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		if (take(&c, 8, &q))
+			return -MPERF_ERR_CORRUPT;
+		s->pid = pd_u32(q);
+		s->tid = pd_u32(q + 4);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		U64(s->time);
+	if (st & PERF_SAMPLE_ADDR)
+		U64(s->addr);
+	if (st & PERF_SAMPLE_ID)
+		U64(s->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		U64(s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		if (take(&c, 8, &q))
+			return -MPERF_ERR_CORRUPT;
+		s->cpu = pd_u32(q);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		U64(s->period);
+	if (st & PERF_SAMPLE_READ) {
+		uint64_t nr = 0;
+		size_t len;
+
+		if (attr->read_format & PERF_FORMAT_GROUP) {
+			if ((size_t)(c.end - c.p) < 8)
+				return -MPERF_ERR_CORRUPT;
+			nr = pd_u64(c.p);
+			if (nr > (size_t)(c.end - c.p) / 8)
+				return -MPERF_ERR_CORRUPT;
+		}
+		len = read_format_size(attr->read_format, nr);
+		if (take(&c, len, &s->read))
+			return -MPERF_ERR_CORRUPT;
+		s->read_len = len;
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		U64(s->callchain_nr);
+		if (s->callchain_nr > (size_t)(c.end - c.p) / 8 ||
+		    take(&c, s->callchain_nr * 8, &s->callchain))
+			return -MPERF_ERR_CORRUPT;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (take(&c, 4, &q))
+			return -MPERF_ERR_CORRUPT;
+		s->raw_size = pd_u32(q);
+		if (take(&c, s->raw_size, &s->raw))
+			return -MPERF_ERR_CORRUPT;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		U64(s->branch_nr);
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			s->branch_hw_idx = true;
+			U64(v);
+		}
+		if (s->branch_nr > (size_t)(c.end - c.p) / 24 ||
+		    take(&c, s->branch_nr * 24, &s->branch))
+			return -MPERF_ERR_CORRUPT;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		U64(s->user_abi);
+		if (s->user_abi) {
+			s->user_mask = attr->sample_regs_user;
+			if (take(&c, 8 * (size_t)__builtin_popcountll(s->user_mask), &s->user_regs))
+				return -MPERF_ERR_CORRUPT;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		s->stack_size_off = (size_t)(c.p - base);
+		U64(s->stack_size);
+		if (s->stack_size) {
+			if (take(&c, s->stack_size, &q))
+				return -MPERF_ERR_CORRUPT;
+			U64(s->stack_dyn_size);
+		}
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		if (take(&c, 8, &q))
+			return -MPERF_ERR_CORRUPT;
+		s->weight = pd_u64(q);
+		s->weight_struct_lo = pd_u32(q);
+		s->weight_struct_hi = pd_u16(q + 4);
+	}
+	if (st & PERF_SAMPLE_DATA_SRC)
+		U64(s->data_src);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		U64(s->transaction);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		U64(s->intr_abi);
+		if (s->intr_abi) {
+			s->intr_mask = attr->sample_regs_intr;
+			if (take(&c, 8 * (size_t)__builtin_popcountll(s->intr_mask), &s->intr_regs))
+				return -MPERF_ERR_CORRUPT;
+		}
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		U64(s->phys_addr);
+	if (st & PERF_SAMPLE_CGROUP)
+		U64(s->cgroup);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		U64(s->data_page_size);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		U64(s->code_page_size);
+	if (st & PERF_SAMPLE_AUX) {
+		U64(s->aux_size);
+		if (take(&c, s->aux_size, &q))
+			return -MPERF_ERR_CORRUPT;
+	}
+#undef U64
+	return 0;
+}
