@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_CMD_H
+#define MPERF_CMD_H
+
+#define EXIT_USAGE 129
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+/* "mperf <cmd>: <msg>" on stderr. */
+void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_RECORD_INTERNAL_H
+#define MPERF_RECORD_INTERNAL_H
+
+#include <sys/types.h>
+#include <stdint.h>
+#include "../perfdata/perfdata.h"
+
+/* workload.c: a child forked now and exec'd on workload__start(). */
+struct workload {
+	pid_t pid;
+	int go_fd;	/* write end: one byte releases the child */
+	int err_fd;	/* read end: the child's errno if exec fails, EOF if it worked */
+};
+int workload__prepare(struct workload *wl, char *const *argv);
+/* Release the child; returns 0, or the exec errno (the child has exited). */
+int workload__start(struct workload *wl);
+void workload__abort(struct workload *wl);
+
+/* host.c: facts about this machine for the feature sections and synthesized records. */
+int host__online_cpus(int *cpus, int max);
+/* _text and _etext from /proc/kallsyms; -ENOENT when hidden (kptr_restrict). */
+int host__kernel_text(uint64_t *start, uint64_t *end);
+int host__write_features(struct pdata_writer *w, int argc, char *const *argv);
+
+#endif
