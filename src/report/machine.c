@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The machine perf report models: threads keyed by tid, each with the maps
+ * of its process, plus the kernel's maps.  The rules (which thread a pid
+ * joins, how an mmap cuts older maps, what a map's dso is called) follow
+ * perf 6.1's behaviour so that the `... thread:` / `...... dso:` lines of
+ * a dump come out the same.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "machine.h"
+
+#define THREAD_BUCKETS	4096
+#define STR_BUCKETS	1024
+#define MAP_HUGETLB_FLAG 0x40000
+#define PERF_MISC_KERNEL_MODE 1
+#define PERF_MISC_USER_MODE 2
+
+struct map {
+	uint64_t start, end, pgoff;
+	const char *dso;	/* interned */
+	bool is_kernel;		/* the vmlinux map: KSYMBOL unregister never removes it */
+};
+
+struct maps {
+	int refcnt;
+	struct map *v;		/* sorted by start, never overlapping */
+	size_t n, cap;
+};
+
+struct thread {
+	int pid, tid;
+	char *comm;
+	bool comm_set;
+	struct maps *maps;
+	struct thread *next;	/* hash chain */
+};
+
+struct istr {
+	struct istr *next;
+	char s[];
+};
+
+struct machine {
+	struct thread *threads[THREAD_BUCKETS];
+	struct maps kmaps;
+	struct istr *strs[STR_BUCKETS];
+};
+
+/* ---- interned strings: dso names are shared by many maps ---- */
+
+static const char *intern(struct machine *m, const char *s)
+{
+	uint32_t h = 2166136261u;
+	struct istr *e;
+	size_t len = strlen(s);
+
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (e = m->strs[h % STR_BUCKETS]; e; e = e->next)
+		if (!strcmp(e->s, s))
+			return e->s;
+	e = malloc(sizeof(*e) + len + 1);
+	if (!e)
+		return NULL;
+	memcpy(e->s, s, len + 1);
+	e->next = m->strs[h % STR_BUCKETS];
+	m->strs[h % STR_BUCKETS] = e;
+	return e->s;
+}
+
+/* ---- maps ---- */
+
+static struct maps *maps__new(void)
+{
+	struct maps *ms = calloc(1, sizeof(*ms));
+
+	if (ms)
+		ms->refcnt = 1;
+	return ms;
+}
+
+static void maps__put(struct maps *ms)
+{
+	if (ms && --ms->refcnt == 0) {
+		free(ms->v);
+		free(ms);
+	}
+}
+
+static int maps__reserve(struct maps *ms, size_t extra)
+{
+	if (ms->n + extra > ms->cap) {
+		size_t cap = ms->cap ? ms->cap * 2 : 16;
+		struct map *v;
+
+		while (cap < ms->n + extra)
+			cap *= 2;
+		v = realloc(ms->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		ms->v = v;
+		ms->cap = cap;
+	}
+	return 0;
+}
+
+/* Index of the first map whose end is above addr. */
+static size_t maps__lower(const struct maps *ms, uint64_t addr)
+{
+	size_t lo = 0, hi = ms->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ms->v[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct map *maps__find(const struct maps *ms, uint64_t addr)
+{
+	size_t i = maps__lower(ms, addr);
+
+	return i < ms->n && ms->v[i].start <= addr ? &ms->v[i] : NULL;
+}
+
+/* Insert nm; older maps keep only the parts it does not cover. */
+static int maps__insert(struct maps *ms, const struct map *nm)
+{
+	size_t i = maps__lower(ms, nm->start), j = i;
+	struct map left = { 0 }, right = { 0 };
+	bool has_left = false, has_right = false;
+
+	if (nm->end <= nm->start)
+		return 0;
+	while (j < ms->n && ms->v[j].start < nm->end)
+		j++;
+	/* Maps [i, j) overlap nm; only the first can stick out left, the last right. */
+	if (i < j && ms->v[i].start < nm->start) {
+		left = ms->v[i];
+		left.end = nm->start;
+		has_left = true;
+	}
+	if (i < j && ms->v[j - 1].end > nm->end) {
+		right = ms->v[j - 1];
+		right.pgoff += nm->end - right.start;
+		right.start = nm->end;
+		has_right = true;
+	}
+	if (maps__reserve(ms, 3))
+		return -ENOMEM;
+	size_t keep = (size_t)has_left + 1 + (size_t)has_right;
+	memmove(&ms->v[i + keep], &ms->v[j], (ms->n - j) * sizeof(*ms->v));
+	ms->n = ms->n - (j - i) + keep;
+	if (has_left)
+		ms->v[i++] = left;
+	ms->v[i++] = *nm;
+	if (has_right)
+		ms->v[i] = right;
+	return 0;
+}
+
+static void maps__remove_at(struct maps *ms, size_t i)
+{
+	memmove(&ms->v[i], &ms->v[i + 1], (ms->n - i - 1) * sizeof(*ms->v));
+	ms->n--;
+}
+
+static int maps__copy_into(struct maps *dst, const struct maps *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		if (maps__insert(dst, &src->v[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* ---- threads ---- */
+
+static struct thread *find_thread(struct machine *m, int tid)
+{
+	for (struct thread *t = m->threads[(unsigned)tid % THREAD_BUCKETS]; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+static void remove_thread(struct machine *m, struct thread *th)
+{
+	struct thread **pp = &m->threads[(unsigned)th->tid % THREAD_BUCKETS];
+
+	while (*pp && *pp != th)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = th->next;
+	maps__put(th->maps);
+	free(th->comm);
+	free(th);
+}
+
+static struct thread *findnew_thread(struct machine *m, int pid, int tid);
+
+/* A thread first seen without a pid joins its process's maps once the pid is known. */
+static void update_pid(struct machine *m, struct thread *th, int pid)
+{
+	struct thread *leader;
+
+	if (pid == th->pid || pid == -1 || th->pid != -1)
+		return;
+	th->pid = pid;
+	if (pid == th->tid)
+		return;
+	leader = findnew_thread(m, pid, pid);
+	if (!leader || th->maps == leader->maps)
+		return;
+	maps__put(th->maps);
+	th->maps = leader->maps;
+	th->maps->refcnt++;
+}
+
+static struct thread *findnew_thread(struct machine *m, int pid, int tid)
+{
+	struct thread *th = find_thread(m, tid), *leader;
+	char comm[32];
+
+	if (th) {
+		update_pid(m, th, pid);
+		return th;
+	}
+	th = calloc(1, sizeof(*th));
+	snprintf(comm, sizeof(comm), ":%d", tid);
+	if (!th || !(th->comm = strdup(comm))) {
+		free(th);
+		return NULL;
+	}
+	th->pid = pid;
+	th->tid = tid;
+	th->next = m->threads[(unsigned)tid % THREAD_BUCKETS];
+	m->threads[(unsigned)tid % THREAD_BUCKETS] = th;
+	if (pid == tid || pid == -1) {
+		th->maps = maps__new();
+	} else {
+		leader = findnew_thread(m, pid, pid);
+		if (leader) {
+			th->maps = leader->maps;
+			th->maps->refcnt++;
+		}
+	}
+	if (!th->maps) {
+		remove_thread(m, th);
+		return NULL;
+	}
+	return th;
+}
+
+static void set_comm(struct thread *th, const char *comm)
+{
+	char *c = strdup(comm);
+
+	if (!c)
+		return;
+	free(th->comm);
+	th->comm = c;
+	th->comm_set = true;
+}
+
+struct machine *machine__new(void)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+	struct thread *swapper;
+
+	if (!m)
+		return NULL;
+	m->kmaps.refcnt = 1;
+	/* perf starts with the idle thread, 0/0, already named. */
+	swapper = findnew_thread(m, -1, 0);
+	if (!swapper) {
+		machine__delete(m);
+		return NULL;
+	}
+	set_comm(swapper, "swapper");
+	return m;
+}
+
+void machine__delete(struct machine *m)
+{
+	if (!m)
+		return;
+	for (int b = 0; b < THREAD_BUCKETS; b++)
+		while (m->threads[b])
+			remove_thread(m, m->threads[b]);
+	for (int b = 0; b < STR_BUCKETS; b++)
+		for (struct istr *e = m->strs[b], *n; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	free(m->kmaps.v);
+	free(m);
+}
+
+void machine__comm(struct machine *m, int pid, int tid, const char *comm)
+{
+	struct thread *th = findnew_thread(m, pid, tid);
+
+	if (th)
+		set_comm(th, comm);
+}
+
+int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized, FILE *out)
+{
+	struct thread *parent = findnew_thread(m, ppid, ptid), *th;
+
+	if (parent && parent->pid != ppid) {
+		fprintf(out, "removing erroneous parent thread %d/%d\n", parent->pid, parent->tid);
+		remove_thread(m, parent);
+		parent = findnew_thread(m, ppid, ptid);
+	}
+	th = find_thread(m, tid);
+	if (th)
+		remove_thread(m, th);
+	th = findnew_thread(m, pid, tid);
+	if (!th || !parent)
+		return -ENOMEM;
+	if (parent->comm_set)
+		set_comm(th, parent->comm);
+	/* A new process gets a copy of its parent's maps (perf's own synthesized forks: none). */
+	if (th->pid != parent->pid && th->maps != parent->maps && !synthesized)
+		return maps__copy_into(th->maps, parent->maps);
+	return 0;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
+		  uint64_t pgoff, bool exec, uint32_t flags, const char *filename)
+{
+	struct map nm = { .start = start, .end = start + len, .pgoff = pgoff };
+	struct thread *th;
+	char buf[64];
+
+	if (cpumode == PERF_MISC_KERNEL_MODE) {
+		if (starts(filename, "[kernel.kallsyms")) {
+			if (!start && !len)
+				nm.end = UINT64_MAX;
+			nm.dso = intern(m, "[kernel.kallsyms]");
+			nm.is_kernel = true;
+		} else if (filename[0] == '/' || filename[0] == '[') {
+			nm.dso = intern(m, filename);
+		} else {
+			return 0;
+		}
+		return nm.dso ? maps__insert(&m->kmaps, &nm) : -ENOMEM;
+	}
+	if (cpumode != PERF_MISC_USER_MODE)
+		return 0;	/* guest and hypervisor maps: samples there print [hypervisor] */
+	th = findnew_thread(m, pid, tid);
+	if (!th)
+		return -ENOMEM;
+	/* Anonymous executable memory: perf looks for a JIT's /tmp/perf-PID.map. */
+	if (exec && (!strcmp(filename, "//anon") || starts(filename, "/dev/zero") ||
+		     starts(filename, "/anon_hugepage") || (flags & MAP_HUGETLB_FLAG) ||
+		     starts(filename, "[stack") || starts(filename, "/SYSV") ||
+		     !strcmp(filename, "[heap]"))) {
+		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
+		filename = buf;
+	}
+	nm.dso = intern(m, filename);
+	return nm.dso ? maps__insert(th->maps, &nm) : -ENOMEM;
+}
+
+int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name, bool unregister)
+{
+	struct map *cur = maps__find(&m->kmaps, addr);
+	struct map nm = { .start = addr, .end = addr + len };
+
+	if (unregister) {
+		if (cur && !cur->is_kernel)
+			maps__remove_at(&m->kmaps, (size_t)(cur - m->kmaps.v));
+		return 0;
+	}
+	if (cur)
+		return 0;
+	/* perf gives trampolines and dispatchers a dso with an empty name. */
+	nm.dso = intern(m, starts(name, "bpf_trampoline_") || starts(name, "bpf_dispatcher_") ? "" : name);
+	return nm.dso ? maps__insert(&m->kmaps, &nm) : -ENOMEM;
+}
+
+int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r)
+{
+	struct thread *th = findnew_thread(m, pid, tid);
+	struct map *map = NULL;
+
+	if (!th)
+		return -ENOMEM;
+	r->comm = th->comm;
+	r->tid = th->tid;
+	if (cpumode == PERF_MISC_KERNEL_MODE)
+		map = maps__find(&m->kmaps, ip);
+	else if (cpumode == PERF_MISC_USER_MODE)
+		map = maps__find(th->maps, ip);
+	else {
+		r->dso = "[hypervisor]";
+		return 0;
+	}
+	r->dso = map ? map->dso : "<not found>";
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_REPORT_MACHINE_H
+#define MPERF_REPORT_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Threads and their memory maps, rebuilt from COMM/FORK/MMAP/MMAP2/KSYMBOL
+ * records in delivery order, the way perf report models the machine.
+ * Threads are keyed by tid; the threads of a process share the leader's maps.
+ */
+struct machine;
+
+struct machine *machine__new(void);
+void machine__delete(struct machine *m);
+
+void machine__comm(struct machine *m, int pid, int tid, const char *comm);
+/* May print perf's "removing erroneous parent thread" line on out. */
+int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized, FILE *out);
+/* cpumode is misc & 7; prot_exec/flags as MMAP2 gives them (MMAP: exec unless MMAP_DATA). */
+int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
+		  uint64_t pgoff, bool exec, uint32_t flags, const char *filename);
+int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name, bool unregister);
+
+struct resolved {
+	const char *comm;
+	int tid;
+	const char *dso;	/* "<not found>" when no map covers the address */
+};
+int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_REPORT_H
+#define MPERF_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct pdata;
+
+/*
+ * `report -D`: print every record of p in perf 6.1's dump format, ordered
+ * as perf orders them, then the aggregated and per-event stats.  label is
+ * the name shown after '@' in each record's first line ("pipe" for pipe
+ * mode, whatever the source).  Returns 0, or a negative error with err
+ * holding one line that names the problem and its offset.
+ */
+int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_t errlen);
+
+#endif
