@@ -154,6 +154,8 @@ const struct pd_evsel *pdata__evsel(const struct pdata *p, size_t idx);
  * section or a record too short to hold one.
  */
 int pdata__evsel_of(const struct pdata *p, const struct perf_event_header *hdr);
+/* Index of the event that owns id, or -1. */
+int pdata__evsel_by_id(const struct pdata *p, uint64_t id);
 /* OR of every event's sample_type, and the first event's sample_id_all. */
 uint64_t pdata__sample_type_all(const struct pdata *p);
 bool pdata__sample_id_all(const struct pdata *p);

@@ -731,6 +731,11 @@ bool pdata__has_feat(const struct pdata *p, int feat)
 	return feat >= 0 && feat < 256 && (p->features[feat / 64] >> (feat % 64)) & 1;
 }
 
+int pdata__evsel_by_id(const struct pdata *p, uint64_t id)
+{
+	return ids_find(p, id);
+}
+
 int pdata__evsel_of(const struct pdata *p, const struct perf_event_header *h)
 {
 	size_t words = (h->size - sizeof(*h)) / 8;

@@ -125,8 +125,10 @@ static void thread_lines(struct session *s, const struct pd_sample *smp, int cpu
 }
 
 /*
- * A sample with read values prints the thread/dso pair once per value that
- * belongs to a known event and changed since that id was last seen.
+ * A sample with read values is delivered once per value, to the event
+ * that owns the value's id, when that value changed since the id was last
+ * seen (perf's per-id period starts at 0): one thread/dso pair and one
+ * SAMPLE count each.
  */
 static void read_sample_lines(struct session *s, const struct perf_event_attr *a,
 			      const struct pd_sample *smp, int cpumode)
@@ -135,22 +137,26 @@ static void read_sample_lines(struct session *s, const struct perf_event_attr *a
 	size_t o = 0, per = 8 + (rf & PERF_FORMAT_ID ? 8 : 0) + (rf & PERF_FORMAT_LOST ? 8 : 0);
 	size_t times = (rf & PERF_FORMAT_TOTAL_TIME_ENABLED ? 8 : 0) + (rf & PERF_FORMAT_TOTAL_TIME_RUNNING ? 8 : 0);
 
+	if (!(rf & PERF_FORMAT_ID))
+		return;		/* no id: perf cannot attribute the values */
 	if (rf & PERF_FORMAT_GROUP) {
 		nr = pd_u64(smp->read);
 		o = 8 + times;
 	}
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t value, id;
+		int ev;
 		size_t k;
 
 		if (rf & PERF_FORMAT_GROUP) {
 			value = pd_u64(smp->read + o + per * i);
-			id = rf & PERF_FORMAT_ID ? pd_u64(smp->read + o + per * i + 8) : 0;
+			id = pd_u64(smp->read + o + per * i + 8);
 		} else {
 			value = pd_u64(smp->read);
-			id = rf & PERF_FORMAT_ID ? pd_u64(smp->read + 8 + times) : 0;
+			id = pd_u64(smp->read + 8 + times);
 		}
-		if (!(rf & PERF_FORMAT_ID) && pdata__nr_evsel(s->p) > 1)
+		ev = pdata__evsel_by_id(s->p, id);
+		if (ev < 0)
 			continue;
 		for (k = 0; k < s->nreads && s->reads[k].id != id; k++)
 			;
@@ -167,6 +173,8 @@ static void read_sample_lines(struct session *s, const struct perf_event_attr *a
 		if (s->reads[k].value == value)
 			continue;
 		s->reads[k].value = value;
+		s->ev_nr[ev][0]++;
+		s->ev_nr[ev][PERF_RECORD_SAMPLE]++;
 		thread_lines(s, smp, cpumode);
 	}
 }
@@ -231,8 +239,11 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 		if (pd_parse_sample(&ev->attr, h, &smp))
 			return fail(s, -MPERF_ERR_CORRUPT, "%s record at offset %#" PRIx64 " (size %#x) is shorter than its sample_type says",
 				    pd_record_name(h->type), off, h->size);
-		s->ev_nr[evsel][0]++;
-		s->ev_nr[evsel][h->type]++;
+		/* READ samples count per value, in read_sample_lines(). */
+		if (h->type != PERF_RECORD_SAMPLE || !(ev->attr.sample_type & PERF_SAMPLE_READ)) {
+			s->ev_nr[evsel][0]++;
+			s->ev_nr[evsel][h->type]++;
+		}
 	} else {
 		memset(&smp, 0, sizeof(smp));
 		if (h->type == PD_HEADER_ATTR && pdata__is_pipe(s->p))
