@@ -57,17 +57,17 @@ int cmd_report(int argc, char **argv)
 	}
 	p = pdata__open(input, err, sizeof(err));
 	if (!p) {
-		cmd_error("report", "%s: %s", strcmp(input, "-") ? input : "stdin", err);
+		cmd_error("report", "%s", err);
 		return 1;
 	}
-	if (pdata__warning(p))
-		cmd_error("report", "warning: %s: %s", input, pdata__warning(p));
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	ret = report__dump(p, input, stdout, err, sizeof(err));
+	fflush(stdout);
+	if (pdata__warning(p))
+		cmd_error("report", "warning: '%s': %s", input, pdata__warning(p));
 	pdata__close(p);
 	if (ret < 0) {
-		fflush(stdout);
-		cmd_error("report", "%s: %s", strcmp(input, "-") ? input : "stdin", err);
+		cmd_error("report", "'%s': %s", strcmp(input, "-") ? input : "stdin", err);
 		return 1;
 	}
 	return 0;

@@ -38,6 +38,7 @@ struct pdata {
 	uint64_t data_off, data_end;	/* file mode data section, in the image */
 	uint64_t pos;			/* next record: image offset / stream offset */
 	uint64_t pending_skip;		/* payload bytes after the last record */
+	bool to_eof;			/* data.size was 0: a bad record ends the data */
 	uint64_t features[4];
 
 	struct pd_evsel *evsel;
@@ -48,7 +49,7 @@ struct pdata {
 	uint64_t sample_type_all;
 
 	char err[256];
-	char warn[256];
+	char warn[640];
 };
 
 static int fail(struct pdata *p, int code, const char *fmt, ...)
@@ -333,6 +334,7 @@ static int open_file_mode(struct pdata *p)
 		snprintf(p->warn, sizeof(p->warn),
 			 "the data size field is 0 (recording did not finish?): reading records to the end of the file");
 		d_size = len - d_off;
+		p->to_eof = true;
 	} else if (!section_ok(d_off, d_size, len)) {
 		return fail(p, -MPERF_ERR_TRUNCATED, "file is truncated: data section [%#llx, +%#llx) runs past the end of the file (%#llx bytes)",
 			    (unsigned long long)d_off, (unsigned long long)d_size, (unsigned long long)len);
@@ -494,7 +496,29 @@ static int pipe_meta(struct pdata *p, const struct perf_event_header *h, uint64_
 
 /* ---- records ---- */
 
+static int next_record(struct pdata *p, struct pd_record *rec);
+
 int pdata__next(struct pdata *p, struct pd_record *rec)
+{
+	int r = next_record(p, rec);
+
+	/*
+	 * A recorder killed before it patched the header leaves data.size 0
+	 * and maybe a torn last record: what parses is the data, the rest is
+	 * reported as a warning.
+	 */
+	if (r < 0 && p->to_eof && r != -ENOMEM) {
+		snprintf(p->warn, sizeof(p->warn),
+			 "the data size field is 0 (recording did not finish?): read records up to offset %#llx, where: %s",
+			 (unsigned long long)p->pos, p->err);
+		p->err[0] = 0;
+		p->data_end = p->pos;
+		return 0;
+	}
+	return r;
+}
+
+static int next_record(struct pdata *p, struct pd_record *rec)
 {
 	const unsigned char *q;
 	struct perf_event_header h;
@@ -601,14 +625,21 @@ static int open_common(struct pdata *p, const unsigned char *first16, size_t hav
 	return open_file_mode(p);
 }
 
-static struct pdata *finish_open(struct pdata *p, int err, char *errbuf, size_t errlen)
+/* Errors name the file: "'x.data': not a perf.data file..." (system errors already do). */
+static struct pdata *finish_open(struct pdata *p, const char *path, int err, char *errbuf, size_t errlen)
 {
 	if (err >= 0) {
 		derive_names(p);
 		return p;
 	}
-	if (errbuf && errlen)
-		snprintf(errbuf, errlen, "%s", p->err[0] ? p->err : mperf_strerror(err));
+	if (errbuf && errlen) {
+		const char *msg = p->err[0] ? p->err : mperf_strerror(err);
+
+		if (path && err <= -MPERF_ERR_BASE)
+			snprintf(errbuf, errlen, "'%s': %s", path, msg);
+		else
+			snprintf(errbuf, errlen, "%s", msg);
+	}
 	pdata__close(p);
 	errno = err < -4095 ? EINVAL : -err;
 	return NULL;
@@ -622,7 +653,7 @@ struct pdata *pdata__open_mem(const void *buf, size_t len, char *errbuf, size_t 
 		return NULL;
 	p->mem = buf;
 	p->mem_len = len;
-	return finish_open(p, open_common(p, buf, len < 16 ? len : 16), errbuf, errlen);
+	return finish_open(p, NULL, open_common(p, buf, len < 16 ? len : 16), errbuf, errlen);
 }
 
 struct pdata *pdata__open(const char *path, char *errbuf, size_t errlen)
@@ -634,12 +665,14 @@ struct pdata *pdata__open(const char *path, char *errbuf, size_t errlen)
 	if (!p)
 		return NULL;
 	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
+	if (!strcmp(path, "-"))
+		path = "stdin";
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		err = -errno;
 		snprintf(p->err, sizeof(p->err), "cannot open '%s': %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return finish_open(p, err, errbuf, errlen);
+		return finish_open(p, path, err, errbuf, errlen);
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (st.st_size) {
@@ -649,7 +682,7 @@ struct pdata *pdata__open(const char *path, char *errbuf, size_t errlen)
 				err = -errno;
 				snprintf(p->err, sizeof(p->err), "cannot map '%s': %s", path, strerror(errno));
 				close(fd);
-				return finish_open(p, err, errbuf, errlen);
+				return finish_open(p, path, err, errbuf, errlen);
 			}
 			/* Records are read once, front to back. */
 			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -657,7 +690,7 @@ struct pdata *pdata__open(const char *path, char *errbuf, size_t errlen)
 			p->mem_len = p->map_len = (size_t)st.st_size;
 		}
 		close(fd);
-		return finish_open(p, open_common(p, p->mem, p->mem_len < 16 ? p->mem_len : 16),
+		return finish_open(p, path, open_common(p, p->mem, p->mem_len < 16 ? p->mem_len : 16),
 				   errbuf, errlen);
 	}
 	/* A pipe or terminal: stream it. */
@@ -665,12 +698,12 @@ struct pdata *pdata__open(const char *path, char *errbuf, size_t errlen)
 	p->fd = fd;
 	p->sbuf = malloc(PIPE_BUF_MIN);
 	if (!p->sbuf)
-		return finish_open(p, -ENOMEM, errbuf, errlen);
+		return finish_open(p, path, -ENOMEM, errbuf, errlen);
 	p->scap = PIPE_BUF_MIN;
 	err = need(p, 16, &q);
 	if (err < 0)
-		return finish_open(p, err, errbuf, errlen);
-	return finish_open(p, open_common(p, p->sbuf, p->slen < 16 ? p->slen : 16), errbuf, errlen);
+		return finish_open(p, path, err, errbuf, errlen);
+	return finish_open(p, "stdin", open_common(p, p->sbuf, p->slen < 16 ? p->slen : 16), errbuf, errlen);
 }
 
 void pdata__close(struct pdata *p)
