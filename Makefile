@@ -12,7 +12,7 @@ endif
 
 VERSION := 0.1.0
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' -Wall -Wextra \
+ALL_CFLAGS = -std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' -Wall -Wextra \
 	-Wno-missing-field-initializers $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 ifdef DEVELOPER
 ALL_CFLAGS += -Werror -Wshadow -Wformat=2
@@ -21,7 +21,7 @@ ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-LIBS = $(PKG_LIBS)
+LIBS = -pthread $(PKG_LIBS)
 
 ifneq ($(V),1)
 Q = @

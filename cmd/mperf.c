@@ -18,11 +18,12 @@ static const struct cmd {
 };
 
 static int quiet_level = MPERF_LOG_INFO;
+static const char *current_cmd = "";
 
 static void log_to_stderr(enum mperf_log_level level, const char *msg)
 {
 	if (level == MPERF_LOG_ERROR || level == MPERF_LOG_NOTICE || (int)level <= quiet_level)
-		fprintf(stderr, "%s%s\n", level == MPERF_LOG_WARN ? "warning: " : "", msg);
+		fprintf(stderr, "mperf %s: %s%s\n", current_cmd, level == MPERF_LOG_WARN ? "warning: " : "", msg);
 }
 
 /* -q: keep only errors and notices (the cycles fallback line). */
@@ -73,6 +74,7 @@ int main(int argc, char **argv)
 			continue;
 		/* A closed reader of our stdout ends us through write errors, not SIGPIPE. */
 		signal(SIGPIPE, SIG_IGN);
+		current_cmd = commands[i].name;
 		ret = commands[i].fn(argc - 1, argv + 1);
 		/* Like git: a full disk or a closed pipe on stdout is a failure, said once. */
 		if (fflush(stdout) || ferror(stdout)) {

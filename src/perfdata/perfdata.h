@@ -176,6 +176,8 @@ int pdw__begin_data(struct pdata_writer *w);
 /* Append record bytes to the data section. */
 int pdw__write(struct pdata_writer *w, const void *buf, size_t len);
 uint64_t pdw__data_size(const struct pdata_writer *w);
+/* Overwrite bytes already written at data position pos (for values known late). */
+int pdw__patch(struct pdata_writer *w, uint64_t pos, const void *buf, size_t len);
 
 /* Feature payloads, kept until pdw__finish writes them in bit order. */
 int pdw__feat_string(struct pdata_writer *w, int feat, const char *s);
@@ -187,7 +189,7 @@ int pdw__feat_sample_time(struct pdata_writer *w, uint64_t first, uint64_t last)
 int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,
 		       const unsigned char *id, size_t id_len, const char *name);
 
-/* Write EVENT_DESC and the features, patch the header, fsync.  */
+/* Write EVENT_DESC and the features, patch the header, close the file. */
 int pdw__finish(struct pdata_writer *w);
 /* Close; when the file was not finished it is removed (never left looking complete). */
 void pdw__close(struct pdata_writer *w);

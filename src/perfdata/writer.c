@@ -220,6 +220,21 @@ uint64_t pdw__data_size(const struct pdata_writer *w)
 	return w->data_size;
 }
 
+int pdw__patch(struct pdata_writer *w, uint64_t pos, const void *buf, size_t len)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	if (pos > w->data_size || len > w->data_size - pos)
+		return -EINVAL;
+	if ((err = flush(w)))
+		return err;
+	if (pwrite(w->fd, buf, len, (off_t)(w->data_off + pos)) != (ssize_t)len)
+		return w->err = errno ? -errno : -EIO;
+	return 0;
+}
+
 /* ---- features ---- */
 
 static struct mbuf *feat_buf(struct pdata_writer *w, int feat)
@@ -379,8 +394,12 @@ int pdw__finish(struct pdata_writer *w)
 			return err;
 	if ((err = flush(w)) || (err = write_header(w, bits)))
 		return err;
-	if (fsync(w->fd) < 0 && errno != EINVAL && errno != EROFS)
+	/* close() is where some filesystems report a failed write-back. */
+	if (close(w->fd) < 0) {
+		w->fd = -1;
 		return w->err = -errno;
+	}
+	w->fd = -1;
 	w->finished = true;
 	return 0;
 }

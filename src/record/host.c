@@ -78,42 +78,71 @@ int host__online_cpus(int *cpus, int max)
 	return parse_cpu_list(buf, cpus, max);
 }
 
-/*
- * perf's kernel map runs from _text to _etext.  /proc/kallsyms is large
- * (about 120k lines) and slow to generate, so stop as soon as both are known.
- */
-int host__kernel_text(uint64_t *start, uint64_t *end)
+/* Address of the symbol whose line ends at end ("ffffffff81000000 T _text"). */
+static uint64_t line_addr(const char *buf, const char *end)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
-	bool have_start = false, have_end = false;
+	const char *l = end;
 
-	if (!f)
+	while (l > buf && l[-1] != '\n')
+		l--;
+	return strtoull(l, NULL, 16);
+}
+
+/*
+ * Find " <name>\n" in /proc/kallsyms and return its address.  The file is
+ * large (about 120k lines) and slow to generate, so it is read in big
+ * chunks, searched without parsing each line, and closed once found.
+ */
+static int kallsyms_find(const char *name, uint64_t *addr)
+{
+	enum { CHUNK = 1 << 18 };
+	char needle[64];
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC), err = -ENOENT;
+	char *buf;
+	size_t have = 0;
+
+	if (fd < 0)
 		return -errno;
-	while ((!have_start || !have_end) && fgets(line, sizeof(line), f)) {
-		char *sp = strchr(line, ' ');
-		uint64_t addr;
-		size_t n;
-
-		if (!sp || sp[1] == 0 || sp[2] != ' ')
-			continue;
-		n = strlen(sp + 3);
-		if (n && sp[3 + n - 1] == '\n')
-			sp[3 + n - 1] = 0;
-		if (!strcmp(sp + 3, "_text")) {
-			addr = strtoull(line, NULL, 16);
-			*start = addr;
-			have_start = true;
-		} else if (!strcmp(sp + 3, "_etext")) {
-			addr = strtoull(line, NULL, 16);
-			*end = addr;
-			have_end = true;
-		}
+	snprintf(needle, sizeof(needle), " %s\n", name);
+	buf = malloc(2 * CHUNK + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
 	}
-	fclose(f);
-	if (!have_start || !have_end || !*start || *end <= *start)
-		return -ENOENT;	/* hidden by kptr_restrict, or not a normal kernel */
-	return 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + have, CHUNK);
+		char *p, *last_nl;
+
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = 0;
+		last_nl = memrchr(buf, '\n', have);
+		if (!last_nl)
+			continue;
+		last_nl[1] = 0;	/* search whole lines only */
+		if ((p = strstr(buf, needle))) {
+			*addr = line_addr(buf, p);
+			err = *addr ? 0 : -ENOENT;	/* all zero: hidden */
+			break;
+		}
+		/* Keep the partial last line for the next chunk. */
+		have = (size_t)(buf + have - last_nl - 1);
+		memmove(buf, last_nl + 1, have);
+	}
+	free(buf);
+	close(fd);
+	return err;
+}
+
+int host__kernel_start(uint64_t *start)
+{
+	return kallsyms_find("_text", start);
+}
+
+int host__kernel_end(uint64_t *end)
+{
+	return kallsyms_find("_etext", end);
 }
 
 /* "model name : X" with runs of blanks squeezed, as perf stores it. */

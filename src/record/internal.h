@@ -19,8 +19,13 @@ void workload__abort(struct workload *wl);
 
 /* host.c: facts about this machine for the feature sections and synthesized records. */
 int host__online_cpus(int *cpus, int max);
-/* _text and _etext from /proc/kallsyms; -ENOENT when hidden (kptr_restrict). */
-int host__kernel_text(uint64_t *start, uint64_t *end);
+/*
+ * _text from the head of /proc/kallsyms (fast), and _etext, which needs a
+ * scan of most of it (slow: run it while the workload runs).  -ENOENT when
+ * the addresses are hidden (kptr_restrict).
+ */
+int host__kernel_start(uint64_t *start);
+int host__kernel_end(uint64_t *end);
 int host__write_features(struct pdata_writer *w, int argc, char *const *argv);
 
 #endif

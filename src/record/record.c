@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,13 +35,17 @@
  */
 #define POLL_TIMEOUT_MS	100
 
-/* The only global: set by the signal handlers, read by the loop. */
+/*
+ * The only global: set by the signal handlers, read by the loop.  It holds
+ * the signal that ended the recording (SIGCHLD: the workload exited), or
+ * -1 when the buffers hung up because every traced task was gone.
+ */
 static volatile sig_atomic_t record_done;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	record_done = 1;
+	if (!record_done || sig != SIGCHLD)
+		record_done = sig;
 }
 
 struct cpu_buf {
@@ -62,6 +68,12 @@ struct rec {
 	int id_slot;		/* u64 word of a SAMPLE body holding the id, -1 if none */
 	int time_slot;
 	uint64_t first_time, last_time;
+	/* The kernel MMAP's length (_etext - _text) is found while the workload runs. */
+	uint64_t ktext_start, ktext_end;
+	int64_t kmmap_pos;	/* data position of the kernel MMAP record, -1 if none */
+	pthread_t ktext_thread;
+	bool ktext_running;
+	int ktext_err;
 };
 
 static int fail(struct record_result *res, int err, const char *fmt, ...)
@@ -227,27 +239,63 @@ static int write_with_string(struct rec *r, uint32_t type, uint16_t misc, const 
 	return pdw__write(r->w, rec, size);
 }
 
-/* What perf report needs before the first sample: the workload's COMM and the kernel map. */
+static void *ktext_scan(void *arg)
+{
+	struct rec *r = arg;
+
+	r->ktext_err = host__kernel_end(&r->ktext_end);
+	return NULL;
+}
+
+struct kernel_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+};
+
+/*
+ * What perf report needs before the first sample: the workload's COMM and
+ * the kernel map.  _text is at the head of /proc/kallsyms; the map's length
+ * is patched in by finish_kernel_mmap() once the scan for _etext is done.
+ */
 static int synthesize(struct rec *r, pid_t pid)
 {
-	uint64_t start, end;
 	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)pid };
 	int err;
 
 	if ((err = write_with_string(r, PERF_RECORD_COMM, 0, ids, sizeof(ids), "mperf-exec")))
 		return err;
-	if (host__kernel_text(&start, &end) == 0) {
-		struct {
-			uint32_t pid, tid;
-			uint64_t start, len, pgoff;
-		} m = { (uint32_t)-1, 0, start, end - start, start };
+	r->kmmap_pos = -1;
+	if (host__kernel_start(&r->ktext_start) == 0) {
+		struct kernel_mmap m = { (uint32_t)-1, 0, r->ktext_start, 0, r->ktext_start };
 
+		r->kmmap_pos = (int64_t)pdw__data_size(r->w);
 		err = write_with_string(r, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, &m, sizeof(m),
 					"[kernel.kallsyms]_text");
+		if (!err && pthread_create(&r->ktext_thread, NULL, ktext_scan, r) == 0)
+			r->ktext_running = true;
+		else if (!err)
+			ktext_scan(r);
 	} else {
 		mperf_log(MPERF_LOG_WARN, "kernel addresses are hidden (kptr_restrict): kernel samples will not resolve");
 	}
 	return err;
+}
+
+static int finish_kernel_mmap(struct rec *r)
+{
+	uint64_t len;
+
+	if (r->ktext_running) {
+		pthread_join(r->ktext_thread, NULL);
+		r->ktext_running = false;
+	}
+	if (r->kmmap_pos < 0)
+		return 0;
+	/* Without _etext, the map runs to the top of the address space. */
+	len = !r->ktext_err && r->ktext_end > r->ktext_start ? r->ktext_end - r->ktext_start
+							      : UINT64_MAX - r->ktext_start;
+	return pdw__patch(r->w, (uint64_t)r->kmmap_pos + sizeof(struct perf_event_header) +
+			  offsetof(struct kernel_mmap, len), &len, sizeof(len));
 }
 
 static int event_of_id(const struct rec *r, uint64_t id)
@@ -366,8 +414,8 @@ static int poll_loop(struct rec *r, const sigset_t *waitmask)
 					hup++;
 				}
 			}
-			if (hup == r->nr_cpus)
-				record_done = 1;
+			if (hup == r->nr_cpus && !record_done)
+				record_done = -1;
 		}
 	}
 	free(pfd);
@@ -516,15 +564,14 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	}
 	if (err)
 		goto write_err;
-	/* Stopped by a signal of ours while the workload still runs: end it, like perf. */
-	if (waitpid(wl.pid, &status, WNOHANG) == 0) {
+	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */
+	if (record_done > 0 && record_done != SIGCHLD && waitpid(wl.pid, &status, WNOHANG) == 0)
 		kill(wl.pid, SIGTERM);
-		while (waitpid(wl.pid, &status, 0) < 0 && errno == EINTR)
-			;
-	}
+	while (waitpid(wl.pid, &status, 0) < 0 && errno == EINTR)
+		;
 	wl.pid = -1;
 	res->wait_status = status;
-	if ((err = read_lost(&r)))
+	if ((err = read_lost(&r)) || (err = finish_kernel_mmap(&r)))
 		goto write_err;
 	if ((err = host__write_features(r.w, o->cmd_argc, o->cmd_argv)) ||
 	    (r.first_time && (err = pdw__feat_sample_time(r.w, r.first_time, r.last_time))) ||
@@ -543,6 +590,8 @@ out:
 			kill(wl.pid, SIGTERM);
 		workload__abort(&wl);
 	}
+	if (r.ktext_running)
+		pthread_join(r.ktext_thread, NULL);
 	pdw__close(r.w);
 	close_all(&r);
 	sigaction(SIGCHLD, &(struct sigaction){ .sa_handler = SIG_DFL }, NULL);
