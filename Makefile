@@ -62,6 +62,30 @@ units: $(UNIT_BIN)
 check: all units
 	prove -f $(UNIT_BIN) tests/t[0-9]*.sh
 
+# libFuzzer harnesses (clang), with ASan and UBSan.  `make fuzz-smoke`
+# runs each for FUZZ_SECONDS over a scratch copy of its corpus.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_BIN = $(B)/fuzz/fuzz-reader $(B)/fuzz/fuzz-ring
+
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' -o $@ $< $(LIB_SRC)
+
+fuzz: $(FUZZ_BIN)
+
+fuzz-smoke: fuzz
+	@for h in reader ring; do \
+		rm -rf $(B)/fuzz/work-$$h && mkdir -p $(B)/fuzz/work-$$h && \
+		cp tests/fuzz/corpus/$$h/* $(B)/fuzz/work-$$h/ 2>/dev/null; \
+		echo "fuzz-$$h: $(FUZZ_SECONDS) s"; \
+		$(B)/fuzz/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+			-artifact_prefix=$(B)/fuzz/ $(B)/fuzz/work-$$h tests/fuzz/corpus/$$h \
+			>$(B)/fuzz/$$h.log 2>&1 || { tail -n 40 $(B)/fuzz/$$h.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|stat::peak_rss' $(B)/fuzz/$$h.log; \
+	done
+
 deps:
 	sh ./configure --install-deps
 
@@ -82,5 +106,5 @@ install: all
 clean:
 	rm -rf $(B) mperf noploop
 
-.PHONY: all units check deps demo bench install clean
+.PHONY: all units check deps demo bench install clean fuzz fuzz-smoke
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

@@ -39,6 +39,7 @@ struct pdata {
 	uint64_t pos;			/* next record: image offset / stream offset */
 	uint64_t pending_skip;		/* payload bytes after the last record */
 	bool to_eof;			/* data.size was 0: a bad record ends the data */
+	uint64_t *abuf;			/* aligned copy of a misaligned record (pipe mode) */
 	uint64_t features[4];
 
 	struct pd_evsel *evsel;
@@ -302,10 +303,8 @@ static bool section_ok(uint64_t off, uint64_t size, uint64_t limit)
 static int open_file_mode(struct pdata *p)
 {
 	const unsigned char *h = p->mem;
-	uint64_t hsize = pd_u64(h + 8), attr_size = pd_u64(h + 16);
-	uint64_t a_off = pd_u64(h + 24), a_size = pd_u64(h + 32);
-	uint64_t d_off = pd_u64(h + 40), d_size = pd_u64(h + 48);
-	uint64_t len = p->mem_len, nr_attrs, pos;
+	uint64_t hsize = pd_u64(h + 8), len = p->mem_len;
+	uint64_t attr_size, a_off, a_size, d_off, d_size, nr_attrs, pos;
 	int err;
 
 	if (hsize != PD_HEADER_SIZE && hsize != 72)
@@ -314,6 +313,11 @@ static int open_file_mode(struct pdata *p)
 	if (len < hsize)
 		return fail(p, -MPERF_ERR_TRUNCATED, "file is truncated: header needs %llu bytes, file has %llu",
 			    (unsigned long long)hsize, (unsigned long long)len);
+	attr_size = pd_u64(h + 16);
+	a_off = pd_u64(h + 24);
+	a_size = pd_u64(h + 32);
+	d_off = pd_u64(h + 40);
+	d_size = pd_u64(h + 48);
 	if (hsize == PD_HEADER_SIZE)
 		memcpy(p->features, h + 72, sizeof(p->features));
 	if (!attr_size)
@@ -570,8 +574,20 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 				    (unsigned long long)off, h.size);
 	}
 	rec->off = off;
-	rec->hdr = (const struct perf_event_header *)q;
 	rec->stable = p->fd < 0;
+	/*
+	 * Pipe-mode records need not be 8-aligned (perf's FEATURE records
+	 * are 0x54 bytes): hand out an aligned copy so that callers can read
+	 * the fields in place.
+	 */
+	if ((uintptr_t)q & 7) {
+		if (!p->abuf && !(p->abuf = malloc(65536)))
+			return -ENOMEM;
+		memcpy(p->abuf, q, h.size);
+		q = (const unsigned char *)p->abuf;
+		rec->stable = false;
+	}
+	rec->hdr = (const struct perf_event_header *)q;
 	advance(p, h.size);
 	if (p->pipe) {
 		if ((r = pipe_meta(p, rec->hdr, off)))
@@ -720,6 +736,7 @@ void pdata__close(struct pdata *p)
 	}
 	free(p->evsel);
 	free(p->ids);
+	free(p->abuf);
 	free(p->sbuf);
 	free(p);
 }

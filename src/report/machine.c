@@ -190,7 +190,7 @@ static struct thread *find_thread(struct machine *m, int tid)
 	return NULL;
 }
 
-static void remove_thread(struct machine *m, struct thread *th)
+static void unlink_thread(struct machine *m, struct thread *th)
 {
 	struct thread **pp = &m->threads[(unsigned)th->tid % THREAD_BUCKETS];
 
@@ -198,9 +198,19 @@ static void remove_thread(struct machine *m, struct thread *th)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = th->next;
+}
+
+static void free_thread(struct thread *th)
+{
 	maps__put(th->maps);
 	free(th->comm);
 	free(th);
+}
+
+static void remove_thread(struct machine *m, struct thread *th)
+{
+	unlink_thread(m, th);
+	free_thread(th);
 }
 
 static struct thread *findnew_thread(struct machine *m, int pid, int tid);
@@ -313,25 +323,36 @@ void machine__comm(struct machine *m, int pid, int tid, const char *comm)
 
 int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized, FILE *out)
 {
-	struct thread *parent = findnew_thread(m, ppid, ptid), *th;
+	struct thread *parent = findnew_thread(m, ppid, ptid), *th, *detached = NULL;
+	int err = 0;
 
 	if (parent && parent->pid != ppid) {
 		fprintf(out, "removing erroneous parent thread %d/%d\n", parent->pid, parent->tid);
 		remove_thread(m, parent);
 		parent = findnew_thread(m, ppid, ptid);
 	}
+	/* A stale thread with the child's tid goes (it may be the parent itself: keep that alive). */
 	th = find_thread(m, tid);
-	if (th)
+	if (th == parent && th) {
+		unlink_thread(m, th);
+		detached = th;
+	} else if (th) {
 		remove_thread(m, th);
+	}
 	th = findnew_thread(m, pid, tid);
-	if (!th || !parent)
-		return -ENOMEM;
+	if (!th || !parent) {
+		err = -ENOMEM;
+		goto out;
+	}
 	if (parent->comm_set)
 		set_comm(th, parent->comm);
 	/* A new process gets a copy of its parent's maps (perf's own synthesized forks: none). */
 	if (th->pid != parent->pid && th->maps != parent->maps && !synthesized)
-		return maps__copy_into(th->maps, parent->maps);
-	return 0;
+		err = maps__copy_into(th->maps, parent->maps);
+out:
+	if (detached)
+		free_thread(detached);
+	return err;
 }
 
 static bool starts(const char *s, const char *prefix)

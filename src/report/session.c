@@ -23,8 +23,9 @@
 
 struct qent {
 	uint64_t ts, seq, off;
-	const struct perf_event_header *h;	/* into the file image, or owned copy */
+	const struct perf_event_header *h;	/* into the file image, or a copy */
 	int evsel;
+	bool owned;				/* h is a copy to free after delivery */
 };
 
 struct last_read {
@@ -37,7 +38,6 @@ struct session {
 	FILE *out;
 	struct machine *m;
 	bool ordered;
-	bool copy;		/* records are not stable: queue copies */
 
 	struct qent *q;
 	size_t qn, qcap;
@@ -316,6 +316,7 @@ static int enqueue(struct session *s, uint64_t ts, uint64_t off, const struct pe
 	e->off = off;
 	e->h = h;
 	e->evsel = evsel;
+	e->owned = !stable;
 	return 0;
 }
 
@@ -325,6 +326,8 @@ static int flush_upto(struct session *s, uint64_t limit)
 	size_t i, k;
 	int err = 0;
 
+	if (!s->qn)
+		return 0;
 	if (!s->qsorted) {
 		qsort(s->q, s->qn, sizeof(*s->q), qcmp);
 		s->qsorted = true;
@@ -332,7 +335,7 @@ static int flush_upto(struct session *s, uint64_t limit)
 	for (i = 0; i < s->qn && s->q[i].ts <= limit; i++) {
 		if (!err)
 			err = deliver(s, s->q[i].off, s->q[i].h, s->q[i].evsel);
-		if (s->copy)
+		if (s->q[i].owned)
 			free((void *)s->q[i].h);
 	}
 	k = s->qn - i;
@@ -446,7 +449,6 @@ int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_
 	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
 
 	while ((ret = pdata__next(p, &r)) > 0) {
-		s.copy = s.copy || !r.stable;
 		if ((ret = process(&s, &r)) < 0)
 			break;
 	}
@@ -462,8 +464,9 @@ int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_
 	if (ret == 0)
 		print_stats(&s);
 	machine__delete(s.m);
-	for (size_t i = 0; s.copy && i < s.qn; i++)
-		free((void *)s.q[i].h);
+	for (size_t i = 0; i < s.qn; i++)
+		if (s.q[i].owned)
+			free((void *)s.q[i].h);
 	free(s.q);
 	free(s.ev_nr);
 	free(s.reads);
