@@ -4,7 +4,7 @@
 # SANITIZE=address,undefined` a sanitizer report fails the run too.
 . "$(dirname "$0")/lib.sh"
 
-for f in "$MPERF_ROOT"/tests/fuzz/regressions/* "$MPERF_ROOT"/tests/fuzz/corpus/reader/*; do
+for f in "$MPERF_ROOT"/tests/fuzz/regressions/reader-* "$MPERF_ROOT"/tests/fuzz/corpus/reader/*; do
 	test -f "$f" || continue
 	name=${f#"$MPERF_ROOT"/tests/fuzz/}
 	test_expect_success "report -D survives $name" '

@@ -81,8 +81,11 @@ const struct perf_event_header *ring__read_event(struct ring *r)
 	if (left < sizeof(h))
 		return NULL;
 	off = r->pos & mask;
-	/* Records are 8-aligned, so a header never straddles the end. */
-	if (off + sizeof(h) > r->size)
+	/*
+	 * The kernel keeps every record 8-aligned, so a header never
+	 * straddles the end; a position that is not aligned is corruption.
+	 */
+	if ((off & 7) || off + sizeof(h) > r->size)
 		return NULL;
 	memcpy(&h, r->data + off, sizeof(h));
 	if (h.size < sizeof(h) || h.size > left)
