@@ -22,6 +22,7 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recov
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 LIBS = -pthread $(PKG_LIBS)
+LDFLAGS += -Wl,--as-needed
 
 ifneq ($(V),1)
 Q = @
@@ -39,8 +40,16 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 all: mperf noploop
 
-mperf: $(CMD_OBJ) $(B)/libmperf.a
-	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+# Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
+# so a sanitizer build never lingers as ./mperf.
+FLAGS_FILE = $(B)/.flags
+$(FLAGS_FILE): FORCE
+	@mkdir -p $(B)
+	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)' | cmp -s - $@ || \
+		echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)' >$@
+
+mperf: $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(B)/libmperf.a $(LIBS)
 
 noploop: tests/workloads/noploop.c
 	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
@@ -48,11 +57,11 @@ noploop: tests/workloads/noploop.c
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/%.o: %.c
+$(B)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libmperf.a
+$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libmperf.a $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmperf.a $(LIBS)
 
@@ -106,5 +115,5 @@ install: all
 clean:
 	rm -rf $(B) mperf noploop
 
-.PHONY: all units check deps demo bench install clean fuzz fuzz-smoke
+.PHONY: all units check deps demo bench install clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

@@ -1,0 +1,252 @@
+# tests/lib.sh: a small TAP library for mperf's end-to-end tests.
+#
+# Source it from tests/tNNNN-name.sh, then write a list of
+#
+#	test_expect_success [PREREQ] 'title' '
+#		commands
+#	'
+#
+# and end with test_done.  Each body runs in a subshell under `set -e`, in the
+# test script's own scratch directory (a fresh mktemp -d, removed on exit), so
+# files left by one test are seen by the next ones but variables are not.
+# Chain the commands of a body with && all the same: bash ignores set -e inside
+# an && or || list, an if or while condition and any function called from
+# them, and a for loop's status is only its last iteration's (end a failing
+# check inside a loop with `|| exit 1`).
+# Output of a body is kept quiet; it is shown as "#" diagnostics when the test
+# fails, or always when the script runs with -v (or MPERF_TEST_VERBOSE=1; not
+# TEST_VERBOSE, which prove -v sets).
+#
+# PREREQ is a comma-separated list of names; name FOO is satisfied when the
+# shell function have_foo succeeds (the answer is cached).  A missing one skips
+# the test instead of failing it.
+#
+# Known environment: MPERF, NOPLOOP (absolute paths to the built binaries),
+# MPERF_ROOT (the repository), TRASH_DIRECTORY (the scratch directory),
+# PERF (the perf binary to compare against, default: perf).
+
+test_count=0
+test_failed=0
+test_fixed=0
+test_broken=0
+test_verbose=${MPERF_TEST_VERBOSE:-}
+
+for arg in "$@"; do
+	case $arg in
+	-v|--verbose) test_verbose=1 ;;
+	esac
+done
+
+TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
+MPERF_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
+MPERF=$MPERF_ROOT/mperf
+NOPLOOP=$MPERF_ROOT/noploop
+PERF=${PERF:-perf}
+export MPERF NOPLOOP MPERF_ROOT PERF
+
+if ! test -x "$MPERF" || ! test -x "$NOPLOOP"; then
+	echo "1..0 # SKIP $MPERF or $NOPLOOP not built (run make)"
+	exit 0
+fi
+
+# Locale-independent messages and number formats, from us and from perf.
+LC_ALL=C
+LANG=C
+export LC_ALL LANG
+
+TRASH_DIRECTORY=$(mktemp -d "${TMPDIR:-/tmp}/mperf-test.XXXXXX") || {
+	echo "Bail out! cannot create a scratch directory"
+	exit 1
+}
+export TRASH_DIRECTORY
+# Test output is kept outside the scratch directory, where tests look.
+test_out_=$TRASH_DIRECTORY.out
+trap 'cd / >/dev/null 2>&1; rm -rf "$TRASH_DIRECTORY" "$test_out_"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+cd "$TRASH_DIRECTORY" || exit 1
+
+# --- prerequisites ----------------------------------------------------------
+
+have_perf () {
+	command -v "$PERF" >/dev/null 2>&1 && "$PERF" --version >/dev/null 2>&1
+}
+
+test_have_prereq () {
+	local list=$1 p var fn
+	local IFS=,
+	for p in $list; do
+		var=test_prereq_$(echo "$p" | tr 'A-Z-' 'a-z_')
+		fn=have_$(echo "$p" | tr 'A-Z-' 'a-z_')
+		case ${!var:-} in
+		yes) ;;
+		no) return 1 ;;
+		*)
+			if "$fn" >/dev/null 2>&1; then
+				printf -v "$var" yes
+			else
+				printf -v "$var" no
+				test_missing_prereq=$p
+				return 1
+			fi
+			;;
+		esac
+	done
+	return 0
+}
+
+# --- assertion helpers (for use inside test bodies) -------------------------
+
+# fail MESSAGE: make the current test fail with MESSAGE.
+fail () {
+	echo "error: $*" >&2
+	return 1
+}
+
+# test_expect_code CODE CMD [ARGS]: run CMD, fail unless it exits with CODE.
+test_expect_code () {
+	local want=$1 got=0
+	shift
+	"$@" || got=$?
+	if test "$got" != "$want"; then
+		echo "error: '$*' exited $got, expected $want" >&2
+		return 1
+	fi
+}
+
+# test_line_count OP N FILE: wc -l FILE compared with OP (=, -ge, -le, ...).
+test_line_count () {
+	local n
+	n=$(wc -l <"$3")
+	if ! test "$n" "$1" "$2"; then
+		echo "error: $3 has $n lines, expected $1 $2:" >&2
+		sed 's/^/| /' "$3" >&2
+		return 1
+	fi
+}
+
+# test_must_be_empty FILE
+test_must_be_empty () {
+	if test -s "$1"; then
+		echo "error: '$1' is not empty:" >&2
+		sed 's/^/| /' "$1" >&2
+		return 1
+	fi
+}
+
+# test_between LO HI N [LABEL]: LO <= N <= HI (integers).
+test_between () {
+	if ! test "$3" -ge "$1" 2>/dev/null || ! test "$3" -le "$2"; then
+		echo "error: ${4:-value} $3 is not between $1 and $2" >&2
+		return 1
+	fi
+}
+
+# test_within_pct PCT N1 N2...: max-min is at most PCT percent of max.
+test_within_pct () {
+	local pct=$1 n min max
+	shift
+	min=$1 max=$1
+	for n in "$@"; do
+		test "$n" -ge 0 2>/dev/null || { fail "not a count: '$n'"; return 1; }
+		test "$n" -lt "$min" && min=$n
+		test "$n" -gt "$max" && max=$n
+	done
+	if test $(( (max - min) * 100 )) -gt $(( pct * max )); then
+		echo "error: counts $* differ by more than $pct% (min $min, max $max)" >&2
+		return 1
+	fi
+}
+
+# --- the test driver --------------------------------------------------------
+
+test_print_output_ () {
+	sed 's/^/# /' "$test_out_"
+}
+
+# test_run_ BODY: run BODY in a subshell with set -e, output to $test_out_.
+# The subshell is a command of its own (not part of an && / || / if), so bash
+# honours set -e inside it.
+test_run_ () {
+	(
+		set -e
+		cd "$TRASH_DIRECTORY"
+		eval "$1"
+	) </dev/null >"$test_out_" 2>&1
+	test_rc_=$?
+	return 0
+}
+
+test_parse_args_ () {
+	test_prereq_=
+	if test $# -eq 3; then
+		test_prereq_=$1
+		shift
+	fi
+	test_title_=$1
+	test_body_=$2
+}
+
+test_skip_if_missing_ () {
+	test -z "$test_prereq_" && return 1
+	test_missing_prereq=
+	test_have_prereq "$test_prereq_" && return 1
+	test_skip "$test_title_" "missing ${test_missing_prereq:-$test_prereq_}"
+	return 0
+}
+
+# test_expect_success [PREREQ] 'title' 'commands'
+test_expect_success () {
+	test_parse_args_ "$@"
+	test_skip_if_missing_ && return 0
+	test_count=$((test_count + 1))
+	test_run_ "$test_body_"
+	if test "$test_rc_" = 0; then
+		echo "ok $test_count - $test_title_"
+		test -n "$test_verbose" && test_print_output_
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $test_title_"
+		test_print_output_
+	fi
+	return 0
+}
+
+# test_expect_failure [PREREQ] 'title' 'commands': a known breakage (TAP TODO).
+test_expect_failure () {
+	test_parse_args_ "$@"
+	test_skip_if_missing_ && return 0
+	test_count=$((test_count + 1))
+	test_run_ "$test_body_"
+	if test "$test_rc_" = 0; then
+		test_fixed=$((test_fixed + 1))
+		echo "ok $test_count - $test_title_ # TODO known breakage vanished"
+		test -n "$test_verbose" && test_print_output_
+	else
+		test_broken=$((test_broken + 1))
+		echo "not ok $test_count - $test_title_ # TODO known breakage"
+		test -n "$test_verbose" && test_print_output_
+	fi
+	return 0
+}
+
+# test_skip 'title' 'reason'
+test_skip () {
+	test_count=$((test_count + 1))
+	echo "ok $test_count # skip $1 ($2)"
+}
+
+test_done () {
+	echo "1..$test_count"
+	if test "$test_fixed" -gt 0; then
+		echo "# $test_fixed known breakage(s) vanished; mark them test_expect_success"
+	fi
+	if test "$test_broken" -gt 0; then
+		echo "# still have $test_broken known breakage(s)"
+	fi
+	if test "$test_failed" -gt 0; then
+		echo "# failed $test_failed among $test_count test(s)"
+		exit 1
+	fi
+	exit 0
+}

@@ -1,0 +1,319 @@
+#!/bin/bash
+# mperf record: the seed's command, perf reading mperf's files, exit status,
+# output naming, -c, lost samples, software events and SIGINT.
+
+. "$(dirname "$0")/lib.sh"
+
+# fallback_lines FILE: the lines of FILE that announce the cycles fallback.
+fallback_lines () {
+	grep -i 'cycles.*cpu-clock\|cpu-clock.*cycles' "$1" || true
+}
+
+# mperf_counts FILE: "NAME SAMPLES LOST" for each per-event line of mperf's
+# stderr in FILE, in order.
+mperf_counts () {
+	sed -n "s/^\[ mperf record: event '\(.*\)': \([0-9][0-9]*\) samples, \([0-9][0-9]*\) lost \]\$/\1 \2 \3/p" "$1"
+}
+
+# mperf_total FILE: N from "Captured and wrote X MB FILE (N samples)".
+mperf_total () {
+	sed -n 's/^\[ mperf record: Captured and wrote .* (\([0-9][0-9]*\) samples) \]$/\1/p' "$1"
+}
+
+# perf_counts DUMP: "NAME SAMPLES" for each "NAME stats:" block at the end of
+# a perf report -D output (0 when the block has no SAMPLE line).
+perf_counts () {
+	awk '
+		/ stats:$/ && !/^Aggregated stats:/ {
+			if (name != "") print name, 0
+			name = $0; sub(/ stats:$/, "", name); next
+		}
+		name != "" && $1 == "SAMPLE" && $2 == "events:" {
+			print name, $3; name = ""
+		}
+		END { if (name != "") print name, 0 }
+	' "$1"
+}
+
+# u64_at FILE OFFSET: the little-endian u64 at OFFSET, in decimal.
+u64_at () {
+	od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '
+}
+
+# check_perf_file FILE: FILE is a finished perf.data: magic, a patched data
+# size, and feature sections after the data.
+check_perf_file () {
+	local magic hsize doff dsize fsize feat
+	magic=$(head -c 8 "$1")
+	test "$magic" = PERFILE2 ||
+		{ fail "$1: magic is '$magic', not PERFILE2"; return 1; }
+	hsize=$(u64_at "$1" 8)
+	test "$hsize" = 104 ||
+		{ fail "$1: header size $hsize, expected 104"; return 1; }
+	doff=$(u64_at "$1" 40)
+	dsize=$(u64_at "$1" 48)
+	fsize=$(stat -c %s "$1")
+	test "$dsize" -gt 0 ||
+		{ fail "$1: data size is 0 (header not patched)"; return 1; }
+	test $((doff + dsize)) -lt "$fsize" ||
+		{ fail "$1: data ends at $((doff + dsize)) of $fsize bytes: no features"; return 1; }
+	feat=$(od -An -t x8 -j 72 -N 32 "$1" | tr -d ' 0\n')
+	test -n "$feat" || { fail "$1: empty feature bitmap"; return 1; }
+}
+
+# perf_reads FILE: perf report -D reads FILE without a word on stderr; the
+# dump is left in FILE.dump.
+perf_reads () {
+	test_expect_code 0 "$PERF" report -D -i "$1" >"$1.dump" 2>"$1.perr" &&
+	test_must_be_empty "$1.perr"
+}
+
+# --- the seed ----------------------------------------------------------------
+
+test_expect_success 'record the seed: three cycles events' '
+	test_expect_code 0 "$MPERF" record -e cycles,cycles,cycles -o s.data \
+		"$NOPLOOP" 2 2>s.err &&
+	cat s.err
+'
+
+test_expect_success 'the cycles fallback is announced once' '
+	fallback_lines s.err >fb &&
+	test_line_count = 1 fb &&
+	grep -i "fall" fb
+'
+
+test_expect_success 'with -q the fallback line is all there is' '
+	test_expect_code 0 "$MPERF" record -q -e cycles,cycles,cycles -o q.data \
+		"$NOPLOOP" 0.5 2>q.err &&
+	test_line_count = 1 q.err &&
+	fallback_lines q.err >fb &&
+	test_line_count = 1 fb
+'
+
+test_expect_success 'three cpu-clock events with matching sample counts' '
+	mperf_counts s.err >counts &&
+	cat counts &&
+	test_line_count = 3 counts &&
+	test "$(cut -d" " -f1 counts | sort -u)" = cpu-clock &&
+	set -- $(cut -d" " -f2 counts) &&
+	for n in "$@"; do test_between 5000 9000 $n samples || exit 1; done &&
+	test_within_pct 2 "$@" &&
+	test "$(mperf_total s.err)" = $(($1 + $2 + $3))
+'
+
+test_expect_success 'the file is a finished perf.data' '
+	check_perf_file s.data
+'
+
+test_expect_success PERF 'perf evlist shows cpu-clock three times' '
+	test_expect_code 0 "$PERF" evlist -i s.data >evlist 2>err &&
+	test_must_be_empty err &&
+	printf "cpu-clock\ncpu-clock\ncpu-clock\n" >expect &&
+	diff expect evlist
+'
+
+test_expect_success PERF 'perf script reads every sample' '
+	test_expect_code 0 "$PERF" script -i s.data >script 2>err &&
+	test_must_be_empty err &&
+	test_line_count = "$(mperf_total s.err)" script
+'
+
+test_expect_success PERF 'perf report -D agrees with the counts mperf printed' '
+	perf_reads s.data &&
+	perf_counts s.data.dump >actual &&
+	mperf_counts s.err | cut -d" " -f1,2 >expect &&
+	diff expect actual
+'
+
+# Sample counts of cpu-clock follow the CPU time noploop gets, so on a busy
+# machine two runs can differ by more than the 5% allowed; a few adjacent
+# pairs are tried before concluding.
+test_expect_success PERF 'perf record gets the same counts within 5%' '
+	mperf_counts s.err | cut -d" " -f2 >mcounts &&
+	for attempt in 1 2 3; do
+		if test $attempt -gt 1; then
+			"$MPERF" record -e cycles,cycles,cycles -o m.data \
+				"$NOPLOOP" 2 2>m.err || exit 1
+			mperf_counts m.err | cut -d" " -f2 >mcounts
+		fi
+		test_expect_code 0 "$PERF" record -e cycles,cycles,cycles -o p.data \
+			"$NOPLOOP" 2 2>p.err || exit 1
+		perf_reads p.data || exit 1
+		perf_counts p.data.dump | cut -d" " -f2 >pcounts
+		test_line_count = 3 pcounts || exit 1
+		test_line_count = 3 mcounts || exit 1
+		echo "attempt $attempt: perf" $(cat pcounts) "mperf" $(cat mcounts)
+		test_within_pct 5 $(cat pcounts mcounts) && break
+		test $attempt -lt 3 || exit 1
+	done
+'
+
+# --- exit status ---------------------------------------------------------------
+
+test_expect_success 'the workload exit status is passed on' '
+	test_expect_code 3 "$MPERF" record -o e3.data sh -c "exit 3" &&
+	check_perf_file e3.data
+'
+
+test_expect_success 'a workload killed by a signal gives 128+signal' '
+	test_expect_code 137 "$MPERF" record -o k.data sh -c "kill -9 \$\$" &&
+	check_perf_file k.data
+'
+
+test_expect_success PERF 'perf reads the files of failed workloads' '
+	perf_reads e3.data &&
+	perf_reads k.data
+'
+
+test_expect_success 'a command that does not exist gives 127 and no file' '
+	test_expect_code 127 "$MPERF" record -o x.data /nonexistent/cmd 2>err &&
+	grep "command not found" err &&
+	! test -e x.data
+'
+
+test_expect_success 'a file that is not executable gives 126' '
+	echo "echo hello" >notexec &&
+	chmod 644 notexec &&
+	test_expect_code 126 "$MPERF" record -o n.data ./notexec 2>err &&
+	grep "notexec" err
+'
+
+# --- output ------------------------------------------------------------------
+
+test_expect_success 'an existing perf.data becomes perf.data.old' '
+	mkdir default &&
+	cd default &&
+	echo old >perf.data &&
+	test_expect_code 0 "$MPERF" record -q true 2>err &&
+	test "$(cat perf.data.old)" = old &&
+	check_perf_file perf.data
+'
+
+# --- sampling period and frequency --------------------------------------------
+
+test_expect_success 'record -c 1000000' '
+	test_expect_code 0 "$MPERF" record -e cpu-clock -c 1000000 -o c.data \
+		"$NOPLOOP" 1 2>c.err &&
+	test "$(mperf_total c.err)" -ge 500 &&
+	test "$(mperf_total c.err)" -le 1100
+'
+
+test_expect_success PERF 'perf sees period 1000000 in every sample' '
+	perf_reads c.data &&
+	grep "PERF_RECORD_SAMPLE" c.data.dump >samples &&
+	test_line_count = "$(mperf_total c.err)" samples &&
+	! grep -v "period: 1000000 " samples
+'
+
+test_expect_success 'record -F 1000' '
+	test_expect_code 0 "$MPERF" record -e cpu-clock -F 1000 -o f.data \
+		"$NOPLOOP" 1 2>f.err &&
+	test_between 700 1300 "$(mperf_total f.err)" samples
+'
+
+# --- no lost samples ------------------------------------------------------------
+
+# record_lost_test OUT: the recording of the lost-samples test, into OUT.data
+# and OUT.err; checks that nothing was lost and that the counts are sane.
+record_lost_test () {
+	test_expect_code 0 "$MPERF" record -e cpu-clock,cpu-clock,cpu-clock \
+		-c 50000 -o "$1.data" \
+		sh -c "\"$NOPLOOP\" 5 & \"$NOPLOOP\" 5; wait" 2>"$1.err" || return 1
+	cat "$1.err"
+	mperf_counts "$1.err" >"$1.counts"
+	test_line_count = 3 "$1.counts" || return 1
+	test "$(cut -d" " -f3 "$1.counts" | sort -u)" = 0 ||
+		{ fail "samples lost"; return 1; }
+	! grep -i "lost" "$1.err" | grep -v "samples, 0 lost \]\$" || return 1
+	set -- $(cut -d" " -f2 "$1.counts")
+	# 200k each when noploop gets both CPUs to itself.
+	for n in "$@"; do test_between 40000 220000 $n samples || return 1; done
+}
+
+test_expect_success 'no samples lost: 3 events at -c 50000 on both CPUs for 5 s' '
+	record_lost_test l
+'
+
+# The spread between the counts grows with the load on the machine, and
+# perf's own counts spread the same way, so a spread over 2% is measured
+# again (twice at most) before it fails; the last failure shows perf's.
+test_expect_success 'the three counts of the lost-samples test agree within 2%' '
+	cp l.counts counts &&
+	for attempt in 1 2 3; do
+		if test $attempt -gt 1; then
+			record_lost_test l$attempt >/dev/null || exit 1
+			cp l$attempt.counts counts
+		fi
+		echo "attempt $attempt:" $(cut -d" " -f2 counts)
+		test_within_pct 2 $(cut -d" " -f2 counts) && exit 0
+	done
+	if have_perf; then
+		"$PERF" record -q -e cpu-clock,cpu-clock,cpu-clock -c 50000 \
+			-o lp.data sh -c "\"$NOPLOOP\" 5 & \"$NOPLOOP\" 5; wait" &&
+		"$PERF" report -D -i lp.data >lp.dump 2>/dev/null &&
+		echo "perf record, same command:" $(perf_counts lp.dump | cut -d" " -f2)
+	fi
+	exit 1
+'
+
+test_expect_success PERF 'perf finds no LOST records and the same counts' '
+	perf_reads l.data &&
+	! grep "LOST" l.data.dump &&
+	perf_counts l.data.dump >actual &&
+	mperf_counts l.err | cut -d" " -f1,2 >expect &&
+	diff expect actual
+'
+
+# --- software events --------------------------------------------------------------
+
+test_expect_success 'record a mix of software events' '
+	test_expect_code 0 "$MPERF" record -e cpu-clock,task-clock,page-faults \
+		-o mix.data "$NOPLOOP" 0.5 2>mix.err &&
+	! fallback_lines mix.err | grep . &&
+	printf "cpu-clock\ntask-clock\npage-faults\n" >expect &&
+	mperf_counts mix.err | cut -d" " -f1 >actual &&
+	diff expect actual &&
+	check_perf_file mix.data
+'
+
+test_expect_success PERF 'perf evlist shows the three software events' '
+	test_expect_code 0 "$PERF" evlist -i mix.data >evlist 2>err &&
+	test_must_be_empty err &&
+	diff expect evlist
+'
+
+# --- SIGINT -------------------------------------------------------------------------
+
+test_expect_success 'SIGINT ends the recording within 3 s with a finished file' '
+	"$MPERF" record -o i.data "$NOPLOOP" 10 2>i.err &
+	pid=$! &&
+	sleep 1 &&
+	child=$(pgrep -P $pid) &&
+	start=$(date +%s%N) &&
+	kill -INT $pid &&
+	n=0 &&
+	while kill -0 $pid 2>/dev/null && test $n -lt 30; do
+		sleep 0.1
+		n=$((n + 1))
+	done &&
+	if kill -0 $pid 2>/dev/null; then
+		kill -KILL $pid $child 2>/dev/null || true
+		fail "mperf still running 3 s after SIGINT"
+	fi &&
+	rc=0 && wait $pid || rc=$? &&
+	ms=$(( ($(date +%s%N) - start) / 1000000 )) &&
+	echo "exit $rc after $ms ms" &&
+	test $rc -ne 0 &&
+	test $ms -lt 3000 &&
+	! kill -0 $child 2>/dev/null &&
+	check_perf_file i.data
+'
+
+test_expect_success PERF 'perf reads the interrupted recording' '
+	perf_reads i.data &&
+	perf_counts i.data.dump >counts &&
+	cat counts &&
+	test "$(cut -d" " -f2 counts)" -gt 0
+'
+
+test_done
