@@ -77,10 +77,11 @@ int main(int argc, char **argv)
 		current_cmd = commands[i].name;
 		ret = commands[i].fn(argc - 1, argv + 1);
 		/* Like git: a full disk or a closed pipe on stdout is a failure, said once. */
-		if (fflush(stdout) || ferror(stdout)) {
-			if (errno != EPIPE)
-				cmd_error(commands[i].name, "write error on standard output: %s", strerror(errno));
-			return ret ? ret : 1;
+		if ((fflush(stdout) || ferror(stdout)) && !ret) {
+			if (errno == EPIPE)
+				return 141;
+			cmd_error(commands[i].name, "write error on standard output: %s", strerror(errno));
+			return 1;
 		}
 		return ret;
 	}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mperf report: options -> open the file -> report__dump() -> exit status. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,8 @@ int cmd_report(int argc, char **argv)
 	if (pdata__warning(p))
 		cmd_error("report", "warning: '%s': %s", input, pdata__warning(p));
 	pdata__close(p);
+	if (ret == -EPIPE)
+		return 141;	/* like a death by SIGPIPE, quietly */
 	if (ret < 0) {
 		cmd_error("report", "'%s': %s", strcmp(input, "-") ? input : "stdin", err);
 		return 1;

@@ -137,4 +137,16 @@ test_expect_success 'a broken pipe-mode stream on stdin' '
 	grep -q "'\''stdin'\'': not a perf.data file: bad magic" err
 '
 
+test_expect_success 'a reader that goes away: quiet exit 141' '
+	rc=0 && { "$MPERF" report -D -i three.data 2>err; echo $? >rc; } | head -n 1 >/dev/null &&
+	test "$(cat rc)" = 141 &&
+	test_must_be_empty err
+'
+
+test_expect_success 'a full output device: one line naming the error, exit 1' '
+	test_expect_code 1 "$MPERF" report -D -i three.data >/dev/full 2>err &&
+	test_line_count = 1 err &&
+	grep -q "No space left on device" err
+'
+
 test_done

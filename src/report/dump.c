@@ -8,42 +8,52 @@
 
 static const char hexd[] = "0123456789abcdef";
 
-void dump__raw(FILE *out, const char *label, uint64_t off, const struct perf_event_header *h)
+void dump__raw(struct out *out, const char *label, uint64_t off, const struct perf_event_header *h)
 {
 	const unsigned char *p = (const unsigned char *)h;
-	/* One line: ".  0000: " + 16 x " xx" + "  " + 16 ASCII + "\n" = 76 bytes. */
-	char line[96];
 
-	fprintf(out, "\n%#" PRIx64 "@%s [%#x]: event: %u\n.\n. ... raw event: size %u bytes\n",
-		off, label, h->size, h->type, h->size);
+	/* "\n%#lx@%s [%#x]: event: %u\n.\n. ... raw event: size %u bytes\n" */
+	out_char(out, '\n');
+	out_xhex(out, off);
+	out_char(out, '@');
+	out_str(out, label);
+	out_mem(out, " [", 2);
+	out_xhex(out, h->size);
+	out_mem(out, "]: event: ", 10);
+	out_u64(out, h->type);
+	out_mem(out, "\n.\n. ... raw event: size ", 25);
+	out_u64(out, h->size);
+	out_mem(out, " bytes\n", 7);
 	for (unsigned int i = 0; i < h->size; i += 16) {
-		unsigned int n = h->size - i < 16 ? h->size - i : 16, o = 0;
+		unsigned int n = h->size - i < 16 ? h->size - i : 16;
+		/* ".  0000: " + 16 x " xx" + "  " + 16 ASCII + "\n" = 76 bytes */
+		char *line = out_room(out, 76), *q = line;
 
-		line[o++] = '.';
-		line[o++] = ' ';
-		line[o++] = ' ';
-		line[o++] = hexd[(i >> 12) & 15];
-		line[o++] = hexd[(i >> 8) & 15];
-		line[o++] = hexd[(i >> 4) & 15];
-		line[o++] = hexd[i & 15];
-		line[o++] = ':';
-		line[o++] = ' ';
+		*q++ = '.';
+		*q++ = ' ';
+		*q++ = ' ';
+		*q++ = hexd[(i >> 12) & 15];
+		*q++ = hexd[(i >> 8) & 15];
+		*q++ = hexd[(i >> 4) & 15];
+		*q++ = hexd[i & 15];
+		*q++ = ':';
+		*q++ = ' ';
 		for (unsigned int k = 0; k < 16; k++) {
-			line[o++] = ' ';
-			line[o++] = k < n ? hexd[p[i + k] >> 4] : ' ';
-			line[o++] = k < n ? hexd[p[i + k] & 15] : ' ';
+			*q++ = ' ';
+			*q++ = k < n ? hexd[p[i + k] >> 4] : ' ';
+			*q++ = k < n ? hexd[p[i + k] & 15] : ' ';
 		}
-		line[o++] = ' ';
-		line[o++] = ' ';
+		*q++ = ' ';
+		*q++ = ' ';
 		for (unsigned int k = 0; k < 16; k++) {
 			unsigned char c = k < n ? p[i + k] : ' ';
 
-			line[o++] = (c >= 32 && c < 127) ? (char)c : '.';
+			*q++ = (c >= 32 && c < 127) ? (char)c : '.';
 		}
-		line[o++] = '\n';
-		fwrite(line, 1, o, out);
+		*q++ = '\n';
+		out->len += (size_t)(q - line);
 	}
-	fputc('\n', out);
+	out_char(out, '\n');
 }
 
 /* A string field that starts at byte off of the record and ends by its end. */
@@ -139,101 +149,101 @@ int dump__cpu_map(char *buf, size_t len, const unsigned char *p, size_t n)
 
 static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
 
-static void dump_namespaces(FILE *out, const struct perf_event_header *h)
+static void dump_namespaces(struct out *out, const struct perf_event_header *h)
 {
 	uint64_t nr = w64(h, 16);
 
-	fprintf(out, " %d/%d - nr_namespaces: %u\n\t\t[", (int)w32(h, 8), (int)w32(h, 12), (unsigned)nr);
+	out_printf(out, " %d/%d - nr_namespaces: %u\n\t\t[", (int)w32(h, 8), (int)w32(h, 12), (unsigned)nr);
 	for (uint64_t i = 0; i < nr && 24 + 16 * (i + 1) <= h->size; i++) {
 		if (i > 0 && i % 4 == 0)
-			fputs("\n\t\t ", out);
-		fprintf(out, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
+			out_str(out, "\n\t\t ");
+		out_printf(out, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
 			i < 7 ? ns_names[i] : "UNKNOWN", w64(h, 24 + 16 * i), w64(h, 32 + 16 * i),
 			i + 1 < nr ? ", " : "]\n");
 	}
 	if (!nr)
-		fputs("]\n", out);
+		out_str(out, "]\n");
 }
 
-static void dump_id_index(FILE *out, const struct perf_event_header *h)
+static void dump_id_index(struct out *out, const struct perf_event_header *h)
 {
 	uint64_t nr = w64(h, 8);
 	bool second = h->size >= 16 && (uint64_t)(h->size - 16) / 48 >= nr;
 
-	fprintf(out, " nr: %" PRIu64 "\n", nr);
+	out_printf(out, " nr: %" PRIu64 "\n", nr);
 	for (uint64_t i = 0; i < nr && 16 + 32 * (i + 1) <= h->size; i++) {
 		size_t e = 16 + 32 * i;
 
-		fprintf(out, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64,
+		out_printf(out, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64,
 			w64(h, e), w64(h, e + 8), (int64_t)w64(h, e + 16), (int64_t)w64(h, e + 24));
 		if (second) {
 			size_t e2 = 16 + 32 * nr + 16 * i;
 
-			fprintf(out, "  machine_pid: %" PRId64 "  vcpu: %" PRIu64 "\n",
+			out_printf(out, "  machine_pid: %" PRId64 "  vcpu: %" PRIu64 "\n",
 				(int64_t)w64(h, e2), w64(h, e2 + 8));
 		} else {
-			fputc('\n', out);
+			out_char(out, '\n');
 		}
 	}
 }
 
-void dump__details(FILE *out, const struct perf_event_header *h, const struct pd_sample *s,
+void dump__details(struct out *out, const struct perf_event_header *h, const struct pd_sample *s,
 		   const char *evsel_name, bool ordered)
 {
 	char sb[4096];
 
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
-		fprintf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+		out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
 			(int)w32(h, 8), (int)w32(h, 12), w64(h, 16), w64(h, 24), w64(h, 32),
 			(h->misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', rec_str(h, 40, sb, sizeof(sb)));
 		break;
 	case PERF_RECORD_MMAP2: {
 		uint32_t prot = w32(h, 64), flags = w32(h, 68);
 
-		fprintf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
+		out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
 			(int)w32(h, 8), (int)w32(h, 12), w64(h, 16), w64(h, 24), w64(h, 32));
 		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			unsigned int n = h->size > 40 ? ((const unsigned char *)h)[40] : 0;
 
-			fputc('<', out);
+			out_char(out, '<');
 			for (unsigned int i = 0; i < n && i < 20 && 44 + i < h->size; i++)
-				fprintf(out, "%02x", ((const unsigned char *)h)[44 + i]);
-			fputc('>', out);
+				out_printf(out, "%02x", ((const unsigned char *)h)[44 + i]);
+			out_char(out, '>');
 		} else {
-			fprintf(out, "%02x:%02x %" PRIu64 " %" PRIu64, w32(h, 40), w32(h, 44), w64(h, 48), w64(h, 56));
+			out_printf(out, "%02x:%02x %" PRIu64 " %" PRIu64, w32(h, 40), w32(h, 44), w64(h, 48), w64(h, 56));
 		}
-		fprintf(out, "]: %c%c%c%c %s\n", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-',
+		out_printf(out, "]: %c%c%c%c %s\n", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-',
 			prot & 4 ? 'x' : '-', flags & 1 ? 's' : 'p', rec_str(h, 72, sb, sizeof(sb)));
 		break;
 	}
 	case PERF_RECORD_COMM:
-		fprintf(out, "%s: %s:%d/%d\n", (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
+		out_printf(out, "%s: %s:%d/%d\n", (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
 			rec_str(h, 16, sb, sizeof(sb)), (int)w32(h, 8), (int)w32(h, 12));
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		fprintf(out, "(%d:%d):(%d:%d)\n", (int)w32(h, 8), (int)w32(h, 16), (int)w32(h, 12), (int)w32(h, 20));
+		out_printf(out, "(%d:%d):(%d:%d)\n", (int)w32(h, 8), (int)w32(h, 16), (int)w32(h, 12), (int)w32(h, 20));
 		break;
 	case PERF_RECORD_LOST:
-		fprintf(out, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", w64(h, 8), w64(h, 16));
+		out_printf(out, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", w64(h, 8), w64(h, 16));
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		fprintf(out, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", s->id, w64(h, 8));
+		out_printf(out, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", s->id, w64(h, 8));
 		break;
 	case PERF_RECORD_READ:
 		/* perf reads fixed offsets whatever read_format says. */
-		fprintf(out, ": %d %d %s %" PRIu64 "\n", (int)w32(h, 8), (int)w32(h, 12),
+		out_printf(out, ": %d %d %s %" PRIu64 "\n", (int)w32(h, 8), (int)w32(h, 12),
 			evsel_name ? evsel_name : "", w64(h, 16));
 		break;
 	case PERF_RECORD_SWITCH:
-		fprintf(out, " %s\n", !(h->misc & PERF_RECORD_MISC_SWITCH_OUT) ? "IN         " :
+		out_printf(out, " %s\n", !(h->misc & PERF_RECORD_MISC_SWITCH_OUT) ? "IN         " :
 			(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" : "OUT        ");
 		break;
 	case PERF_RECORD_SWITCH_CPU_WIDE: {
 		bool o = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
 
-		fprintf(out, " %s  %s pid/tid: %5d/%-5d\n",
+		out_printf(out, " %s  %s pid/tid: %5d/%-5d\n",
 			!o ? "IN         " : (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" : "OUT        ",
 			o ? "next" : "prev", (int)w32(h, 8), (int)w32(h, 12));
 		break;
@@ -242,50 +252,50 @@ void dump__details(FILE *out, const struct perf_event_header *h, const struct pd
 		dump_namespaces(out, h);
 		break;
 	case PERF_RECORD_CGROUP:
-		fprintf(out, " cgroup: %" PRIu64 " %s\n", w64(h, 8), rec_str(h, 16, sb, sizeof(sb)));
+		out_printf(out, " cgroup: %" PRIu64 " %s\n", w64(h, 8), rec_str(h, 16, sb, sizeof(sb)));
 		break;
 	case PERF_RECORD_KSYMBOL:
-		fprintf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", w64(h, 8), w32(h, 16),
+		out_printf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", w64(h, 8), w32(h, 16),
 			w16(h, 20), w16(h, 22), rec_str(h, 24, sb, sizeof(sb)));
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		fprintf(out, " type %u, flags %u, id %u\n", w16(h, 8), w16(h, 10), w32(h, 12));
+		out_printf(out, " type %u, flags %u, id %u\n", w16(h, 8), w16(h, 10), w32(h, 12));
 		break;
 	case PERF_RECORD_TEXT_POKE: {
 		uint16_t ol = w16(h, 16), nl = w16(h, 18);
 		const unsigned char *b = (const unsigned char *)h + 20;
 
-		fprintf(out, " %" PRIx64 "  old len %u new len %u\n", w64(h, 8), ol, nl);
+		out_printf(out, " %" PRIx64 "  old len %u new len %u\n", w64(h, 8), ol, nl);
 		for (int which = 0; which < 2; which++) {
 			unsigned int n = which ? nl : ol, base = which ? ol : 0;
 
 			if (!n)
 				continue;
-			fputs(which ? "            New bytes:" : "            Old bytes:", out);
+			out_str(out, which ? "            New bytes:" : "            Old bytes:");
 			for (unsigned int i = 0; i < n && 20 + base + i < h->size; i++)
-				fprintf(out, " %02x", b[base + i]);
-			fputc('\n', out);
+				out_printf(out, " %02x", b[base + i]);
+			out_char(out, '\n');
 		}
 		break;
 	}
 	case PERF_RECORD_AUX: {
 		uint64_t f = w64(h, 24);
 
-		fprintf(out, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",
+		out_printf(out, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",
 			w64(h, 8), w64(h, 16), f, f & 1 ? "T" : "", f & 2 ? "O" : "", f & 4 ? "P" : "");
 		break;
 	}
 	case PERF_RECORD_ITRACE_START:
-		fprintf(out, " pid: %u tid: %u\n", w32(h, 8), w32(h, 12));
+		out_printf(out, " pid: %u tid: %u\n", w32(h, 8), w32(h, 12));
 		break;
 	case 21:	/* AUX_OUTPUT_HW_ID */
-		fprintf(out, " hw_id: %#" PRIx64 "\n", w64(h, 8));
+		out_printf(out, " hw_id: %#" PRIx64 "\n", w64(h, 8));
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 	case PD_FINISHED_INIT:
 	case PD_AUXTRACE_ERROR:
-		fputs(": unhandled!\n", out);
+		out_str(out, ": unhandled!\n");
 		break;
 	case PD_HEADER_ATTR:
 	case PD_HEADER_FEATURE:
@@ -294,7 +304,7 @@ void dump__details(FILE *out, const struct perf_event_header *h, const struct pd
 	case PD_HEADER_EVENT_TYPE:
 		break;	/* perf ends these lines with the next record's leading newline */
 	case PD_FINISHED_ROUND:
-		fputs(ordered ? "\n" : ": unhandled!\n", out);
+		out_str(out, ordered ? "\n" : ": unhandled!\n");
 		break;
 	case PD_ID_INDEX:
 		dump_id_index(out, h);
@@ -302,46 +312,46 @@ void dump__details(FILE *out, const struct perf_event_header *h, const struct pd
 	case PD_THREAD_MAP: {
 		uint64_t nr = w64(h, 8);
 
-		fprintf(out, " nr: %d thread%s: ", (int)nr, nr > 1 ? "s" : "");
+		out_printf(out, " nr: %d thread%s: ", (int)nr, nr > 1 ? "s" : "");
 		for (uint64_t i = 0; i < nr && 16 + 24 * (i + 1) <= h->size; i++)
-			fprintf(out, "%s%d", i ? ", " : "", (int)w64(h, 16 + 24 * i));
-		fputs("\n: unhandled!\n", out);
+			out_printf(out, "%s%d", i ? ", " : "", (int)w64(h, 16 + 24 * i));
+		out_str(out, "\n: unhandled!\n");
 		break;
 	}
 	case PD_CPU_MAP:
 		dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + 8, h->size - 8u);
-		fprintf(out, ": %s\n: unhandled!\n", sb);
+		out_printf(out, ": %s\n: unhandled!\n", sb);
 		break;
 	case PD_EVENT_UPDATE: {
 		uint64_t type = w64(h, 8);
 
-		fprintf(out, "\n... id:    %" PRIu64 "\n", w64(h, 16));
+		out_printf(out, "\n... id:    %" PRIu64 "\n", w64(h, 16));
 		if (type == 0) {
-			fprintf(out, "... unit:  %s\n", rec_str(h, 24, sb, sizeof(sb)));
+			out_printf(out, "... unit:  %s\n", rec_str(h, 24, sb, sizeof(sb)));
 		} else if (type == 1) {
 			double d;
 			uint64_t v = w64(h, 24);
 
 			memcpy(&d, &v, sizeof(d));
-			fprintf(out, "... scale: %f\n", d);
+			out_printf(out, "... scale: %f\n", d);
 		} else if (type == 2) {
-			fprintf(out, "... name:  %s\n", rec_str(h, 24, sb, sizeof(sb)));
+			out_printf(out, "... name:  %s\n", rec_str(h, 24, sb, sizeof(sb)));
 		} else if (type == 3) {
 			dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + 24, h->size > 24 ? h->size - 24u : 0);
-			fprintf(out, "... %s\n", sb);
+			out_printf(out, "... %s\n", sb);
 		} else {
-			fputs("... unknown type\n", out);
+			out_str(out, "... unknown type\n");
 		}
 		break;
 	}
 	case PD_TIME_CONV:
-		fprintf(out, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64 "\n... Time Zero       %" PRIu64 "\n",
+		out_printf(out, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64 "\n... Time Zero       %" PRIu64 "\n",
 			w64(h, 8), w64(h, 16), w64(h, 24));
 		if (h->size > 32)
-			fprintf(out, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64 "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
+			out_printf(out, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64 "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
 				w64(h, 32), w64(h, 40), h->size > 48 ? ((const unsigned char *)h)[48] : 0,
 				h->size > 49 ? ((const unsigned char *)h)[49] : 0);
-		fputs(": unhandled!\n", out);
+		out_str(out, ": unhandled!\n");
 		break;
 	case PD_STAT_CONFIG: {
 		uint64_t nr = w64(h, 8), v[3] = { 0, 0, 0 };
@@ -352,20 +362,20 @@ void dump__details(FILE *out, const struct perf_event_header *h, const struct pd
 			if (tag < 3)
 				v[tag] = w64(h, 24 + 16 * i);
 		}
-		fprintf(out, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n",
+		out_printf(out, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n",
 			(int)v[0], (int)v[2], (unsigned)v[1]);
 		break;
 	}
 	case PD_STAT:
-		fprintf(out, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n: unhandled!\n",
+		out_printf(out, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n: unhandled!\n",
 			w64(h, 8), (int)w32(h, 16), (int)w32(h, 20), w64(h, 24), w64(h, 32), w64(h, 40));
 		break;
 	case PD_STAT_ROUND:
-		fprintf(out, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", w64(h, 16),
+		out_printf(out, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", w64(h, 16),
 			w64(h, 8) == 1 ? "FINAL" : "INTERVAL");
 		break;
 	default:
-		fputs(": unhandled!\n", out);
+		out_str(out, ": unhandled!\n");
 		break;
 	}
 }
@@ -375,18 +385,18 @@ static const char *const x86_regs[] = {
 	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
 };
 
-static void dump_regs(FILE *out, const char *kind, uint64_t abi, uint64_t mask, const unsigned char *regs)
+static void dump_regs(struct out *out, const char *kind, uint64_t abi, uint64_t mask, const unsigned char *regs)
 {
 	static const char *const abis[] = { "none", "32-bit", "64-bit" };
 	unsigned int k = 0;
 
 	if (!abi)
 		return;
-	fprintf(out, "... %s regs: mask 0x%" PRIx64 " ABI %s\n", kind, mask, abi < 3 ? abis[abi] : "unknown");
+	out_printf(out, "... %s regs: mask 0x%" PRIx64 " ABI %s\n", kind, mask, abi < 3 ? abis[abi] : "unknown");
 	for (unsigned int b = 0; b < 64; b++) {
 		if (!(mask >> b & 1))
 			continue;
-		fprintf(out, ".... %-5s 0x%016" PRIx64 "\n", b < 24 ? x86_regs[b] : "unknown", pd_u64(regs + 8 * k));
+		out_printf(out, ".... %-5s 0x%016" PRIx64 "\n", b < 24 ? x86_regs[b] : "unknown", pd_u64(regs + 8 * k));
 		k++;
 	}
 }
@@ -407,12 +417,12 @@ static void page_size_name(char *buf, size_t len, uint64_t size)
 	snprintf(buf, len, "%" PRIu64 "%c", size, units[i]);
 }
 
-static void dump_read(FILE *out, uint64_t rf, const unsigned char *p)
+static void dump_read(struct out *out, uint64_t rf, const unsigned char *p)
 {
 	size_t o = 0;
 	uint64_t nr = 1;
 
-	fputs("... sample_read:\n", out);
+	out_str(out, "... sample_read:\n");
 	if (rf & PERF_FORMAT_GROUP) {
 		nr = pd_u64(p);
 		o = 8;
@@ -421,15 +431,15 @@ static void dump_read(FILE *out, uint64_t rf, const unsigned char *p)
 	if (!(rf & PERF_FORMAT_GROUP))
 		o = 8;
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) {
-		fprintf(out, "...... time enabled %016" PRIx64 "\n", pd_u64(p + o));
+		out_printf(out, "...... time enabled %016" PRIx64 "\n", pd_u64(p + o));
 		o += 8;
 	}
 	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) {
-		fprintf(out, "...... time running %016" PRIx64 "\n", pd_u64(p + o));
+		out_printf(out, "...... time running %016" PRIx64 "\n", pd_u64(p + o));
 		o += 8;
 	}
 	if (rf & PERF_FORMAT_GROUP)
-		fprintf(out, ".... group nr %" PRIu64 "\n", nr);
+		out_printf(out, ".... group nr %" PRIu64 "\n", nr);
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t value, id = 0, lost = 0;
 
@@ -447,33 +457,45 @@ static void dump_read(FILE *out, uint64_t rf, const unsigned char *p)
 			lost = pd_u64(p + o);
 			o += 8;
 		}
-		fprintf(out, "..... id %016" PRIx64 ", value %016" PRIx64, id, value);
+		out_printf(out, "..... id %016" PRIx64 ", value %016" PRIx64, id, value);
 		if (rf & PERF_FORMAT_LOST)
-			fprintf(out, ", lost %" PRIu64, lost);
-		fputc('\n', out);
+			out_printf(out, ", lost %" PRIu64, lost);
+		out_char(out, '\n');
 	}
 }
 
-void dump__sample(FILE *out, const struct perf_event_header *h, const struct perf_event_attr *attr,
+void dump__sample(struct out *out, const struct perf_event_header *h, const struct perf_event_attr *attr,
 		  const struct pd_sample *s)
 {
 	uint64_t st = attr->sample_type;
 	char buf[32];
 
-	fprintf(out, "(IP, 0x%x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
-		h->misc, (int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
+	/* "(IP, 0x%x): %d/%d: %#lx period: %lu addr: %#lx\n" */
+	out_mem(out, "(IP, 0x", 7);
+	out_hex(out, h->misc);
+	out_mem(out, "): ", 3);
+	out_i64(out, (int32_t)s->pid);
+	out_char(out, '/');
+	out_i64(out, (int32_t)s->tid);
+	out_mem(out, ": ", 2);
+	out_xhex(out, s->ip);
+	out_mem(out, " period: ", 9);
+	out_u64(out, s->period);
+	out_mem(out, " addr: ", 7);
+	out_xhex(out, s->addr);
+	out_char(out, '\n');
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		fprintf(out, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
+		out_printf(out, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
 		for (uint64_t i = 0; i < s->callchain_nr; i++)
-			fprintf(out, "..... %2d: %016" PRIx64 "\n", (int)i, pd_u64(s->callchain + 8 * i));
+			out_printf(out, "..... %2d: %016" PRIx64 "\n", (int)i, pd_u64(s->callchain + 8 * i));
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		fprintf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
+		out_printf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
 		for (uint64_t i = 0; i < s->branch_nr; i++) {
 			const unsigned char *e = s->branch + 24 * i;
 			uint64_t f = pd_u64(e + 16);
 
-			fprintf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n",
+			out_printf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n",
 				i, pd_u64(e), pd_u64(e + 8), (unsigned short)(f >> 4 & 0xffff),
 				f & 1 ? "M" : " ", f & 2 ? "P" : " ", f & 8 ? "A" : " ", f & 4 ? "T" : " ",
 				(unsigned)(f >> 33), "");
@@ -484,25 +506,25 @@ void dump__sample(FILE *out, const struct perf_event_header *h, const struct per
 	if (st & PERF_SAMPLE_REGS_INTR)
 		dump_regs(out, "intr", s->intr_abi, s->intr_mask, s->intr_regs);
 	if (st & PERF_SAMPLE_STACK_USER)
-		fprintf(out, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->stack_dyn_size, (unsigned)s->stack_size_off);
+		out_printf(out, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->stack_dyn_size, (unsigned)s->stack_size_off);
 	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
-		fprintf(out, "... weight: %u,0x%x,0x0\n", s->weight_struct_lo, s->weight_struct_hi);
+		out_printf(out, "... weight: %u,0x%x,0x0\n", s->weight_struct_lo, s->weight_struct_hi);
 	else if (st & PERF_SAMPLE_WEIGHT)
-		fprintf(out, "... weight: %" PRIu64 "\n", s->weight);
+		out_printf(out, "... weight: %" PRIu64 "\n", s->weight);
 	if (st & PERF_SAMPLE_DATA_SRC)
-		fprintf(out, " . data_src: 0x%" PRIx64 "\n", s->data_src);
+		out_printf(out, " . data_src: 0x%" PRIx64 "\n", s->data_src);
 	if (st & PERF_SAMPLE_PHYS_ADDR)
-		fprintf(out, " .. phys_addr: 0x%" PRIx64 "\n", s->phys_addr);
+		out_printf(out, " .. phys_addr: 0x%" PRIx64 "\n", s->phys_addr);
 	if (st & PERF_SAMPLE_DATA_PAGE_SIZE) {
 		page_size_name(buf, sizeof(buf), s->data_page_size);
-		fprintf(out, " .. data page size: %s\n", buf);
+		out_printf(out, " .. data page size: %s\n", buf);
 	}
 	if (st & PERF_SAMPLE_CODE_PAGE_SIZE) {
 		page_size_name(buf, sizeof(buf), s->code_page_size);
-		fprintf(out, " .. code page size: %s\n", buf);
+		out_printf(out, " .. code page size: %s\n", buf);
 	}
 	if (st & PERF_SAMPLE_TRANSACTION)
-		fprintf(out, "... transaction: %" PRIx64 "\n", s->transaction);
+		out_printf(out, "... transaction: %" PRIx64 "\n", s->transaction);
 	if ((st & PERF_SAMPLE_READ) && s->read)
 		dump_read(out, attr->read_format, s->read);
 }

@@ -5,18 +5,19 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../perfdata/perfdata.h"
+#include "out.h"
 
 /* "\n<off>@<label> [<size>]: event: <type>\n", the hex dump, then a blank line. */
-void dump__raw(FILE *out, const char *label, uint64_t off, const struct perf_event_header *h);
+void dump__raw(struct out *out, const char *label, uint64_t off, const struct perf_event_header *h);
 /*
  * What perf prints after "PERF_RECORD_<NAME>" for a record that is not a
  * SAMPLE, up to and including the final newline (nothing at all for the
  * types perf leaves unterminated).  attr/name: the record's event, or NULL.
  */
-void dump__details(FILE *out, const struct perf_event_header *h, const struct pd_sample *s,
+void dump__details(struct out *out, const struct perf_event_header *h, const struct pd_sample *s,
 		   const char *evsel_name, bool ordered);
 /* A SAMPLE's line and its fields, without the thread/dso lines. */
-void dump__sample(FILE *out, const struct perf_event_header *h, const struct perf_event_attr *attr,
+void dump__sample(struct out *out, const struct perf_event_header *h, const struct perf_event_attr *attr,
 		  const struct pd_sample *s);
 /* "0-1,3" form of a perf cpu map payload; returns 0 or -1 if malformed. */
 int dump__cpu_map(char *buf, size_t len, const unsigned char *p, size_t n);

@@ -321,13 +321,16 @@ void machine__comm(struct machine *m, int pid, int tid, const char *comm)
 		set_comm(th, comm);
 }
 
-int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized, FILE *out)
+int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized,
+		  int *removed_pid, int *removed_tid)
 {
 	struct thread *parent = findnew_thread(m, ppid, ptid), *th, *detached = NULL;
 	int err = 0;
 
+	*removed_tid = -2;
 	if (parent && parent->pid != ppid) {
-		fprintf(out, "removing erroneous parent thread %d/%d\n", parent->pid, parent->tid);
+		*removed_pid = parent->pid;
+		*removed_tid = parent->tid;
 		remove_thread(m, parent);
 		parent = findnew_thread(m, ppid, ptid);
 	}

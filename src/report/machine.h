@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /*
  * Threads and their memory maps, rebuilt from COMM/FORK/MMAP/MMAP2/KSYMBOL
@@ -17,8 +16,13 @@ struct machine *machine__new(void);
 void machine__delete(struct machine *m);
 
 void machine__comm(struct machine *m, int pid, int tid, const char *comm);
-/* May print perf's "removing erroneous parent thread" line on out. */
-int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized, FILE *out);
+/*
+ * A parent found with another pid is dropped and made anew, as perf does
+ * (it prints "removing erroneous parent thread"): then *removed_pid and
+ * *removed_tid say which; otherwise *removed_tid is -2.
+ */
+int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized,
+		  int *removed_pid, int *removed_tid);
 /* cpumode is misc & 7; prot_exec/flags as MMAP2 gives them (MMAP: exec unless MMAP_DATA). */
 int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
 		  uint64_t pgoff, bool exec, uint32_t flags, const char *filename);

@@ -12,7 +12,8 @@ struct pdata;
  * as perf orders them, then the aggregated and per-event stats.  label is
  * the name shown after '@' in each record's first line ("pipe" for pipe
  * mode, whatever the source).  Returns 0, or a negative error with err
- * holding one line that names the problem and its offset.
+ * holding one line that names the problem and its offset.  -EPIPE means
+ * the reader of the output went away (the dump stops early).
  */
 int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_t errlen);
 

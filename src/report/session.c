@@ -19,6 +19,7 @@
 #include "../perfdata/perfdata.h"
 #include "dump.h"
 #include "machine.h"
+#include "out.h"
 #include "report.h"
 
 struct qent {
@@ -35,7 +36,7 @@ struct last_read {
 struct session {
 	struct pdata *p;
 	const char *label;
-	FILE *out;
+	struct out *out;
 	struct machine *m;
 	bool ordered;
 
@@ -95,15 +96,19 @@ static void print_prefix(struct session *s, const struct perf_event_header *h,
 	uint64_t st = 0;
 
 	if (!nr_visible || (h->type != PERF_RECORD_SAMPLE && !pdata__evsel(s->p, 0)->attr.sample_id_all)) {
-		fputs("-1 -1 ", s->out);
+		out_str(s->out, "-1 -1 ");
 		return;
 	}
 	for (size_t i = 0; i < nr_visible; i++)
 		st |= pdata__evsel(s->p, i)->attr.sample_type;
-	if (st & PERF_SAMPLE_CPU)
-		fprintf(s->out, "%u ", smp->cpu);
-	if (st & PERF_SAMPLE_TIME)
-		fprintf(s->out, "%" PRIu64 " ", smp->time);
+	if (st & PERF_SAMPLE_CPU) {
+		out_u64(s->out, smp->cpu);
+		out_char(s->out, ' ');
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		out_u64(s->out, smp->time);
+		out_char(s->out, ' ');
+	}
 }
 
 static void print_line(struct session *s, uint64_t off, const struct perf_event_header *h,
@@ -113,15 +118,26 @@ static void print_line(struct session *s, uint64_t off, const struct perf_event_
 
 	dump__raw(s->out, s->label, off, h);
 	print_prefix(s, h, smp, nr_visible);
-	fprintf(s->out, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, h->size, name ? name : "UNKNOWN");
+	out_xhex(s->out, off);
+	out_mem(s->out, " [", 2);
+	out_xhex(s->out, h->size);
+	out_mem(s->out, "]: PERF_RECORD_", 15);
+	out_str(s->out, name ? name : "UNKNOWN");
 }
 
 static void thread_lines(struct session *s, const struct pd_sample *smp, int cpumode)
 {
 	struct resolved r;
 
-	if (machine__resolve(s->m, (int)smp->pid, (int)smp->tid, cpumode, smp->ip, &r) == 0)
-		fprintf(s->out, " ... thread: %s:%d\n ...... dso: %s\n", r.comm, r.tid, r.dso);
+	if (machine__resolve(s->m, (int)smp->pid, (int)smp->tid, cpumode, smp->ip, &r))
+		return;
+	out_mem(s->out, " ... thread: ", 13);
+	out_str(s->out, r.comm);
+	out_char(s->out, ':');
+	out_i64(s->out, r.tid);
+	out_mem(s->out, "\n ...... dso: ", 14);
+	out_str(s->out, r.dso);
+	out_char(s->out, '\n');
 }
 
 /*
@@ -201,11 +217,17 @@ static int handle(struct session *s, const struct perf_event_header *h)
 			break;
 		machine__comm(s->m, (int)pd_u32(b + 8), (int)pd_u32(b + 12), str_at(h, 16, name, sizeof(name)));
 		break;
-	case PERF_RECORD_FORK:
+	case PERF_RECORD_FORK: {
+		int rpid, rtid, err;
+
 		if (h->size < 24)
 			break;
-		return machine__fork(s->m, (int)pd_u32(b + 8), (int)pd_u32(b + 16), (int)pd_u32(b + 12),
-				     (int)pd_u32(b + 20), h->misc & PERF_RECORD_MISC_FORK_EXEC, s->out);
+		err = machine__fork(s->m, (int)pd_u32(b + 8), (int)pd_u32(b + 16), (int)pd_u32(b + 12),
+				    (int)pd_u32(b + 20), h->misc & PERF_RECORD_MISC_FORK_EXEC, &rpid, &rtid);
+		if (rtid != -2)
+			out_printf(s->out, "removing erroneous parent thread %d/%d\n", rpid, rtid);
+		return err;
+	}
 	case PERF_RECORD_MMAP:
 		if (h->size < 40)
 			break;
@@ -251,7 +273,7 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 	}
 	if (h->type >= PD_RECORD_MAX || !pd_record_name(h->type)) {
 		print_line(s, off, h, &smp, nr_visible);
-		fputs(": unhandled!\n", s->out);
+		out_str(s->out, ": unhandled!\n");
 		return 0;
 	}
 	print_line(s, off, h, &smp, nr_visible);
@@ -401,55 +423,60 @@ static int process(struct session *s, const struct pd_record *r)
 
 static void print_stats(struct session *s)
 {
-	FILE *out = s->out;
+	struct out *out = s->out;
 	uint64_t total = s->nr[0];
 
-	fputs("\nAggregated stats:\n", out);
-	fprintf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	out_str(out, "\nAggregated stats:\n");
+	out_printf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", total);
 	for (int t = 1; t < PD_RECORD_MAX; t++)
 		if (s->nr[t] && pd_record_name((uint32_t)t))
-			fprintf(out, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", pd_record_name((uint32_t)t),
+			out_printf(out, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", pd_record_name((uint32_t)t),
 				s->nr[t], total ? 100.0 * (double)s->nr[t] / (double)total : 0.0);
 	if (s->nr_unknown)
-		fprintf(out, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", "UNKNOWN", s->nr_unknown,
+		out_printf(out, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", "UNKNOWN", s->nr_unknown,
 			100.0 * (double)s->nr_unknown / (double)total);
 	/* Per event: its own TOTAL and one row per record type attributed to it. */
 	for (size_t i = 0; i < s->ev_cap; i++) {
 		if (!s->ev_nr[i][0])
 			continue;
-		fprintf(out, "%s stats:\n", pdata__evsel(s->p, i)->name);
-		fprintf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", s->ev_nr[i][0]);
+		out_printf(out, "%s stats:\n", pdata__evsel(s->p, i)->name);
+		out_printf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", s->ev_nr[i][0]);
 		for (int t = 1; t < PD_RECORD_MAX; t++)
 			if (s->ev_nr[i][t])
-				fprintf(out, "%16s events: %10" PRIu64 "\n", pd_record_name((uint32_t)t), s->ev_nr[i][t]);
+				out_printf(out, "%16s events: %10" PRIu64 "\n", pd_record_name((uint32_t)t), s->ev_nr[i][t]);
 	}
 }
 
-int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_t errlen)
+int report__dump(struct pdata *p, const char *label, FILE *f, char *err, size_t errlen)
 {
+	struct out out;
 	struct session s = {
 		.p = p,
 		.label = pdata__is_pipe(p) ? "pipe" : label,
-		.out = out,
+		.out = &out,
 		.qsorted = true,
 		.err = err,
 		.errlen = errlen,
 	};
 	struct pd_record r;
-	int ret;
+	int ret, e;
 
 	err[0] = 0;
 	s.m = machine__new();
-	if (!s.m)
+	if (!s.m || out_init(&out, f)) {
+		machine__delete(s.m);
 		return fail(&s, -ENOMEM, "out of memory");
+	}
 	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
 	s.ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
 	if (!s.ordered)
-		fputs("WARNING: No sample_id_all support, falling back to unordered processing\n", out);
-	fputs("# To display the perf.data header info, please use --header/--header-only options.\n#\n", out);
+		out_str(&out, "WARNING: No sample_id_all support, falling back to unordered processing\n");
+	out_str(&out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 
 	while ((ret = pdata__next(p, &r)) > 0) {
 		if ((ret = process(&s, &r)) < 0)
+			break;
+		if (out.err)	/* nobody reads the rest (a closed pipe, a full disk) */
 			break;
 	}
 	if (ret < 0 && !err[0])
@@ -463,6 +490,8 @@ int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_
 	}
 	if (ret == 0)
 		print_stats(&s);
+	if ((e = out_finish(&out)) && ret >= 0)
+		ret = fail(&s, e, "write error on the output: %s", strerror(-e));
 	machine__delete(s.m);
 	for (size_t i = 0; i < s.qn; i++)
 		if (s.q[i].owned)

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include "out.h"
+
+#define OUT_CAP (1 << 18)
+
+int out_init(struct out *o, FILE *f)
+{
+	o->f = f;
+	o->len = 0;
+	o->err = 0;
+	o->cap = OUT_CAP;
+	o->buf = malloc(OUT_CAP);
+	return o->buf ? 0 : -ENOMEM;
+}
+
+void out_flush(struct out *o)
+{
+	if (o->len && !o->err && fwrite(o->buf, 1, o->len, o->f) != o->len)
+		o->err = errno ? errno : EIO;
+	o->len = 0;
+}
+
+int out_finish(struct out *o)
+{
+	out_flush(o);
+	free(o->buf);
+	o->buf = NULL;
+	if (!o->err && (fflush(o->f) || ferror(o->f)))
+		o->err = errno ? errno : EIO;
+	return -o->err;
+}
+
+void out_printf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < o->cap - o->len) {
+		o->len += (size_t)n;
+		return;
+	}
+	out_flush(o);
+	va_start(ap, fmt);
+	if (!o->err && vfprintf(o->f, fmt, ap) < 0)
+		o->err = errno ? errno : EIO;
+	va_end(ap);
+}
+
+void out_u64(struct out *o, uint64_t v)
+{
+	char tmp[20], *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+void out_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		out_char(o, '-');
+		out_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		out_u64(o, (uint64_t)v);
+	}
+}
+
+void out_hex(struct out *o, uint64_t v)
+{
+	static const char hexd[] = "0123456789abcdef";
+	char tmp[16], *p = tmp + sizeof(tmp);
+
+	do {
+		*--p = hexd[v & 15];
+		v >>= 4;
+	} while (v);
+	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+void out_xhex(struct out *o, uint64_t v)
+{
+	if (v)
+		out_mem(o, "0x", 2);
+	out_hex(o, v);
+}

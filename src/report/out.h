@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_REPORT_OUT_H
+#define MPERF_REPORT_OUT_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * Buffered text output for the dump, which prints millions of short lines:
+ * numbers are formatted by hand and bytes copied into one large buffer
+ * that goes to the FILE in big writes.  out_printf() covers the rare lines.
+ */
+struct out {
+	FILE *f;
+	char *buf;
+	size_t len, cap;
+	int err;	/* errno of the first failed write; later output is dropped */
+};
+
+int out_init(struct out *o, FILE *f);
+/* Flush, and report a write error (as -errno) seen so far. */
+int out_finish(struct out *o);
+void out_flush(struct out *o);
+void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Room for n more bytes (n at most cap). */
+static inline char *out_room(struct out *o, size_t n)
+{
+	if (o->cap - o->len < n)
+		out_flush(o);
+	return o->buf + o->len;
+}
+
+static inline void out_mem(struct out *o, const void *p, size_t n)
+{
+	if (n > o->cap / 2) {
+		out_flush(o);
+		if (!o->err && fwrite(p, 1, n, o->f) != n)
+			o->err = EIO;
+		return;
+	}
+	memcpy(out_room(o, n), p, n);
+	o->len += n;
+}
+
+static inline void out_str(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static inline void out_char(struct out *o, char c)
+{
+	*out_room(o, 1) = c;
+	o->len++;
+}
+
+void out_u64(struct out *o, uint64_t v);		/* %lu */
+void out_i64(struct out *o, int64_t v);			/* %ld, also %d */
+void out_hex(struct out *o, uint64_t v);		/* %lx */
+void out_xhex(struct out *o, uint64_t v);		/* %#lx: "0" for zero, else 0x... */
+
+#endif
