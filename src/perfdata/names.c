@@ -54,6 +54,26 @@ const char *pd_record_name(uint32_t type)
 	return type < PD_RECORD_MAX ? record_names[type] : NULL;
 }
 
+static const char *const feature_names[PD_FEAT_LAST_6_1] = {
+	[PD_FEAT_TRACING_DATA] = "TRACING_DATA", [PD_FEAT_BUILD_ID] = "BUILD_ID",
+	[PD_FEAT_HOSTNAME] = "HOSTNAME", [PD_FEAT_OSRELEASE] = "OSRELEASE",
+	[PD_FEAT_VERSION] = "VERSION", [PD_FEAT_ARCH] = "ARCH", [PD_FEAT_NRCPUS] = "NRCPUS",
+	[PD_FEAT_CPUDESC] = "CPUDESC", [PD_FEAT_CPUID] = "CPUID", [PD_FEAT_TOTAL_MEM] = "TOTAL_MEM",
+	[PD_FEAT_CMDLINE] = "CMDLINE", [PD_FEAT_EVENT_DESC] = "EVENT_DESC",
+	[PD_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY", [PD_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[PD_FEAT_BRANCH_STACK] = "BRANCH_STACK", [PD_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[PD_FEAT_GROUP_DESC] = "GROUP_DESC", [PD_FEAT_AUXTRACE] = "AUXTRACE", [PD_FEAT_STAT] = "STAT",
+	[PD_FEAT_CACHE] = "CACHE", [PD_FEAT_SAMPLE_TIME] = "SAMPLE_TIME", [22] = "MEM_TOPOLOGY",
+	[23] = "CLOCKID", [24] = "DIR_FORMAT", [25] = "BPF_PROG_INFO", [26] = "BPF_BTF",
+	[27] = "COMPRESSED", [28] = "CPU_PMU_CAPS", [29] = "CLOCK_DATA", [30] = "HYBRID_TOPOLOGY",
+	[31] = "PMU_CAPS",
+};
+
+const char *pd_feature_name(int feat)
+{
+	return feat > 0 && feat < PD_FEAT_LAST_6_1 ? feature_names[feat] : NULL;
+}
+
 struct event_name {
 	const char *name;
 	uint32_t type;

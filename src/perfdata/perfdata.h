@@ -44,6 +44,8 @@ enum {
 	PD_FEAT_LAST_6_1 = 32	/* HEADER_LAST_FEATURE of perf 6.1 */
 };
 
+/* perf's name of a feature bit ("HOSTNAME"), NULL if unknown. */
+const char *pd_feature_name(int feat);
 /* Name of a record type as perf's stats print it ("SAMPLE", "ATTR"...), NULL if unknown. */
 const char *pd_record_name(uint32_t type);
 
@@ -79,6 +81,7 @@ struct pd_sample {
 	uint64_t intr_abi, intr_mask;
 	const unsigned char *intr_regs;
 	uint64_t aux_size;
+	const char *bad;		/* after an error: the field that did not fit */
 };
 
 /*

@@ -40,6 +40,7 @@ struct pdata {
 	uint64_t pending_skip;		/* payload bytes after the last record */
 	bool to_eof;			/* data.size was 0: a bad record ends the data */
 	uint64_t *abuf;			/* aligned copy of a misaligned record (pipe mode) */
+	uint64_t released;		/* mapped bytes [0, released) handed back */
 	uint64_t features[4];
 
 	struct pd_evsel *evsel;
@@ -300,6 +301,47 @@ static bool section_ok(uint64_t off, uint64_t size, uint64_t limit)
 	return off <= limit && size <= limit - off;
 }
 
+/*
+ * A feature section must lie in the file, and the string features must
+ * hold what they claim: perf silently drops every feature after a bad one,
+ * mperf says which one is bad.
+ */
+static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
+{
+	const unsigned char *q = p->mem + off, *end;
+	const char *name = pd_feature_name(feat);
+	char unknown[32];
+	uint32_t nr = 1;
+
+	if (!name) {
+		snprintf(unknown, sizeof(unknown), "#%d", feat);
+		name = unknown;
+	}
+	if (!section_ok(off, size, p->mem_len))
+		return fail(p, -MPERF_ERR_TRUNCATED, "feature %s section [%#llx, +%#llx) runs past the end of the file (%#zx bytes)",
+			    name, (unsigned long long)off, (unsigned long long)size, p->mem_len);
+	end = q + size;
+	switch (feat) {
+	case PD_FEAT_CMDLINE:
+		if (size < 4)
+			break;
+		nr = pd_u32(q);
+		q += 4;
+		/* fall through */
+	case PD_FEAT_HOSTNAME: case PD_FEAT_OSRELEASE: case PD_FEAT_VERSION:
+	case PD_FEAT_ARCH: case PD_FEAT_CPUDESC: case PD_FEAT_CPUID:
+		for (uint32_t i = 0; i < nr; i++)
+			if (!header_string(&q, end))
+				return fail(p, -MPERF_ERR_CORRUPT, "feature %s at %#llx: string %u has no NUL within its length or runs past the section",
+					    name, (unsigned long long)off, i);
+		return 0;
+	default:
+		return 0;
+	}
+	return fail(p, -MPERF_ERR_CORRUPT, "feature %s at %#llx is too short (%llu bytes)",
+		    name, (unsigned long long)off, (unsigned long long)size);
+}
+
 static int open_file_mode(struct pdata *p)
 {
 	const unsigned char *h = p->mem;
@@ -363,6 +405,9 @@ static int open_file_mode(struct pdata *p)
 		if (!section_ok(ids_off, ids_size, len))
 			return fail(p, -MPERF_ERR_TRUNCATED, "ids section [%#llx, +%#llx) of event %llu runs past the end of the file",
 				    (unsigned long long)ids_off, (unsigned long long)ids_size, (unsigned long long)i);
+		if (ids_size && ids_off < p->data_end && p->data_off < ids_off + ids_size)
+			return fail(p, -MPERF_ERR_CORRUPT, "ids section [%#llx, +%#llx) of event %llu overlaps the data section",
+				    (unsigned long long)ids_off, (unsigned long long)ids_size, (unsigned long long)i);
 		if ((err = add_evsel(p, &attr, h + ids_off, ids_size / 8)))
 			return err;
 		pos += (uint64_t)asz + 16;
@@ -371,19 +416,26 @@ static int open_file_mode(struct pdata *p)
 		return fail(p, -MPERF_ERR_CORRUPT, "file has no events (attrs section is empty)");
 
 	/* Feature table: exactly at the end of the data, one entry per set bit. */
-	if (d_size == pd_u64(h + 48)) {
+	if (!p->to_eof) {
 		uint64_t t = p->data_end;
-		int nfeat = 0;
+		int nfeat = 0, b;
 
-		for (int b = 0; b < 256; b++) {
+		for (b = 0; b < 256; b++)
+			nfeat += pdata__has_feat(p, b);
+		if (!section_ok(t, 16 * (uint64_t)nfeat, len))
+			return fail(p, -MPERF_ERR_TRUNCATED, "feature table at %#llx (%d entries) runs past the end of the file (%#llx bytes)",
+				    (unsigned long long)t, nfeat, (unsigned long long)len);
+		nfeat = 0;
+		for (b = 0; b < 256; b++) {
+			uint64_t off, sz;
+
 			if (!pdata__has_feat(p, b))
 				continue;
-			if (!section_ok(t + 16 * (uint64_t)nfeat, 16, len))
-				break;
-			uint64_t off = pd_u64(h + t + 16 * nfeat), sz = pd_u64(h + t + 16 * nfeat + 8);
+			off = pd_u64(h + t + 16 * nfeat);
+			sz = pd_u64(h + t + 16 * nfeat + 8);
 			nfeat++;
-			if (!section_ok(off, sz, len))
-				break;
+			if ((err = check_feature(p, b, off, sz)))
+				return err;
 			if (b == PD_FEAT_EVENT_DESC && (err = parse_event_desc(p, h + off, sz)))
 				return err;
 		}
@@ -502,6 +554,26 @@ static int pipe_meta(struct pdata *p, const struct perf_event_header *h, uint64_
 
 static int next_record(struct pdata *p, struct pd_record *rec);
 
+/*
+ * Memory use must not grow with the file: every RELEASE_STEP bytes, hand
+ * back the mapped pages more than RELEASE_STEP behind the read position.
+ * The mapping is private, read-only and never written, so a record still
+ * queued there (a round is far smaller than this) would simply be read
+ * from the file again.
+ */
+#define RELEASE_STEP	(64ULL << 20)
+
+static void release_behind(struct pdata *p)
+{
+	uint64_t page = 4096, upto;
+
+	if (!p->map_len || p->pos < p->released + 2 * RELEASE_STEP)
+		return;
+	upto = (p->pos - RELEASE_STEP) & ~(page - 1);
+	madvise((void *)(p->mem + p->released), upto - p->released, MADV_DONTNEED);
+	p->released = upto;
+}
+
 int pdata__next(struct pdata *p, struct pd_record *rec)
 {
 	int r = next_record(p, rec);
@@ -565,6 +637,11 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 		if (h.size > p->data_end - p->pos)
 			return fail(p, -MPERF_ERR_TRUNCATED, "record at offset %#llx (size %#x) runs past the end of the data at %#llx",
 				    (unsigned long long)off, h.size, (unsigned long long)p->data_end);
+		/* The kernel pads every record to 8 bytes; a file-mode stream stays aligned. */
+		if ((h.size & 7) && h.type < PD_HEADER_ATTR)
+			return fail(p, -MPERF_ERR_CORRUPT, "record at offset %#llx has size %#x, not a multiple of 8",
+				    (unsigned long long)off, h.size);
+		release_behind(p);
 	} else {
 		r = need(p, h.size, &q);
 		if (r < 0)

@@ -53,6 +53,7 @@ static int parse_trailer(const struct perf_event_attr *attr, const unsigned char
 
 	if (!attr->sample_id_all)
 		return 0;
+	s->bad = "sample_id trailer";
 #define BACK(n) do { if ((size_t)(p - body) < (n)) return -MPERF_ERR_CORRUPT; p -= (n); } while (0)
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		BACK(8);
@@ -80,6 +81,7 @@ static int parse_trailer(const struct perf_event_attr *attr, const unsigned char
 		s->tid = pd_u32(p + 4);
 	}
 #undef BACK
+	s->bad = NULL;
 	return 0;
 }
 
@@ -98,31 +100,42 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 
 	s->period = attr->freq ? 0 : attr->sample_period;
 #define U64(field) do { if (take_u64(&c, &(field))) return -MPERF_ERR_CORRUPT; } while (0)
+#define FIELD(name) (s->bad = (name))
+	FIELD("identifier");
 	if (st & PERF_SAMPLE_IDENTIFIER)
 		U64(s->id);
+	FIELD("ip");
 	if (st & PERF_SAMPLE_IP)
 		U64(s->ip);
+	FIELD("pid/tid");
 	if (st & PERF_SAMPLE_TID) {
 		if (take(&c, 8, &q))
 			return -MPERF_ERR_CORRUPT;
 		s->pid = pd_u32(q);
 		s->tid = pd_u32(q + 4);
 	}
+	FIELD("time");
 	if (st & PERF_SAMPLE_TIME)
 		U64(s->time);
+	FIELD("addr");
 	if (st & PERF_SAMPLE_ADDR)
 		U64(s->addr);
+	FIELD("id");
 	if (st & PERF_SAMPLE_ID)
 		U64(s->id);
+	FIELD("stream id");
 	if (st & PERF_SAMPLE_STREAM_ID)
 		U64(s->stream_id);
+	FIELD("cpu");
 	if (st & PERF_SAMPLE_CPU) {
 		if (take(&c, 8, &q))
 			return -MPERF_ERR_CORRUPT;
 		s->cpu = pd_u32(q);
 	}
+	FIELD("period");
 	if (st & PERF_SAMPLE_PERIOD)
 		U64(s->period);
+	FIELD("read values");
 	if (st & PERF_SAMPLE_READ) {
 		uint64_t nr = 0;
 		size_t len;
@@ -139,12 +152,14 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 			return -MPERF_ERR_CORRUPT;
 		s->read_len = len;
 	}
+	FIELD("callchain");
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		U64(s->callchain_nr);
 		if (s->callchain_nr > (size_t)(c.end - c.p) / 8 ||
 		    take(&c, s->callchain_nr * 8, &s->callchain))
 			return -MPERF_ERR_CORRUPT;
 	}
+	FIELD("raw data");
 	if (st & PERF_SAMPLE_RAW) {
 		if (take(&c, 4, &q))
 			return -MPERF_ERR_CORRUPT;
@@ -152,6 +167,7 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 		if (take(&c, s->raw_size, &s->raw))
 			return -MPERF_ERR_CORRUPT;
 	}
+	FIELD("branch stack");
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		U64(s->branch_nr);
 		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
@@ -162,6 +178,7 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 		    take(&c, s->branch_nr * 24, &s->branch))
 			return -MPERF_ERR_CORRUPT;
 	}
+	FIELD("user registers");
 	if (st & PERF_SAMPLE_REGS_USER) {
 		U64(s->user_abi);
 		if (s->user_abi) {
@@ -170,6 +187,7 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 				return -MPERF_ERR_CORRUPT;
 		}
 	}
+	FIELD("user stack");
 	if (st & PERF_SAMPLE_STACK_USER) {
 		s->stack_size_off = (size_t)(c.p - base);
 		U64(s->stack_size);
@@ -179,6 +197,7 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 			U64(s->stack_dyn_size);
 		}
 	}
+	FIELD("weight");
 	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
 		if (take(&c, 8, &q))
 			return -MPERF_ERR_CORRUPT;
@@ -186,10 +205,13 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 		s->weight_struct_lo = pd_u32(q);
 		s->weight_struct_hi = pd_u16(q + 4);
 	}
+	FIELD("data source");
 	if (st & PERF_SAMPLE_DATA_SRC)
 		U64(s->data_src);
+	FIELD("transaction");
 	if (st & PERF_SAMPLE_TRANSACTION)
 		U64(s->transaction);
+	FIELD("interrupt registers");
 	if (st & PERF_SAMPLE_REGS_INTR) {
 		U64(s->intr_abi);
 		if (s->intr_abi) {
@@ -198,19 +220,26 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 				return -MPERF_ERR_CORRUPT;
 		}
 	}
+	FIELD("physical address");
 	if (st & PERF_SAMPLE_PHYS_ADDR)
 		U64(s->phys_addr);
+	FIELD("cgroup");
 	if (st & PERF_SAMPLE_CGROUP)
 		U64(s->cgroup);
+	FIELD("data page size");
 	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
 		U64(s->data_page_size);
+	FIELD("code page size");
 	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
 		U64(s->code_page_size);
+	FIELD("aux data");
 	if (st & PERF_SAMPLE_AUX) {
 		U64(s->aux_size);
 		if (take(&c, s->aux_size, &q))
 			return -MPERF_ERR_CORRUPT;
 	}
 #undef U64
+#undef FIELD
+	s->bad = NULL;
 	return 0;
 }

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -135,6 +136,39 @@ static bool is_cycles(const struct perf_event_attr *a)
 	return a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES;
 }
 
+static int read_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = INT_MIN;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = INT_MIN;
+		fclose(f);
+	}
+	return v;
+}
+
+void record__open_error(char *buf, size_t len, const char *event, int cpu, int err, int paranoid)
+{
+	int n = snprintf(buf, len, "cannot open event '%s' on cpu %d: %s", event, cpu, strerror(err));
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (err == EACCES || err == EPERM) {
+		if (paranoid != INT_MIN)
+			snprintf(buf + n, len - (size_t)n,
+				 " (kernel.perf_event_paranoid is %d: lower it, e.g. 'sysctl kernel.perf_event_paranoid=1', or run with CAP_PERFMON)",
+				 paranoid);
+		else
+			snprintf(buf + n, len - (size_t)n,
+				 " (check kernel.perf_event_paranoid, or run with CAP_PERFMON)");
+	} else if (err == EMFILE || err == ENFILE) {
+		snprintf(buf + n, len - (size_t)n,
+			 " (mperf needs one per event and CPU: raise the limit with 'ulimit -n')");
+	}
+}
+
 static int open_events(struct rec *r, pid_t pid)
 {
 	struct record_result *res = r->res;
@@ -166,14 +200,9 @@ again:
 			if (fd < 0) {
 				int e = errno;
 
-				if (e == EACCES || e == EPERM)
-					return fail(res, -e, "cannot open event '%s' on cpu %d: %s (see /proc/sys/kernel/perf_event_paranoid; CAP_PERFMON)",
-						    res->ev[i].name, r->cpus[c], strerror(e));
-				if (e == EMFILE)
-					return fail(res, -e, "cannot open event '%s' on cpu %d: %s (raise the limit: ulimit -n)",
-						    res->ev[i].name, r->cpus[c], strerror(e));
-				return fail(res, -e, "cannot open event '%s' on cpu %d: %s",
-					    res->ev[i].name, r->cpus[c], strerror(e));
+				record__open_error(res->err, sizeof(res->err), res->ev[i].name, r->cpus[c], e,
+						   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);
+				return -e;
 			}
 			r->fd[i * r->nr_cpus + c] = fd;
 			if (ioctl(fd, PERF_EVENT_IOC_ID, &r->id[i * r->nr_cpus + c]) < 0)
@@ -199,7 +228,7 @@ static int map_buffers(struct rec *r)
 		b->leader_fd = r->fd[c];
 		err = ring__mmap(&b->ring, b->leader_fd, r->opts->mmap_pages);
 		if (err == -EPERM || err == -ENOMEM)
-			return fail(r->res, err, "cannot mmap the buffer of cpu %d (%zu pages): %s (see /proc/sys/kernel/perf_event_mlock_kb, or use a smaller -m)",
+			return fail(r->res, err, "cannot mmap the buffer of cpu %d (%zu pages): %s (the limit is kernel.perf_event_mlock_kb; use a smaller -m or raise it)",
 				    b->cpu, r->opts->mmap_pages, mperf_strerror(err));
 		if (err)
 			return fail(r->res, err, "cannot mmap the buffer of cpu %d: %s", b->cpu, mperf_strerror(err));

@@ -23,6 +23,14 @@ struct record_event {
 int record__parse_events(const char *list, struct record_event *ev, size_t max,
 			 char *bad, size_t badlen);
 
+/*
+ * The message for a refused perf_event_open(): what failed, why, and what
+ * to change (perf_event_paranoid with its value, CAP_PERFMON, the fd
+ * limit).  paranoid is the value of /proc/sys/kernel/perf_event_paranoid,
+ * or INT_MIN when unknown.
+ */
+void record__open_error(char *buf, size_t len, const char *event, int cpu, int err, int paranoid);
+
 struct record_opts {
 	const struct record_event *events;
 	size_t nr_events;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/err.h"
+#include "../lib/log.h"
 #include "../perfdata/perfdata.h"
 #include "dump.h"
 #include "machine.h"
@@ -259,8 +260,8 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 
 	if (ev) {
 		if (pd_parse_sample(&ev->attr, h, &smp))
-			return fail(s, -MPERF_ERR_CORRUPT, "%s record at offset %#" PRIx64 " (size %#x) is shorter than its sample_type says",
-				    pd_record_name(h->type), off, h->size);
+			return fail(s, -MPERF_ERR_CORRUPT, "%s record at offset %#" PRIx64 " (size %#x): %s runs past the end of the record",
+				    pd_record_name(h->type), off, h->size, smp.bad ? smp.bad : "header");
 		/* READ samples count per value, in read_sample_lines(). */
 		if (h->type != PERF_RECORD_SAMPLE || !(ev->attr.sample_type & PERF_SAMPLE_READ)) {
 			s->ev_nr[evsel][0]++;
@@ -387,10 +388,12 @@ static int process(struct session *s, const struct pd_record *r)
 	struct pd_sample smp;
 	int evsel, err;
 
-	if (h->type < PD_RECORD_MAX && pd_record_name(h->type))
+	if (h->type < PD_RECORD_MAX && pd_record_name(h->type)) {
 		s->nr[h->type]++;
-	else
-		s->nr_unknown++;
+	} else if (!s->nr_unknown++) {
+		mperf_log(MPERF_LOG_WARN, "unknown record type %u at offset %#" PRIx64 ": counted as UNKNOWN (later ones are counted silently)",
+			  h->type, r->off);
+	}
 	s->nr[0]++;
 	if ((err = ensure_ev_stats(s)))
 		return err;

@@ -1108,8 +1108,11 @@ static int next_error(size_t rec_idx, uint16_t size, size_t data_size, size_t *n
 
 	*nread = 0;
 	put16(m + RT_DATA_OFF + rt_off[rec_idx] + 6, size);
-	if (data_size)
+	if (data_size) {
+		/* The feature table follows the data: with a new data size it is gone. */
 		put64(m + 48, data_size);
+		memset(m + 72, 0, 32);
+	}
 	p = pdata__open_mem(m, rt_len, err, sizeof(err));
 	if (!p) {
 		snprintf(msg, msglen, "open failed: %s", err);

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# mperf record when things go wrong: a full disk, signals to mperf, a
+# crashing workload, too few file descriptors.
+. "$(dirname "$0")/lib.sh"
+
+samples_in () { "$MPERF" report -D -i "$1" 2>/dev/null | grep -c "PERF_RECORD_SAMPLE(IP"; }
+
+have_tmpfs_mount () {
+	mkdir -p "$TRASH_DIRECTORY/small" &&
+	mount -t tmpfs -o size=96k tmpfs "$TRASH_DIRECTORY/small" 2>/dev/null &&
+	umount "$TRASH_DIRECTORY/small"
+}
+
+test_expect_success 'output on /dev/full: one line naming the file and ENOSPC, exit 1' '
+	test_expect_code 1 "$MPERF" record -q -e cpu-clock -o /dev/full "$NOPLOOP" 0.2 2>err &&
+	test_line_count = 1 err &&
+	grep -q "cannot write '\''/dev/full'\'': No space left on device" err &&
+	test -c /dev/full
+'
+
+test_expect_success TMPFS_MOUNT 'a disk that fills up mid-record: error, workload reaped, no file left' '
+	mount -t tmpfs -o size=96k tmpfs small &&
+	rc=0 && "$MPERF" record -q -e cpu-clock -c 100000 -o small/x.data sh -c "echo \$\$ >pid; exec \"$NOPLOOP\" 3" 2>err || rc=$? &&
+	umount_rc=0 && ls small >left || umount_rc=$? &&
+	umount small &&
+	test "$rc" = 1 &&
+	grep -q "cannot write '\''small/x.data'\'': No space left on device" err &&
+	test_must_be_empty left &&
+	! kill -0 "$(cat pid)" 2>/dev/null
+'
+
+for sig in TERM HUP; do
+	test_expect_success "SIG$sig to mperf mid-record: final drain, a file perf reads" '
+		"$MPERF" record -q -e cpu-clock -o '$sig'.data "$NOPLOOP" 10 2>err &
+		pid=$! && sleep 1 && kill -'$sig' $pid &&
+		rc=0 && wait $pid || rc=$? &&
+		test "$rc" = 143 &&
+		test "$(samples_in '$sig'.data)" -gt 1000 &&
+		if have_perf; then "$PERF" report -D -i '$sig'.data >/dev/null 2>perr && test_must_be_empty perr; fi
+	'
+done
+
+test_expect_success 'a workload that crashes: complete file, 128+SIGSEGV' '
+	test_expect_code 139 "$MPERF" record -q -e cpu-clock -o segv.data sh -c "\"$NOPLOOP\" 0.3; kill -SEGV \$\$" &&
+	test "$(samples_in segv.data)" -gt 100 &&
+	if have_perf; then "$PERF" report -D -i segv.data >/dev/null 2>perr && test_must_be_empty perr; fi
+'
+
+test_expect_success 'a workload that fails: its exit status, complete file' '
+	test_expect_code 7 "$MPERF" record -q -e cpu-clock -o fail.data sh -c "\"$NOPLOOP\" 0.2; exit 7" &&
+	test "$(samples_in fail.data)" -gt 50
+'
+
+test_expect_success 'too few file descriptors: the message names the limit' '
+	rc=0 && (ulimit -n 12 && exec "$MPERF" record -q -e cpu-clock,cpu-clock,cpu-clock,cpu-clock -o fd.data true) 2>err || rc=$? &&
+	test "$rc" = 1 &&
+	test_line_count = 1 err &&
+	grep -q "Too many open files.*ulimit -n" err &&
+	! test -e fd.data
+'
+
+test_done

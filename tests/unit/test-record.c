@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Record's messages for refused events, and event-list parsing. */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include "../../src/lib/err.h"
+#include "../../src/record/record.h"
+#include "tap.h"
+
+static void test_open_errors(void)
+{
+	char buf[512];
+
+	record__open_error(buf, sizeof(buf), "cycles", 1, EACCES, 2);
+	ok(strstr(buf, "cannot open event 'cycles' on cpu 1: Permission denied") == buf,
+	   "EACCES: the failure first: '%s'", buf);
+	ok(strstr(buf, "kernel.perf_event_paranoid is 2") != NULL, "EACCES names the paranoid value");
+	ok(strstr(buf, "CAP_PERFMON") != NULL, "EACCES names CAP_PERFMON");
+	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EPERM, 3);
+	ok(strstr(buf, "perf_event_paranoid is 3") != NULL, "EPERM names the paranoid value: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EPERM, INT_MIN);
+	ok(strstr(buf, "check kernel.perf_event_paranoid") != NULL, "unknown paranoid value: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EMFILE, INT_MIN);
+	ok(strstr(buf, "ulimit -n") != NULL, "EMFILE names the fd limit: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "instructions", 0, ENOENT, INT_MIN);
+	is_str(buf, "cannot open event 'instructions' on cpu 0: No such file or directory",
+	       "other errors: just the failure");
+	record__open_error(buf, 20, "cycles", 1, EACCES, 2);
+	ok(strlen(buf) == 19, "a short buffer is filled, never overrun");
+}
+
+static void test_parse_events(void)
+{
+	struct record_event ev[4];
+	char bad[80];
+
+	is_int(record__parse_events("cycles,cycles,cs", ev, 4, bad, sizeof(bad)), 3, "three events");
+	is_str(ev[2].name, "cs", "names kept as given");
+	is_int(ev[2].type, 1, "cs is a software event");
+	is_int(record__parse_events("cycles,bogus", ev, 4, bad, sizeof(bad)), -MPERF_ERR_NOEVENT, "unknown name");
+	is_str(bad, "bogus", "the unknown name is reported");
+	is_int(record__parse_events("cycles,,cycles", ev, 4, bad, sizeof(bad)), -MPERF_ERR_NOEVENT, "empty name");
+	is_int(record__parse_events("a,b,c,d,e", ev, 4, bad, sizeof(bad)) < 0, 1, "too many events for the array");
+}
+
+int main(void)
+{
+	test_open_errors();
+	test_parse_events();
+	return done_testing();
+}
