@@ -119,7 +119,7 @@ test_expect_success 'a record of size 0' '
 
 test_expect_success 'a record running past the end of the data' '
 	ds=$(peek64 ok.data 48) &&
-	cp ok.data past.data && poke64 past.data 48 $((ds - 12)) &&
+	cp ok.data past.data && poke64 past.data 48 $((ds - 12)) && poke64 past.data 72 0 &&
 	check_broken past.data "runs past the end of the data at"
 '
 
