@@ -561,7 +561,7 @@ static int next_record(struct pdata *p, struct pd_record *rec);
  * queued there (a round is far smaller than this) would simply be read
  * from the file again.
  */
-#define RELEASE_STEP	(64ULL << 20)
+#define RELEASE_STEP	(4ULL << 20)
 
 static void release_behind(struct pdata *p)
 {
