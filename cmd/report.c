@@ -10,10 +10,11 @@
 #include "cmd.h"
 
 static const char report_usage[] =
-	"usage: mperf report [-i FILE] -D\n"
+	"usage: mperf report [-i FILE] (-D | --stats)\n"
 	"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
 	"    -D, --dump-raw-trace   dump every record as perf report -D does, then per-event stats\n"
+	"        --stats            only the per-event stats that end -D\n"
 	"    -h, --help             show this help\n";
 
 int cmd_report(int argc, char **argv)
@@ -21,11 +22,12 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
+		{ "stats", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "perf.data";
-	bool dump = false;
+	bool dump = false, stats = false;
 	char err[512];
 	struct pdata *p;
 	static char obuf[1 << 16];
@@ -39,6 +41,9 @@ int cmd_report(int argc, char **argv)
 		case 'D':
 			dump = true;
 			break;
+		case 'S':
+			stats = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 0;
@@ -51,8 +56,8 @@ int cmd_report(int argc, char **argv)
 		cmd_error("report", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!dump) {
-		cmd_error("report", "only the raw dump (-D) is implemented in this version");
+	if (!dump && !stats) {
+		cmd_error("report", "only the raw dump (-D) and --stats are implemented in this version");
 		fputs(report_usage, stderr);
 		return EXIT_USAGE;
 	}
@@ -62,7 +67,7 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	ret = report__dump(p, input, stdout, err, sizeof(err));
+	ret = dump ? report__dump(p, input, stdout, err, sizeof(err)) : report__stats(p, stdout, err, sizeof(err));
 	fflush(stdout);
 	if (pdata__warning(p))
 		cmd_error("report", "warning: '%s': %s", input, pdata__warning(p));

@@ -64,8 +64,14 @@ test_expect_success 'a pipe-mode stream on stdin (-i -) is read' '
 	grep -q "TOTAL events:          0" out
 '
 
-test_expect_success 'report without -D is a usage error for now' '
+test_expect_success 'report without -D or --stats is a usage error for now' '
 	test_expect_code 129 "$MPERF" report -i ok.data
+'
+
+test_expect_success '--stats prints the end block of -D, alone' '
+	"$MPERF" report -D -i three.data | sed -n "/^Aggregated stats:/,\$p" >expect &&
+	"$MPERF" report --stats -i three.data >actual &&
+	cmp expect actual
 '
 
 # Broken files: exactly one line on stderr naming the problem, exit 1.

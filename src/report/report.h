@@ -17,4 +17,7 @@ struct pdata;
  */
 int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_t errlen);
 
+/* The end block of -D alone (aggregated and per-event stats), read the same way. */
+int report__stats(struct pdata *p, FILE *out, char *err, size_t errlen);
+
 #endif

@@ -40,6 +40,7 @@ struct session {
 	struct out *out;
 	struct machine *m;
 	bool ordered;
+	bool dump;		/* print every record (-D), or only count (--stats) */
 
 	struct qent *q;
 	size_t qn, qcap;
@@ -148,7 +149,7 @@ static void thread_lines(struct session *s, const struct pd_sample *smp, int cpu
  * SAMPLE count each.
  */
 static void read_sample_lines(struct session *s, const struct perf_event_attr *a,
-			      const struct pd_sample *smp, int cpumode)
+			      const struct pd_sample *smp, int cpumode, bool print)
 {
 	uint64_t rf = a->read_format, nr = 1;
 	size_t o = 0, per = 8 + (rf & PERF_FORMAT_ID ? 8 : 0) + (rf & PERF_FORMAT_LOST ? 8 : 0);
@@ -192,7 +193,8 @@ static void read_sample_lines(struct session *s, const struct perf_event_attr *a
 		s->reads[k].value = value;
 		s->ev_nr[ev][0]++;
 		s->ev_nr[ev][PERF_RECORD_SAMPLE]++;
-		thread_lines(s, smp, cpumode);
+		if (print)
+			thread_lines(s, smp, cpumode);
 	}
 }
 
@@ -272,6 +274,12 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 		if (h->type == PD_HEADER_ATTR && pdata__is_pipe(s->p))
 			nr_visible--;	/* printed as perf does: before the event exists */
 	}
+	if (!s->dump) {
+		/* Counting only: nothing printed, no machine state needed. */
+		if (ev && h->type == PERF_RECORD_SAMPLE && (ev->attr.sample_type & PERF_SAMPLE_READ) && smp.read)
+			read_sample_lines(s, &ev->attr, &smp, 0, false);
+		return 0;
+	}
 	if (h->type >= PD_RECORD_MAX || !pd_record_name(h->type)) {
 		print_line(s, off, h, &smp, nr_visible);
 		out_str(s->out, ": unhandled!\n");
@@ -283,7 +291,7 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 
 		dump__sample(s->out, h, &ev->attr, &smp);
 		if ((ev->attr.sample_type & PERF_SAMPLE_READ) && smp.read)
-			read_sample_lines(s, &ev->attr, &smp, cpumode);
+			read_sample_lines(s, &ev->attr, &smp, cpumode, true);
 		else
 			thread_lines(s, &smp, cpumode);
 		return 0;
@@ -429,7 +437,7 @@ static void print_stats(struct session *s)
 	struct out *out = s->out;
 	uint64_t total = s->nr[0];
 
-	out_str(out, "\nAggregated stats:\n");
+	out_str(out, s->dump ? "\nAggregated stats:\n" : "Aggregated stats:\n");
 	out_printf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", total);
 	for (int t = 1; t < PD_RECORD_MAX; t++)
 		if (s->nr[t] && pd_record_name((uint32_t)t))
@@ -450,13 +458,14 @@ static void print_stats(struct session *s)
 	}
 }
 
-int report__dump(struct pdata *p, const char *label, FILE *f, char *err, size_t errlen)
+static int run(struct pdata *p, const char *label, FILE *f, bool dump, char *err, size_t errlen)
 {
 	struct out out;
 	struct session s = {
 		.p = p,
 		.label = pdata__is_pipe(p) ? "pipe" : label,
 		.out = &out,
+		.dump = dump,
 		.qsorted = true,
 		.err = err,
 		.errlen = errlen,
@@ -472,9 +481,10 @@ int report__dump(struct pdata *p, const char *label, FILE *f, char *err, size_t 
 	}
 	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
 	s.ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
-	if (!s.ordered)
+	if (!s.ordered && dump)
 		out_str(&out, "WARNING: No sample_id_all support, falling back to unordered processing\n");
-	out_str(&out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (dump)
+		out_str(&out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 
 	while ((ret = pdata__next(p, &r)) > 0) {
 		if ((ret = process(&s, &r)) < 0)
@@ -503,4 +513,14 @@ int report__dump(struct pdata *p, const char *label, FILE *f, char *err, size_t 
 	free(s.ev_nr);
 	free(s.reads);
 	return ret;
+}
+
+int report__dump(struct pdata *p, const char *label, FILE *f, char *err, size_t errlen)
+{
+	return run(p, label, f, true, err, errlen);
+}
+
+int report__stats(struct pdata *p, FILE *f, char *err, size_t errlen)
+{
+	return run(p, "", f, false, err, errlen);
 }
