@@ -308,7 +308,7 @@ static bool section_ok(uint64_t off, uint64_t size, uint64_t limit)
  */
 static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
 {
-	const unsigned char *q = p->mem + off, *end;
+	const unsigned char *q, *end;
 	const char *name = pd_feature_name(feat);
 	char unknown[32];
 	uint32_t nr = 1;
@@ -320,6 +320,7 @@ static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
 	if (!section_ok(off, size, p->mem_len))
 		return fail(p, -MPERF_ERR_TRUNCATED, "feature %s section [%#llx, +%#llx) runs past the end of the file (%#zx bytes)",
 			    name, (unsigned long long)off, (unsigned long long)size, p->mem_len);
+	q = p->mem + off;
 	end = q + size;
 	switch (feat) {
 	case PD_FEAT_CMDLINE:
