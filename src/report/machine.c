@@ -425,7 +425,9 @@ int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t 
 	if (!th)
 		return -ENOMEM;
 	r->comm = th->comm;
+	r->pid = th->pid;
 	r->tid = th->tid;
+	r->found = false;
 	if (cpumode == PERF_MISC_KERNEL_MODE)
 		map = maps__find(&m->kmaps, ip);
 	else if (cpumode == PERF_MISC_USER_MODE)
@@ -435,5 +437,10 @@ int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t 
 		return 0;
 	}
 	r->dso = map ? map->dso : "<not found>";
+	if (map) {
+		r->found = true;
+		r->map_start = map->start;
+		r->map_pgoff = map->pgoff;
+	}
 	return 0;
 }

@@ -30,8 +30,10 @@ int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char 
 
 struct resolved {
 	const char *comm;
-	int tid;
+	int pid, tid;
 	const char *dso;	/* "<not found>" when no map covers the address */
+	bool found;		/* a map covers the address: the fields below are set */
+	uint64_t map_start, map_pgoff;
 };
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r);
 
