@@ -22,6 +22,7 @@
 #include "machine.h"
 #include "out.h"
 #include "report.h"
+#include "session.h"
 
 struct qent {
 	uint64_t ts, seq, off;
@@ -40,7 +41,8 @@ struct session {
 	struct out *out;
 	struct machine *m;
 	bool ordered;
-	bool dump;		/* print every record (-D), or only count (--stats) */
+	enum session_mode mode;
+	const struct session_ops *ops;
 
 	struct qent *q;
 	size_t qn, qcap;
@@ -148,15 +150,18 @@ static void thread_lines(struct session *s, const struct pd_sample *smp, int cpu
  * seen (perf's per-id period starts at 0): one thread/dso pair and one
  * SAMPLE count each.
  */
-static void read_sample_lines(struct session *s, const struct perf_event_attr *a,
-			      const struct pd_sample *smp, int cpumode, bool print)
+static int hist_sample(struct session *s, int ev, const struct pd_sample *smp, int cpumode,
+		       uint64_t period);
+
+static int read_sample_lines(struct session *s, const struct perf_event_attr *a,
+			     const struct pd_sample *smp, int cpumode)
 {
 	uint64_t rf = a->read_format, nr = 1;
 	size_t o = 0, per = 8 + (rf & PERF_FORMAT_ID ? 8 : 0) + (rf & PERF_FORMAT_LOST ? 8 : 0);
 	size_t times = (rf & PERF_FORMAT_TOTAL_TIME_ENABLED ? 8 : 0) + (rf & PERF_FORMAT_TOTAL_TIME_RUNNING ? 8 : 0);
 
 	if (!(rf & PERF_FORMAT_ID))
-		return;		/* no id: perf cannot attribute the values */
+		return 0;	/* no id: perf cannot attribute the values */
 	if (rf & PERF_FORMAT_GROUP) {
 		nr = pd_u64(smp->read);
 		o = 8 + times;
@@ -182,7 +187,7 @@ static void read_sample_lines(struct session *s, const struct perf_event_attr *a
 			void *nv = realloc(s->reads, (k + 1) * sizeof(*s->reads));
 
 			if (!nv)
-				return;
+				return -ENOMEM;
 			s->reads = nv;
 			s->reads[k].id = id;
 			s->reads[k].value = 0;
@@ -190,12 +195,28 @@ static void read_sample_lines(struct session *s, const struct perf_event_attr *a
 		}
 		if (s->reads[k].value == value)
 			continue;
+		uint64_t delta = value - s->reads[k].value;
+		int err;
+
 		s->reads[k].value = value;
 		s->ev_nr[ev][0]++;
 		s->ev_nr[ev][PERF_RECORD_SAMPLE]++;
-		if (print)
+		if (s->mode == SESSION_DUMP)
 			thread_lines(s, smp, cpumode);
+		else if (s->mode == SESSION_HIST && (err = hist_sample(s, ev, smp, cpumode, delta)))
+			return err;
 	}
+	return 0;
+}
+
+static int hist_sample(struct session *s, int ev, const struct pd_sample *smp, int cpumode,
+		       uint64_t period)
+{
+	struct session_sample ss = { .evsel = ev, .smp = smp, .cpumode = cpumode, .period = period };
+
+	if (machine__resolve(s->m, (int)smp->pid, (int)smp->tid, cpumode, smp->ip, &ss.where))
+		return -ENOMEM;
+	return s->ops->sample(s->ops->arg, &ss);
 }
 
 static const char *str_at(const struct perf_event_header *h, size_t off, char *buf, size_t len)
@@ -274,11 +295,28 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 		if (h->type == PD_HEADER_ATTR && pdata__is_pipe(s->p))
 			nr_visible--;	/* printed as perf does: before the event exists */
 	}
-	if (!s->dump) {
+	if (s->mode == SESSION_STATS) {
 		/* Counting only: nothing printed, no machine state needed. */
 		if (ev && h->type == PERF_RECORD_SAMPLE && (ev->attr.sample_type & PERF_SAMPLE_READ) && smp.read)
-			read_sample_lines(s, &ev->attr, &smp, 0, false);
+			return read_sample_lines(s, &ev->attr, &smp, 0);
 		return 0;
+	}
+	if (s->mode == SESSION_HIST) {
+		int cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			if ((ev->attr.sample_type & PERF_SAMPLE_READ) && smp.read)
+				err = read_sample_lines(s, &ev->attr, &smp, cpumode);
+			else
+				err = hist_sample(s, evsel, &smp, cpumode, smp.period);
+		} else {
+			if (ev && h->type == PERF_RECORD_LOST_SAMPLES && h->size >= 16 && s->ops->lost)
+				s->ops->lost(s->ops->arg, evsel, pd_u64((const char *)h + 8));
+			if (ev && h->type == PERF_RECORD_LOST && h->size >= 24 && s->ops->lost)
+				s->ops->lost(s->ops->arg, evsel, pd_u64((const char *)h + 16));
+			err = handle(s, h);
+		}
+		return err == -ENOMEM ? fail(s, err, "out of memory") : err;
 	}
 	if (h->type >= PD_RECORD_MAX || !pd_record_name(h->type)) {
 		print_line(s, off, h, &smp, nr_visible);
@@ -291,9 +329,8 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 
 		dump__sample(s->out, h, &ev->attr, &smp);
 		if ((ev->attr.sample_type & PERF_SAMPLE_READ) && smp.read)
-			read_sample_lines(s, &ev->attr, &smp, cpumode, true);
-		else
-			thread_lines(s, &smp, cpumode);
+			return read_sample_lines(s, &ev->attr, &smp, cpumode);
+		thread_lines(s, &smp, cpumode);
 		return 0;
 	}
 	dump__details(s->out, h, &smp, ev ? ev->name : NULL, s->ordered);
@@ -437,7 +474,7 @@ static void print_stats(struct session *s)
 	struct out *out = s->out;
 	uint64_t total = s->nr[0];
 
-	out_str(out, s->dump ? "\nAggregated stats:\n" : "Aggregated stats:\n");
+	out_str(out, s->mode == SESSION_DUMP ? "\nAggregated stats:\n" : "Aggregated stats:\n");
 	out_printf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", total);
 	for (int t = 1; t < PD_RECORD_MAX; t++)
 		if (s->nr[t] && pd_record_name((uint32_t)t))
@@ -458,14 +495,17 @@ static void print_stats(struct session *s)
 	}
 }
 
-static int run(struct pdata *p, const char *label, FILE *f, bool dump, char *err, size_t errlen)
+int session__run(struct pdata *p, const char *label, FILE *f, enum session_mode mode,
+		 const struct session_ops *ops, char *err, size_t errlen)
 {
+	bool dump = mode == SESSION_DUMP;
 	struct out out;
 	struct session s = {
 		.p = p,
 		.label = pdata__is_pipe(p) ? "pipe" : label,
 		.out = &out,
-		.dump = dump,
+		.mode = mode,
+		.ops = ops,
 		.qsorted = true,
 		.err = err,
 		.errlen = errlen,
@@ -501,7 +541,7 @@ static int run(struct pdata *p, const char *label, FILE *f, bool dump, char *err
 		if (!ret)
 			ret = e;
 	}
-	if (ret == 0)
+	if (ret == 0 && mode != SESSION_HIST)
 		print_stats(&s);
 	if ((e = out_finish(&out)) && ret >= 0)
 		ret = fail(&s, e, "write error on the output: %s", strerror(-e));
@@ -517,10 +557,10 @@ static int run(struct pdata *p, const char *label, FILE *f, bool dump, char *err
 
 int report__dump(struct pdata *p, const char *label, FILE *f, char *err, size_t errlen)
 {
-	return run(p, label, f, true, err, errlen);
+	return session__run(p, label, f, SESSION_DUMP, NULL, err, errlen);
 }
 
 int report__stats(struct pdata *p, FILE *f, char *err, size_t errlen)
 {
-	return run(p, "", f, false, err, errlen);
+	return session__run(p, "", f, SESSION_STATS, NULL, err, errlen);
 }
