@@ -10,12 +10,50 @@
 #include "cmd.h"
 
 static const char report_usage[] =
-	"usage: mperf report [-i FILE] (-D | --stats)\n"
+	"usage: mperf report [-i FILE] [--stdio] [--sort KEYS] [--percent-limit P] [--comm C] [--dso D]\n"
+	"       mperf report [-i FILE] (-D | --stats)\n"
 	"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
 	"    -D, --dump-raw-trace   dump every record as perf report -D does, then per-event stats\n"
 	"        --stats            only the per-event stats that end -D\n"
+	"        --stdio            text output (the default and only one)\n"
+	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, sym\n"
+	"                           (default: comm,dso,sym)\n"
+	"        --percent-limit P  hide entries below P percent\n"
+	"    -c, --comms C          only these commands (comma-separated)\n"
+	"    -d, --dsos D           only these shared objects (comma-separated)\n"
 	"    -h, --help             show this help\n";
+
+static int parse_keys(const char *list, struct report_hist_opts *o)
+{
+	static const char *const names[] = {
+		[REPORT_KEY_COMM] = "comm", [REPORT_KEY_PID] = "pid",
+		[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "sym",
+	};
+
+	o->nr_keys = 0;
+	for (const char *p = list; *p; ) {
+		size_t len = strcspn(p, ",");
+		int k;
+
+		for (k = 0; k < 4; k++)
+			if (strlen(names[k]) == len && !strncmp(p, names[k], len))
+				break;
+		if (k == 4 || o->nr_keys == REPORT_MAX_KEYS) {
+			cmd_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym)", (int)len, p);
+			return -1;
+		}
+		o->keys[o->nr_keys++] = (enum report_key)k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!o->nr_keys) {
+		cmd_error("report", "empty sort key list");
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -23,6 +61,13 @@ int cmd_report(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "stats", no_argument, NULL, 'S' },
+		{ "stdio", no_argument, NULL, 'T' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "percent-limit", required_argument, NULL, 'P' },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "dsos", required_argument, NULL, 'd' },
+		{ "dso", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -33,7 +78,13 @@ int cmd_report(int argc, char **argv)
 	static char obuf[1 << 16];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "i:Dh", longopts, NULL)) != -1) {
+	struct report_hist_opts ho = {
+		.keys = { REPORT_KEY_COMM, REPORT_KEY_DSO, REPORT_KEY_SYM },
+		.nr_keys = 3,
+	};
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "i:Dhs:c:d:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -43,6 +94,25 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'S':
 			stats = true;
+			break;
+		case 'T':
+			break;
+		case 's':
+			if (parse_keys(optarg, &ho))
+				return EXIT_USAGE;
+			break;
+		case 'P':
+			ho.percent_limit = strtod(optarg, &end);
+			if (end == optarg || *end || ho.percent_limit < 0) {
+				cmd_error("report", "invalid percent limit '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'c':
+			ho.comm = optarg;
+			break;
+		case 'd':
+			ho.dso = optarg;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -56,18 +126,18 @@ int cmd_report(int argc, char **argv)
 		cmd_error("report", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!dump && !stats) {
-		cmd_error("report", "only the raw dump (-D) and --stats are implemented in this version");
-		fputs(report_usage, stderr);
-		return EXIT_USAGE;
-	}
 	p = pdata__open(input, err, sizeof(err));
 	if (!p) {
 		cmd_error("report", "%s", err);
 		return 1;
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	ret = dump ? report__dump(p, input, stdout, err, sizeof(err)) : report__stats(p, stdout, err, sizeof(err));
+	if (dump)
+		ret = report__dump(p, input, stdout, err, sizeof(err));
+	else if (stats)
+		ret = report__stats(p, stdout, err, sizeof(err));
+	else
+		ret = report__hist(p, &ho, stdout, err, sizeof(err));
 	fflush(stdout);
 	if (pdata__warning(p))
 		cmd_error("report", "warning: '%s': %s", input, pdata__warning(p));

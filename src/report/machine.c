@@ -417,6 +417,13 @@ int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char 
 	return nm.dso ? maps__insert(&m->kmaps, &nm) : -ENOMEM;
 }
 
+const char *machine__thread_comm(struct machine *m, int tid)
+{
+	struct thread *th = find_thread(m, tid);
+
+	return th ? th->comm : NULL;
+}
+
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r)
 {
 	struct thread *th = findnew_thread(m, pid, tid);

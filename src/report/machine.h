@@ -35,6 +35,8 @@ struct resolved {
 	bool found;		/* a map covers the address: the fields below are set */
 	uint64_t map_start, map_pgoff;
 };
+/* The comm a thread has now, or NULL if there is no such thread. */
+const char *machine__thread_comm(struct machine *m, int tid);
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r);
 
 #endif

@@ -20,4 +20,18 @@ int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_
 /* The end block of -D alone (aggregated and per-event stats), read the same way. */
 int report__stats(struct pdata *p, FILE *out, char *err, size_t errlen);
 
+enum report_key { REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM };
+#define REPORT_MAX_KEYS 8
+
+struct report_hist_opts {
+	enum report_key keys[REPORT_MAX_KEYS];	/* sort order (default comm,dso,sym) */
+	int nr_keys;
+	double percent_limit;			/* hide entries below this share */
+	const char *comm;			/* comma-separated commands to keep, or NULL */
+	const char *dso;			/* comma-separated DSO names to keep, or NULL */
+};
+
+/* The per-event histograms of perf report --stdio. */
+int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *out, char *err, size_t errlen);
+
 #endif

@@ -312,8 +312,6 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 		} else {
 			if (ev && h->type == PERF_RECORD_LOST_SAMPLES && h->size >= 16 && s->ops->lost)
 				s->ops->lost(s->ops->arg, evsel, pd_u64((const char *)h + 8));
-			if (ev && h->type == PERF_RECORD_LOST && h->size >= 24 && s->ops->lost)
-				s->ops->lost(s->ops->arg, evsel, pd_u64((const char *)h + 16));
 			err = handle(s, h);
 		}
 		return err == -ENOMEM ? fail(s, err, "out of memory") : err;
@@ -543,6 +541,8 @@ int session__run(struct pdata *p, const char *label, FILE *f, enum session_mode 
 	}
 	if (ret == 0 && mode != SESSION_HIST)
 		print_stats(&s);
+	if (ret == 0 && ops && ops->finish)
+		ops->finish(ops->arg, s.m);
 	if ((e = out_finish(&out)) && ret >= 0)
 		ret = fail(&s, e, "write error on the output: %s", strerror(-e));
 	machine__delete(s.m);

@@ -28,8 +28,10 @@ struct session_sample {
 
 struct session_ops {
 	int (*sample)(void *arg, const struct session_sample *ss);
-	/* LOST_SAMPLES and LOST records, by the event they belong to. */
+	/* LOST_SAMPLES records (perf's "Total Lost Samples"), by event. */
 	void (*lost)(void *arg, int evsel, uint64_t lost);
+	/* After the last record, with the machine as it ended. */
+	void (*finish)(void *arg, struct machine *m);
 	void *arg;
 };
 

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Symbol tables, perf's way: functions, objects and text labels from the
+ * ELF .symtab (else .dynsym, else the .symtab of separate debug info),
+ * in file-offset space (ET_EXEC symbols are moved from their section's
+ * address to its file offset; ET_DYN ones are used as they are), sorted,
+ * duplicates resolved as perf resolves them, and zero-sized symbols
+ * extended to the next one.  Kernel symbols come from /proc/kallsyms.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../lib/buf.h"
+#include "symbols.h"
+
+#define DSO_BUCKETS 256
+
+struct rsym {		/* while loading */
+	uint64_t start, end;
+	size_t name;	/* offset in the name pool */
+	size_t order;	/* position in the table, to keep aliases in order */
+	unsigned char bind;
+};
+
+struct dso {
+	struct dso *next;
+	char *path;
+	struct sym *syms;
+	size_t n;
+	char *names;
+};
+
+struct symcache {
+	struct dso *dsos[DSO_BUCKETS];
+	struct dso *kernel;
+	bool kernel_tried;
+};
+
+struct symcache *symcache__new(void)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	return calloc(1, sizeof(struct symcache));
+}
+
+static void dso_free(struct dso *d)
+{
+	if (!d)
+		return;
+	free(d->path);
+	free(d->syms);
+	free(d->names);
+	free(d);
+}
+
+void symcache__delete(struct symcache *c)
+{
+	if (!c)
+		return;
+	for (int b = 0; b < DSO_BUCKETS; b++)
+		for (struct dso *d = c->dsos[b], *n; d; d = n) {
+			n = d->next;
+			dso_free(d);
+		}
+	dso_free(c->kernel);
+	free(c);
+}
+
+/* ---- building a table ---- */
+
+struct loader {
+	struct rsym *v;
+	size_t n, cap;
+	struct mbuf names;
+};
+
+static int add_sym(struct loader *l, uint64_t start, uint64_t size, const char *name, unsigned char bind)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+		struct rsym *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].start = start;
+	l->v[l->n].end = start + size;
+	l->v[l->n].name = l->names.len;
+	l->v[l->n].bind = bind;
+	l->n++;
+	return mbuf_add(&l->names, name, strlen(name) + 1);
+}
+
+static int rsym_cmp(const void *a, const void *b)
+{
+	const struct rsym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's preference between two symbols at one address: true keeps a. */
+static bool better(const struct rsym *a, const struct rsym *b, const char *pool)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	const char *na = pool + a->name, *nb = pool + b->name;
+	size_t ua, ub;
+
+	if (!lb && la)
+		return true;
+	if (!la && lb)
+		return false;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	ua = leading_underscores(na);
+	ub = leading_underscores(nb);
+	if (ua != ub)
+		return ua < ub;
+	return strlen(na) >= strlen(nb);
+}
+
+static uint64_t roundup_page(uint64_t x)
+{
+	return (x + 4095) & ~4095ULL;
+}
+
+/*
+ * As perf does it, in this order: sort by address (symbols at one address
+ * keep their table order), give each zero-sized symbol the next one's
+ * start as its end, then keep one symbol per address.
+ */
+static int finish_table(struct loader *l, struct dso *d, bool kallsyms)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].order = i;
+	qsort(l->v, l->n, sizeof(*l->v), rsym_cmp);
+	for (size_t i = 0; i + 1 < l->n; i++) {
+		struct rsym *a = &l->v[i], *b = &l->v[i + 1];
+
+		if (a->end != a->start)
+			continue;
+		/* Between the kernel and a module ([name] suffix), end at the next page. */
+		if (kallsyms && !strchr(l->names.p + a->name, '[') != !strchr(l->names.p + b->name, '['))
+			a->end = roundup_page(a->end + 4096);
+		else
+			a->end = b->start;
+	}
+	if (l->n && l->v[l->n - 1].end == l->v[l->n - 1].start)
+		l->v[l->n - 1].end = roundup_page(l->v[l->n - 1].start) + 4096;
+	for (size_t i = 0; i < l->n; i++) {
+		if (k && l->v[k - 1].start == l->v[i].start) {
+			if (!better(&l->v[k - 1], &l->v[i], l->names.p))
+				l->v[k - 1] = l->v[i];
+			continue;
+		}
+		l->v[k++] = l->v[i];
+	}
+	d->syms = malloc((k ? k : 1) * sizeof(*d->syms));
+	if (!d->syms)
+		return -ENOMEM;
+	d->names = l->names.p;
+	l->names.p = NULL;
+	for (size_t i = 0; i < k; i++) {
+		d->syms[i].start = l->v[i].start;
+		d->syms[i].end = l->v[i].end;
+		d->syms[i].name = d->names + l->v[i].name;
+	}
+	d->n = k;
+	return 0;
+}
+
+/* ---- ELF ---- */
+
+static Elf_Scn *find_section(Elf *e, Elf64_Word type, GElf_Shdr *out)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, out) && out->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+static bool is_text_or_data(Elf *e, size_t shstrndx, const GElf_Shdr *sh)
+{
+	const char *name = elf_strptr(e, shstrndx, sh->sh_name);
+
+	if (!name)
+		return false;
+	return (sh->sh_flags & SHF_EXECINSTR) || !strcmp(name, ".data") || !strcmp(name, ".bss") ||
+	       !strncmp(name, ".rodata", 7) || !strncmp(name, ".text", 5);
+}
+
+static int load_elf_symbols(Elf *e, struct loader *l, bool *has_symtab)
+{
+	GElf_Shdr sh;
+	GElf_Ehdr eh;
+	Elf_Scn *scn = find_section(e, SHT_SYMTAB, &sh);
+	size_t shstrndx;
+	Elf_Data *data;
+	bool adjust;
+
+	*has_symtab = scn != NULL;
+	if (!scn)
+		scn = find_section(e, SHT_DYNSYM, &sh);
+	if (!scn || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx))
+		return 0;
+	/* perf moves ET_EXEC symbols into file-offset space; ET_DYN text has address == offset. */
+	adjust = eh.e_type == ET_EXEC || eh.e_type == ET_REL;
+	data = elf_getdata(scn, NULL);
+	if (!data || !sh.sh_entsize)
+		return 0;
+	for (size_t i = 0, n = sh.sh_size / sh.sh_entsize; i < n; i++) {
+		GElf_Sym s;
+		GElf_Shdr ssh;
+		Elf_Scn *sscn;
+		const char *name;
+		int type;
+		bool is_func, is_label;
+		uint64_t start;
+
+		if (!gelf_getsym(data, (int)i, &s) || !s.st_name || s.st_shndx == SHN_UNDEF ||
+		    s.st_shndx == SHN_ABS || s.st_shndx >= SHN_LORESERVE)
+			continue;
+		type = GELF_ST_TYPE(s.st_info);
+		is_func = type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT;
+		is_label = type == STT_NOTYPE && GELF_ST_VISIBILITY(s.st_other) != STV_HIDDEN &&
+			   GELF_ST_VISIBILITY(s.st_other) != STV_INTERNAL;
+		if (!is_func && !is_label)
+			continue;
+		sscn = elf_getscn(e, s.st_shndx);
+		if (!sscn || !gelf_getshdr(sscn, &ssh))
+			continue;
+		if (is_label ? !(ssh.sh_flags & SHF_EXECINSTR) : !is_text_or_data(e, shstrndx, &ssh))
+			continue;
+		name = elf_strptr(e, sh.sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		start = s.st_value;
+		if (adjust)
+			start -= ssh.sh_addr - ssh.sh_offset;
+		if (add_sym(l, start, s.st_size, name, (unsigned char)GELF_ST_BIND(s.st_info)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The build id note of an ELF, as lowercase hex; 0 or -1. */
+static int elf_build_id(Elf *e, char *hex, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(data = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			const unsigned char *desc = (const unsigned char *)data->d_buf + desc_off;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((const char *)data->d_buf + name_off, "GNU", 4) || nh.n_descsz * 2 + 1 > len)
+				continue;
+			for (size_t i = 0; i < nh.n_descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", desc[i]);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int try_debug_file(const char *path, struct loader *l)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -1;
+	Elf *e;
+	bool has_symtab;
+
+	if (fd < 0)
+		return -1;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF && find_section(e, SHT_SYMTAB, &(GElf_Shdr){ 0 })) {
+		l->n = 0;
+		l->names.len = 0;
+		err = load_elf_symbols(e, l, &has_symtab);
+	}
+	elf_end(e);
+	close(fd);
+	return err;
+}
+
+/* Separate debug info: by build id, then by .gnu_debuglink next to the file and under /usr/lib/debug. */
+static int load_debug_file(Elf *e, const char *path, struct loader *l)
+{
+	char hex[64], p[8400], dir[4096];
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_build_id(e, hex, sizeof(hex)) == 0 && strlen(hex) > 2) {
+		snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		if (try_debug_file(p, l) == 0)
+			return 0;
+	}
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return -1;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name;
+		Elf_Data *data;
+		char *slash;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+		    strcmp(name, ".gnu_debuglink") || !(data = elf_getdata(scn, NULL)) || !data->d_size ||
+		    !memchr(data->d_buf, 0, data->d_size))
+			continue;
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash)
+			*slash = 0;
+		else
+			snprintf(dir, sizeof(dir), ".");
+		snprintf(p, sizeof(p), "%s/%s", dir, (const char *)data->d_buf);
+		if (strcmp(p, path) && try_debug_file(p, l) == 0)
+			return 0;
+		snprintf(p, sizeof(p), "%s/.debug/%s", dir, (const char *)data->d_buf);
+		if (try_debug_file(p, l) == 0)
+			return 0;
+		snprintf(p, sizeof(p), "/usr/lib/debug%s/%s", dir, (const char *)data->d_buf);
+		if (try_debug_file(p, l) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+static void load_dso(struct dso *d)
+{
+	struct loader l = { 0 };
+	int fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	bool has_symtab = false;
+	Elf *e = NULL;
+
+	if (fd < 0)
+		return;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		load_elf_symbols(e, &l, &has_symtab);
+		if (!has_symtab) {
+			struct loader dl = { 0 };
+
+			if (load_debug_file(e, d->path, &dl) == 0 && dl.n) {
+				free(l.v);
+				mbuf_free(&l.names);
+				l = dl;
+			} else {
+				free(dl.v);
+				mbuf_free(&dl.names);
+			}
+		}
+		finish_table(&l, d, false);
+	}
+	elf_end(e);
+	close(fd);
+	free(l.v);
+	mbuf_free(&l.names);
+}
+
+/* Our own [vdso] mapping, from /proc/self/maps. */
+static int own_vdso(uint64_t *start, uint64_t *end)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2) {
+			*start = a;
+			*end = b;
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+/*
+ * perf reads the vdso of its own process for [vdso] samples: on the machine
+ * that recorded, it is the same image.
+ */
+static void load_vdso(struct dso *d)
+{
+	struct loader l = { 0 };
+	uint64_t start = 0, end = 0;
+	bool has_symtab;
+	Elf *e;
+
+	if (own_vdso(&start, &end))
+		return;
+	e = elf_memory((char *)(uintptr_t)start, (size_t)(end - start));
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		load_elf_symbols(e, &l, &has_symtab);
+		finish_table(&l, d, false);
+	}
+	elf_end(e);
+	free(l.v);
+	mbuf_free(&l.names);
+}
+
+static const struct sym *find_in(const struct dso *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo: first symbol starting after addr; the one before may cover it. */
+	if (lo && addr < d->syms[lo - 1].end)
+		return &d->syms[lo - 1];
+	return NULL;
+}
+
+static struct dso *get_dso(struct symcache *c, const char *path)
+{
+	uint32_t h = 2166136261u;
+	struct dso *d;
+
+	for (const char *p = path; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (d = c->dsos[h % DSO_BUCKETS]; d; d = d->next)
+		if (!strcmp(d->path, path))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->path = strdup(path))) {
+		free(d);
+		return NULL;
+	}
+	/* Real files, and the vdso: the kernel's, the same one this process has. */
+	if (path[0] == '/')
+		load_dso(d);
+	else if (!strcmp(path, "[vdso]"))
+		load_vdso(d);
+	d->next = c->dsos[h % DSO_BUCKETS];
+	c->dsos[h % DSO_BUCKETS] = d;
+	return d;
+}
+
+const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
+				 uint64_t pgoff, uint64_t ip, uint64_t *addr)
+{
+	struct dso *d = get_dso(c, path);
+
+	*addr = ip - map_start + pgoff;
+	return d ? find_in(d, *addr) : NULL;
+}
+
+/* ---- kernel ---- */
+
+static void load_kallsyms(struct symcache *c)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	struct loader l = { 0 };
+	char line[1024];
+	struct dso *d;
+
+	c->kernel_tried = true;
+	if (!f)
+		return;
+	d = calloc(1, sizeof(*d));
+	while (d && fgets(line, sizeof(line), f)) {
+		char *end, *name, type;
+		uint64_t addr = strtoull(line, &end, 16);
+		size_t n;
+
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		type = end[1];
+		name = end + 3;
+		n = strcspn(name, "\t\n");
+		name[n] = 0;
+		/* perf keeps text, weak, data and bss symbols. */
+		if (!strchr("TtWwDdBb", type) || !addr)
+			continue;
+		/* As perf binds them: W weak, upper case global, lower case local. */
+		if (add_sym(&l, addr, 0, name, type == 'W' ? STB_WEAK : (type >= 'A' && type <= 'Z') ? STB_GLOBAL : STB_LOCAL))
+			break;
+	}
+	fclose(f);
+	if (d && l.n && finish_table(&l, d, true) == 0)
+		c->kernel = d;
+	else
+		free(d);
+	free(l.v);
+	mbuf_free(&l.names);
+}
+
+const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
+{
+	if (!c->kernel_tried)
+		load_kallsyms(c);
+	return c->kernel ? find_in(c->kernel, ip) : NULL;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_REPORT_SYMBOLS_H
+#define MPERF_REPORT_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Symbols of the DSOs a report touches, each loaded once (ELF .symtab, else
+ * .dynsym, else separate debug info found by build id or .gnu_debuglink,
+ * through libelf) and searched by binary search; kernel symbols come from
+ * /proc/kallsyms.
+ */
+struct sym {
+	uint64_t start, end;	/* [start, end) in the DSO's ELF address space */
+	const char *name;
+};
+
+struct symcache;
+
+struct symcache *symcache__new(void);
+void symcache__delete(struct symcache *c);
+
+/*
+ * The symbol for a user-space sample in the DSO at path, mapped at
+ * map_start with file offset pgoff.  *addr gets the address perf prints
+ * for an unresolved sample (the DSO-relative one).  NULL when the DSO
+ * cannot be read or no symbol covers the address.
+ */
+const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
+				 uint64_t pgoff, uint64_t ip, uint64_t *addr);
+/* The kernel symbol covering ip (from /proc/kallsyms), or NULL. */
+const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip);
+
+#endif

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# mperf report (the histograms) against perf report --stdio on the same
+# files, recorded by perf and by mperf: the same section headers (sample
+# and event counts) and the same top 20 rows of every section.  Skipped
+# without perf.
+. "$(dirname "$0")/lib.sh"
+
+# Everything but perf's random tip line; only the first 20 rows of each section.
+top_rows () {
+	grep -v '^# (Tip:\|^# (Cannot load tips' |
+	awk '/^# Samples:/ { n = 0 } /^ +[0-9.]+%/ { if (++n > 20) next } { print }'
+}
+
+same_hist () {	# same_hist FILE [OPTIONS...]
+	local f=$1
+	shift
+	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | top_rows >perf.out &&
+	"$MPERF" report -i "$f" "$@" 2>mperf.err | top_rows >mperf.out &&
+	test_must_be_empty mperf.err &&
+	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
+	diff -u perf.out mperf.out >diff.out || { head -n 40 diff.out; return 1; }
+}
+
+perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
+
+test_expect_success PERF 'perf file: the seed command (three events)' '
+	perf_record -o seed.data -e cycles,cycles,cycles "$NOPLOOP" 0.5 &&
+	same_hist seed.data &&
+	test "$(grep -c "^# Samples:" mperf.out)" = 3
+'
+
+test_expect_success PERF 'perf file: a software mix, -c' '
+	perf_record -o mix.data -c 100000 -e cpu-clock,task-clock,page-faults "$NOPLOOP" 0.3 &&
+	same_hist mix.data
+'
+
+test_expect_success PERF 'perf file: a forked child and a shell' '
+	perf_record -o fork.data -e cpu-clock sh -c "\"$NOPLOOP\" 0.2 & \"$NOPLOOP\" 0.2; ls / >/dev/null; wait" &&
+	same_hist fork.data
+'
+
+test_expect_success PERF 'mperf file: perf resolves the same symbols' '
+	"$MPERF" record -q -e cycles,cycles,cycles -o m.data "$NOPLOOP" 0.5 &&
+	same_hist m.data
+'
+
+test_expect_success PERF '--sort dso,sym and --sort comm' '
+	same_hist fork.data --sort dso,sym &&
+	same_hist fork.data --sort comm
+'
+
+test_expect_success PERF '--percent-limit' '
+	same_hist fork.data --percent-limit 1 &&
+	test "$(grep -c "^ *[0-9.]*%" mperf.out)" -lt 10
+'
+
+test_done
