@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/err.h"
@@ -26,6 +27,7 @@ struct hent {
 	const char *sym;		/* NULL: unresolved, addr is shown */
 	uint64_t addr;
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */
+	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	uint64_t period, nr;
 };
 
@@ -49,6 +51,8 @@ struct hist {
 	struct symcache *syms;
 	struct istr *strs[SBUCKETS];
 	bool key[4];			/* which of comm, pid, dso, sym identify an entry */
+	pthread_t kthread;		/* reads kallsyms while the samples are read */
+	bool kthread_running;
 	uint64_t total_lost;
 };
 
@@ -173,6 +177,34 @@ static struct hists *hists_of(struct hist *H, int evsel)
 	return &H->h[evsel];
 }
 
+/* Put entry h into hs, adding it to an equal entry if there is one (h is then freed). */
+static int merge(struct hist *H, struct hists *hs, struct hent *h)
+{
+	uint64_t b = hash_ent(H, h) % HBUCKETS;
+	struct hent *e;
+
+	for (e = hs->buckets[b]; e; e = e->next)
+		if (same(H, e, h)) {
+			e->period += h->period;
+			e->nr += h->nr;
+			free(h);
+			return 0;
+		}
+	if (hs->n == hs->cap) {
+		size_t cap = hs->cap ? hs->cap * 2 : 256;
+		struct hent **v = realloc(hs->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		hs->v = v;
+		hs->cap = cap;
+	}
+	h->next = hs->buckets[b];
+	hs->buckets[b] = h;
+	hs->v[hs->n++] = h;
+	return 0;
+}
+
 static int on_sample(void *arg, const struct session_sample *ss)
 {
 	struct hist *H = arg;
@@ -191,8 +223,11 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	k.comm = intern(H, w->comm);
 	if (w->found) {
 		k.dso = intern(H, short_name(w->dso));
-		if (k.level == 'k')
-			sym = symcache__find_kernel(H->syms, ss->smp->ip);
+		/* Symbols are read only when they are a key (or when --json wants them). */
+		if (!H->key[K_SYM])
+			;
+		else if (k.level == 'k')
+			k.kernel_pending = true;	/* kallsyms is still being read */
 		else
 			sym = symcache__find(H->syms, w->dso, w->map_start, w->map_pgoff, ss->smp->ip, &k.addr);
 	} else {
@@ -208,6 +243,50 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	hs->total_period += ss->period;
 	hs->nr_samples++;
 	return add(H, hs, &k, ss->period);
+}
+
+static void *load_kernel_symbols(void *arg)
+{
+	symcache__load_kernel(arg);
+	return NULL;
+}
+
+/* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
+static int resolve_kernel(struct hist *H)
+{
+	if (H->kthread_running) {
+		pthread_join(H->kthread, NULL);
+		H->kthread_running = false;
+	}
+	for (size_t i = 0; i < H->nr; i++) {
+		struct hists *hs = &H->h[i], old = *hs;
+		bool any = false;
+
+		for (size_t e = 0; e < old.n && !any; e++)
+			any = old.v[e]->kernel_pending;
+		if (!any)
+			continue;
+		memset(hs, 0, sizeof(*hs));
+		hs->total_period = old.total_period;
+		hs->nr_samples = old.nr_samples;
+		hs->lost = old.lost;
+		for (size_t e = 0; e < old.n; e++) {
+			struct hent *h = old.v[e];
+			const struct sym *sym;
+			int err;
+
+			if (h->kernel_pending) {
+				sym = symcache__find_kernel(H->syms, h->addr);
+				h->sym = sym ? sym->name : NULL;
+				h->kernel_pending = false;
+			}
+			err = merge(H, hs, h);
+			if (err)
+				return err;
+		}
+		free(old.v);
+	}
+	return 0;
 }
 
 static void on_finish(void *arg, struct machine *m)
@@ -398,7 +477,13 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 	/* The session may add events (pipe mode): size for the most there can be. */
 	H.nr = pdata__nr_evsel(p);
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
+	if (H.key[K_SYM] && pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
+		H.kthread_running = true;
 	ret = H.h ? session__run(p, "", f, SESSION_HIST, &ops, err, errlen) : -ENOMEM;
+	if (ret >= 0)
+		ret = resolve_kernel(&H);
+	else if (H.kthread_running)
+		pthread_join(H.kthread, NULL);
 	if (ret >= 0 && out_init(&out, f) == 0) {
 		print_text(&H, &out);
 		ret = out_finish(&out);

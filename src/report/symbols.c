@@ -20,12 +20,13 @@
 
 #define DSO_BUCKETS 256
 
-struct rsym {		/* while loading */
+struct rsym {		/* while loading; becomes a struct sym in place */
 	uint64_t start, end;
-	size_t name;	/* offset in the name pool */
-	size_t order;	/* position in the table, to keep aliases in order */
-	unsigned char bind;
+	uint32_t name;		/* offset in the name pool */
+	uint32_t order : 28;	/* position in the table, to keep aliases in order */
+	uint32_t bind : 4;
 };
+_Static_assert(sizeof(struct rsym) == sizeof(struct sym), "a table is converted in place");
 
 struct dso {
 	struct dso *next;
@@ -35,9 +36,18 @@ struct dso {
 	char *names;
 };
 
+/* /proc/kallsyms as read: per kept line its address and name (in text). */
+struct ksyms {
+	char *text;
+	uint64_t *addr;
+	uint32_t *name;		/* offset in text; top bit: a module's symbol */
+	size_t n, cap;
+	struct sym found;	/* the last lookup's answer */
+};
+
 struct symcache {
 	struct dso *dsos[DSO_BUCKETS];
-	struct dso *kernel;
+	struct ksyms *kallsyms;
 	bool kernel_tried;
 };
 
@@ -67,7 +77,12 @@ void symcache__delete(struct symcache *c)
 			n = d->next;
 			dso_free(d);
 		}
-	dso_free(c->kernel);
+	if (c->kallsyms) {
+		free(c->kallsyms->text);
+		free(c->kallsyms->addr);
+		free(c->kallsyms->name);
+		free(c->kallsyms);
+	}
 	free(c);
 }
 
@@ -90,10 +105,13 @@ static int add_sym(struct loader *l, uint64_t start, uint64_t size, const char *
 		l->v = v;
 		l->cap = cap;
 	}
+	if (l->names.len > UINT32_MAX || l->n >= (1u << 28))
+		return -E2BIG;
 	l->v[l->n].start = start;
 	l->v[l->n].end = start + size;
-	l->v[l->n].name = l->names.len;
+	l->v[l->n].name = (uint32_t)l->names.len;
 	l->v[l->n].bind = bind;
+	l->v[l->n].order = (uint32_t)l->n;
 	l->n++;
 	return mbuf_add(&l->names, name, strlen(name) + 1);
 }
@@ -148,22 +166,20 @@ static uint64_t roundup_page(uint64_t x)
  * keep their table order), give each zero-sized symbol the next one's
  * start as its end, then keep one symbol per address.
  */
-static int finish_table(struct loader *l, struct dso *d, bool kallsyms)
+static int finish_table(struct loader *l, struct dso *d)
 {
 	size_t k = 0;
+	bool sorted = true;
 
-	for (size_t i = 0; i < l->n; i++)
-		l->v[i].order = i;
-	qsort(l->v, l->n, sizeof(*l->v), rsym_cmp);
+	/* Tables usually come sorted: do not pay for a sort then. */
+	for (size_t i = 1; i < l->n && sorted; i++)
+		sorted = l->v[i - 1].start <= l->v[i].start;
+	if (!sorted)
+		qsort(l->v, l->n, sizeof(*l->v), rsym_cmp);
 	for (size_t i = 0; i + 1 < l->n; i++) {
 		struct rsym *a = &l->v[i], *b = &l->v[i + 1];
 
-		if (a->end != a->start)
-			continue;
-		/* Between the kernel and a module ([name] suffix), end at the next page. */
-		if (kallsyms && !strchr(l->names.p + a->name, '[') != !strchr(l->names.p + b->name, '['))
-			a->end = roundup_page(a->end + 4096);
-		else
+		if (a->end == a->start)
 			a->end = b->start;
 	}
 	if (l->n && l->v[l->n - 1].end == l->v[l->n - 1].start)
@@ -176,16 +192,18 @@ static int finish_table(struct loader *l, struct dso *d, bool kallsyms)
 		}
 		l->v[k++] = l->v[i];
 	}
-	d->syms = malloc((k ? k : 1) * sizeof(*d->syms));
-	if (!d->syms)
-		return -ENOMEM;
 	d->names = l->names.p;
 	l->names.p = NULL;
+	d->syms = (struct sym *)l->v;
 	for (size_t i = 0; i < k; i++) {
-		d->syms[i].start = l->v[i].start;
-		d->syms[i].end = l->v[i].end;
-		d->syms[i].name = d->names + l->v[i].name;
+		struct rsym r = l->v[i];
+
+		d->syms[i].start = r.start;
+		d->syms[i].end = r.end;
+		d->syms[i].name = d->names + r.name;
 	}
+	l->v = NULL;
+	l->n = l->cap = 0;
 	d->n = k;
 	return 0;
 }
@@ -379,7 +397,7 @@ static void load_dso(struct dso *d)
 				mbuf_free(&dl.names);
 			}
 		}
-		finish_table(&l, d, false);
+		finish_table(&l, d);
 	}
 	elf_end(e);
 	close(fd);
@@ -426,7 +444,7 @@ static void load_vdso(struct dso *d)
 	e = elf_memory((char *)(uintptr_t)start, (size_t)(end - start));
 	if (e && elf_kind(e) == ELF_K_ELF) {
 		load_elf_symbols(e, &l, &has_symtab);
-		finish_table(&l, d, false);
+		finish_table(&l, d);
 	}
 	elf_end(e);
 	free(l.v);
@@ -487,47 +505,170 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
 
 /* ---- kernel ---- */
 
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static bool kallsyms_type(char t)
+{
+	/* perf keeps text, weak, data and bss symbols. */
+	return strchr("TtWwDdBb", t) != NULL && t;
+}
+
+/*
+ * /proc/kallsyms: about 120k lines of "ffffffff81000000 T _text" (module
+ * symbols add "\t[module]").  It comes sorted by address, so no table is
+ * built: the kept lines' addresses and names are stored in order and a
+ * lookup searches them.  perf's rules then reduce to: the symbol for an address is the
+ * last kept line at or below it (of several aliases at one address, perf
+ * keeps the last, the only one whose end is not its start), ending at
+ * the next kept line, or at the next page when that line is a module's
+ * or there is none.  (Unsorted kallsyms has not been seen on Linux: no
+ * kernel symbols then.)
+ */
+static int ksyms_push(struct ksyms *k, struct mbuf *pool, uint64_t addr, const char *name, size_t len,
+		      bool module)
+{
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 1 << 17;
+		void *a = realloc(k->addr, cap * sizeof(*k->addr));
+
+		if (!a)
+			return -ENOMEM;
+		k->addr = a;
+		a = realloc(k->name, cap * sizeof(*k->name));
+		if (!a)
+			return -ENOMEM;
+		k->name = a;
+		k->cap = cap;
+	}
+	if (pool->len >= 0x80000000u)
+		return -E2BIG;
+	k->addr[k->n] = addr;
+	k->name[k->n++] = (uint32_t)pool->len | (module ? 0x80000000u : 0);
+	if (mbuf_add(pool, name, len))
+		return -ENOMEM;
+	return mbuf_add(pool, "", 1);
+}
+
+/* Parse whole lines in [p, end); returns where the unparsed tail starts. */
+static char *ksyms_parse(struct ksyms *k, struct mbuf *pool, char *p, char *end, bool *sorted, int *err)
+{
+	char *nl;
+
+	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
+		char *name, *tab;
+		uint64_t addr = 0;
+		int v;
+
+		while ((v = hexval(*p)) >= 0) {
+			addr = addr << 4 | (uint64_t)v;
+			p++;
+		}
+		if (p[0] == ' ' && p + 3 <= nl && p[2] == ' ' && addr && kallsyms_type(p[1])) {
+			name = p + 3;
+			tab = memchr(name, '\t', (size_t)(nl - name));
+			if (k->n && addr < k->addr[k->n - 1])
+				*sorted = false;
+			if ((*err = ksyms_push(k, pool, addr, name, (size_t)((tab ? tab : nl) - name), tab != NULL)))
+				return p;
+		}
+		p = nl + 1;
+	}
+	return p;
+}
+
 static void load_kallsyms(struct symcache *c)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	struct loader l = { 0 };
-	char line[1024];
-	struct dso *d;
+	enum { CHUNK = 1 << 18 };
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC), err = 0;
+	struct mbuf pool = { 0 };
+	struct ksyms *k = calloc(1, sizeof(*k));
+	char *buf = malloc(CHUNK + 1);
+	size_t have = 0;
+	bool sorted = true;
 
 	c->kernel_tried = true;
-	if (!f)
-		return;
-	d = calloc(1, sizeof(*d));
-	while (d && fgets(line, sizeof(line), f)) {
-		char *end, *name, type;
-		uint64_t addr = strtoull(line, &end, 16);
-		size_t n;
+	if (fd < 0 || !k || !buf || mbuf_reserve(&pool, 4 << 20))
+		goto out;
+	/* Streamed through one small buffer: only the names are kept. */
+	for (;;) {
+		ssize_t n = read(fd, buf + have, CHUNK - have);
+		char *rest;
 
-		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-			continue;
-		type = end[1];
-		name = end + 3;
-		n = strcspn(name, "\t\n");
-		name[n] = 0;
-		/* perf keeps text, weak, data and bss symbols. */
-		if (!strchr("TtWwDdBb", type) || !addr)
-			continue;
-		/* As perf binds them: W weak, upper case global, lower case local. */
-		if (add_sym(&l, addr, 0, name, type == 'W' ? STB_WEAK : (type >= 'A' && type <= 'Z') ? STB_GLOBAL : STB_LOCAL))
+		if (n <= 0)
 			break;
+		have += (size_t)n;
+		rest = ksyms_parse(k, &pool, buf, buf + have, &sorted, &err);
+		if (err)
+			goto out;
+		have = (size_t)(buf + have - rest);
+		memmove(buf, rest, have);
+		if (have == CHUNK)
+			goto out;	/* a line longer than the buffer: not kallsyms */
 	}
-	fclose(f);
-	if (d && l.n && finish_table(&l, d, true) == 0)
-		c->kernel = d;
-	else
-		free(d);
-	free(l.v);
-	mbuf_free(&l.names);
+	if (k->n && sorted) {
+		k->text = pool.p;
+		pool.p = NULL;
+		c->kallsyms = k;
+		k = NULL;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (k) {
+		free(k->addr);
+		free(k->name);
+		free(k);
+	}
+	free(buf);
+	mbuf_free(&pool);
+}
+
+void symcache__load_kernel(struct symcache *c)
+{
+	if (!c->kernel_tried)
+		load_kallsyms(c);
 }
 
 const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 {
+	struct ksyms *k;
+	size_t lo = 0, hi, i;
+	uint64_t end;
+
 	if (!c->kernel_tried)
 		load_kallsyms(c);
-	return c->kernel ? find_in(c->kernel, ip) : NULL;
+	k = c->kallsyms;
+	if (!k)
+		return NULL;
+	hi = k->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (k->addr[mid] <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	i = lo - 1;
+	if (lo == k->n)
+		end = ((k->addr[i] + 4095) & ~4095ULL) + 4096;
+	else if ((k->name[i] ^ k->name[lo]) & 0x80000000u)
+		end = (k->addr[i] + 4096 + 4095) & ~4095ULL;
+	else
+		end = k->addr[lo];
+	if (ip >= end)
+		return NULL;
+	k->found.start = k->addr[i];
+	k->found.end = end;
+	k->found.name = k->text + (k->name[i] & 0x7fffffffu);
+	return &k->found;
 }

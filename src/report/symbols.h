@@ -29,6 +29,11 @@ void symcache__delete(struct symcache *c);
  */
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr);
+/*
+ * Read /proc/kallsyms now (it is slow: a thread can do it while samples
+ * are read).  Only symcache__find_kernel() touches what it loads.
+ */
+void symcache__load_kernel(struct symcache *c);
 /* The kernel symbol covering ip (from /proc/kallsyms), or NULL. */
 const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip);
 
