@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/err.h"
+#include "../lib/log.h"
 #include "out.h"
 #include "report.h"
 #include "session.h"
@@ -25,7 +26,10 @@ struct hent {
 	size_t comm_width;		/* perf sizes the column by the thread's last comm */
 	const char *dso;		/* short name, interned */
 	const char *sym;		/* NULL: unresolved, addr is shown */
-	uint64_t addr;
+	uint64_t sym_start, sym_end;
+	uint64_t addr;			/* the first sample's map-relative address */
+	const char *last_comm;		/* the thread's comm at the end (pid column) */
+	bool filtered;			/* hidden by --comms/--dsos: counted, not shown */
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	uint64_t period, nr;
@@ -54,6 +58,7 @@ struct hist {
 	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kthread_running;
 	uint64_t total_lost;
+	uint64_t total_samples;
 };
 
 enum { K_COMM, K_PID, K_DSO, K_SYM };
@@ -78,12 +83,30 @@ static const char *intern(struct hist *H, const char *s)
 	return e->s;
 }
 
-/* perf shows a user DSO by its file name, everything else as it is named. */
-static const char *short_name(const char *dso)
+/*
+ * perf shows a user DSO by its file name, anonymous executable memory
+ * (which the machine names /tmp/perf-PID.map) as "[JIT] tid PID", and
+ * everything else as it is named.
+ */
+static const char *short_name(const char *dso, char *buf, size_t len)
 {
 	const char *slash = dso[0] == '/' ? strrchr(dso, '/') : NULL;
+	int pid;
+	char tail;
 
+	if (sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p') {
+		snprintf(buf, len, "[JIT] tid %d", pid);
+		return buf;
+	}
 	return slash ? slash + 1 : dso;
+}
+
+static bool is_jit(const char *dso)
+{
+	int pid;
+	char tail;
+
+	return sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p';
 }
 
 static bool listed(const char *list, const char *name)
@@ -105,13 +128,14 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 {
 	if (H->key[K_COMM] && a->comm != b->comm)
 		return false;
-	if (H->key[K_PID] && a->pid != b->pid)
+	if (H->key[K_PID] && a->tid != b->tid)	/* perf's "pid" key is the thread */
 		return false;
 	if (H->key[K_DSO] && a->dso != b->dso)
 		return false;
-	if (H->key[K_SYM] && (a->sym != b->sym || a->level != b->level || (!a->sym && a->addr != b->addr)))
+	if (H->key[K_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start || a->level != b->level ||
+			      (!a->sym && a->addr != b->addr)))
 		return false;
-	return true;
+	return a->filtered == b->filtered;
 }
 
 static uint64_t hash_ent(const struct hist *H, const struct hent *e)
@@ -121,7 +145,7 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 	if (H->key[K_COMM])
 		h = (h ^ (uintptr_t)e->comm) * 1099511628211ULL;
 	if (H->key[K_PID])
-		h = (h ^ (uint64_t)(unsigned)e->pid) * 1099511628211ULL;
+		h = (h ^ (uint64_t)(unsigned)e->tid) * 1099511628211ULL;
 	if (H->key[K_DSO])
 		h = (h ^ (uintptr_t)e->dso) * 1099511628211ULL;
 	if (H->key[K_SYM])
@@ -222,26 +246,34 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	}
 	k.comm = intern(H, w->comm);
 	if (w->found) {
-		k.dso = intern(H, short_name(w->dso));
-		/* Symbols are read only when they are a key (or when --json wants them). */
-		if (!H->key[K_SYM])
-			;
-		else if (k.level == 'k')
+		char jit[64];
+
+		k.dso = intern(H, short_name(w->dso, jit, sizeof(jit)));
+		/* perf resolves every sample: the first one's symbol also sizes the columns. */
+		if (k.level == 'k')
 			k.kernel_pending = true;	/* kallsyms is still being read */
+		else if (is_jit(w->dso))
+			k.addr = ss->smp->ip;		/* an identity map, no symbols */
 		else
 			sym = symcache__find(H->syms, w->dso, w->map_start, w->map_pgoff, ss->smp->ip, &k.addr);
 	} else {
-		k.dso = intern(H, "[unknown]");
+		k.dso = NULL;	/* no map: "[unknown]" */
 	}
-	if (!k.comm || !k.dso || !hs)
+	if (!k.comm || (w->found && !k.dso) || !hs)
 		return -ENOMEM;
-	k.sym = sym ? sym->name : NULL;
+	if (sym) {
+		k.sym = sym->name;
+		k.sym_start = sym->start;
+		k.sym_end = sym->end;
+	}
+	/* Filtered samples still count in the totals: perf's percentages are absolute. */
 	if (H->o->comm && !listed(H->o->comm, k.comm))
-		return 0;
-	if (H->o->dso && !listed(H->o->dso, k.dso))
-		return 0;
+		k.filtered = true;
+	if (H->o->dso && !(k.dso && (listed(H->o->dso, k.dso) || listed(H->o->dso, w->dso))))
+		k.filtered = true;
 	hs->total_period += ss->period;
 	hs->nr_samples++;
+	H->total_samples++;
 	return add(H, hs, &k, ss->period);
 }
 
@@ -277,7 +309,11 @@ static int resolve_kernel(struct hist *H)
 
 			if (h->kernel_pending) {
 				sym = symcache__find_kernel(H->syms, h->addr);
-				h->sym = sym ? sym->name : NULL;
+				if (sym) {
+					h->sym = sym->name;
+					h->sym_start = sym->start;
+					h->sym_end = sym->end;
+				}
 				h->kernel_pending = false;
 			}
 			err = merge(H, hs, h);
@@ -298,7 +334,10 @@ static void on_finish(void *arg, struct machine *m)
 			struct hent *h = H->h[i].v[e];
 			const char *c = machine__thread_comm(m, h->tid);
 
-			h->comm_width = strlen(c ? c : h->comm);
+			h->last_comm = c ? intern(H, c) : h->comm;
+			if (!h->last_comm)
+				h->last_comm = h->comm;
+			h->comm_width = strlen(h->last_comm);
 		}
 }
 
@@ -316,6 +355,19 @@ static void on_lost(void *arg, int evsel, uint64_t lost)
 
 static const struct hist *sort_ctx;
 
+static int strcmp_null_last(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a - !b;
+	return strcmp(a, b);
+}
+
+/*
+ * perf's output order: period, then each key's sort function (names, a
+ * resolved symbol before an unresolved one), then, for what is still equal,
+ * the order entries were collapsed in: each key's compare function (symbol
+ * addresses, unresolved ones by address).
+ */
 static int ent_cmp(const void *pa, const void *pb)
 {
 	const struct hent *a = *(const struct hent *const *)pa, *b = *(const struct hent *const *)pb;
@@ -327,105 +379,185 @@ static int ent_cmp(const void *pa, const void *pb)
 	for (int i = 0; i < H->o->nr_keys; i++) {
 		switch (H->o->keys[i]) {
 		case REPORT_KEY_COMM:
-			if ((c = strcmp(a->comm, b->comm)))
-				return c;
+			c = strcmp(a->comm, b->comm);
 			break;
 		case REPORT_KEY_PID:
-			if (a->pid != b->pid)
-				return a->pid < b->pid ? -1 : 1;
+			c = (a->tid > b->tid) - (a->tid < b->tid);
 			break;
 		case REPORT_KEY_DSO:
-			if ((c = strcmp(a->dso, b->dso)))
-				return c;
+			c = strcmp_null_last(a->dso, b->dso);
 			break;
 		case REPORT_KEY_SYM:
-			if (a->sym && b->sym && (c = strcmp(a->sym, b->sym)))
-				return c;
-			if (!a->sym != !b->sym)
-				return a->sym ? -1 : 1;
-			if (!a->sym && a->addr != b->addr)
-				return a->addr < b->addr ? -1 : 1;
+			c = a->sym && b->sym ? strcmp(a->sym, b->sym) : !a->sym - !b->sym;
 			break;
+		default:
+			c = 0;
 		}
+		if (c)
+			return c;
 	}
-	return 0;
-}
-
-static int sym_text(char *buf, size_t len, const struct hent *e)
-{
-	if (e->sym)
-		return snprintf(buf, len, "[%c] %s", e->level, e->sym);
-	return snprintf(buf, len, "[%c] %#018" PRIx64, e->level, e->addr);
-}
-
-static int key_text(char *buf, size_t len, const struct hent *e, enum report_key k)
-{
-	switch (k) {
-	case REPORT_KEY_COMM: return snprintf(buf, len, "%s", e->comm);
-	case REPORT_KEY_PID: return snprintf(buf, len, "%7d:%s", e->pid, e->comm);
-	case REPORT_KEY_DSO: return snprintf(buf, len, "%s", e->dso);
-	case REPORT_KEY_SYM: return sym_text(buf, len, e);
+	for (int i = 0; i < H->o->nr_keys; i++) {
+		switch (H->o->keys[i]) {
+		case REPORT_KEY_COMM:
+			c = strcmp(a->comm, b->comm);
+			break;
+		case REPORT_KEY_PID:
+			c = 0;
+			break;
+		case REPORT_KEY_DSO:
+			c = strcmp_null_last(a->dso, b->dso);
+			break;
+		case REPORT_KEY_SYM:
+			if ((c = strcmp_null_last(a->dso, b->dso)))
+				break;
+			if (!a->sym != !b->sym) {
+				c = a->sym ? 1 : -1;
+				break;
+			}
+			if (!a->sym)
+				c = (a->addr > b->addr) - (a->addr < b->addr);
+			else if (a->sym_start != b->sym_start)
+				c = a->sym_start < b->sym_start ? -1 : 1;
+			else
+				c = (a->sym_end > b->sym_end) - (a->sym_end < b->sym_end);
+			break;
+		default:
+			c = 0;
+		}
+		if (c)
+			return c;
 	}
 	return 0;
 }
 
 static const char *const key_header[] = {
-	[REPORT_KEY_COMM] = "Command", [REPORT_KEY_PID] = "  Pid:Command",
+	[REPORT_KEY_COMM] = "Command", [REPORT_KEY_PID] = "    Pid:Command",
 	[REPORT_KEY_DSO] = "Shared Object", [REPORT_KEY_SYM] = "Symbol",
 };
 
-/* "1K": perf's abbreviated sample count (integer division, ' ' below a thousand). */
+static const char *const key_name[] = {
+	[REPORT_KEY_COMM] = "comm", [REPORT_KEY_PID] = "pid",
+	[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "symbol",
+};
+
+/* The width perf computes for an entry's cell (its col_len). */
+static size_t cell_len(const struct hent *e, enum report_key k)
+{
+	switch (k) {
+	case REPORT_KEY_COMM: return e->comm_width;
+	case REPORT_KEY_PID: return e->comm_width + 8;
+	case REPORT_KEY_DSO: return e->dso ? strlen(e->dso) : 0;
+	case REPORT_KEY_SYM: return e->sym ? strlen(e->sym) + 4 : 16 + 4 + 2;
+	}
+	return 0;
+}
+
+/* One cell; the last column is printed unpadded only for the symbol. */
+static void print_cell(struct out *out, const struct hent *e, enum report_key k, int width, bool last)
+{
+	switch (k) {
+	case REPORT_KEY_COMM:
+		out_printf(out, "%-*.*s", width, width, e->comm);
+		break;
+	case REPORT_KEY_PID: {
+		int w = (width > 7 ? width : 7) - 8;
+
+		out_printf(out, "%7d:%-*.*s", e->tid, w, w < 0 ? 0 : w, e->last_comm);
+		break;
+	}
+	case REPORT_KEY_DSO:
+		out_printf(out, "%-*.*s", width, width, e->dso ? e->dso : "[unknown]");
+		break;
+	case REPORT_KEY_SYM: {
+		char buf[4096];
+
+		if (e->sym)
+			snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
+		else
+			snprintf(buf, sizeof(buf), "[%c] %#018" PRIx64, e->level, e->addr);
+		if (last)
+			out_str(out, buf);
+		else
+			out_printf(out, "%-*s", width, buf);
+		break;
+	}
+	}
+}
+
+/* "1K": perf's abbreviated sample count (strictly above 1000, divided down step by step). */
 static void samples_abbrev(struct out *out, uint64_t n)
 {
 	char unit = ' ';
 
-	if (n > 1000000000ULL) {
-		n /= 1000000000ULL;
-		unit = 'G';
-	} else if (n > 1000000ULL) {
-		n /= 1000000ULL;
-		unit = 'M';
-	} else if (n > 1000ULL) {
-		n /= 1000ULL;
+	if (n > 1000) {
+		n /= 1000;
 		unit = 'K';
 	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'M';
+	}
+	if (n > 1000)
+		unit = 'G';
 	out_printf(out, "%" PRIu64 "%c", n, unit);
+}
+
+/* A single-value filter on a sorted key removes that column (perf's "elided" columns). */
+static const char *single_value(const char *list)
+{
+	return list && !strchr(list, ',') ? list : NULL;
 }
 
 static void print_text(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
-	char buf[4096];
+	enum report_key cols[REPORT_MAX_KEYS];
+	int nc = 0;
 
 	out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (!H->total_samples) {
+		mperf_log(MPERF_LOG_WARN, "the file has no samples");
+		return;
+	}
+	for (int k = 0; k < o->nr_keys; k++) {
+		enum report_key key = o->keys[k];
+		const char *v = key == REPORT_KEY_COMM ? single_value(o->comm)
+				: key == REPORT_KEY_DSO ? single_value(o->dso) : NULL;
+
+		if (v)
+			out_printf(out, "# %s: %s\n", key_name[key], v);
+		else
+			cols[nc++] = key;
+	}
+	if (!nc) {	/* every column elided: perf shows them all again */
+		for (int k = 0; k < o->nr_keys; k++)
+			cols[nc++] = o->keys[k];
+	}
 	out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", H->total_lost);
 	for (size_t i = 0, printed = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
-		size_t width[REPORT_MAX_KEYS] = { 0 }, shown = 0;
+		int width[REPORT_MAX_KEYS] = { 0 };
+		bool unresolved = false;
 
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
-
 		sort_ctx = H;
 		qsort(hs->v, hs->n, sizeof(*hs->v), ent_cmp);
+		/* Columns fit every shown entry, including those --percent-limit hides. */
+		for (int c = 0; c < nc; c++)
+			width[c] = (int)strlen(key_header[cols[c]]);
 		for (size_t e = 0; e < hs->n; e++) {
-			double pct = hs->total_period ? 100.0 * (double)hs->v[e]->period / (double)hs->total_period : 0;
-
-			if (pct < o->percent_limit)
-				break;
-			shown = e + 1;
+			if (hs->v[e]->filtered)
+				continue;
+			unresolved |= !hs->v[e]->sym;
+			for (int c = 0; c < nc; c++)
+				if ((int)cell_len(hs->v[e], cols[c]) > width[c])
+					width[c] = (int)cell_len(hs->v[e], cols[c]);
 		}
-		for (int k = 0; k < o->nr_keys; k++) {
-			width[k] = strlen(key_header[o->keys[k]]);
-			/* perf sizes the columns before --percent-limit hides rows. */
-			for (size_t e = 0; e < hs->n; e++) {
-				size_t n = o->keys[k] == REPORT_KEY_COMM ? hs->v[e]->comm_width
-					   : (size_t)key_text(buf, sizeof(buf), hs->v[e], o->keys[k]);
-
-				if (n > width[k])
-					width[k] = n;
-			}
-		}
+		/* An unresolved symbol prints as 16 hex digits: perf widens the dso column to match. */
+		for (int c = 0; c < nc; c++)
+			if (cols[c] == REPORT_KEY_DSO && unresolved && !o->dso && width[c] < 16)
+				width[c] = 16;
 		if (printed++)
 			out_str(out, "\n\n");
 		out_str(out, "# Samples: ");
@@ -433,28 +565,25 @@ static void print_text(struct hist *H, struct out *out)
 		out_printf(out, " of event '%s'\n", pdata__evsel(H->p, i)->name);
 		out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total_period);
 		out_str(out, "# Overhead");
-		for (int k = 0; k < o->nr_keys; k++)
-			out_printf(out, "  %-*s", (int)width[k], key_header[o->keys[k]]);
+		for (int c = 0; c < nc; c++)
+			out_printf(out, "  %-*.*s", width[c], width[c], key_header[cols[c]]);
 		out_str(out, "\n# ........");
-		for (int k = 0; k < o->nr_keys; k++) {
+		for (int c = 0; c < nc; c++) {
 			out_str(out, "  ");
-			for (size_t d = 0; d < width[k]; d++)
+			for (int d = 0; d < width[c]; d++)
 				out_char(out, '.');
 		}
 		out_str(out, "\n#\n");
-		for (size_t e = 0; e < shown; e++) {
+		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
+			double pct = hs->total_period ? 100.0 * (double)h->period / (double)hs->total_period : 0.0;
 
-			out_printf(out, "  %7.2f%%", hs->total_period ? 100.0 * (double)h->period / (double)hs->total_period : 0.0);
-			for (int k = 0; k < o->nr_keys; k++) {
-				key_text(buf, sizeof(buf), h, o->keys[k]);
-				/* A comm wider than its column is cut, as perf cuts it. */
-				if (o->keys[k] == REPORT_KEY_COMM)
-					out_printf(out, "  %-*.*s", (int)width[k], (int)width[k], buf);
-				else if (k + 1 < o->nr_keys)
-					out_printf(out, "  %-*s", (int)width[k], buf);
-				else
-					out_printf(out, "  %s", buf);
+			if (h->filtered || (float)pct < (float)o->percent_limit)
+				continue;
+			out_printf(out, "  %7.2f%%", pct);
+			for (int c = 0; c < nc; c++) {
+				out_str(out, "  ");
+				print_cell(out, h, cols[c], width[c], c + 1 == nc);
 			}
 			out_char(out, '\n');
 		}
@@ -477,7 +606,7 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 	/* The session may add events (pipe mode): size for the most there can be. */
 	H.nr = pdata__nr_evsel(p);
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
-	if (H.key[K_SYM] && pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
+	if (pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
 		H.kthread_running = true;
 	ret = H.h ? session__run(p, "", f, SESSION_HIST, &ops, err, errlen) : -ENOMEM;
 	if (ret >= 0)

@@ -34,7 +34,14 @@ struct dso {
 	struct sym *syms;
 	size_t n;
 	char *names;
+	struct dso *plt;	/* name@plt entries: used where no other symbol covers */
 };
+
+static void dso_free_tables(struct dso *d)
+{
+	free(d->syms);
+	free(d->names);
+}
 
 /* /proc/kallsyms as read: per kept line its address and name (in text). */
 struct ksyms {
@@ -62,9 +69,12 @@ static void dso_free(struct dso *d)
 {
 	if (!d)
 		return;
+	if (d->plt) {
+		dso_free_tables(d->plt);
+		free(d->plt);
+	}
 	free(d->path);
-	free(d->syms);
-	free(d->names);
+	dso_free_tables(d);
 	free(d);
 }
 
@@ -230,33 +240,54 @@ static bool is_text_or_data(Elf *e, size_t shstrndx, const GElf_Shdr *sh)
 	       !strncmp(name, ".rodata", 7) || !strncmp(name, ".text", 5);
 }
 
-static int load_elf_symbols(Elf *e, struct loader *l, bool *has_symtab)
+struct segs {
+	GElf_Phdr v[32];
+	size_t n;
+};
+
+/* The PT_LOAD segments of the runtime image, which place symbols in file-offset space. */
+static void load_segments(Elf *e, struct segs *sg)
+{
+	size_t n;
+
+	sg->n = 0;
+	if (elf_getphdrnum(e, &n))
+		return;
+	for (size_t i = 0; i < n && sg->n < 32; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+			sg->v[sg->n++] = ph;
+	}
+}
+
+/*
+ * Symbols of e's .symtab (want_symtab) or .dynsym: functions, objects,
+ * and labels in text sections, as perf takes them.  An address moves to
+ * file-offset space by the runtime image's segment that holds it, else by
+ * its section.  Returns -ENOENT when e has no such table.
+ */
+static int load_elf_symbols(Elf *e, const struct segs *sg, bool want_symtab, struct loader *l)
 {
 	GElf_Shdr sh;
-	GElf_Ehdr eh;
-	Elf_Scn *scn = find_section(e, SHT_SYMTAB, &sh);
+	Elf_Scn *scn = find_section(e, want_symtab ? SHT_SYMTAB : SHT_DYNSYM, &sh);
 	size_t shstrndx;
 	Elf_Data *data;
-	bool adjust;
 
-	*has_symtab = scn != NULL;
-	if (!scn)
-		scn = find_section(e, SHT_DYNSYM, &sh);
-	if (!scn || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx))
-		return 0;
-	/* perf moves ET_EXEC symbols into file-offset space; ET_DYN text has address == offset. */
-	adjust = eh.e_type == ET_EXEC || eh.e_type == ET_REL;
+	if (!scn || elf_getshdrstrndx(e, &shstrndx))
+		return -ENOENT;
 	data = elf_getdata(scn, NULL);
 	if (!data || !sh.sh_entsize)
-		return 0;
+		return -ENOENT;
 	for (size_t i = 0, n = sh.sh_size / sh.sh_entsize; i < n; i++) {
 		GElf_Sym s;
 		GElf_Shdr ssh;
 		Elf_Scn *sscn;
-		const char *name;
+		const char *name, *secname;
 		int type;
 		bool is_func, is_label;
 		uint64_t start;
+		size_t k;
 
 		if (!gelf_getsym(data, (int)i, &s) || !s.st_name || s.st_shndx == SHN_UNDEF ||
 		    s.st_shndx == SHN_ABS || s.st_shndx >= SHN_LORESERVE)
@@ -270,13 +301,19 @@ static int load_elf_symbols(Elf *e, struct loader *l, bool *has_symtab)
 		sscn = elf_getscn(e, s.st_shndx);
 		if (!sscn || !gelf_getshdr(sscn, &ssh))
 			continue;
-		if (is_label ? !(ssh.sh_flags & SHF_EXECINSTR) : !is_text_or_data(e, shstrndx, &ssh))
+		secname = elf_strptr(e, shstrndx, ssh.sh_name);
+		if (is_label ? !secname || !strstr(secname, "text") : !is_text_or_data(e, shstrndx, &ssh))
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
-		if (!name || !*name)
+		if (!name || !*name || name[0] == '$')
 			continue;
 		start = s.st_value;
-		if (adjust)
+		for (k = 0; k < sg->n; k++)
+			if (start >= sg->v[k].p_vaddr && start < sg->v[k].p_vaddr + sg->v[k].p_memsz)
+				break;
+		if (k < sg->n)
+			start -= sg->v[k].p_vaddr - sg->v[k].p_offset;
+		else
 			start -= ssh.sh_addr - ssh.sh_offset;
 		if (add_sym(l, start, s.st_size, name, (unsigned char)GELF_ST_BIND(s.st_info)))
 			return -ENOMEM;
@@ -311,93 +348,190 @@ static int elf_build_id(Elf *e, char *hex, size_t len)
 	return -1;
 }
 
-static int try_debug_file(const char *path, struct loader *l)
+/* Load the .symtab of the ELF at path into l: 0, or -1 when it has none. */
+static int try_symtab(const char *path, const struct segs *sg, struct loader *l)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -1;
 	Elf *e;
-	bool has_symtab;
 
 	if (fd < 0)
 		return -1;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF && find_section(e, SHT_SYMTAB, &(GElf_Shdr){ 0 })) {
-		l->n = 0;
-		l->names.len = 0;
-		err = load_elf_symbols(e, l, &has_symtab);
-	}
+	if (e && elf_kind(e) == ELF_K_ELF && find_section(e, SHT_SYMTAB, &(GElf_Shdr){ 0 }))
+		err = load_elf_symbols(e, sg, true, l) ? -1 : 0;
 	elf_end(e);
 	close(fd);
 	return err;
 }
 
-/* Separate debug info: by build id, then by .gnu_debuglink next to the file and under /usr/lib/debug. */
-static int load_debug_file(Elf *e, const char *path, struct loader *l)
+/* The name in e's .gnu_debuglink, or NULL. */
+static const char *debuglink(Elf *e)
 {
-	char hex[64], p[8400], dir[4096];
-	GElf_Shdr sh;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
+	GElf_Shdr sh;
 
-	if (elf_build_id(e, hex, sizeof(hex)) == 0 && strlen(hex) > 2) {
-		snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-		if (try_debug_file(p, l) == 0)
-			return 0;
-	}
 	if (elf_getshdrstrndx(e, &shstrndx))
-		return -1;
+		return NULL;
 	while ((scn = elf_nextscn(e, scn))) {
 		const char *name;
 		Elf_Data *data;
-		char *slash;
 
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
-		    strcmp(name, ".gnu_debuglink") || !(data = elf_getdata(scn, NULL)) || !data->d_size ||
-		    !memchr(data->d_buf, 0, data->d_size))
-			continue;
-		snprintf(dir, sizeof(dir), "%s", path);
-		slash = strrchr(dir, '/');
-		if (slash)
-			*slash = 0;
-		else
-			snprintf(dir, sizeof(dir), ".");
-		snprintf(p, sizeof(p), "%s/%s", dir, (const char *)data->d_buf);
-		if (strcmp(p, path) && try_debug_file(p, l) == 0)
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(e, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, ".gnu_debuglink") && (data = elf_getdata(scn, NULL)) && data->d_size &&
+		    memchr(data->d_buf, 0, data->d_size))
+			return data->d_buf;
+	}
+	return NULL;
+}
+
+/*
+ * perf's order of places for a DSO's symbols; the first with a .symtab
+ * wins: the .gnu_debuglink target (as named, next to the file, in its
+ * .debug/, under /usr/lib/debug), perf's build-id cache, then
+ * /usr/lib/debug by path and by build id, then the file itself.
+ */
+static int load_symtab(Elf *e, const char *path, const struct segs *sg, struct loader *l)
+{
+	const char *link = debuglink(e), *home = getenv("HOME");
+	char bid[64], dir[4096], p[8400];
+	bool have_bid = elf_build_id(e, bid, sizeof(bid)) == 0 && strlen(bid) > 2;
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	if (link) {
+		if (try_symtab(link, sg, l) == 0)
 			return 0;
-		snprintf(p, sizeof(p), "%s/.debug/%s", dir, (const char *)data->d_buf);
-		if (try_debug_file(p, l) == 0)
+		snprintf(p, sizeof(p), "%s/%s", dir, link);
+		if (strcmp(p, path) && try_symtab(p, sg, l) == 0)
 			return 0;
-		snprintf(p, sizeof(p), "/usr/lib/debug%s/%s", dir, (const char *)data->d_buf);
-		if (try_debug_file(p, l) == 0)
+		snprintf(p, sizeof(p), "%s/.debug/%s", dir, link);
+		if (try_symtab(p, sg, l) == 0)
+			return 0;
+		snprintf(p, sizeof(p), "/usr/lib/debug%s/%s", dir, link);
+		if (try_symtab(p, sg, l) == 0)
 			return 0;
 	}
-	return -1;
+	if (have_bid && home) {
+		snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, bid, bid + 2);
+		if (try_symtab(p, sg, l) == 0)
+			return 0;
+		snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/debug", home, bid, bid + 2);
+		if (try_symtab(p, sg, l) == 0)
+			return 0;
+	}
+	snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
+	if (try_symtab(p, sg, l) == 0)
+		return 0;
+	snprintf(p, sizeof(p), "/usr/lib/debug%s", path);
+	if (try_symtab(p, sg, l) == 0)
+		return 0;
+	if (have_bid) {
+		snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", bid, bid + 2);
+		if (try_symtab(p, sg, l) == 0)
+			return 0;
+	}
+	return load_elf_symbols(e, sg, true, l) ? -1 : 0;
+}
+
+/*
+ * perf names PLT entries after their relocation: entry k of .plt (after the
+ * header entry) is "<dynamic symbol>@plt" ("@plt" when the relocation has
+ * no symbol, as IRELATIVE ones).  Added after the fixups, with their size.
+ */
+static int add_plt_symbols(Elf *e, struct loader *l)
+{
+	Elf_Scn *scn = NULL, *plt = NULL, *rela = NULL;
+	GElf_Shdr sh, plt_sh = { 0 }, rela_sh = { 0 }, dyn_sh;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(name, ".plt")) {
+			plt = scn;
+			plt_sh = sh;
+		} else if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
+			rela = scn;
+			rela_sh = sh;
+		}
+	}
+	if (!plt || !rela || !plt_sh.sh_entsize || !rela_sh.sh_entsize)
+		return 0;
+	Elf_Scn *dyn = elf_getscn(e, rela_sh.sh_link);
+	Elf_Data *rd = elf_getdata(rela, NULL), *dd;
+
+	if (!dyn || !gelf_getshdr(dyn, &dyn_sh) || !rd || !(dd = elf_getdata(dyn, NULL)))
+		return 0;
+	for (size_t k = 0, n = rela_sh.sh_size / rela_sh.sh_entsize; k < n; k++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name = "";
+		char buf[1024];
+		size_t idx;
+
+		if (!gelf_getrela(rd, (int)k, &r))
+			continue;
+		idx = GELF_R_SYM(r.r_info);
+		if (idx && gelf_getsym(dd, (int)idx, &sym) && !(name = elf_strptr(e, dyn_sh.sh_link, sym.st_name)))
+			name = "";
+		snprintf(buf, sizeof(buf), "%s@plt", name);
+		if (add_sym(l, plt_sh.sh_offset + plt_sh.sh_entsize * (k + 1), plt_sh.sh_entsize, buf, STB_GLOBAL))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static void load_dso(struct dso *d)
 {
 	struct loader l = { 0 };
 	int fd = open(d->path, O_RDONLY | O_CLOEXEC);
-	bool has_symtab = false;
+	struct segs sg;
 	Elf *e = NULL;
 
 	if (fd < 0)
 		return;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF) {
-		load_elf_symbols(e, &l, &has_symtab);
-		if (!has_symtab) {
-			struct loader dl = { 0 };
+		struct loader pl = { 0 };
+		struct dso plt = { 0 };
 
-			if (load_debug_file(e, d->path, &dl) == 0 && dl.n) {
-				free(l.v);
-				mbuf_free(&l.names);
-				l = dl;
-			} else {
-				free(dl.v);
-				mbuf_free(&dl.names);
-			}
+
+		load_segments(e, &sg);
+		if (load_symtab(e, d->path, &sg, &l)) {
+			l.n = 0;
+			l.names.len = 0;
+			load_elf_symbols(e, &sg, false, &l);
 		}
 		finish_table(&l, d);
+		if (add_plt_symbols(e, &pl) == 0 && pl.n) {
+			/* No fixups for these: build their table by hand. */
+			plt.syms = malloc(pl.n * sizeof(*plt.syms));
+			if (plt.syms) {
+				for (size_t i = 0; i < pl.n; i++) {
+					plt.syms[i].start = pl.v[i].start;
+					plt.syms[i].end = pl.v[i].end;
+					plt.syms[i].name = pl.names.p + pl.v[i].name;
+				}
+				plt.names = pl.names.p;
+				pl.names.p = NULL;
+				plt.n = pl.n;
+				d->plt = malloc(sizeof(*d->plt));
+				if (d->plt)
+					*d->plt = plt;
+				else
+					dso_free_tables(&plt);
+			}
+		}
+		free(pl.v);
+		mbuf_free(&pl.names);
 	}
 	elf_end(e);
 	close(fd);
@@ -436,14 +570,19 @@ static void load_vdso(struct dso *d)
 {
 	struct loader l = { 0 };
 	uint64_t start = 0, end = 0;
-	bool has_symtab;
+	struct segs sg;
 	Elf *e;
 
 	if (own_vdso(&start, &end))
 		return;
 	e = elf_memory((char *)(uintptr_t)start, (size_t)(end - start));
 	if (e && elf_kind(e) == ELF_K_ELF) {
-		load_elf_symbols(e, &l, &has_symtab);
+		load_segments(e, &sg);
+		if (load_elf_symbols(e, &sg, true, &l)) {
+			l.n = 0;
+			l.names.len = 0;
+			load_elf_symbols(e, &sg, false, &l);
+		}
 		finish_table(&l, d);
 	}
 	elf_end(e);
@@ -499,8 +638,20 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
 {
 	struct dso *d = get_dso(c, path);
 
+	const struct sym *sym;
+
 	*addr = ip - map_start + pgoff;
-	return d ? find_in(d, *addr) : NULL;
+	if (!d)
+		return NULL;
+	/*
+	 * perf adds the PLT entries to the same tree after stretching
+	 * zero-sized symbols (_init) over .plt; its lookups then land on the
+	 * stretched symbol: a PLT name shows only where nothing else covers.
+	 */
+	sym = find_in(d, *addr);
+	if (!sym && d->plt)
+		sym = find_in(d->plt, *addr);
+	return sym;
 }
 
 /* ---- kernel ---- */
@@ -570,7 +721,7 @@ static char *ksyms_parse(struct ksyms *k, struct mbuf *pool, char *p, char *end,
 			addr = addr << 4 | (uint64_t)v;
 			p++;
 		}
-		if (p[0] == ' ' && p + 3 <= nl && p[2] == ' ' && addr && kallsyms_type(p[1])) {
+		if (p[0] == ' ' && p + 3 <= nl && p[2] == ' ' && addr && kallsyms_type(p[1]) && p[3] != '$') {
 			name = p + 3;
 			tab = memchr(name, '\t', (size_t)(nl - name));
 			if (k->n && addr < k->addr[k->n - 1])
