@@ -10,13 +10,14 @@
 #include "cmd.h"
 
 static const char report_usage[] =
-	"usage: mperf report [-i FILE] [--stdio] [--sort KEYS] [--percent-limit P] [--comm C] [--dso D]\n"
+	"usage: mperf report [-i FILE] [--stdio | --json] [--sort KEYS] [--percent-limit P] [--comms C] [--dsos D]\n"
 	"       mperf report [-i FILE] (-D | --stats)\n"
 	"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
 	"    -D, --dump-raw-trace   dump every record as perf report -D does, then per-event stats\n"
 	"        --stats            only the per-event stats that end -D\n"
-	"        --stdio            text output (the default and only one)\n"
+	"        --stdio            text output, perf report --stdio's (the default)\n"
+	"        --json             the histograms as one JSON document (see mperf-report(1))\n"
 	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, sym\n"
 	"                           (default: comm,dso,sym)\n"
 	"        --percent-limit P  hide entries below P percent\n"
@@ -62,6 +63,7 @@ int cmd_report(int argc, char **argv)
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "stdio", no_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
 		{ "comms", required_argument, NULL, 'c' },
@@ -96,6 +98,9 @@ int cmd_report(int argc, char **argv)
 			stats = true;
 			break;
 		case 'T':
+			break;
+		case 'J':
+			ho.json = true;
 			break;
 		case 's':
 			if (parse_keys(optarg, &ho))

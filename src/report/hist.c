@@ -591,6 +591,88 @@ static void print_text(struct hist *H, struct out *out)
 	out_str(out, "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
 }
 
+static void json_str(struct out *out, const char *s)
+{
+	out_char(out, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			out_char(out, '\\');
+			out_char(out, (char)c);
+		} else if (c < 0x20) {
+			out_printf(out, "\\u%04x", c);
+		} else {
+			out_char(out, (char)c);
+		}
+	}
+	out_char(out, '"');
+}
+
+/* The schema is documented in man/mperf-report.1 (JSON OUTPUT); keep them in step. */
+static void print_json(struct hist *H, struct out *out)
+{
+	const struct report_hist_opts *o = H->o;
+	bool first_ev = true;
+
+	out_printf(out, "{\n  \"schema\": \"mperf-report/1\",\n  \"total_lost_samples\": %" PRIu64 ",\n  \"sort\": [",
+		   H->total_lost);
+	for (int k = 0; k < o->nr_keys; k++)
+		out_printf(out, "%s\"%s\"", k ? ", " : "", key_name[o->keys[k]]);
+	out_str(out, "],\n  \"events\": [");
+	for (size_t i = 0; i < H->nr; i++) {
+		struct hists *hs = &H->h[i];
+		bool first_row = true;
+
+		if (!hs->nr_samples)
+			continue;
+		sort_ctx = H;
+		qsort(hs->v, hs->n, sizeof(*hs->v), ent_cmp);
+		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
+		first_ev = false;
+		json_str(out, pdata__evsel(H->p, i)->name);
+		out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 ",\n     \"rows\": [",
+			   hs->nr_samples, hs->total_period, hs->lost);
+		for (size_t e = 0; e < hs->n; e++) {
+			const struct hent *h = hs->v[e];
+			double pct = hs->total_period ? 100.0 * (double)h->period / (double)hs->total_period : 0.0;
+
+			if (h->filtered || (float)pct < (float)o->percent_limit)
+				continue;
+			out_printf(out, "%s\n      {\"overhead\": %.4f, \"period\": %" PRIu64 ", \"samples\": %" PRIu64,
+				   first_row ? "" : ",", pct, h->period, h->nr);
+			first_row = false;
+			for (int k = 0; k < o->nr_keys; k++) {
+				switch (o->keys[k]) {
+				case REPORT_KEY_COMM:
+					out_str(out, ", \"comm\": ");
+					json_str(out, h->comm);
+					break;
+				case REPORT_KEY_PID:
+					out_printf(out, ", \"tid\": %d, \"thread_comm\": ", h->tid);
+					json_str(out, h->last_comm ? h->last_comm : h->comm);
+					break;
+				case REPORT_KEY_DSO:
+					out_str(out, ", \"dso\": ");
+					json_str(out, h->dso ? h->dso : "[unknown]");
+					break;
+				case REPORT_KEY_SYM:
+					out_printf(out, ", \"level\": \"%c\", \"symbol\": ", h->level);
+					if (h->sym)
+						json_str(out, h->sym);
+					else
+						out_str(out, "null");
+					out_printf(out, ", \"address\": \"%#" PRIx64 "\"", h->sym ? h->sym_start : h->addr);
+					break;
+				}
+			}
+			out_char(out, '}');
+		}
+		out_str(out, first_row ? "]}" : "\n     ]}");
+	}
+	out_str(out, first_ev ? "]\n}\n" : "\n  ]\n}\n");
+}
+
 int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, char *err, size_t errlen)
 {
 	struct hist H = { .o = o, .p = p };
@@ -614,7 +696,10 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 	else if (H.kthread_running)
 		pthread_join(H.kthread, NULL);
 	if (ret >= 0 && out_init(&out, f) == 0) {
-		print_text(&H, &out);
+		if (o->json)
+			print_json(&H, &out);
+		else
+			print_text(&H, &out);
 		ret = out_finish(&out);
 		if (ret < 0 && ret != -EPIPE)
 			snprintf(err, errlen, "write error on the output: %s", strerror(-ret));

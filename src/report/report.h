@@ -2,6 +2,7 @@
 #ifndef MPERF_REPORT_H
 #define MPERF_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -29,6 +30,7 @@ struct report_hist_opts {
 	double percent_limit;			/* hide entries below this share */
 	const char *comm;			/* comma-separated commands to keep, or NULL */
 	const char *dso;			/* comma-separated DSO names to keep, or NULL */
+	bool json;				/* one JSON document instead of text */
 };
 
 /* The per-event histograms of perf report --stdio. */
