@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "cmd.h"
@@ -18,6 +19,8 @@ static const char report_usage[] =
 	"        --stats            only the per-event stats that end -D\n"
 	"        --stdio            text output, perf report --stdio's (the default)\n"
 	"        --json             the histograms as one JSON document (see mperf-report(1))\n"
+	"        --header           print the file's header and features first\n"
+	"        --header-only      print only the file's header and features\n"
 	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, sym\n"
 	"                           (default: comm,dso,sym)\n"
 	"        --percent-limit P  hide entries below P percent\n"
@@ -64,6 +67,8 @@ int cmd_report(int argc, char **argv)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "stdio", no_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "header", no_argument, NULL, 'H' },
+		{ "header-only", no_argument, NULL, 'O' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
 		{ "comms", required_argument, NULL, 'c' },
@@ -74,7 +79,7 @@ int cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "perf.data";
-	bool dump = false, stats = false;
+	bool dump = false, stats = false, header = false, header_only = false;
 	char err[512];
 	struct pdata *p;
 	static char obuf[1 << 16];
@@ -101,6 +106,12 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'J':
 			ho.json = true;
+			break;
+		case 'H':
+			header = true;
+			break;
+		case 'O':
+			header = header_only = true;
 			break;
 		case 's':
 			if (parse_keys(optarg, &ho))
@@ -137,6 +148,21 @@ int cmd_report(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	if (header && !ho.json) {
+		struct stat st;
+
+		if (pdata__is_pipe(p)) {
+			cmd_error("report", "--header needs a file-mode perf.data, not a pipe-mode stream");
+			pdata__close(p);
+			return 1;
+		}
+		ret = report__header(p, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
+		if (ret < 0 || header_only) {
+			pdata__close(p);
+			return ret == -EPIPE ? 141 : ret < 0 ? 1 : 0;
+		}
+		ho.after_header = true;
+	}
 	if (dump)
 		ret = report__dump(p, input, stdout, err, sizeof(err));
 	else if (stats)

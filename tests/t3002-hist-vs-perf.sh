@@ -54,4 +54,20 @@ test_expect_success PERF '--percent-limit' '
 	test "$(grep -c "^ *[0-9.]*%" mperf.out)" -lt 10
 '
 
+test_expect_success PERF '--header-only equals perf'"'"'s, on perf'"'"'s and on mperf'"'"'s files' '
+	for f in seed.data mix.data m.data; do
+		"$PERF" report --header-only -i $f >perf.out 2>/dev/null &&
+		"$MPERF" report --header-only -i $f >mperf.out &&
+		diff -u perf.out mperf.out || exit 1
+	done &&
+	grep -q "^# event : name = cpu-clock, , id = {" mperf.out &&
+	grep -q "^# missing features: " mperf.out
+'
+
+test_expect_success PERF '--header: the header, then the report without its prologue' '
+	"$PERF" report --stdio --header -i mix.data 2>/dev/null | top_rows >perf.out &&
+	"$MPERF" report --header -i mix.data | top_rows >mperf.out &&
+	diff -u perf.out mperf.out
+'
+
 test_done

@@ -162,6 +162,14 @@ int pdata__evsel_by_id(const struct pdata *p, uint64_t id);
 /* OR of every event's sample_type, and the first event's sample_id_all. */
 uint64_t pdata__sample_type_all(const struct pdata *p);
 bool pdata__sample_id_all(const struct pdata *p);
+/*
+ * A feature section of a file-mode file, checked against the file (string
+ * features hold their NUL), or NULL.  Valid until the reader is closed;
+ * read it before the records (the reader hands back pages behind it).
+ */
+const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len);
+/* Where the data and the feature table are (file mode; zeros in pipe mode). */
+void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_size, uint64_t *feat_off);
 /* Whether the feature bitmap has bit feat (file mode). */
 bool pdata__has_feat(const struct pdata *p, int feat);
 

@@ -41,6 +41,7 @@ struct pdata {
 	bool to_eof;			/* data.size was 0: a bad record ends the data */
 	uint64_t *abuf;			/* aligned copy of a misaligned record (pipe mode) */
 	uint64_t released;		/* mapped bytes [0, released) handed back */
+	uint64_t feat_off[PD_FEAT_LAST_6_1], feat_size[PD_FEAT_LAST_6_1];	/* checked sections */
 	uint64_t features[4];
 
 	struct pd_evsel *evsel;
@@ -437,6 +438,10 @@ static int open_file_mode(struct pdata *p)
 			nfeat++;
 			if ((err = check_feature(p, b, off, sz)))
 				return err;
+			if (b < PD_FEAT_LAST_6_1) {
+				p->feat_off[b] = off;
+				p->feat_size[b] = sz;
+			}
 			if (b == PD_FEAT_EVENT_DESC && (err = parse_event_desc(p, h + off, sz)))
 				return err;
 		}
@@ -857,6 +862,21 @@ bool pdata__sample_id_all(const struct pdata *p)
 bool pdata__has_feat(const struct pdata *p, int feat)
 {
 	return feat >= 0 && feat < 256 && (p->features[feat / 64] >> (feat % 64)) & 1;
+}
+
+const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len)
+{
+	if (p->pipe || feat <= 0 || feat >= PD_FEAT_LAST_6_1 || !p->feat_off[feat] || !p->mem)
+		return NULL;
+	*len = p->feat_size[feat];
+	return p->mem + p->feat_off[feat];
+}
+
+void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_size, uint64_t *feat_off)
+{
+	*data_off = p->pipe ? 0 : p->data_off;
+	*data_size = p->pipe ? 0 : p->data_end - p->data_off;
+	*feat_off = p->pipe ? 0 : p->data_end;
 }
 
 int pdata__evsel_by_id(const struct pdata *p, uint64_t id)

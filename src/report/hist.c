@@ -514,7 +514,8 @@ static void print_text(struct hist *H, struct out *out)
 	enum report_key cols[REPORT_MAX_KEYS];
 	int nc = 0;
 
-	out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (!o->after_header)
+		out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (!H->total_samples) {
 		mperf_log(MPERF_LOG_WARN, "the file has no samples");
 		return;

@@ -31,9 +31,14 @@ struct report_hist_opts {
 	const char *comm;			/* comma-separated commands to keep, or NULL */
 	const char *dso;			/* comma-separated DSO names to keep, or NULL */
 	bool json;				/* one JSON document instead of text */
+	bool after_header;			/* --header came first: no prologue line */
 };
 
 /* The per-event histograms of perf report --stdio. */
 int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *out, char *err, size_t errlen);
+
+/* --header-only: the header and features, as perf report --header-only prints them. */
+#include <time.h>
+int report__header(struct pdata *p, time_t mtime, FILE *out);
 
 #endif
