@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The ring and reader unit tests again, under valgrind (when it is installed
+# The unit tests again, under valgrind (when it is installed
 # and the build is not a sanitizer build, which valgrind cannot run).
 . "$(dirname "$0")/lib.sh"
 
@@ -8,7 +8,7 @@ have_valgrind () {
 	! grep -q -- -fsanitize "$MPERF_ROOT/build/.flags" 2>/dev/null
 }
 
-for t in test-ring test-perfdata test-record; do
+for t in test-ring test-perfdata test-record test-symbols test-machine; do
 	test_expect_success VALGRIND "$t under valgrind: no invalid access, no leak" '
 		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 			"$MPERF_ROOT/build/tests/unit/'$t'" >out 2>err ||

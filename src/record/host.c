@@ -192,7 +192,6 @@ static uint64_t total_mem_kb(void)
 
 int host__write_features(struct pdata_writer *w, int argc, char *const *argv)
 {
-	static const unsigned char zero_id[20];
 	struct utsname u;
 	char desc[256], self[PATH_MAX];
 	const char **args;
@@ -210,12 +209,6 @@ int host__write_features(struct pdata_writer *w, int argc, char *const *argv)
 	    (err = pdw__feat_nrcpus(w, (uint32_t)(conf > 0 ? conf : 1), (uint32_t)(onln > 0 ? onln : 1))) ||
 	    (err = pdw__feat_string(w, PD_FEAT_CPUDESC, desc)) ||
 	    (err = pdw__feat_u64(w, PD_FEAT_TOTAL_MEM, total_mem_kb())))
-		return err;
-	/*
-	 * A [vdso] entry makes perf name vdso samples "[vdso]" instead of a
-	 * temporary file it extracts; a zero build id is enough for that.
-	 */
-	if ((err = pdw__feat_build_id(w, PERF_RECORD_MISC_USER, -1, zero_id, 20, "[vdso]")))
 		return err;
 
 	/* CMDLINE: argv[0] is the absolute path of the tool, as perf writes it. */

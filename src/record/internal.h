@@ -28,4 +28,13 @@ int host__kernel_start(uint64_t *start);
 int host__kernel_end(uint64_t *end);
 int host__write_features(struct pdata_writer *w, int argc, char *const *argv);
 
+/* buildid.c: the DSOs the samples hit, for the BUILD_ID feature. */
+struct hits;
+struct hits *hits__new(void);
+void hits__delete(struct hits *h);
+void hits__mmap2(struct hits *h, const struct perf_event_header *hdr);
+void hits__sample(struct hits *h, uint16_t misc, uint32_t pid, uint64_t ip);
+/* BUILD_ID entries: the kernel if hit, each hit DSO with a build id, and [vdso]. */
+int hits__write(struct hits *h, struct pdata_writer *w);
+
 #endif

@@ -75,6 +75,7 @@ struct rec {
 	pthread_t ktext_thread;
 	bool ktext_running;
 	int ktext_err;
+	struct hits *hits;	/* DSOs hit, for BUILD_ID */
 };
 
 static int fail(struct record_result *res, int err, const char *fmt, ...)
@@ -347,6 +348,9 @@ static void account(struct rec *r, struct ring *ring)
 		if (h->type == PERF_RECORD_SAMPLE) {
 			int ev = 0;
 
+			/* IP, then pid/tid: the first two words of every sample here. */
+			if (r->hits && words >= 2)
+				hits__sample(r->hits, h->misc, (uint32_t)w[1], w[0]);
 			if (r->id_slot >= 0 && (size_t)r->id_slot < words)
 				ev = event_of_id(r, w[r->id_slot]);
 			if (ev >= 0)
@@ -360,6 +364,8 @@ static void account(struct rec *r, struct ring *ring)
 				if (t > r->last_time)
 					r->last_time = t;
 			}
+		} else if (h->type == PERF_RECORD_MMAP2 && r->hits) {
+			hits__mmap2(r->hits, h);
 		} else if (h->type == PERF_RECORD_LOST && words >= 2) {
 			r->res->lost_records++;
 			r->res->lost_events += w[1];
@@ -505,6 +511,7 @@ static void close_all(struct rec *r)
 	free(r->buf);
 	free(r->fd);
 	free(r->id);
+	hits__delete(r->hits);
 }
 
 int record__run(const struct record_opts *o, struct record_result *res)
@@ -529,10 +536,11 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	r.nr_cpus = host__online_cpus(r.cpus, MAX_CPUS);
 	if (r.nr_cpus <= 0)
 		return fail(res, r.nr_cpus ? r.nr_cpus : -ENODEV, "cannot read the list of online CPUs");
+	r.hits = hits__new();
 	r.fd = malloc(r.nr_ev * (size_t)r.nr_cpus * sizeof(int));
 	r.id = calloc(r.nr_ev * (size_t)r.nr_cpus, sizeof(uint64_t));
 	r.buf = calloc((size_t)r.nr_cpus, sizeof(*r.buf));
-	if (!r.fd || !r.id || !r.buf) {
+	if (!r.fd || !r.id || !r.buf || !r.hits) {
 		close_all(&r);
 		return fail(res, -ENOMEM, "out of memory");
 	}
@@ -603,6 +611,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if ((err = read_lost(&r)) || (err = finish_kernel_mmap(&r)))
 		goto write_err;
 	if ((err = host__write_features(r.w, o->cmd_argc, o->cmd_argv)) ||
+	    (err = hits__write(r.hits, r.w)) ||
 	    (r.first_time && (err = pdw__feat_sample_time(r.w, r.first_time, r.last_time))) ||
 	    (err = pdw__finish(r.w)))
 		goto write_err;

@@ -353,8 +353,6 @@ static void on_lost(void *arg, int evsel, uint64_t lost)
 
 /* ---- output ---- */
 
-static const struct hist *sort_ctx;
-
 static int strcmp_null_last(const char *a, const char *b)
 {
 	if (!a || !b)
@@ -368,10 +366,10 @@ static int strcmp_null_last(const char *a, const char *b)
  * the order entries were collapsed in: each key's compare function (symbol
  * addresses, unresolved ones by address).
  */
-static int ent_cmp(const void *pa, const void *pb)
+static int ent_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct hent *a = *(const struct hent *const *)pa, *b = *(const struct hent *const *)pb;
-	const struct hist *H = sort_ctx;
+	const struct hist *H = ctx;
 	int c;
 
 	if (a->period != b->period)
@@ -542,8 +540,7 @@ static void print_text(struct hist *H, struct out *out)
 
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
-		sort_ctx = H;
-		qsort(hs->v, hs->n, sizeof(*hs->v), ent_cmp);
+		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
 		/* Columns fit every shown entry, including those --percent-limit hides. */
 		for (int c = 0; c < nc; c++)
 			width[c] = (int)strlen(key_header[cols[c]]);
@@ -627,8 +624,7 @@ static void print_json(struct hist *H, struct out *out)
 
 		if (!hs->nr_samples)
 			continue;
-		sort_ctx = H;
-		qsort(hs->v, hs->n, sizeof(*hs->v), ent_cmp);
+		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
 		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
 		first_ev = false;
 		json_str(out, pdata__evsel(H->p, i)->name);

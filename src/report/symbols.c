@@ -673,14 +673,14 @@ static bool kallsyms_type(char t)
 
 /*
  * /proc/kallsyms: about 120k lines of "ffffffff81000000 T _text" (module
- * symbols add "\t[module]").  It comes sorted by address, so no table is
- * built: the kept lines' addresses and names are stored in order and a
+ * symbols add "\t[module]").  No symbol table is built: the kept lines'
+ * addresses and names are stored in address order (the kernel's own lines
+ * come sorted; module and BPF lines, which do not, are sorted in) and a
  * lookup searches them.  perf's rules then reduce to: the symbol for an address is the
  * last kept line at or below it (of several aliases at one address, perf
  * keeps the last, the only one whose end is not its start), ending at
  * the next kept line, or at the next page when that line is a module's
- * or there is none.  (Unsorted kallsyms has not been seen on Linux: no
- * kernel symbols then.)
+ * or there is none.
  */
 static int ksyms_push(struct ksyms *k, struct mbuf *pool, uint64_t addr, const char *name, size_t len,
 		      bool module)
@@ -734,6 +734,46 @@ static char *ksyms_parse(struct ksyms *k, struct mbuf *pool, char *p, char *end,
 	return p;
 }
 
+static int kidx_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct ksyms *k = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t ax = k->addr[x], ay = k->addr[y];
+
+	if (ax != ay)
+		return ax < ay ? -1 : 1;
+	return (x > y) - (x < y);	/* equal addresses keep file order (the last alias wins) */
+}
+
+/* Sort the kept lines by address, stably. */
+static int ksyms_sort(struct ksyms *k)
+{
+	uint32_t *idx = malloc(k->n * sizeof(*idx));
+	uint64_t *addr = malloc(k->n * sizeof(*addr));
+	uint32_t *name = malloc(k->n * sizeof(*name));
+
+	if (!idx || !addr || !name) {
+		free(idx);
+		free(addr);
+		free(name);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < k->n; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, k->n, sizeof(*idx), kidx_cmp, k);
+	for (size_t i = 0; i < k->n; i++) {
+		addr[i] = k->addr[idx[i]];
+		name[i] = k->name[idx[i]];
+	}
+	free(idx);
+	free(k->addr);
+	free(k->name);
+	k->addr = addr;
+	k->name = name;
+	k->cap = k->n;
+	return 0;
+}
+
 static void load_kallsyms(struct symcache *c)
 {
 	enum { CHUNK = 1 << 18 };
@@ -763,7 +803,10 @@ static void load_kallsyms(struct symcache *c)
 		if (have == CHUNK)
 			goto out;	/* a line longer than the buffer: not kallsyms */
 	}
-	if (k->n && sorted) {
+	/* Module and BPF lines follow the kernel's in list order, not by address. */
+	if (k->n && !sorted && ksyms_sort(k))
+		goto out;
+	if (k->n) {
 		k->text = pool.p;
 		pool.p = NULL;
 		c->kallsyms = k;

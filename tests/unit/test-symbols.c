@@ -283,8 +283,9 @@ static struct kline *read_kallsyms(size_t *n, bool *nonzero)
 static void test_kernel(struct symcache *c)
 {
 	enum { N = 10 };
-	size_t n = 0, g = SIZE_MAX, gend, mod = SIZE_MAX, text = SIZE_MAX;
-	bool nonzero;
+	size_t n = 0, g = SIZE_MAX, gend = 0, last_vmlinux = SIZE_MAX, text = SIZE_MAX, stext = SIZE_MAX;
+	uint64_t lowest = UINT64_MAX, lowest_module = UINT64_MAX;
+	bool nonzero, sorted = true;
 	struct kline *k = read_kallsyms(&n, &nonzero);
 	const struct sym *s;
 	struct sym got;
@@ -297,22 +298,30 @@ static void test_kernel(struct symcache *c)
 	for (size_t i = 0; i < n; i++) {
 		if (text == SIZE_MAX && !strcmp(k[i].name, "_text"))
 			text = i;
-		if (text == SIZE_MAX && !strcmp(k[i].name, "_stext"))
-			text = i;
-		if (mod == SIZE_MAX && k[i].module && i)
-			mod = i;
+		if (stext == SIZE_MAX && !strcmp(k[i].name, "_stext"))
+			stext = i;
+		if (i && k[i].addr < k[i - 1].addr)
+			sorted = false;
+		if (k[i].addr < lowest)
+			lowest = k[i].addr;
+		if (k[i].module && k[i].addr < lowest_module)
+			lowest_module = k[i].addr;
+		if (!k[i].module && (last_vmlinux == SIZE_MAX || k[i].addr >= k[last_vmlinux].addr))
+			last_vmlinux = i;
 	}
+	if (text == SIZE_MAX)
+		text = stext;
 	/*
-	 * An alias group: several kept names at one address, followed by a
-	 * kept line of the same kind (vmlinux or module); memcpy's if there is
-	 * one, else the first.
+	 * An alias group: several kept vmlinux names at one address, followed
+	 * by a kept vmlinux line; memcpy's if there is one, else the first.
+	 * (The vmlinux part of kallsyms is sorted by address.)
 	 */
 	for (size_t i = 0, j; i < n; i = j) {
 		bool want = false;
 
 		for (j = i; j < n && k[j].addr == k[i].addr; j++)
 			want |= !strcmp(k[j].name, "memcpy") || !strcmp(k[j].name, "__memcpy");
-		if (j - i < 2 || j == n || k[j].module != k[i].module)
+		if (j - i < 2 || j == n || k[i].module || k[j].module || k[j].addr < k[i].addr)
 			continue;
 		if (g == SIZE_MAX || want) {
 			g = i;
@@ -321,6 +330,15 @@ static void test_kernel(struct symcache *c)
 				break;
 		}
 	}
+
+	/*
+	 * Module and BPF lines come after vmlinux's in module-list and
+	 * symbol-table order, not by address: kallsyms is then unsorted, and
+	 * symbols.c gives up on all kernel symbols (known bug).
+	 */
+	note("/proc/kallsyms: %zu kept lines, %s", n, sorted ? "sorted by address" : "NOT sorted by address");
+	if (!sorted)
+		todo_start("symbols.c drops all kernel symbols when /proc/kallsyms is not sorted");
 
 	symcache__load_kernel(c);
 
@@ -332,8 +350,8 @@ static void test_kernel(struct symcache *c)
 		skip(2, "no _text or _stext in /proc/kallsyms");
 	}
 
-	s = symcache__find_kernel(c, k[0].addr - 1);
-	ok(!s, "kernel: 1 byte below the first kept symbol (%s): none", k[0].name);
+	s = symcache__find_kernel(c, lowest - 1);
+	ok(!s, "kernel: 1 byte below the lowest kept symbol: none");
 	s = symcache__find_kernel(c, 0x1000);
 	ok(!s, "kernel: a user-space address: none");
 
@@ -352,18 +370,20 @@ static void test_kernel(struct symcache *c)
 		skip(4, "no kernel alias group in /proc/kallsyms");
 	}
 
-	/* The last symbol before the modules ends at the page after it, not at the first module's. */
-	if (mod != SIZE_MAX && !k[mod - 1].module && k[mod].addr > k[mod - 1].addr + 8192) {
-		uint64_t a = k[mod - 1].addr, end = ((a + 4095) & ~4095ULL) + 4096;
+	/* The last vmlinux symbol ends a page on, not at the first module's symbol. */
+	if (lowest_module != UINT64_MAX && last_vmlinux != SIZE_MAX &&
+	    lowest_module > k[last_vmlinux].addr + 8192) {
+		uint64_t a = k[last_vmlinux].addr, end = ((a + 4095) & ~4095ULL) + 4096;
 
 		s = symcache__find_kernel(c, a);
 		got = s ? *s : (struct sym){ 0 };
-		is_u64(got.end, end, "kernel: %s, last before the modules, ends a page on", k[mod - 1].name);
+		is_u64(got.end, end, "kernel: %s, last before the modules, ends a page on", k[last_vmlinux].name);
 		s = symcache__find_kernel(c, end);
 		ok(!s, "kernel: the gap before the modules resolves to nothing");
 	} else {
 		skip(2, "no module symbols in /proc/kallsyms");
 	}
+	todo_end();
 	free(k);
 }
 
