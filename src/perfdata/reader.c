@@ -879,6 +879,31 @@ void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_siz
 	*feat_off = p->pipe ? 0 : p->data_end;
 }
 
+size_t pdata__build_id(const struct pdata *p, const char *name, unsigned char id[20])
+{
+	size_t len;
+	const unsigned char *q = pdata__feature(p, PD_FEAT_BUILD_ID, &len), *end;
+
+	if (!q)
+		return 0;
+	/* Entries: {header; s32 pid; u8 id[20]; u8 size; u8 pad[3]; char name[]} */
+	for (end = q + len; end - q >= 36; ) {
+		uint16_t size = pd_u16(q + 6), misc = pd_u16(q + 4);
+		size_t n;
+
+		if (size < 36 || size > end - q)
+			break;
+		if (strnlen((const char *)q + 36, size - 36u) < size - 36u && !strcmp((const char *)q + 36, name)) {
+			/* Without the size flag (0x8000) the id is the full 20 bytes. */
+			n = (misc & 0x8000) && q[32] && q[32] <= 20 ? q[32] : 20;
+			memcpy(id, q + 12, n);
+			return n;
+		}
+		q += size;
+	}
+	return 0;
+}
+
 int pdata__evsel_by_id(const struct pdata *p, uint64_t id)
 {
 	return ids_find(p, id);

@@ -670,6 +670,11 @@ static void print_json(struct hist *H, struct out *out)
 	out_str(out, first_ev ? "]\n}\n" : "\n  ]\n}\n");
 }
 
+static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
+{
+	return pdata__build_id(arg, name, id);
+}
+
 int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, char *err, size_t errlen)
 {
 	struct hist H = { .o = o, .p = p };
@@ -680,6 +685,7 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 	H.syms = symcache__new();
 	if (!H.syms)
 		return -ENOMEM;
+	symcache__set_build_ids(H.syms, recorded_build_id, p);
 	for (int k = 0; k < o->nr_keys; k++)
 		H.key[o->keys[k]] = true;
 	/* The session may add events (pipe mode): size for the most there can be. */

@@ -53,6 +53,8 @@ struct ksyms {
 };
 
 struct symcache {
+	symcache_build_id_fn build_id;
+	void *build_id_arg;
 	struct dso *dsos[DSO_BUCKETS];
 	struct ksyms *kallsyms;
 	bool kernel_tried;
@@ -76,6 +78,12 @@ static void dso_free(struct dso *d)
 	free(d->path);
 	dso_free_tables(d);
 	free(d);
+}
+
+void symcache__set_build_ids(struct symcache *c, symcache_build_id_fn fn, void *arg)
+{
+	c->build_id = fn;
+	c->build_id_arg = arg;
 }
 
 void symcache__delete(struct symcache *c)
@@ -276,6 +284,14 @@ static int load_elf_symbols(Elf *e, const struct segs *sg, bool want_symtab, str
 
 	if (!scn || elf_getshdrstrndx(e, &shstrndx))
 		return -ENOENT;
+	/* Debug files may carry compressed sections (SHF_COMPRESSED): libelf inflates them. */
+	if (sh.sh_flags & SHF_COMPRESSED)
+		elf_compress(scn, 0, 0);
+	Elf_Scn *strscn = elf_getscn(e, sh.sh_link);
+	GElf_Shdr strsh;
+
+	if (strscn && gelf_getshdr(strscn, &strsh) && (strsh.sh_flags & SHF_COMPRESSED))
+		elf_compress(strscn, 0, 0);
 	data = elf_getdata(scn, NULL);
 	if (!data || !sh.sh_entsize)
 		return -ENOENT;
@@ -348,16 +364,21 @@ static int elf_build_id(Elf *e, char *hex, size_t len)
 	return -1;
 }
 
-/* Load the .symtab of the ELF at path into l: 0, or -1 when it has none. */
-static int try_symtab(const char *path, const struct segs *sg, struct loader *l)
+/*
+ * Load the .symtab of the ELF at path into l: 0, or -1 when it has none,
+ * or its build id is not bid (when bid is not empty).
+ */
+static int try_symtab(const char *path, const char *bid, const struct segs *sg, struct loader *l)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -1;
+	char have[64];
 	Elf *e;
 
 	if (fd < 0)
 		return -1;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF && find_section(e, SHT_SYMTAB, &(GElf_Shdr){ 0 }))
+	if (e && elf_kind(e) == ELF_K_ELF && find_section(e, SHT_SYMTAB, &(GElf_Shdr){ 0 }) &&
+	    (!bid[0] || (elf_build_id(e, have, sizeof(have)) == 0 && !strcmp(have, bid))))
 		err = load_elf_symbols(e, sg, true, l) ? -1 : 0;
 	elf_end(e);
 	close(fd);
@@ -394,44 +415,47 @@ static const char *debuglink(Elf *e)
 static int load_symtab(Elf *e, const char *path, const struct segs *sg, struct loader *l)
 {
 	const char *link = debuglink(e), *home = getenv("HOME");
-	char bid[64], dir[4096], p[8400];
+	char bid[64] = "", dir[4096], p[8400];
 	bool have_bid = elf_build_id(e, bid, sizeof(bid)) == 0 && strlen(bid) > 2;
 	char *slash;
+
+	if (!have_bid)
+		bid[0] = 0;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = 0;
 	if (link) {
-		if (try_symtab(link, sg, l) == 0)
+		if (try_symtab(link, bid, sg, l) == 0)
 			return 0;
 		snprintf(p, sizeof(p), "%s/%s", dir, link);
-		if (strcmp(p, path) && try_symtab(p, sg, l) == 0)
+		if (strcmp(p, path) && try_symtab(p, bid, sg, l) == 0)
 			return 0;
 		snprintf(p, sizeof(p), "%s/.debug/%s", dir, link);
-		if (try_symtab(p, sg, l) == 0)
+		if (try_symtab(p, bid, sg, l) == 0)
 			return 0;
 		snprintf(p, sizeof(p), "/usr/lib/debug%s/%s", dir, link);
-		if (try_symtab(p, sg, l) == 0)
+		if (try_symtab(p, bid, sg, l) == 0)
 			return 0;
 	}
 	if (have_bid && home) {
 		snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, bid, bid + 2);
-		if (try_symtab(p, sg, l) == 0)
+		if (try_symtab(p, bid, sg, l) == 0)
 			return 0;
 		snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/debug", home, bid, bid + 2);
-		if (try_symtab(p, sg, l) == 0)
+		if (try_symtab(p, bid, sg, l) == 0)
 			return 0;
 	}
 	snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
-	if (try_symtab(p, sg, l) == 0)
+	if (try_symtab(p, bid, sg, l) == 0)
 		return 0;
 	snprintf(p, sizeof(p), "/usr/lib/debug%s", path);
-	if (try_symtab(p, sg, l) == 0)
+	if (try_symtab(p, bid, sg, l) == 0)
 		return 0;
 	if (have_bid) {
 		snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", bid, bid + 2);
-		if (try_symtab(p, sg, l) == 0)
+		if (try_symtab(p, bid, sg, l) == 0)
 			return 0;
 	}
 	return load_elf_symbols(e, sg, true, l) ? -1 : 0;
@@ -489,10 +513,33 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 	return 0;
 }
 
-static void load_dso(struct dso *d)
+/* The file that ran: path itself if its build id is the recorded one, else perf's cache copy. */
+static int open_runtime(const char *path, const char *want)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *home = getenv("HOME");
+	char have[64], p[4096];
+	Elf *e;
+	bool ok;
+
+	if (!want[0] || fd < 0)
+		return fd;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	ok = e && elf_kind(e) == ELF_K_ELF && elf_build_id(e, have, sizeof(have)) == 0 && !strcmp(have, want);
+	elf_end(e);
+	if (ok)
+		return fd;
+	close(fd);
+	if (!home || strlen(want) < 3)
+		return -1;
+	snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, want, want + 2);
+	return open(p, O_RDONLY | O_CLOEXEC);
+}
+
+static void load_dso(struct dso *d, const char *want)
 {
 	struct loader l = { 0 };
-	int fd = open(d->path, O_RDONLY | O_CLOEXEC);
+	int fd = open_runtime(d->path, want);
 	struct segs sg;
 	Elf *e = NULL;
 
@@ -624,8 +671,21 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 		return NULL;
 	}
 	/* Real files, and the vdso: the kernel's, the same one this process has. */
-	if (path[0] == '/')
-		load_dso(d);
+	if (path[0] == '/') {
+		unsigned char id[20];
+		char want[64] = "";
+		size_t n = c->build_id ? c->build_id(c->build_id_arg, path, id) : 0;
+
+		/* An all-zero id says nothing (perf writes them for what it cannot read). */
+		for (size_t i = 0; i < n; i++)
+			if (id[i])
+				break;
+			else if (i + 1 == n)
+				n = 0;
+		for (size_t i = 0; i < n; i++)
+			snprintf(want + 2 * i, 3, "%02x", id[i]);
+		load_dso(d, want);
+	}
 	else if (!strcmp(path, "[vdso]"))
 		load_vdso(d);
 	d->next = c->dsos[h % DSO_BUCKETS];

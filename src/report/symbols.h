@@ -19,6 +19,13 @@ struct sym {
 struct symcache;
 
 struct symcache *symcache__new(void);
+/*
+ * Where the recording's build ids come from (the BUILD_ID feature): a DSO
+ * whose file has another build id is not the one that ran, and gets no
+ * symbols, unless perf's build-id cache (~/.debug) has the right one.
+ */
+typedef size_t (*symcache_build_id_fn)(void *arg, const char *name, unsigned char id[20]);
+void symcache__set_build_ids(struct symcache *c, symcache_build_id_fn fn, void *arg);
 void symcache__delete(struct symcache *c);
 
 /*
