@@ -93,6 +93,9 @@ struct pd_sample {
  */
 int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct pd_sample *s);
 
+/* Just the TIME of a SAMPLE or of another record's trailer: 0, or -1 if it has none. */
+int pd_sample_time(const struct perf_event_attr *attr, const void *rec, uint64_t *time);
+
 /* Little-endian loads from possibly unaligned memory. */
 static inline uint64_t pd_u64(const void *p)
 {

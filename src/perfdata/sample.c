@@ -243,3 +243,30 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 	s->bad = NULL;
 	return 0;
 }
+
+int pd_sample_time(const struct perf_event_attr *attr, const void *rec, uint64_t *time)
+{
+	const struct perf_event_header *h = rec;
+	uint64_t st = attr->sample_type;
+	size_t words = (h->size - sizeof(*h)) / 8, slot;
+	const unsigned char *body = (const unsigned char *)(h + 1);
+
+	if (!(st & PERF_SAMPLE_TIME) || h->size < sizeof(*h))
+		return -1;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		/* TIME follows IDENTIFIER, IP and TID, one word each. */
+		slot = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID);
+	} else {
+		/* In the trailer, counted from the end: IDENTIFIER, CPU, STREAM_ID, ID, then TIME. */
+		size_t back = 1 + !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_CPU) +
+			      !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID);
+
+		if (!attr->sample_id_all || back > words)
+			return -1;
+		slot = words - back;
+	}
+	if (slot >= words)
+		return -1;
+	*time = pd_u64(body + 8 * slot);
+	return 0;
+}

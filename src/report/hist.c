@@ -55,6 +55,10 @@ struct hist {
 	struct symcache *syms;
 	struct istr *strs[SBUCKETS];
 	bool key[4];			/* which of comm, pid, dso, sym identify an entry */
+	/* Samples come in runs from one thread and one map: remember the last ones. */
+	const char *last_comm_raw, *last_comm;
+	const char *last_dso_raw, *last_dso;
+	bool last_jit;
 	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kthread_running;
 	uint64_t total_lost;
@@ -94,7 +98,7 @@ static const char *short_name(const char *dso, char *buf, size_t len)
 	int pid;
 	char tail;
 
-	if (sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p') {
+	if (!strncmp(dso, "/tmp/perf-", 10) && sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p') {
 		snprintf(buf, len, "[JIT] tid %d", pid);
 		return buf;
 	}
@@ -106,7 +110,7 @@ static bool is_jit(const char *dso)
 	int pid;
 	char tail;
 
-	return sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p';
+	return !strncmp(dso, "/tmp/perf-", 10) && sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p';
 }
 
 static bool listed(const char *list, const char *name)
@@ -244,15 +248,25 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	case PERF_RECORD_MISC_GUEST_USER: k.level = 'u'; break;
 	default: k.level = 'H'; break;
 	}
-	k.comm = intern(H, w->comm);
+	/* The machine's strings are stable while they live: compare before interning again. */
+	if (w->comm != H->last_comm_raw || strcmp(w->comm, H->last_comm)) {
+		H->last_comm = intern(H, w->comm);
+		H->last_comm_raw = H->last_comm ? w->comm : NULL;
+	}
+	k.comm = H->last_comm;
 	if (w->found) {
 		char jit[64];
 
-		k.dso = intern(H, short_name(w->dso, jit, sizeof(jit)));
+		if (w->dso != H->last_dso_raw) {
+			H->last_dso = intern(H, short_name(w->dso, jit, sizeof(jit)));
+			H->last_jit = is_jit(w->dso);
+			H->last_dso_raw = H->last_dso ? w->dso : NULL;
+		}
+		k.dso = H->last_dso;
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
 		if (k.level == 'k')
 			k.kernel_pending = true;	/* kallsyms is still being read */
-		else if (is_jit(w->dso))
+		else if (H->last_jit)
 			k.addr = ss->smp->ip;		/* an identity map, no symbols */
 		else
 			sym = symcache__find(H->syms, w->dso, w->map_start, w->map_pgoff, ss->smp->ip, &k.addr);

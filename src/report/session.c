@@ -428,7 +428,7 @@ static int process(struct session *s, const struct pd_record *r)
 {
 	const struct perf_event_header *h = r->hdr;
 	const struct pd_evsel *ev;
-	struct pd_sample smp;
+	uint64_t ts;
 	int evsel, err;
 
 	if (h->type < PD_RECORD_MAX && pd_record_name(h->type)) {
@@ -459,11 +459,8 @@ static int process(struct session *s, const struct pd_record *r)
 			    pd_record_name(h->type), r->off);
 	}
 	ev = pdata__evsel(s->p, (size_t)evsel);
-	if (s->ordered && pd_parse_sample(&ev->attr, h, &smp) == 0 &&
-	    (ev->attr.sample_type & PERF_SAMPLE_TIME) &&
-	    (h->type == PERF_RECORD_SAMPLE || ev->attr.sample_id_all) &&
-	    smp.time && smp.time != UINT64_MAX)
-		return enqueue(s, smp.time, r->off, h, r->stable, evsel);
+	if (s->ordered && pd_sample_time(&ev->attr, h, &ts) == 0 && ts && ts != UINT64_MAX)
+		return enqueue(s, ts, r->off, h, r->stable, evsel);
 	return deliver(s, r->off, h, evsel);
 }
 
