@@ -102,6 +102,7 @@ deps:
 demo: all
 	./mperf record -e cycles,cycles,cycles -o demo.data ./noploop 3
 	./mperf report -D -i demo.data | tail -n 24
+	./mperf report -i demo.data --percent-limit 1
 
 bench: all
 	bench/report-vs-perf.sh
