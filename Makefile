@@ -80,7 +80,8 @@ FUZZ_BIN = $(B)/fuzz/fuzz-reader $(B)/fuzz/fuzz-ring
 $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' -o $@ $< $(LIB_SRC)
+		-std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
+		-o $@ $< $(LIB_SRC) $(PKG_LIBS)
 
 fuzz: $(FUZZ_BIN)
 

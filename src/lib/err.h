@@ -5,7 +5,8 @@
 /*
  * Functions in src/ return 0 or a positive count on success and a negative
  * number on failure: -errno, or one of the mperf codes below.  The mperf
- * codes sit far above any errno value so the two ranges never collide.
+ * codes start above the largest errno the kernel uses (4095), so the two
+ * ranges never collide.
  */
 #define MPERF_ERR_BASE 4096
 

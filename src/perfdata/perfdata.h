@@ -133,7 +133,7 @@ struct pd_record {
 
 struct pdata;
 
-/* Open a file ("-" = stdin).  NULL with errno set; pdata_open_error() explains. */
+/* Open a file ("-" = stdin).  NULL with errno set and err holding one line that explains. */
 struct pdata *pdata__open(const char *path, char *err, size_t errlen);
 /* Read a file image in memory (not copied: buf must outlive the reader). */
 struct pdata *pdata__open_mem(const void *buf, size_t len, char *err, size_t errlen);
@@ -167,8 +167,8 @@ uint64_t pdata__sample_type_all(const struct pdata *p);
 bool pdata__sample_id_all(const struct pdata *p);
 /*
  * A feature section of a file-mode file, checked against the file (string
- * features hold their NUL), or NULL.  Valid until the reader is closed;
- * read it before the records (the reader hands back pages behind it).
+ * features hold their NUL), or NULL.  Valid until the reader is closed
+ * (pages the reader hands back are read from the file again if touched).
  */
 const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len);
 /*

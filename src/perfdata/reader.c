@@ -348,7 +348,7 @@ static int open_file_mode(struct pdata *p)
 {
 	const unsigned char *h = p->mem;
 	uint64_t hsize = pd_u64(h + 8), len = p->mem_len;
-	uint64_t attr_size, a_off, a_size, d_off, d_size, nr_attrs, pos;
+	uint64_t attr_size, a_off, a_size, d_off, d_size, nr_attrs, pos, ids_total = 0;
 	int err;
 
 	if (hsize != PD_HEADER_SIZE && hsize != 72)
@@ -407,6 +407,11 @@ static int open_file_mode(struct pdata *p)
 		if (!section_ok(ids_off, ids_size, len))
 			return fail(p, -MPERF_ERR_TRUNCATED, "ids section [%#llx, +%#llx) of event %llu runs past the end of the file",
 				    (unsigned long long)ids_off, (unsigned long long)ids_size, (unsigned long long)i);
+		/* Every attr may point at the same ids: bound the copies by the file itself. */
+		ids_total += ids_size;
+		if (ids_total > len)
+			return fail(p, -MPERF_ERR_CORRUPT, "ids sections add up to %#llx bytes, more than the file holds",
+				    (unsigned long long)ids_total);
 		if (ids_size && ids_off < p->data_end && p->data_off < ids_off + ids_size)
 			return fail(p, -MPERF_ERR_CORRUPT, "ids section [%#llx, +%#llx) of event %llu overlaps the data section",
 				    (unsigned long long)ids_off, (unsigned long long)ids_size, (unsigned long long)i);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../lib/err.h"
 #include "internal.h"
@@ -140,12 +141,18 @@ static size_t elf_build_id(Elf *e, unsigned char id[20])
 
 static size_t file_build_id(const char *path, unsigned char id[20])
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Only regular files: a FIFO named by a mapping must not block us. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 	size_t n = 0;
 	Elf *e;
 
 	if (fd < 0)
 		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF)
 		n = elf_build_id(e, id);

@@ -110,7 +110,11 @@ static int kallsyms_find(const char *name, uint64_t *addr)
 		return -ENOMEM;
 	}
 	for (;;) {
-		ssize_t n = read(fd, buf + have, CHUNK);
+		ssize_t n;
+
+		if (have >= CHUNK)
+			break;	/* a line longer than a chunk: not kallsyms */
+		n = read(fd, buf + have, CHUNK);
 		char *p, *last_nl;
 
 		if (n <= 0)

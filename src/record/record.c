@@ -608,6 +608,15 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		;
 	wl.pid = -1;
 	res->wait_status = status;
+	/* What the workload did while it was being ended (its last samples, its EXIT). */
+	{
+		int64_t wrote = drain(&r);
+
+		if (wrote < 0 || (wrote && (err = write_round(&r)))) {
+			err = wrote < 0 ? (int)wrote : err;
+			goto write_err;
+		}
+	}
 	if ((err = read_lost(&r)) || (err = finish_kernel_mmap(&r)))
 		goto write_err;
 	if ((err = host__write_features(r.w, o->cmd_argc, o->cmd_argv)) ||

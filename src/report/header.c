@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* --header / --header-only: the file's header and feature sections, in perf 6.1's lines. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static void event_line(struct out *out, const struct pd_evsel *e)
 	X("config", a->config);
 	U("{ sample_period, sample_freq }", a->sample_period);
 	if (a->sample_type) {
-		/* The names follow perf's bit order; the table above is in bit order too. */
+		/* perf prints the names in its own table's order (not quite bit order). */
 		static const int order[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 18, 15, 14, 19, 20, 21, 22, 23, 24 };
 		bool first = true;
 
@@ -131,7 +132,7 @@ int report__header(struct pdata *p, time_t mtime, FILE *f)
 	char when[64];
 
 	if (out_init(&out, f))
-		return -1;
+		return -ENOMEM;
 	pdata__layout(p, &doff, &dsize, &foff);
 	ctime_r(&mtime, when);
 	out_printf(&out, "# ========\n# captured on    : %s", when);
@@ -221,6 +222,9 @@ int report__header(struct pdata *p, time_t mtime, FILE *f)
 					leader = pd_u32(q);
 					members = pd_u32(q + 4);
 					q += 8;
+					/* Only events the file has: the counts are the file's word. */
+					if (leader > pdata__nr_evsel(p) || members > pdata__nr_evsel(p) - leader)
+						break;
 					out_printf(&out, "# group: %s{", strcmp(name, "{anon_group}") ? name : "");
 					for (uint32_t m = 0; m < members; m++) {
 						const struct pd_evsel *e = pdata__evsel(p, leader + m);

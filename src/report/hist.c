@@ -696,13 +696,16 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 	struct out out;
 	int ret;
 
+	err[0] = 0;
 	H.syms = symcache__new();
-	if (!H.syms)
+	if (!H.syms) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
 	symcache__set_build_ids(H.syms, recorded_build_id, p);
 	for (int k = 0; k < o->nr_keys; k++)
 		H.key[o->keys[k]] = true;
-	/* The session may add events (pipe mode): size for the most there can be. */
+	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H.nr = pdata__nr_evsel(p);
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
 	if (pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
@@ -712,7 +715,9 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 		ret = resolve_kernel(&H);
 	else if (H.kthread_running)
 		pthread_join(H.kthread, NULL);
-	if (ret >= 0 && out_init(&out, f) == 0) {
+	if (ret >= 0 && out_init(&out, f)) {
+		ret = -ENOMEM;
+	} else if (ret >= 0) {
 		if (o->json)
 			print_json(&H, &out);
 		else
@@ -721,6 +726,8 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 		if (ret < 0 && ret != -EPIPE)
 			snprintf(err, errlen, "write error on the output: %s", strerror(-ret));
 	}
+	if (ret < 0 && !err[0])
+		snprintf(err, errlen, "%s", mperf_strerror(ret));
 	for (size_t i = 0; H.h && i < H.nr; i++) {
 		for (size_t e = 0; e < H.h[i].n; e++)
 			free(H.h[i].v[e]);

@@ -248,7 +248,7 @@ static int handle(struct session *s, const struct perf_event_header *h)
 			break;
 		err = machine__fork(s->m, (int)pd_u32(b + 8), (int)pd_u32(b + 16), (int)pd_u32(b + 12),
 				    (int)pd_u32(b + 20), h->misc & PERF_RECORD_MISC_FORK_EXEC, &rpid, &rtid);
-		if (rtid != -2)
+		if (rtid != -2 && s->mode == SESSION_DUMP)	/* perf says it only in -D */
 			out_printf(s->out, "removing erroneous parent thread %d/%d\n", rpid, rtid);
 		return err;
 	}
@@ -530,12 +530,9 @@ int session__run(struct pdata *p, const char *label, FILE *f, enum session_mode 
 	if (ret < 0 && !err[0])
 		snprintf(err, errlen, "%s", pdata__errmsg(p)[0] ? pdata__errmsg(p) : mperf_strerror(ret));
 	/* What was read before an error is still shown, as perf does. */
-	if (ret == 0 || ret < 0) {
-		int e = flush_upto(&s, UINT64_MAX);
-
-		if (!ret)
-			ret = e;
-	}
+	e = flush_upto(&s, UINT64_MAX);
+	if (!ret)
+		ret = e;
 	if (ret == 0 && mode != SESSION_HIST)
 		print_stats(&s);
 	if (ret == 0 && ops && ops->finish)

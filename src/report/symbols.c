@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../lib/buf.h"
 #include "symbols.h"
@@ -36,6 +37,24 @@ struct dso {
 	char *names;
 	struct dso *plt;	/* name@plt entries: used where no other symbol covers */
 };
+
+/*
+ * Open a file a recording names, read-only: only a regular file (a FIFO or
+ * a device named in an MMAP record must not block or be read).
+ */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
 static void dso_free_tables(struct dso *d)
 {
@@ -370,7 +389,7 @@ static int elf_build_id(Elf *e, char *hex, size_t len)
  */
 static int try_symtab(const char *path, const char *bid, const struct segs *sg, struct loader *l)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = -1;
+	int fd = open_regular(path), err = -1;
 	char have[64];
 	Elf *e;
 
@@ -516,7 +535,7 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 /* The file that ran: path itself if its build id is the recorded one, else perf's cache copy. */
 static int open_runtime(const char *path, const char *want)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	const char *home = getenv("HOME");
 	char have[64], p[4096];
 	Elf *e;
@@ -533,7 +552,7 @@ static int open_runtime(const char *path, const char *want)
 	if (!home || strlen(want) < 3)
 		return -1;
 	snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, want, want + 2);
-	return open(p, O_RDONLY | O_CLOEXEC);
+	return open_regular(p);
 }
 
 static void load_dso(struct dso *d, const char *want)
