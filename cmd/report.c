@@ -80,7 +80,7 @@ int cmd_report(int argc, char **argv)
 	};
 	const char *input = "perf.data";
 	bool dump = false, stats = false, header = false, header_only = false;
-	char err[512];
+	char err[512] = "";
 	struct pdata *p;
 	static char obuf[1 << 16];
 	int c, ret;

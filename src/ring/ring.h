@@ -44,9 +44,11 @@ void ring__exit(struct ring *r);
 int64_t ring__read_init(struct ring *r);
 /*
  * Next whole record of this pass, or NULL at the end (or when the next
- * header is malformed: size 0 or larger than what is left).  A record that
- * wraps the end of the buffer is returned from a private copy, valid until
- * the next call.
+ * header is malformed: size 0, larger than what is left, or at an
+ * unaligned position; or when the copy of a wrapping record cannot be
+ * allocated).  A record that wraps the end of the buffer is returned from a
+ * private copy, valid until the next call.  ring__span() still covers
+ * every byte of the pass, whatever this stopped at.
  */
 const struct perf_event_header *ring__read_event(struct ring *r);
 /*
