@@ -389,7 +389,7 @@ static int enqueue(struct session *s, uint64_t ts, uint64_t off, const struct pe
 /* Deliver queued records with ts <= limit, in (ts, file order). */
 static int flush_upto(struct session *s, uint64_t limit)
 {
-	size_t i, k;
+	size_t i;
 	int err = 0;
 
 	if (!s->qn)
@@ -404,9 +404,10 @@ static int flush_upto(struct session *s, uint64_t limit)
 		if (s->q[i].owned)
 			free((void *)s->q[i].h);
 	}
-	k = s->qn - i;
-	memmove(s->q, s->q + i, k * sizeof(*s->q));
-	s->qn = k;
+	/* What stays is sorted and usually short: move it to the front. */
+	if (i < s->qn)
+		memmove(s->q, s->q + i, (s->qn - i) * sizeof(*s->q));
+	s->qn -= i;
 	return err;
 }
 

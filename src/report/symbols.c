@@ -77,6 +77,8 @@ struct symcache {
 	struct dso *dsos[DSO_BUCKETS];
 	struct ksyms *kallsyms;
 	bool kernel_tried;
+	const char *last_path;	/* samples come in runs from one DSO */
+	struct dso *last_dso;
 };
 
 struct symcache *symcache__new(void)
@@ -715,13 +717,16 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr)
 {
-	struct dso *d = get_dso(c, path);
+	/* The same string as last time (the caller's names are stable): no hashing. */
+	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
 
 	const struct sym *sym;
 
 	*addr = ip - map_start + pgoff;
 	if (!d)
 		return NULL;
+	c->last_path = path;
+	c->last_dso = d;
 	/*
 	 * perf adds the PLT entries to the same tree after stretching
 	 * zero-sized symbols (_init) over .plt; its lookups then land on the

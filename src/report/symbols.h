@@ -32,7 +32,8 @@ void symcache__delete(struct symcache *c);
  * The symbol for a user-space sample in the DSO at path, mapped at
  * map_start with file offset pgoff.  *addr gets the address perf prints
  * for an unresolved sample (the DSO-relative one).  NULL when the DSO
- * cannot be read or no symbol covers the address.
+ * cannot be read or no symbol covers the address.  path must not change
+ * while the cache lives (it is compared by address first).
  */
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr);
