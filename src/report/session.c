@@ -44,7 +44,7 @@ struct session {
 	enum session_mode mode;
 	const struct session_ops *ops;
 
-	struct qent *q;
+	struct qent *q, *qtmp;	/* the queue, and room to merge it */
 	size_t qn, qcap;
 	bool qsorted;
 	uint64_t qmax;		/* largest timestamp in the queue */
@@ -338,15 +338,6 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 
 /* ---- the queue ---- */
 
-static int qcmp(const void *a, const void *b)
-{
-	const struct qent *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 static int enqueue(struct session *s, uint64_t ts, uint64_t off, const struct perf_event_header *h,
 		   bool stable, int evsel)
 {
@@ -354,11 +345,15 @@ static int enqueue(struct session *s, uint64_t ts, uint64_t off, const struct pe
 
 	if (s->qn == s->qcap) {
 		size_t cap = s->qcap ? s->qcap * 2 : 4096;
-		void *nq = realloc(s->q, cap * sizeof(*s->q));
+		void *nq = realloc(s->q, cap * sizeof(*s->q)), *nt;
 
 		if (!nq)
 			return -ENOMEM;
 		s->q = nq;
+		nt = realloc(s->qtmp, cap * sizeof(*s->qtmp));
+		if (!nt)
+			return -ENOMEM;
+		s->qtmp = nt;
 		s->qcap = cap;
 	}
 	if (!stable) {
@@ -387,6 +382,57 @@ static int enqueue(struct session *s, uint64_t ts, uint64_t off, const struct pe
 }
 
 /* Deliver queued records with ts <= limit, in (ts, file order). */
+static bool qless(const struct qent *a, const struct qent *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+/*
+ * Sort the queue by (ts, arrival).  It is a few sorted runs (each CPU's
+ * buffer is in time order, and what stayed from the last flush is sorted):
+ * merge neighbouring runs until one is left.
+ */
+static void sort_queue(struct session *s)
+{
+	struct qent *a = s->q, *b = s->qtmp, *t;
+	size_t n = s->qn;
+
+	for (;;) {
+		size_t runs = 0, i = 0, o = 0;
+
+		while (i < n) {
+			size_t m = i + 1, e;
+
+			while (m < n && !qless(&a[m], &a[m - 1]))
+				m++;
+			e = m;
+			if (e < n) {
+				e++;
+				while (e < n && !qless(&a[e], &a[e - 1]))
+					e++;
+			}
+			/* Merge [i, m) and [m, e); ties take the left, the earlier arrival. */
+			size_t l = i, r = m;
+
+			while (l < m && r < e)
+				b[o++] = qless(&a[r], &a[l]) ? a[r++] : a[l++];
+			while (l < m)
+				b[o++] = a[l++];
+			while (r < e)
+				b[o++] = a[r++];
+			runs++;
+			i = e;
+		}
+		t = a;
+		a = b;
+		b = t;
+		if (runs <= 1)
+			break;
+	}
+	if (a != s->q)
+		memcpy(s->q, a, n * sizeof(*a));
+}
+
 static int flush_upto(struct session *s, uint64_t limit)
 {
 	size_t i;
@@ -395,7 +441,7 @@ static int flush_upto(struct session *s, uint64_t limit)
 	if (!s->qn)
 		return 0;
 	if (!s->qsorted) {
-		qsort(s->q, s->qn, sizeof(*s->q), qcmp);
+		sort_queue(s);
 		s->qsorted = true;
 	}
 	for (i = 0; i < s->qn && s->q[i].ts <= limit; i++) {
@@ -545,6 +591,7 @@ int session__run(struct pdata *p, const char *label, FILE *f, enum session_mode 
 		if (s.q[i].owned)
 			free((void *)s.q[i].h);
 	free(s.q);
+	free(s.qtmp);
 	free(s.ev_nr);
 	free(s.reads);
 	return ret;
