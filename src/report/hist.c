@@ -11,13 +11,13 @@
 #include <string.h>
 #include "../lib/err.h"
 #include "../lib/log.h"
+#include "../lib/strset.h"
 #include "out.h"
 #include "report.h"
 #include "session.h"
 #include "symbols.h"
 
 #define HBUCKETS 4096
-#define SBUCKETS 1024
 
 struct hent {
 	struct hent *next;		/* hash chain */
@@ -42,18 +42,13 @@ struct hists {
 	uint64_t total_period, nr_samples, lost;
 };
 
-struct istr {
-	struct istr *next;
-	char s[];
-};
-
 struct hist {
 	const struct report_hist_opts *o;
 	struct pdata *p;
 	struct hists *h;		/* one per event */
 	size_t nr;
 	struct symcache *syms;
-	struct istr *strs[SBUCKETS];
+	struct strset strs;		/* comms and dso names */
 	bool key[4];			/* which of comm, pid, dso, sym identify an entry */
 	/* Samples come in runs from one thread and one map: remember the last ones. */
 	const char *last_comm_raw, *last_comm;
@@ -69,22 +64,7 @@ enum { K_COMM, K_PID, K_DSO, K_SYM };
 
 static const char *intern(struct hist *H, const char *s)
 {
-	uint32_t h = 2166136261u;
-	size_t len = strlen(s);
-	struct istr *e;
-
-	for (const char *p = s; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	for (e = H->strs[h % SBUCKETS]; e; e = e->next)
-		if (!strcmp(e->s, s))
-			return e->s;
-	e = malloc(sizeof(*e) + len + 1);
-	if (!e)
-		return NULL;
-	memcpy(e->s, s, len + 1);
-	e->next = H->strs[h % SBUCKETS];
-	H->strs[h % SBUCKETS] = e;
-	return e->s;
+	return strset_intern(&H->strs, s);
 }
 
 /*
@@ -157,35 +137,66 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 	return h ^ (h >> 29);
 }
 
+/* The entry equal to key under the sort keys, or NULL; *bucket gets its hash bucket. */
+static struct hent *lookup(const struct hist *H, const struct hists *hs, const struct hent *key, size_t *bucket)
+{
+	*bucket = hash_ent(H, key) % HBUCKETS;
+	for (struct hent *e = hs->buckets[*bucket]; e; e = e->next)
+		if (same(H, e, key))
+			return e;
+	return NULL;
+}
+
+/* Insert a new entry (taken over: freed if it cannot be kept). */
+static int insert(struct hists *hs, size_t bucket, struct hent *h)
+{
+	if (hs->n == hs->cap) {
+		size_t cap = hs->cap ? hs->cap * 2 : 256;
+		struct hent **v = realloc(hs->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(h);
+			return -ENOMEM;
+		}
+		hs->v = v;
+		hs->cap = cap;
+	}
+	h->next = hs->buckets[bucket];
+	hs->buckets[bucket] = h;
+	hs->v[hs->n++] = h;
+	return 0;
+}
+
+/* One sample of weight period into the entry of key's sort keys. */
 static int add(struct hist *H, struct hists *hs, const struct hent *key, uint64_t period)
 {
-	uint64_t h = hash_ent(H, key) % HBUCKETS;
-	struct hent *e;
+	size_t b;
+	struct hent *e = lookup(H, hs, key, &b);
 
-	for (e = hs->buckets[h]; e; e = e->next)
-		if (same(H, e, key))
-			break;
 	if (!e) {
-		if (hs->n == hs->cap) {
-			size_t cap = hs->cap ? hs->cap * 2 : 256;
-			struct hent **v = realloc(hs->v, cap * sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			hs->v = v;
-			hs->cap = cap;
-		}
-		e = malloc(sizeof(*e));
-		if (!e)
+		if (!(e = malloc(sizeof(*e))))
 			return -ENOMEM;
 		*e = *key;
 		e->period = e->nr = 0;
-		e->next = hs->buckets[h];
-		hs->buckets[h] = e;
-		hs->v[hs->n++] = e;
+		if (insert(hs, b, e))
+			return -ENOMEM;
 	}
 	e->period += period;
 	e->nr++;
+	return 0;
+}
+
+/* Put entry h into hs, adding it to an equal entry if there is one (h is then freed). */
+static int merge(struct hist *H, struct hists *hs, struct hent *h)
+{
+	size_t b;
+	struct hent *e = lookup(H, hs, h, &b);
+
+	if (!e)
+		return insert(hs, b, h);
+	e->period += h->period;
+	e->nr += h->nr;
+	free(h);
 	return 0;
 }
 
@@ -203,34 +214,6 @@ static struct hists *hists_of(struct hist *H, int evsel)
 		H->nr = n;
 	}
 	return &H->h[evsel];
-}
-
-/* Put entry h into hs, adding it to an equal entry if there is one (h is then freed). */
-static int merge(struct hist *H, struct hists *hs, struct hent *h)
-{
-	uint64_t b = hash_ent(H, h) % HBUCKETS;
-	struct hent *e;
-
-	for (e = hs->buckets[b]; e; e = e->next)
-		if (same(H, e, h)) {
-			e->period += h->period;
-			e->nr += h->nr;
-			free(h);
-			return 0;
-		}
-	if (hs->n == hs->cap) {
-		size_t cap = hs->cap ? hs->cap * 2 : 256;
-		struct hent **v = realloc(hs->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		hs->v = v;
-		hs->cap = cap;
-	}
-	h->next = hs->buckets[b];
-	hs->buckets[b] = h;
-	hs->v[hs->n++] = h;
-	return 0;
 }
 
 static int on_sample(void *arg, const struct session_sample *ss)
@@ -331,8 +314,12 @@ static int resolve_kernel(struct hist *H)
 				h->kernel_pending = false;
 			}
 			err = merge(H, hs, h);
-			if (err)
+			if (err) {
+				while (++e < old.n)
+					free(old.v[e]);
+				free(old.v);
 				return err;
+			}
 		}
 		free(old.v);
 	}
@@ -733,11 +720,7 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 			free(H.h[i].v[e]);
 		free(H.h[i].v);
 	}
-	for (int b = 0; b < SBUCKETS; b++)
-		for (struct istr *s = H.strs[b], *n; s; s = n) {
-			n = s->next;
-			free(s);
-		}
+	strset_free(&H.strs);
 	free(H.h);
 	symcache__delete(H.syms);
 	return ret;

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/strset.h"
 #include "machine.h"
 
 #define THREAD_BUCKETS	4096
-#define STR_BUCKETS	1024
 #define MAP_HUGETLB_FLAG 0x40000
 #define PERF_MISC_KERNEL_MODE 1
 #define PERF_MISC_USER_MODE 2
@@ -38,37 +38,16 @@ struct thread {
 	struct thread *next;	/* hash chain */
 };
 
-struct istr {
-	struct istr *next;
-	char s[];
-};
-
 struct machine {
 	struct thread *threads[THREAD_BUCKETS];
 	struct maps kmaps;
-	struct istr *strs[STR_BUCKETS];
+	struct strset strs;
 };
 
-/* ---- interned strings: dso names are shared by many maps ---- */
-
+/* dso names are shared by many maps: one interned copy each. */
 static const char *intern(struct machine *m, const char *s)
 {
-	uint32_t h = 2166136261u;
-	struct istr *e;
-	size_t len = strlen(s);
-
-	for (const char *p = s; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	for (e = m->strs[h % STR_BUCKETS]; e; e = e->next)
-		if (!strcmp(e->s, s))
-			return e->s;
-	e = malloc(sizeof(*e) + len + 1);
-	if (!e)
-		return NULL;
-	memcpy(e->s, s, len + 1);
-	e->next = m->strs[h % STR_BUCKETS];
-	m->strs[h % STR_BUCKETS] = e;
-	return e->s;
+	return strset_intern(&m->strs, s);
 }
 
 /* ---- maps ---- */
@@ -304,11 +283,7 @@ void machine__delete(struct machine *m)
 	for (int b = 0; b < THREAD_BUCKETS; b++)
 		while (m->threads[b])
 			remove_thread(m, m->threads[b]);
-	for (int b = 0; b < STR_BUCKETS; b++)
-		for (struct istr *e = m->strs[b], *n; e; e = n) {
-			n = e->next;
-			free(e);
-		}
+	strset_free(&m->strs);
 	free(m->kmaps.v);
 	free(m);
 }
