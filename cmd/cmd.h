@@ -7,6 +7,9 @@
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+/* -q: from now on only errors and notices (the cycles fallback) reach stderr. */
+void cmd_set_quiet(void);
+
 /* "mperf <cmd>: <msg>" on stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -26,8 +26,6 @@ static void log_to_stderr(enum mperf_log_level level, const char *msg)
 		fprintf(stderr, "mperf %s: %s%s\n", current_cmd, level == MPERF_LOG_WARN ? "warning: " : "", msg);
 }
 
-/* -q: keep only errors and notices (the cycles fallback line). */
-void cmd_set_quiet(void);
 void cmd_set_quiet(void)
 {
 	quiet_level = MPERF_LOG_NOTICE;

@@ -2,6 +2,7 @@
 /* mperf record: options -> record__run() -> summary and exit status. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,6 @@
 #include "../src/lib/err.h"
 #include "../src/record/record.h"
 #include "cmd.h"
-
-void cmd_set_quiet(void);
 
 static const char record_usage[] =
 	"usage: mperf record [-e LIST] [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
@@ -29,10 +28,16 @@ static const char record_usage[] =
 	"        context-switches (cs) cpu-migrations (migrations) alignment-faults\n"
 	"        emulation-faults dummy\n";
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "mperf record: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\n%s", record_usage);
 	return EXIT_USAGE;
 }
