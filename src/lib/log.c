@@ -11,15 +11,31 @@ void mperf_set_log(mperf_log_fn fn)
 	log_hook = fn;
 }
 
-void mperf_log(enum mperf_log_level level, const char *fmt, ...)
+static void vlog(enum mperf_log_level level, const char *fmt, va_list ap)
 {
 	char msg[1024];
-	va_list ap;
 
 	if (!log_hook)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	log_hook(level, msg);
+}
+
+void mperf_log(enum mperf_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(level, fmt, ap);
+	va_end(ap);
+}
+
+int mperf_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(MPERF_LOG_ERROR, fmt, ap);
+	va_end(ap);
+	return code;
 }

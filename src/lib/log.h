@@ -3,9 +3,12 @@
 #define MPERF_LIB_LOG_H
 
 /*
- * The only way code in src/ talks to the user.  The command layer installs
- * a hook; without one, messages are dropped.  MPERF_LOG_NOTICE is for the
- * few lines that must reach the user even with -q (the cycles fallback).
+ * The only way code in src/ talks to the user, and the error channel: the
+ * code that detects a failure, and knows what failed, logs one line at
+ * MPERF_LOG_ERROR and returns a negative code; its callers pass the code
+ * up and log nothing more.  The command layer installs a hook; without
+ * one, messages are dropped.  MPERF_LOG_NOTICE is for the few lines that
+ * must reach the user even with -q (the cycles fallback).
  */
 enum mperf_log_level { MPERF_LOG_ERROR, MPERF_LOG_NOTICE, MPERF_LOG_WARN, MPERF_LOG_INFO };
 
@@ -14,5 +17,7 @@ typedef void (*mperf_log_fn)(enum mperf_log_level level, const char *msg);
 void mperf_set_log(mperf_log_fn fn);
 void mperf_log(enum mperf_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Log at MPERF_LOG_ERROR and return code: `return mperf_error(-EIO, "cannot ...");` */
+int mperf_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hash.h"
 #include "strset.h"
 
 struct strset_entry {
@@ -11,12 +12,9 @@ struct strset_entry {
 
 const char *strset_intern(struct strset *set, const char *s)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
-	size_t len = strlen(s);
+	size_t h = (size_t)hash_str(s), len = strlen(s);
 	struct strset_entry *e;
 
-	for (const char *p = s; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
 	for (e = set->b[h % STRSET_BUCKETS]; e; e = e->next)
 		if (!strcmp(e->s, s))
 			return e->s;
