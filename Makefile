@@ -31,7 +31,7 @@ QUIET_LINK = @echo '  LINK    '$@;
 endif
 
 B = build
-LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/record/*.c src/report/*.c)
+LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/report/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)

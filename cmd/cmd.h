@@ -4,6 +4,11 @@
 
 #define EXIT_USAGE 129
 
+/*
+ * A command returns its exit status, or a negative code from src/ whose
+ * cause src/ has already logged; main() turns that into the exit status
+ * (-EPIPE: 141, quietly; anything else: 1).
+ */
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 

@@ -42,6 +42,19 @@ void cmd_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * A command returns an exit status, or a negative code from src/ whose
+ * cause is already logged.  The one place that decides what a closed pipe
+ * means: the reader of our output went away, so we end as a SIGPIPE death
+ * would, quietly (128 + 13).
+ */
+static int exit_status(int ret)
+{
+	if (ret == -EPIPE)
+		return 128 + SIGPIPE;
+	return ret < 0 ? 1 : ret;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: mperf [--version] [--help] <command> [<args>]\n\ncommands:\n");
@@ -75,13 +88,14 @@ int main(int argc, char **argv)
 		current_cmd = commands[i].name;
 		ret = commands[i].fn(argc - 1, argv + 1);
 		/* Like git: a full disk or a closed pipe on stdout is a failure, said once. */
-		if ((fflush(stdout) || ferror(stdout)) && !ret) {
-			if (errno == EPIPE)
-				return 141;
-			cmd_error(commands[i].name, "write error on standard output: %s", strerror(errno));
-			return 1;
+		if ((fflush(stdout) || ferror(stdout)) && ret >= 0 && !ret) {
+			if (errno != EPIPE) {
+				cmd_error(commands[i].name, "write error on standard output: %s", strerror(errno));
+				return 1;
+			}
+			ret = -EPIPE;
 		}
-		return ret;
+		return exit_status(ret);
 	}
 	fprintf(stderr, "mperf: '%s' is not a mperf command. See 'mperf --help'.\n", argv[1]);
 	return EXIT_USAGE;

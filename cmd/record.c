@@ -135,11 +135,13 @@ int cmd_record(int argc, char **argv)
 		cmd_set_quiet();
 
 	res = calloc(1, sizeof(*res));
-	if (!res)
+	if (!res) {
+		cmd_error("record", "out of memory");
 		return 1;
+	}
 	ret = record__run(&o, res);
 	if (ret < 0) {
-		cmd_error("record", "%s", res->err);
+		/* Said by record__run; the shell's codes when the command could not be run. */
 		ret = res->exec_errno ? (res->exec_errno == ENOENT ? 127 : 126) : 1;
 		free(res);
 		return ret;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* mperf report: options -> open the file -> report__dump() -> exit status. */
+/* mperf report: options -> open the file -> report__dump/stats/hist/header -> exit status. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -40,10 +40,10 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 		size_t len = strcspn(p, ",");
 		int k;
 
-		for (k = 0; k < 4; k++)
+		for (k = 0; k < REPORT_NR_KEYS; k++)
 			if (strlen(names[k]) == len && !strncmp(p, names[k], len))
 				break;
-		if (k == 4 || o->nr_keys == REPORT_MAX_KEYS) {
+		if (k == REPORT_NR_KEYS || o->nr_keys == REPORT_MAX_KEYS) {
 			cmd_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym)", (int)len, p);
 			return -1;
 		}
@@ -78,9 +78,8 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "perf.data";
+	const char *input = "perf.data", *label;
 	bool dump = false, stats = false, header = false, header_only = false;
-	char err[512] = "";
 	struct pdata *p;
 	static char obuf[1 << 16];
 	int c, ret;
@@ -142,11 +141,10 @@ int cmd_report(int argc, char **argv)
 		cmd_error("report", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	p = pdata__open(input, err, sizeof(err));
-	if (!p) {
-		cmd_error("report", "%s", err);
-		return 1;
-	}
+	label = strcmp(input, "-") ? input : "stdin";
+	p = pdata__open(input);
+	if (!p)
+		return -errno;	/* said by the reader */
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (header && !ho.json) {
 		struct stat st;
@@ -159,25 +157,16 @@ int cmd_report(int argc, char **argv)
 		ret = report__header(p, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
 		if (ret < 0 || header_only) {
 			pdata__close(p);
-			return ret == -EPIPE ? 141 : ret < 0 ? 1 : 0;
+			return ret;
 		}
 		ho.after_header = true;
 	}
 	if (dump)
-		ret = report__dump(p, input, stdout, err, sizeof(err));
+		ret = report__dump(p, label, stdout);
 	else if (stats)
-		ret = report__stats(p, stdout, err, sizeof(err));
+		ret = report__stats(p, label, stdout);
 	else
-		ret = report__hist(p, &ho, stdout, err, sizeof(err));
-	fflush(stdout);
-	if (pdata__warning(p))
-		cmd_error("report", "warning: '%s': %s", input, pdata__warning(p));
+		ret = report__hist(p, label, &ho, stdout);
 	pdata__close(p);
-	if (ret == -EPIPE)
-		return 141;	/* like a death by SIGPIPE, quietly */
-	if (ret < 0) {
-		cmd_error("report", "'%s': %s", strcmp(input, "-") ? input : "stdin", err);
-		return 1;
-	}
-	return 0;
+	return ret;
 }

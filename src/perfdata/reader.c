@@ -14,15 +14,12 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../lib/alloc.h"
 #include "../lib/err.h"
+#include "../lib/log.h"
 #include "perfdata.h"
 
 #define PIPE_BUF_MIN	(1 << 17)
-
-struct id_slot {
-	uint64_t id;
-	int idx;	/* -1 = empty */
-};
 
 struct pdata {
 	/* Source: a memory image (mmap'd file or caller's buffer), or a stream fd. */
@@ -41,18 +38,17 @@ struct pdata {
 	bool to_eof;			/* data.size was 0: a bad record ends the data */
 	uint64_t *abuf;			/* aligned copy of a misaligned record (pipe mode) */
 	uint64_t released;		/* mapped bytes [0, released) handed back */
-	uint64_t feat_off[PD_FEAT_LAST_6_1], feat_size[PD_FEAT_LAST_6_1];	/* checked sections */
+	struct pd_section feat[PD_FEAT_LAST_6_1];	/* checked sections */
 	uint64_t features[4];
+	bool warned;			/* the data-size-0 warning was logged */
 
 	struct pd_evsel *evsel;
-	size_t nr_evsel;
-	struct id_slot *ids;	/* open addressing, power-of-two size */
-	size_t ids_cap, ids_used;
-	int id_pos, is_pos;	/* perf's fixed id slots, from the first attr */
+	size_t nr_evsel, evsel_cap;
+	struct idmap ids;		/* id -> event; report keeps READ values there */
 	uint64_t sample_type_all;
 
-	char err[256];
-	char warn[640];
+	const char *label;		/* names the source in messages, or NULL */
+	char err[512];			/* the failure, until it is logged */
 };
 
 static int fail(struct pdata *p, int code, const char *fmt, ...)
@@ -69,80 +65,6 @@ static int fail(struct pdata *p, int code, const char *fmt, ...)
 }
 
 /* ---- events and ids ---- */
-
-static uint64_t hash_id(uint64_t id)
-{
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return id;
-}
-
-static int ids_insert(struct pdata *p, uint64_t id, int idx)
-{
-	if ((p->ids_used + 1) * 2 > p->ids_cap) {
-		size_t cap = p->ids_cap ? p->ids_cap * 2 : 64;
-		struct id_slot *n = malloc(cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		for (size_t i = 0; i < cap; i++)
-			n[i].idx = -1;
-		for (size_t i = 0; i < p->ids_cap; i++) {
-			if (p->ids[i].idx < 0)
-				continue;
-			size_t h = hash_id(p->ids[i].id) & (cap - 1);
-			while (n[h].idx >= 0)
-				h = (h + 1) & (cap - 1);
-			n[h] = p->ids[i];
-		}
-		free(p->ids);
-		p->ids = n;
-		p->ids_cap = cap;
-	}
-	size_t h = hash_id(id) & (p->ids_cap - 1);
-	while (p->ids[h].idx >= 0) {
-		if (p->ids[h].id == id)
-			return 0;	/* first event claiming an id keeps it */
-		h = (h + 1) & (p->ids_cap - 1);
-	}
-	p->ids[h].id = id;
-	p->ids[h].idx = idx;
-	p->ids_used++;
-	return 0;
-}
-
-static int ids_find(const struct pdata *p, uint64_t id)
-{
-	if (!p->ids_cap)
-		return -1;
-	size_t h = hash_id(id) & (p->ids_cap - 1);
-	while (p->ids[h].idx >= 0) {
-		if (p->ids[h].id == id)
-			return p->ids[h].idx;
-		h = (h + 1) & (p->ids_cap - 1);
-	}
-	return -1;
-}
-
-/*
- * Where perf finds the id: in a SAMPLE, counted in u64 words after the
- * header; in other records, counted back from the end (1 = last word).
- */
-static void id_positions(uint64_t st, int *id_pos, int *is_pos)
-{
-	*id_pos = *is_pos = -1;
-	if (st & PERF_SAMPLE_IDENTIFIER) {
-		*id_pos = 0;
-		*is_pos = 1;
-		return;
-	}
-	if (!(st & PERF_SAMPLE_ID))
-		return;
-	*id_pos = !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
-		  !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR);
-	*is_pos = 1 + !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID);
-}
 
 /*
  * Read one on-disk attr (attr.size bytes, 0 meaning the first 64) into a
@@ -171,16 +93,15 @@ static int load_attr(struct pdata *p, const unsigned char *src, size_t avail, ui
 static int add_evsel(struct pdata *p, const struct perf_event_attr *attr, const unsigned char *ids,
 		     size_t nr_ids)
 {
-	struct pd_evsel *n = realloc(p->evsel, (p->nr_evsel + 1) * sizeof(*n));
 	struct pd_evsel *e;
 	int idx = (int)p->nr_evsel;
 
-	if (!n)
+	if (ALLOC_GROW(p->evsel, p->nr_evsel + 1, p->evsel_cap))
 		return -ENOMEM;
-	p->evsel = n;
-	e = &n[p->nr_evsel++];
+	e = &p->evsel[p->nr_evsel++];
 	memset(e, 0, sizeof(*e));
 	e->attr = *attr;
+	pd_sample_layout(attr, &e->layout);
 	if (nr_ids) {
 		e->ids = malloc(nr_ids * sizeof(uint64_t));
 		if (!e->ids)
@@ -188,13 +109,12 @@ static int add_evsel(struct pdata *p, const struct perf_event_attr *attr, const 
 		e->nr_ids = nr_ids;
 		for (size_t i = 0; i < nr_ids; i++) {
 			e->ids[i] = pd_u64(ids + 8 * i);
-			if (ids_insert(p, e->ids[i], idx))
+			/* The first event claiming an id keeps it. */
+			if (idmap_add(&p->ids, e->ids[i], idx))
 				return -ENOMEM;
 		}
 	}
 	p->sample_type_all |= attr->sample_type;
-	if (idx == 0)
-		id_positions(attr->sample_type, &p->id_pos, &p->is_pos);
 	return 0;
 }
 
@@ -209,59 +129,34 @@ static int set_name(struct pd_evsel *e, const char *name, size_t maxlen)
 	return 0;
 }
 
-/* A perf_header_string inside [q, end): u32 len, then len bytes holding a C string. */
-static const char *header_string(const unsigned char **q, const unsigned char *end)
-{
-	uint32_t len;
-	const char *s;
-
-	if (end - *q < 4)
-		return NULL;
-	len = pd_u32(*q);
-	if (!len || (size_t)(end - *q - 4) < len)
-		return NULL;
-	s = (const char *)*q + 4;
-	if (!memchr(s, 0, len))
-		return NULL;
-	*q += 4 + len;
-	return s;
-}
-
 /*
  * EVENT_DESC names the events by position.  Like perf, a malformed section
  * is ignored as a whole (the events keep their derived names).
  */
 static int parse_event_desc(struct pdata *p, const unsigned char *q, size_t len)
 {
-	const unsigned char *end = q + len;
-	uint32_t nr, sz;
+	struct pd_cursor c = { q, q + len };
+	struct pd_feat_event_desc d;
 	const char **names;
 	int err = 0;
 
-	if (len < 8)
+	if (len < sizeof(d))
 		return 0;
-	nr = pd_u32(q);
-	sz = pd_u32(q + 4);
-	q += 8;
-	if (sz < PERF_ATTR_SIZE_VER0 || nr > len / sz)
+	memcpy(&d, q, sizeof(d));
+	pd_cursor_skip(&c, sizeof(d));
+	if (d.attr_size < PERF_ATTR_SIZE_VER0 || d.nr > len / d.attr_size)
 		return 0;
-	names = calloc(nr ? nr : 1, sizeof(*names));
+	names = calloc(d.nr ? d.nr : 1, sizeof(*names));
 	if (!names)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < nr; i++) {
+	for (uint32_t i = 0; i < d.nr; i++) {
 		uint32_t nr_ids;
 
-		if ((size_t)(end - q) < (size_t)sz + 4)
+		if (!pd_cursor_skip(&c, d.attr_size) || !pd_cursor_u32(&c, &nr_ids) ||
+		    !(names[i] = pd_cursor_string(&c)) || !pd_cursor_skip(&c, 8 * (size_t)nr_ids))
 			goto out;
-		q += sz;
-		nr_ids = pd_u32(q);
-		q += 4;
-		names[i] = header_string(&q, end);
-		if (!names[i] || nr_ids > (size_t)(end - q) / 8)
-			goto out;
-		q += 8 * (size_t)nr_ids;
 	}
-	for (uint32_t i = 0; i < nr && i < p->nr_evsel; i++)
+	for (uint32_t i = 0; i < d.nr && i < p->nr_evsel; i++)
 		if ((err = set_name(&p->evsel[i], names[i], 4096)))
 			break;
 out:
@@ -281,16 +176,20 @@ static void derive_names(struct pdata *p)
 	}
 }
 
+/* perf finds every event's id where the first event has it: they must agree. */
 static int check_events(struct pdata *p)
 {
-	for (size_t i = 1; i < p->nr_evsel; i++) {
-		int id_pos, is_pos;
+	const struct pd_sample_layout *l0 = &p->evsel[0].layout;
 
-		id_positions(p->evsel[i].attr.sample_type, &id_pos, &is_pos);
-		if (id_pos < 0 || id_pos != p->id_pos || is_pos != p->is_pos)
+	for (size_t i = 1; i < p->nr_evsel; i++) {
+		const struct pd_sample_layout *l = &p->evsel[i].layout;
+
+		if (l->id_pos < 0 || l->id_pos != l0->id_pos)
 			return fail(p, -MPERF_ERR_UNSUPP, "non matching sample_type: events have no common id position");
 		if (p->evsel[i].attr.sample_id_all != p->evsel[0].attr.sample_id_all)
 			return fail(p, -MPERF_ERR_UNSUPP, "non matching sample_id_all");
+		if (l->id_is_pos != l0->id_is_pos)
+			return fail(p, -MPERF_ERR_UNSUPP, "non matching sample_type: events have no common id position");
 	}
 	return 0;
 }
@@ -309,8 +208,8 @@ static bool section_ok(uint64_t off, uint64_t size, uint64_t limit)
  */
 static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
 {
-	const unsigned char *q, *end;
 	const char *name = pd_feature_name(feat);
+	struct pd_cursor c;
 	char unknown[32];
 	uint32_t nr = 1;
 
@@ -321,19 +220,17 @@ static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
 	if (!section_ok(off, size, p->mem_len))
 		return fail(p, -MPERF_ERR_TRUNCATED, "feature %s section [%#llx, +%#llx) runs past the end of the file (%#zx bytes)",
 			    name, (unsigned long long)off, (unsigned long long)size, p->mem_len);
-	q = p->mem + off;
-	end = q + size;
+	c.p = p->mem + off;
+	c.end = c.p + size;
 	switch (feat) {
 	case PD_FEAT_CMDLINE:
-		if (size < 4)
+		if (!pd_cursor_u32(&c, &nr))
 			break;
-		nr = pd_u32(q);
-		q += 4;
 		/* fall through */
 	case PD_FEAT_HOSTNAME: case PD_FEAT_OSRELEASE: case PD_FEAT_VERSION:
 	case PD_FEAT_ARCH: case PD_FEAT_CPUDESC: case PD_FEAT_CPUID:
 		for (uint32_t i = 0; i < nr; i++)
-			if (!header_string(&q, end))
+			if (!pd_cursor_string(&c))
 				return fail(p, -MPERF_ERR_CORRUPT, "feature %s at %#llx: string %u has no NUL within its length or runs past the section",
 					    name, (unsigned long long)off, i);
 		return 0;
@@ -346,78 +243,77 @@ static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
 
 static int open_file_mode(struct pdata *p)
 {
-	const unsigned char *h = p->mem;
-	uint64_t hsize = pd_u64(h + 8), len = p->mem_len;
-	uint64_t attr_size, a_off, a_size, d_off, d_size, nr_attrs, pos, ids_total = 0;
+	const unsigned char *img = p->mem;
+	struct pd_file_header h = { 0 };
+	uint64_t len = p->mem_len, d_size, nr_attrs, pos, ids_total = 0;
 	int err;
 
-	if (hsize != PD_HEADER_SIZE && hsize != 72)
-		return fail(p, -MPERF_ERR_FORMAT, "unsupported header size %llu at offset 0x8",
-			    (unsigned long long)hsize);
-	if (len < hsize)
+	memcpy(&h, img, PD_PIPE_HEADER_SIZE);	/* magic and size: checked by the caller */
+	if (h.size != PD_HEADER_SIZE && h.size != PD_HEADER_SIZE_V0)
+		return fail(p, -MPERF_ERR_FORMAT, "unsupported header size %llu at offset %#zx",
+			    (unsigned long long)h.size, offsetof(struct pd_file_header, size));
+	if (len < h.size)
 		return fail(p, -MPERF_ERR_TRUNCATED, "file is truncated: header needs %llu bytes, file has %llu",
-			    (unsigned long long)hsize, (unsigned long long)len);
-	attr_size = pd_u64(h + 16);
-	a_off = pd_u64(h + 24);
-	a_size = pd_u64(h + 32);
-	d_off = pd_u64(h + 40);
-	d_size = pd_u64(h + 48);
-	if (hsize == PD_HEADER_SIZE)
-		memcpy(p->features, h + 72, sizeof(p->features));
-	if (!attr_size)
-		return fail(p, -MPERF_ERR_CORRUPT, "attr_size is 0 in the header at offset 0x10");
-	if (!section_ok(a_off, a_size, len))
+			    (unsigned long long)h.size, (unsigned long long)len);
+	/* A header without the feature bitmap leaves it zero. */
+	memcpy(&h, img, h.size);
+	memcpy(p->features, h.features, sizeof(p->features));
+	if (!h.attr_size)
+		return fail(p, -MPERF_ERR_CORRUPT, "attr_size is 0 in the header at offset %#zx",
+			    offsetof(struct pd_file_header, attr_size));
+	if (!section_ok(h.attrs.offset, h.attrs.size, len))
 		return fail(p, -MPERF_ERR_TRUNCATED, "attrs section [%#llx, +%#llx) runs past the end of the file (%#llx bytes)",
-			    (unsigned long long)a_off, (unsigned long long)a_size, (unsigned long long)len);
-	if (d_off < hsize || a_off < hsize)
+			    (unsigned long long)h.attrs.offset, (unsigned long long)h.attrs.size, (unsigned long long)len);
+	if (h.data.offset < h.size || h.attrs.offset < h.size)
 		return fail(p, -MPERF_ERR_CORRUPT, "attrs or data section overlaps the header");
-	if (a_size && d_off < a_off + a_size && a_off < d_off + (d_size ? d_size : 1))
+	if (h.attrs.size && h.data.offset < h.attrs.offset + h.attrs.size &&
+	    h.attrs.offset < h.data.offset + (h.data.size ? h.data.size : 1))
 		return fail(p, -MPERF_ERR_CORRUPT, "attrs section [%#llx, +%#llx) overlaps the data section at %#llx",
-			    (unsigned long long)a_off, (unsigned long long)a_size, (unsigned long long)d_off);
-	if (d_off > len)
+			    (unsigned long long)h.attrs.offset, (unsigned long long)h.attrs.size,
+			    (unsigned long long)h.data.offset);
+	if (h.data.offset > len)
 		return fail(p, -MPERF_ERR_TRUNCATED, "data section at %#llx starts past the end of the file (%#llx bytes)",
-			    (unsigned long long)d_off, (unsigned long long)len);
+			    (unsigned long long)h.data.offset, (unsigned long long)len);
+	d_size = h.data.size;
 	if (!d_size) {
 		/* A recorder killed before it patched the header: read to EOF. */
-		snprintf(p->warn, sizeof(p->warn),
-			 "the data size field is 0 (recording did not finish?): reading records to the end of the file");
-		d_size = len - d_off;
+		d_size = len - h.data.offset;
 		p->to_eof = true;
-	} else if (!section_ok(d_off, d_size, len)) {
+	} else if (!section_ok(h.data.offset, d_size, len)) {
 		return fail(p, -MPERF_ERR_TRUNCATED, "file is truncated: data section [%#llx, +%#llx) runs past the end of the file (%#llx bytes)",
-			    (unsigned long long)d_off, (unsigned long long)d_size, (unsigned long long)len);
+			    (unsigned long long)h.data.offset, (unsigned long long)d_size, (unsigned long long)len);
 	}
-	p->data_off = p->pos = d_off;
-	p->data_end = d_off + d_size;
+	p->data_off = p->pos = h.data.offset;
+	p->data_end = h.data.offset + d_size;
 
-	nr_attrs = a_size / attr_size;
-	pos = a_off;
+	nr_attrs = h.attrs.size / h.attr_size;
+	pos = h.attrs.offset;
 	for (uint64_t i = 0; i < nr_attrs; i++) {
 		struct perf_event_attr attr;
-		uint64_t ids_off, ids_size;
-		int asz = load_attr(p, h + pos, a_off + a_size - pos, pos, &attr);
+		struct pd_attr_ids ai;
+		uint64_t left = h.attrs.offset + h.attrs.size - pos;
+		int asz = load_attr(p, img + pos, left, pos, &attr);
 
 		if (asz < 0)
 			return asz;
-		if (a_off + a_size - pos < (uint64_t)asz + 16)
+		if (left < (uint64_t)asz + sizeof(ai))
 			return fail(p, -MPERF_ERR_TRUNCATED, "attr entry at offset %#llx has no ids section",
 				    (unsigned long long)pos);
-		ids_off = pd_u64(h + pos + asz);
-		ids_size = pd_u64(h + pos + asz + 8);
-		if (!section_ok(ids_off, ids_size, len))
+		memcpy(&ai, img + pos + asz, sizeof(ai));
+		if (!section_ok(ai.ids.offset, ai.ids.size, len))
 			return fail(p, -MPERF_ERR_TRUNCATED, "ids section [%#llx, +%#llx) of event %llu runs past the end of the file",
-				    (unsigned long long)ids_off, (unsigned long long)ids_size, (unsigned long long)i);
+				    (unsigned long long)ai.ids.offset, (unsigned long long)ai.ids.size, (unsigned long long)i);
 		/* Every attr may point at the same ids: bound the copies by the file itself. */
-		ids_total += ids_size;
+		ids_total += ai.ids.size;
 		if (ids_total > len)
 			return fail(p, -MPERF_ERR_CORRUPT, "ids sections add up to %#llx bytes, more than the file holds",
 				    (unsigned long long)ids_total);
-		if (ids_size && ids_off < p->data_end && p->data_off < ids_off + ids_size)
+		if (ai.ids.size && ai.ids.offset < p->data_end && p->data_off < ai.ids.offset + ai.ids.size)
 			return fail(p, -MPERF_ERR_CORRUPT, "ids section [%#llx, +%#llx) of event %llu overlaps the data section",
-				    (unsigned long long)ids_off, (unsigned long long)ids_size, (unsigned long long)i);
-		if ((err = add_evsel(p, &attr, h + ids_off, ids_size / 8)))
+				    (unsigned long long)ai.ids.offset, (unsigned long long)ai.ids.size, (unsigned long long)i);
+		if ((err = add_evsel(p, &attr, img + ai.ids.offset, ai.ids.size / 8)))
 			return err;
-		pos += (uint64_t)asz + 16;
+		pos += (uint64_t)asz + sizeof(ai);
 	}
 	if (!p->nr_evsel)
 		return fail(p, -MPERF_ERR_CORRUPT, "file has no events (attrs section is empty)");
@@ -427,27 +323,23 @@ static int open_file_mode(struct pdata *p)
 		uint64_t t = p->data_end;
 		int nfeat = 0, b;
 
-		for (b = 0; b < 256; b++)
+		for (b = 0; b < PD_FEAT_BITS; b++)
 			nfeat += pdata__has_feat(p, b);
-		if (!section_ok(t, 16 * (uint64_t)nfeat, len))
+		if (!section_ok(t, sizeof(struct pd_section) * (uint64_t)nfeat, len))
 			return fail(p, -MPERF_ERR_TRUNCATED, "feature table at %#llx (%d entries) runs past the end of the file (%#llx bytes)",
 				    (unsigned long long)t, nfeat, (unsigned long long)len);
 		nfeat = 0;
-		for (b = 0; b < 256; b++) {
-			uint64_t off, sz;
+		for (b = 0; b < PD_FEAT_BITS; b++) {
+			struct pd_section sec;
 
 			if (!pdata__has_feat(p, b))
 				continue;
-			off = pd_u64(h + t + 16 * nfeat);
-			sz = pd_u64(h + t + 16 * nfeat + 8);
-			nfeat++;
-			if ((err = check_feature(p, b, off, sz)))
+			memcpy(&sec, img + t + sizeof(sec) * (size_t)nfeat++, sizeof(sec));
+			if ((err = check_feature(p, b, sec.offset, sec.size)))
 				return err;
-			if (b < PD_FEAT_LAST_6_1) {
-				p->feat_off[b] = off;
-				p->feat_size[b] = sz;
-			}
-			if (b == PD_FEAT_EVENT_DESC && (err = parse_event_desc(p, h + off, sz)))
+			if (b < PD_FEAT_LAST_6_1)
+				p->feat[b] = sec;
+			if (b == PD_FEAT_EVENT_DESC && (err = parse_event_desc(p, img + sec.offset, sec.size)))
 				return err;
 		}
 	}
@@ -532,31 +424,39 @@ static int pipe_meta(struct pdata *p, const struct perf_event_header *h, uint64_
 
 	switch (h->type) {
 	case PD_HEADER_ATTR: {
+		/* The header, the attr (attr.size bytes), then the event's ids. */
 		struct perf_event_attr attr;
-		int asz = load_attr(p, q + 8, body, off + 8, &attr);
+		int asz = load_attr(p, q + sizeof(*h), body, off + sizeof(*h), &attr);
 
 		if (asz < 0)
 			return asz;
-		err = add_evsel(p, &attr, q + 8 + asz, (body - (size_t)asz) / 8);
+		err = add_evsel(p, &attr, q + sizeof(*h) + asz, (body - (size_t)asz) / 8);
 		if (!err && p->nr_evsel > 1)
 			err = check_events(p);
 		if (!err)
 			derive_names(p);
 		break;
 	}
-	case PD_HEADER_FEATURE:
-		if (body >= 8 && pd_u64(q + 8) == PD_FEAT_EVENT_DESC)
-			err = parse_event_desc(p, q + 16, body - 8);
+	case PD_HEADER_FEATURE: {
+		struct pd_feature_event fe;
+
+		if (PD_VIEW(h, &fe) && fe.feat_id == PD_FEAT_EVENT_DESC)
+			err = parse_event_desc(p, q + sizeof(fe), h->size - sizeof(fe));
 		break;
-	case PD_EVENT_UPDATE:
-		/* u64 type; u64 id; payload.  Type 2 = the event's name. */
-		if (body > 16 && pd_u64(q + 8) == 2) {
-			int idx = p->nr_evsel == 1 ? 0 : ids_find(p, pd_u64(q + 16));
+	}
+	case PD_EVENT_UPDATE: {
+		struct pd_event_update_event eu;
+		size_t at = offsetof(struct pd_event_update_event, str);
+
+		PD_VIEW(h, &eu);
+		if (h->size > at && eu.type == PD_EVENT_UPDATE_NAME) {
+			int idx = p->nr_evsel == 1 ? 0 : pdata__evsel_by_id(p, eu.id);
 
 			if (idx >= 0)
-				err = set_name(&p->evsel[idx], (const char *)q + 24, body - 16);
+				err = set_name(&p->evsel[idx], (const char *)q + at, h->size - at);
 		}
 		break;
+	}
 	}
 	return err;
 }
@@ -585,24 +485,47 @@ static void release_behind(struct pdata *p)
 	p->released = upto;
 }
 
+/*
+ * Log the failure kept in p->err (or the code's own message), naming the
+ * source: "'x.data': not a perf.data file...".  A system error met while
+ * opening names the file already ("cannot open 'x.data': ...").
+ */
+static int log_failure(struct pdata *p, int code, bool opening)
+{
+	const char *msg = p->err[0] ? p->err : mperf_strerror(code);
+
+	if (p->label && (!opening || code < -MPERF_MAX_ERRNO || !p->err[0]))
+		mperf_error(code, "'%s': %s", p->label, msg);
+	else
+		mperf_error(code, "%s", msg);
+	p->err[0] = 0;
+	return code;
+}
+
 int pdata__next(struct pdata *p, struct pd_record *rec)
 {
 	int r = next_record(p, rec);
 
+	if (r > 0)
+		return r;
 	/*
 	 * A recorder killed before it patched the header leaves data.size 0
 	 * and maybe a torn last record: what parses is the data, the rest is
-	 * reported as a warning.
+	 * a warning.
 	 */
-	if (r < 0 && p->to_eof && r != -ENOMEM) {
-		snprintf(p->warn, sizeof(p->warn),
-			 "the data size field is 0 (recording did not finish?): read records up to offset %#llx, where: %s",
-			 (unsigned long long)p->pos, p->err);
+	if (p->to_eof && r != -ENOMEM) {
+		if (!p->warned && r < 0)
+			mperf_log(MPERF_LOG_WARN, "'%s': the data size field is 0 (recording did not finish?): read records up to offset %#llx, where: %s",
+				  p->label ? p->label : "data", (unsigned long long)p->pos, p->err);
+		else if (!p->warned)
+			mperf_log(MPERF_LOG_WARN, "'%s': the data size field is 0 (recording did not finish?): read the records to the end of the file",
+				  p->label ? p->label : "data");
+		p->warned = true;
 		p->err[0] = 0;
 		p->data_end = p->pos;
 		return 0;
 	}
-	return r;
+	return r < 0 ? log_failure(p, r, false) : 0;
 }
 
 static int next_record(struct pdata *p, struct pd_record *rec)
@@ -685,8 +608,12 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 		 * The record must stay valid for the caller, so the payload
 		 * is skipped at the start of the next call.
 		 */
-		if (h.type == PD_HEADER_TRACING_DATA && h.size >= 12)
-			p->pending_skip = pd_u32(q + 8);
+		if (h.type == PD_HEADER_TRACING_DATA && h.size >= offsetof(struct pd_tracing_data_event, pad)) {
+			struct pd_tracing_data_event td;
+
+			PD_VIEW(rec->hdr, &td);
+			p->pending_skip = td.size;
+		}
 	}
 	return 1;
 }
@@ -705,19 +632,19 @@ static struct pdata *alloc_reader(void)
 /* Decide the mode from the first 16 bytes and read the file-mode metadata. */
 static int open_common(struct pdata *p, const unsigned char *first16, size_t have)
 {
-	uint64_t magic;
+	struct pd_pipe_header ph = { 0 };
 
-	if (have < 8)
+	memcpy(&ph, first16, have < sizeof(ph) ? have : sizeof(ph));
+	if (have < sizeof(ph.magic))
 		return fail(p, -MPERF_ERR_FORMAT, "not a perf.data file: too short for a header (%zu bytes)", have);
-	magic = pd_u64(first16);
-	if (magic == PD_MAGIC_SWAPPED)
+	if (ph.magic == PD_MAGIC_SWAPPED)
 		return fail(p, -MPERF_ERR_UNSUPP, "file was written on a machine of the other endianness (not supported)");
-	if (magic != PD_MAGIC)
+	if (ph.magic != PD_MAGIC)
 		return fail(p, -MPERF_ERR_FORMAT, "not a perf.data file: bad magic at offset 0");
-	if (have < 16)
+	if (have < sizeof(ph))
 		return fail(p, -MPERF_ERR_TRUNCATED, "file is truncated: header ends at offset %#zx", have);
 	/* perf checks for the pipe header first, even on a regular file. */
-	if (pd_u64(first16 + 8) == PD_PIPE_HEADER_SIZE) {
+	if (ph.size == PD_PIPE_HEADER_SIZE) {
 		p->pipe = true;
 		p->pos = PD_PIPE_HEADER_SIZE;
 		if (p->fd >= 0)
@@ -729,54 +656,50 @@ static int open_common(struct pdata *p, const unsigned char *first16, size_t hav
 	return open_file_mode(p);
 }
 
-/* Errors name the file: "'x.data': not a perf.data file..." (system errors already do). */
-static struct pdata *finish_open(struct pdata *p, const char *path, int err, char *errbuf, size_t errlen)
+static struct pdata *finish_open(struct pdata *p, int err)
 {
 	if (err >= 0) {
 		derive_names(p);
 		return p;
 	}
-	if (errbuf && errlen) {
-		const char *msg = p->err[0] ? p->err : mperf_strerror(err);
-
-		if (path && err <= -MPERF_ERR_BASE)
-			snprintf(errbuf, errlen, "'%s': %s", path, msg);
-		else
-			snprintf(errbuf, errlen, "%s", msg);
-	}
+	log_failure(p, err, true);
 	pdata__close(p);
-	errno = err < -4095 ? EINVAL : -err;
+	errno = mperf_errno(err);
 	return NULL;
 }
 
-struct pdata *pdata__open_mem(const void *buf, size_t len, char *errbuf, size_t errlen)
+struct pdata *pdata__open_mem(const void *buf, size_t len)
 {
 	struct pdata *p = alloc_reader();
 
-	if (!p)
+	if (!p) {
+		errno = -mperf_error(-ENOMEM, "out of memory");
 		return NULL;
+	}
 	p->mem = buf;
 	p->mem_len = len;
-	return finish_open(p, NULL, open_common(p, buf, len < 16 ? len : 16), errbuf, errlen);
+	return finish_open(p, open_common(p, buf, len < 16 ? len : 16));
 }
 
-struct pdata *pdata__open(const char *path, char *errbuf, size_t errlen)
+struct pdata *pdata__open(const char *path)
 {
 	struct pdata *p = alloc_reader();
+	const unsigned char *q;
 	struct stat st;
 	int fd, err;
 
-	if (!p)
+	if (!p) {
+		errno = -mperf_error(-ENOMEM, "out of memory");
 		return NULL;
+	}
 	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
-	if (!strcmp(path, "-"))
-		path = "stdin";
+	p->label = strcmp(path, "-") ? path : "stdin";
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		err = -errno;
-		snprintf(p->err, sizeof(p->err), "cannot open '%s': %s", path, strerror(errno));
+		fail(p, err, "cannot open '%s': %s", p->label, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return finish_open(p, path, err, errbuf, errlen);
+		return finish_open(p, err);
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (st.st_size) {
@@ -784,9 +707,9 @@ struct pdata *pdata__open(const char *path, char *errbuf, size_t errlen)
 
 			if (m == MAP_FAILED) {
 				err = -errno;
-				snprintf(p->err, sizeof(p->err), "cannot map '%s': %s", path, strerror(errno));
+				fail(p, err, "cannot map '%s': %s", p->label, strerror(errno));
 				close(fd);
-				return finish_open(p, path, err, errbuf, errlen);
+				return finish_open(p, err);
 			}
 			/* Records are read once, front to back. */
 			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -794,20 +717,19 @@ struct pdata *pdata__open(const char *path, char *errbuf, size_t errlen)
 			p->mem_len = p->map_len = (size_t)st.st_size;
 		}
 		close(fd);
-		return finish_open(p, path, open_common(p, p->mem, p->mem_len < 16 ? p->mem_len : 16),
-				   errbuf, errlen);
+		return finish_open(p, open_common(p, p->mem, p->mem_len < 16 ? p->mem_len : 16));
 	}
 	/* A pipe or terminal: stream it. */
-	const unsigned char *q;
 	p->fd = fd;
 	p->sbuf = malloc(PIPE_BUF_MIN);
 	if (!p->sbuf)
-		return finish_open(p, path, -ENOMEM, errbuf, errlen);
+		return finish_open(p, -ENOMEM);
 	p->scap = PIPE_BUF_MIN;
+	p->label = "stdin";
 	err = need(p, 16, &q);
 	if (err < 0)
-		return finish_open(p, path, err, errbuf, errlen);
-	return finish_open(p, "stdin", open_common(p, p->sbuf, p->slen < 16 ? p->slen : 16), errbuf, errlen);
+		return finish_open(p, err);
+	return finish_open(p, open_common(p, p->sbuf, p->slen < 16 ? p->slen : 16));
 }
 
 void pdata__close(struct pdata *p)
@@ -823,7 +745,7 @@ void pdata__close(struct pdata *p)
 		free(p->evsel[i].ids);
 	}
 	free(p->evsel);
-	free(p->ids);
+	idmap_free(&p->ids);
 	free(p->abuf);
 	free(p->sbuf);
 	free(p);
@@ -832,16 +754,6 @@ void pdata__close(struct pdata *p)
 bool pdata__is_pipe(const struct pdata *p)
 {
 	return p->pipe;
-}
-
-const char *pdata__errmsg(const struct pdata *p)
-{
-	return p->err;
-}
-
-const char *pdata__warning(const struct pdata *p)
-{
-	return p->warn[0] ? p->warn : NULL;
 }
 
 size_t pdata__nr_evsel(const struct pdata *p)
@@ -866,15 +778,26 @@ bool pdata__sample_id_all(const struct pdata *p)
 
 bool pdata__has_feat(const struct pdata *p, int feat)
 {
-	return feat >= 0 && feat < 256 && (p->features[feat / 64] >> (feat % 64)) & 1;
+	return feat >= 0 && feat < PD_FEAT_BITS && (p->features[feat / 64] >> (feat % 64)) & 1;
 }
 
 const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len)
 {
-	if (p->pipe || feat <= 0 || feat >= PD_FEAT_LAST_6_1 || !p->feat_off[feat] || !p->mem)
+	if (p->pipe || feat <= 0 || feat >= PD_FEAT_LAST_6_1 || !p->feat[feat].offset || !p->mem)
 		return NULL;
-	*len = p->feat_size[feat];
-	return p->mem + p->feat_off[feat];
+	*len = p->feat[feat].size;
+	return p->mem + p->feat[feat].offset;
+}
+
+bool pdata__feature_view(const struct pdata *p, int feat, void *dst, size_t size)
+{
+	size_t len;
+	const unsigned char *q = pdata__feature(p, feat, &len);
+
+	if (!q || len < size)
+		return false;
+	memcpy(dst, q, size);
+	return true;
 }
 
 void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_size, uint64_t *feat_off)
@@ -888,36 +811,44 @@ size_t pdata__build_id(const struct pdata *p, const char *name, unsigned char id
 {
 	size_t len;
 	const unsigned char *q = pdata__feature(p, PD_FEAT_BUILD_ID, &len), *end;
+	const size_t head = sizeof(struct pd_build_id_entry);
 
 	if (!q)
 		return 0;
-	/* Entries: {header; s32 pid; u8 id[20]; u8 size; u8 pad[3]; char name[]} */
-	for (end = q + len; end - q >= 36; ) {
-		uint16_t size = pd_u16(q + 6), misc = pd_u16(q + 4);
+	for (end = q + len; (size_t)(end - q) >= head; ) {
+		struct pd_build_id_entry e;
+		const char *fname = (const char *)q + head;
 		size_t n;
 
-		if (size < 36 || size > end - q)
+		memcpy(&e, q, head);
+		if (e.header.size < head || e.header.size > end - q)
 			break;
-		if (strnlen((const char *)q + 36, size - 36u) < size - 36u && !strcmp((const char *)q + 36, name)) {
-			/* Without the size flag (0x8000) the id is the full 20 bytes. */
-			n = (misc & 0x8000) && q[32] && q[32] <= 20 ? q[32] : 20;
-			memcpy(id, q + 12, n);
+		if (strnlen(fname, e.header.size - head) < e.header.size - head && !strcmp(fname, name)) {
+			/* Without PD_MISC_BUILD_ID_SIZE the id is the full 20 bytes. */
+			n = (e.header.misc & PD_MISC_BUILD_ID_SIZE) && e.build_id_size &&
+			    e.build_id_size <= sizeof(e.build_id) ? e.build_id_size : sizeof(e.build_id);
+			memcpy(id, e.build_id, n);
 			return n;
 		}
-		q += size;
+		q += e.header.size;
 	}
 	return 0;
 }
 
 int pdata__evsel_by_id(const struct pdata *p, uint64_t id)
 {
-	return ids_find(p, id);
+	struct idmap_slot *s = idmap_find(&p->ids, id);
+
+	return s ? s->idx : -1;
+}
+
+struct idmap_slot *pdata__id(struct pdata *p, uint64_t id)
+{
+	return idmap_find(&p->ids, id);
 }
 
 int pdata__evsel_of(const struct pdata *p, const struct perf_event_header *h)
 {
-	size_t words = (h->size - sizeof(*h)) / 8;
-	const unsigned char *body = (const unsigned char *)(h + 1);
 	uint64_t id;
 	int idx;
 
@@ -929,17 +860,11 @@ int pdata__evsel_of(const struct pdata *p, const struct perf_event_header *h)
 		return 0;
 	if (h->type != PERF_RECORD_SAMPLE && !p->evsel[0].attr.sample_id_all)
 		return 0;
-	if (h->type == PERF_RECORD_SAMPLE) {
-		if (p->id_pos < 0 || (size_t)p->id_pos >= words)
-			return -MPERF_ERR_CORRUPT;
-		id = pd_u64(body + 8 * (size_t)p->id_pos);
-	} else {
-		if (p->is_pos < 0 || (size_t)p->is_pos > words)
-			return -MPERF_ERR_CORRUPT;
-		id = pd_u64(body + 8 * (words - (size_t)p->is_pos));
-	}
+	/* perf looks where the first event has its id (check_events: they all agree). */
+	if (!pd_record_id(&p->evsel[0].layout, h, &id))
+		return -MPERF_ERR_CORRUPT;
 	if (!id)
 		return 0;	/* synthesized records carry id 0 */
-	idx = ids_find(p, id);
+	idx = pdata__evsel_by_id(p, id);
 	return idx >= 0 ? idx : -MPERF_ERR_CORRUPT;
 }

@@ -4,7 +4,8 @@
  *   header (104) | ids of every event | attrs (128 + 16 each) | data |
  *   feature table (one {offset,size} per set bit, ascending) | payloads
  * perf finds the feature table at data.offset + data.size, so nothing may
- * sit between the data and the table.
+ * sit between the data and the table.  Failures are logged once, at the
+ * first one, naming the file; later calls return the same code.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,16 +13,18 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../lib/alloc.h"
 #include "../lib/buf.h"
 #include "../lib/err.h"
+#include "../lib/log.h"
 #include "perfdata.h"
 
 #define WBUF_SIZE	(256 * 1024)
-#define NAME_ALIGN	64
 #define NR_FEAT		PD_FEAT_LAST_6_1
 
 struct wevent {
 	struct perf_event_attr attr;
+	struct pd_sample_layout layout;
 	char *name;
 	uint64_t *ids;
 	size_t nr_ids;
@@ -31,7 +34,7 @@ struct pdata_writer {
 	int fd;
 	char *path;
 	struct wevent *ev;
-	size_t nr_ev;
+	size_t nr_ev, ev_cap;
 	uint64_t data_off, data_size;
 	unsigned char *wbuf;
 	size_t wlen;
@@ -39,8 +42,17 @@ struct pdata_writer {
 	bool has_feat[NR_FEAT];
 	bool finished;
 	bool regular;	/* only a regular file is removed when unfinished */
-	int err;	/* first write error; later writes are refused */
+	int err;	/* first write error (logged); later writes are refused */
 };
+
+/* The first failure: logged, and kept so that every later call returns it. */
+static int werror(struct pdata_writer *w, int err)
+{
+	if (!w->err)
+		mperf_error(err, "cannot write '%s': %s", w->path, mperf_strerror(err));
+	w->err = err;
+	return err;
+}
 
 struct pdata_writer *pdw__create(const char *path)
 {
@@ -61,6 +73,7 @@ struct pdata_writer *pdw__create(const char *path)
 	if (w->fd < 0) {
 		int e = errno;
 
+		mperf_error(-e, "cannot create '%s': %s", path, strerror(e));
 		free(w->path);
 		free(w->wbuf);
 		free(w);
@@ -82,9 +95,9 @@ static int write_all(struct pdata_writer *w, const void *buf, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return w->err = -errno;
+			return werror(w, -errno);
 		if (n == 0)
-			return w->err = -EIO;
+			return werror(w, -EIO);
 		p += n;
 		len -= (size_t)n;
 	}
@@ -120,21 +133,20 @@ static int append(struct pdata_writer *w, const void *buf, size_t len)
 int pdw__add_event(struct pdata_writer *w, const struct perf_event_attr *attr, const char *name,
 		   const uint64_t *ids, size_t nr_ids)
 {
-	struct wevent *n = realloc(w->ev, (w->nr_ev + 1) * sizeof(*n));
 	struct wevent *e;
 
-	if (!n)
-		return -ENOMEM;
-	w->ev = n;
-	e = &n[w->nr_ev];
+	if (ALLOC_GROW(w->ev, w->nr_ev + 1, w->ev_cap))
+		return werror(w, -ENOMEM);
+	e = &w->ev[w->nr_ev];
 	memset(e, 0, sizeof(*e));
 	e->attr = *attr;
+	pd_sample_layout(attr, &e->layout);
 	e->name = strdup(name);
 	e->ids = malloc((nr_ids ? nr_ids : 1) * sizeof(uint64_t));
 	if (!e->name || !e->ids) {
 		free(e->name);
 		free(e->ids);
-		return -ENOMEM;
+		return werror(w, -ENOMEM);
 	}
 	memcpy(e->ids, ids, nr_ids * sizeof(uint64_t));
 	e->nr_ids = nr_ids;
@@ -153,53 +165,46 @@ static void disk_attr(const struct perf_event_attr *in, unsigned char out[PD_ATT
 	memcpy(out, &a, n);
 }
 
-static void put64(unsigned char *p, uint64_t v)
+static int write_header(struct pdata_writer *w, const uint64_t feat_bits[4])
 {
-	memcpy(p, &v, 8);
-}
-
-static int write_header(struct pdata_writer *w, uint64_t feat_bits[4])
-{
-	unsigned char h[PD_HEADER_SIZE] = { 0 };
-	size_t attrs_off = PD_HEADER_SIZE;
+	struct pd_file_header h = {
+		.magic = PD_MAGIC,
+		.size = PD_HEADER_SIZE,
+		.attr_size = PD_ATTR_SIZE + sizeof(struct pd_attr_ids),
+		.attrs = { PD_HEADER_SIZE, (PD_ATTR_SIZE + sizeof(struct pd_attr_ids)) * w->nr_ev },
+		.data = { w->data_off, w->data_size },
+	};
 
 	for (size_t i = 0; i < w->nr_ev; i++)
-		attrs_off += 8 * w->ev[i].nr_ids;
-	put64(h, PD_MAGIC);
-	put64(h + 8, PD_HEADER_SIZE);
-	put64(h + 16, PD_ATTR_SIZE + 16);
-	put64(h + 24, attrs_off);
-	put64(h + 32, (PD_ATTR_SIZE + 16) * w->nr_ev);
-	put64(h + 40, w->data_off);
-	put64(h + 48, w->data_size);
-	for (int i = 0; i < 4; i++)
-		put64(h + 72 + 8 * i, feat_bits ? feat_bits[i] : 0);
-	if (pwrite(w->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		return w->err = errno ? -errno : -EIO;
+		h.attrs.offset += 8 * w->ev[i].nr_ids;
+	if (feat_bits)
+		memcpy(h.features, feat_bits, sizeof(h.features));
+	if (pwrite(w->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return werror(w, errno ? -errno : -EIO);
 	return 0;
 }
 
 int pdw__begin_data(struct pdata_writer *w)
 {
-	uint64_t ids_off = PD_HEADER_SIZE, zero[PD_HEADER_SIZE / 8] = { 0 };
+	struct pd_file_header zero = { 0 };
+	uint64_t ids_off = PD_HEADER_SIZE;
 	int err;
 
-	if ((err = append(w, zero, sizeof(zero))))
+	if ((err = append(w, &zero, sizeof(zero))))
 		return err;
 	for (size_t i = 0; i < w->nr_ev; i++)
 		if ((err = append(w, w->ev[i].ids, 8 * w->ev[i].nr_ids)))
 			return err;
 	for (size_t i = 0; i < w->nr_ev; i++) {
-		unsigned char a[PD_ATTR_SIZE + 16];
+		unsigned char a[PD_ATTR_SIZE];
+		struct pd_attr_ids ai = { { ids_off, 8 * w->ev[i].nr_ids } };
 
 		disk_attr(&w->ev[i].attr, a);
-		put64(a + PD_ATTR_SIZE, ids_off);
-		put64(a + PD_ATTR_SIZE + 8, 8 * w->ev[i].nr_ids);
-		ids_off += 8 * w->ev[i].nr_ids;
-		if ((err = append(w, a, sizeof(a))))
+		ids_off += ai.ids.size;
+		if ((err = append(w, a, sizeof(a))) || (err = append(w, &ai, sizeof(ai))))
 			return err;
 	}
-	w->data_off = ids_off + (PD_ATTR_SIZE + 16) * w->nr_ev;
+	w->data_off = ids_off + (PD_ATTR_SIZE + sizeof(struct pd_attr_ids)) * w->nr_ev;
 	/* Until pdw__finish, the header says "data size 0": not complete. */
 	if ((err = flush(w)))
 		return err;
@@ -220,7 +225,8 @@ uint64_t pdw__data_size(const struct pdata_writer *w)
 	return w->data_size;
 }
 
-int pdw__patch(struct pdata_writer *w, uint64_t pos, const void *buf, size_t len)
+/* Overwrite bytes already written at data position pos (for values known late). */
+static int patch(struct pdata_writer *w, uint64_t pos, const void *buf, size_t len)
 {
 	int err;
 
@@ -231,8 +237,71 @@ int pdw__patch(struct pdata_writer *w, uint64_t pos, const void *buf, size_t len
 	if ((err = flush(w)))
 		return err;
 	if (pwrite(w->fd, buf, len, (off_t)(w->data_off + pos)) != (ssize_t)len)
-		return w->err = errno ? -errno : -EIO;
+		return werror(w, errno ? -errno : -EIO);
 	return 0;
+}
+
+/* ---- records mperf writes itself ---- */
+
+/*
+ * header | body | string (NUL, padded to 8) | sample_id trailer of event
+ * ev: all zeros but the id, where the event's layout has one.
+ */
+static int write_record(struct pdata_writer *w, uint32_t type, uint16_t misc, const void *body,
+			size_t body_len, const char *s, size_t ev, uint64_t id)
+{
+	unsigned char rec[512];
+	size_t slen = s ? strlen(s) + 1 : 0, pad = (slen + 7) & ~(size_t)7;
+	const struct pd_sample_layout *l = ev < w->nr_ev ? &w->ev[ev].layout : NULL;
+	size_t tsz = l ? l->trailer_size : 0;
+	size_t size = sizeof(struct perf_event_header) + body_len + pad + tsz;
+	struct perf_event_header h = { .type = type, .misc = misc, .size = (uint16_t)size };
+
+	if (size > sizeof(rec))
+		return werror(w, -ENAMETOOLONG);
+	memset(rec, 0, size);
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + sizeof(h), body, body_len);
+	if (s)
+		memcpy(rec + sizeof(h) + body_len, s, slen);
+	if (id && l && l->id_is_pos > 0)
+		memcpy(rec + size - 8 * (size_t)l->id_is_pos, &id, sizeof(id));
+	return pdw__write(w, rec, size);
+}
+
+int pdw__comm(struct pdata_writer *w, uint32_t pid, uint32_t tid, const char *comm)
+{
+	struct pd_comm_event e = { .pid = pid, .tid = tid };
+	const size_t body = sizeof(e) - sizeof(e.header);
+
+	return write_record(w, PERF_RECORD_COMM, 0, &e.pid, body, comm, 0, 0);
+}
+
+int pdw__mmap(struct pdata_writer *w, uint16_t misc, uint32_t pid, uint32_t tid, uint64_t start,
+	      uint64_t len, uint64_t pgoff, const char *filename, uint64_t *pos)
+{
+	struct pd_mmap_event e = { .pid = pid, .tid = tid, .start = start, .len = len, .pgoff = pgoff };
+	const size_t body = sizeof(e) - sizeof(e.header);
+
+	*pos = w->data_size;
+	return write_record(w, PERF_RECORD_MMAP, misc, &e.pid, body, filename, 0, 0);
+}
+
+int pdw__patch_mmap_len(struct pdata_writer *w, uint64_t pos, uint64_t len)
+{
+	return patch(w, pos + offsetof(struct pd_mmap_event, len), &len, sizeof(len));
+}
+
+int pdw__lost_samples(struct pdata_writer *w, size_t ev, uint64_t id, uint64_t lost)
+{
+	return write_record(w, PERF_RECORD_LOST_SAMPLES, 0, &lost, sizeof(lost), NULL, ev, id);
+}
+
+int pdw__finished_round(struct pdata_writer *w)
+{
+	struct perf_event_header h = { .type = PD_FINISHED_ROUND, .size = sizeof(h) };
+
+	return pdw__write(w, &h, sizeof(h));
 }
 
 /* ---- features ---- */
@@ -245,16 +314,22 @@ static struct mbuf *feat_buf(struct pdata_writer *w, int feat)
 	return &w->feat[feat];
 }
 
-/* perf_header_string: u32 len (NUL included, padded to 64), bytes. */
+/* A header string: u32 len (NUL included, padded to 64), bytes. */
 static int add_string(struct mbuf *b, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	uint32_t len = (uint32_t)((n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN);
+	uint32_t len = (uint32_t)((n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN);
 	int err;
 
 	if ((err = mbuf_add(b, &len, 4)) || (err = mbuf_add(b, s, n)))
 		return err;
 	return mbuf_addz(b, len - n);
+}
+
+/* A feature payload that could not be kept fails the file like a write does. */
+static int feat_done(struct pdata_writer *w, int err)
+{
+	return err ? werror(w, err) : 0;
 }
 
 int pdw__feat_string(struct pdata_writer *w, int feat, const char *s)
@@ -264,7 +339,7 @@ int pdw__feat_string(struct pdata_writer *w, int feat, const char *s)
 	if (!b)
 		return -EINVAL;
 	b->len = 0;
-	return add_string(b, s);
+	return feat_done(w, add_string(b, s));
 }
 
 int pdw__feat_strings(struct pdata_writer *w, int feat, const char *const *s, size_t n)
@@ -277,10 +352,10 @@ int pdw__feat_strings(struct pdata_writer *w, int feat, const char *const *s, si
 		return -EINVAL;
 	b->len = 0;
 	if ((err = mbuf_add(b, &nr, 4)))
-		return err;
+		return feat_done(w, err);
 	for (size_t i = 0; i < n; i++)
 		if ((err = add_string(b, s[i])))
-			return err;
+			return feat_done(w, err);
 	return 0;
 }
 
@@ -291,64 +366,56 @@ int pdw__feat_u64(struct pdata_writer *w, int feat, uint64_t v)
 	if (!b)
 		return -EINVAL;
 	b->len = 0;
-	return mbuf_add(b, &v, 8);
+	return feat_done(w, mbuf_add(b, &v, 8));
 }
 
 int pdw__feat_nrcpus(struct pdata_writer *w, uint32_t avail, uint32_t online)
 {
 	struct mbuf *b = feat_buf(w, PD_FEAT_NRCPUS);
-	uint32_t v[2] = { avail, online };	/* this order, whatever old docs say */
+	struct pd_feat_nrcpus v = { .available = avail, .online = online };
 
 	b->len = 0;
-	return mbuf_add(b, v, sizeof(v));
+	return feat_done(w, mbuf_add(b, &v, sizeof(v)));
 }
 
 int pdw__feat_sample_time(struct pdata_writer *w, uint64_t first, uint64_t last)
 {
 	struct mbuf *b = feat_buf(w, PD_FEAT_SAMPLE_TIME);
-	uint64_t v[2] = { first, last };
+	struct pd_feat_sample_time v = { .first = first, .last = last };
 
 	b->len = 0;
-	return mbuf_add(b, v, sizeof(v));
+	return feat_done(w, mbuf_add(b, &v, sizeof(v)));
 }
 
 int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,
 		       const unsigned char *id, size_t id_len, const char *name)
 {
 	struct mbuf *b = feat_buf(w, PD_FEAT_BUILD_ID);
-	/* {header; s32 pid; u8 build_id[20]; u8 size; u8 pad[3]; char name[] padded to 64} */
-	unsigned char rec[8 + 4 + 24];
+	struct pd_build_id_entry e = { .pid = pid };
 	size_t n = strlen(name) + 1;
-	size_t name_len = (n + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
-	struct perf_event_header h = {
-		.type = 0,
-		/* 0x8000: the entry has a size byte (perf's MISC_BUILD_ID_SIZE). */
-		.misc = (uint16_t)(misc | 0x8000),
-		.size = (uint16_t)(sizeof(rec) + name_len),
-	};
+	size_t name_len = (n + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
 	int err;
 
-	if (id_len > 20)
+	if (id_len > sizeof(e.build_id))
 		return -EINVAL;
-	memset(rec, 0, sizeof(rec));
-	memcpy(rec, &h, 8);
-	memcpy(rec + 8, &pid, 4);
-	memcpy(rec + 12, id, id_len);
-	rec[32] = (unsigned char)id_len;
-	if ((err = mbuf_add(b, rec, sizeof(rec))) || (err = mbuf_add(b, name, n)))
-		return err;
-	return mbuf_addz(b, name_len - n);
+	e.header.misc = (uint16_t)(misc | PD_MISC_BUILD_ID_SIZE);
+	e.header.size = (uint16_t)(sizeof(e) + name_len);
+	memcpy(e.build_id, id, id_len);
+	e.build_id_size = (uint8_t)id_len;
+	if ((err = mbuf_add(b, &e, sizeof(e))) || (err = mbuf_add(b, name, n)))
+		return feat_done(w, err);
+	return feat_done(w, mbuf_addz(b, name_len - n));
 }
 
-/* EVENT_DESC: u32 nr, u32 attr size; per event: attr, u32 nr_ids, name, ids. */
+/* EVENT_DESC: a pd_feat_event_desc; per event: attr, u32 nr_ids, name, ids. */
 static int event_desc(struct pdata_writer *w)
 {
 	struct mbuf *b = feat_buf(w, PD_FEAT_EVENT_DESC);
-	uint32_t hdr[2] = { (uint32_t)w->nr_ev, PD_ATTR_SIZE };
+	struct pd_feat_event_desc d = { .nr = (uint32_t)w->nr_ev, .attr_size = PD_ATTR_SIZE };
 	int err;
 
 	b->len = 0;
-	if ((err = mbuf_add(b, hdr, sizeof(hdr))))
+	if ((err = mbuf_add(b, &d, sizeof(d))))
 		return err;
 	for (size_t i = 0; i < w->nr_ev; i++) {
 		unsigned char a[PD_ATTR_SIZE];
@@ -371,22 +438,22 @@ int pdw__finish(struct pdata_writer *w)
 	if (w->err)
 		return w->err;
 	if ((err = event_desc(w)))
-		return err;
+		return werror(w, err);
 	for (int f = 1; f < NR_FEAT; f++)
 		if (w->has_feat[f]) {
 			bits[f / 64] |= 1ULL << (f % 64);
 			n++;
 		}
-	off = w->data_off + w->data_size + 16 * (uint64_t)n;
+	off = w->data_off + w->data_size + sizeof(struct pd_section) * (uint64_t)n;
 	for (int f = 1; f < NR_FEAT; f++) {
-		uint64_t sec[2];
+		struct pd_section sec;
 
 		if (!w->has_feat[f])
 			continue;
-		sec[0] = off;
-		sec[1] = w->feat[f].len;
-		off += w->feat[f].len;
-		if ((err = append(w, sec, sizeof(sec))))
+		sec.offset = off;
+		sec.size = w->feat[f].len;
+		off += sec.size;
+		if ((err = append(w, &sec, sizeof(sec))))
 			return err;
 	}
 	for (int f = 1; f < NR_FEAT; f++)
@@ -397,7 +464,7 @@ int pdw__finish(struct pdata_writer *w)
 	/* close() is where some filesystems report a failed write-back. */
 	if (close(w->fd) < 0) {
 		w->fd = -1;
-		return w->err = -errno;
+		return werror(w, -errno);
 	}
 	w->fd = -1;
 	w->finished = true;

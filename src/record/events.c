@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The events: parsed from -e, set up as perf sets them up, opened on every
+ * online CPU for the workload, with the id of each fd.
+ */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "../host/host.h"
 #include "../lib/err.h"
-#include "../perfdata/perfdata.h"
-#include "record.h"
+#include "../lib/log.h"
+#include "internal.h"
 
 int record__parse_events(const char *list, struct record_event *ev, size_t max,
 			 char *bad, size_t badlen)
@@ -36,4 +46,194 @@ int record__parse_events(const char *list, struct record_event *ev, size_t max,
 		p = comma + 1;
 	}
 	return (int)n;
+}
+
+/* ---- the events, opened ---- */
+
+static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, size_t i)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = o->events[i].type;
+	a->config = o->events[i].config;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	/* Several events share a buffer: each sample must say whose it is. */
+	if (o->nr_events > 1)
+		a->sample_type |= PERF_SAMPLE_ID;
+	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (o->freq) {
+		a->freq = 1;
+		a->sample_freq = o->freq;
+	} else {
+		a->sample_period = o->period;
+	}
+	a->disabled = 1;
+	a->inherit = 1;
+	a->enable_on_exec = 1;
+	a->sample_id_all = 1;
+	/* Like perf: without it, perf names the event "cycles:HG". */
+	a->exclude_guest = 1;
+	if (i == 0) {
+		/* One event is enough to carry the side-band records. */
+		a->mmap = 1;
+		a->comm = 1;
+		a->task = 1;
+		a->mmap2 = 1;
+		a->comm_exec = 1;
+	}
+}
+
+int evlist__init(struct evlist *el, const struct record_opts *o, struct record_result *res,
+		 const int *cpus, int nr_cpus)
+{
+	size_t n = o->nr_events * (size_t)nr_cpus;
+
+	memset(el, 0, sizeof(*el));
+	el->nr_ev = o->nr_events;
+	el->cpus = cpus;
+	el->nr_cpus = nr_cpus;
+	for (size_t i = 0; i < o->nr_events; i++) {
+		snprintf(res->ev[i].name, sizeof(res->ev[i].name), "%s", o->events[i].name);
+		setup_attr(&el->attr[i], o, i);
+	}
+	pd_sample_layout(&el->attr[0], &el->layout);
+	el->fd = malloc(n * sizeof(*el->fd));
+	el->id = calloc(n, sizeof(*el->id));
+	if (!el->fd || !el->id)
+		return mperf_error(-ENOMEM, "out of memory");
+	for (size_t k = 0; k < n; k++)
+		el->fd[k] = -1;
+	return 0;
+}
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static bool is_cycles(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES;
+}
+
+static int read_paranoid(void)
+{
+	char buf[32];
+	int v = INT_MIN;
+
+	if (host_read_small_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) > 0 &&
+	    sscanf(buf, "%d", &v) != 1)
+		v = INT_MIN;
+	return v;
+}
+
+void record__open_error(char *buf, size_t len, const char *event, int cpu, int err, int paranoid)
+{
+	int n = snprintf(buf, len, "cannot open event '%s' on cpu %d: %s", event, cpu, strerror(err));
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (err == EACCES || err == EPERM) {
+		if (paranoid != INT_MIN)
+			snprintf(buf + n, len - (size_t)n,
+				 " (kernel.perf_event_paranoid is %d: lower it, e.g. 'sysctl kernel.perf_event_paranoid=1', or run with CAP_PERFMON)",
+				 paranoid);
+		else
+			snprintf(buf + n, len - (size_t)n,
+				 " (check kernel.perf_event_paranoid, or run with CAP_PERFMON)");
+	} else if (err == EMFILE || err == ENFILE) {
+		snprintf(buf + n, len - (size_t)n,
+			 " (mperf needs one per event and CPU: raise the limit with 'ulimit -n')");
+	}
+}
+
+int evlist__open(struct evlist *el, struct record_result *res, pid_t pid)
+{
+	for (size_t i = 0; i < el->nr_ev; i++) {
+		for (int c = 0; c < el->nr_cpus; c++) {
+			size_t k = i * (size_t)el->nr_cpus + (size_t)c;
+			int fd;
+again:
+			fd = sys_perf_event_open(&el->attr[i], pid, el->cpus[c]);
+			if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
+				       errno == EOPNOTSUPP) && is_cycles(&el->attr[i])) {
+				/* No PMU (a VM): perf falls back to the cpu-clock timer. */
+				el->attr[i].type = PERF_TYPE_SOFTWARE;
+				el->attr[i].config = PERF_COUNT_SW_CPU_CLOCK;
+				snprintf(res->ev[i].name, sizeof(res->ev[i].name), "cpu-clock");
+				if (!res->fell_back)
+					mperf_log(MPERF_LOG_NOTICE,
+						  "cycles is not supported on this machine (%s): falling back to cpu-clock",
+						  strerror(errno));
+				res->fell_back = true;
+				goto again;
+			}
+			if (fd < 0 && errno == EINVAL && (el->attr[i].read_format & PERF_FORMAT_LOST)) {
+				/* Kernels before 6.0 do not know PERF_FORMAT_LOST. */
+				for (size_t j = 0; j < el->nr_ev; j++)
+					el->attr[j].read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+				goto again;
+			}
+			if (fd < 0) {
+				int e = errno;
+				char msg[512];
+
+				record__open_error(msg, sizeof(msg), res->ev[i].name, el->cpus[c], e,
+						   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);
+				return mperf_error(-e, "%s", msg);
+			}
+			el->fd[k] = fd;
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &el->id[k]) < 0)
+				return mperf_error(-errno, "cannot read the id of event '%s': %s",
+						   res->ev[i].name, strerror(errno));
+			if (idmap_add(&el->ids, el->id[k], (int)i))
+				return mperf_error(-ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+int evlist__event_of_id(const struct evlist *el, uint64_t id)
+{
+	struct idmap_slot *s = idmap_find(&el->ids, id);
+
+	return s ? s->idx : -1;
+}
+
+int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w)
+{
+	if (!(el->attr[0].read_format & PERF_FORMAT_LOST))
+		return 0;
+	for (size_t i = 0; i < el->nr_ev; i++) {
+		for (int c = 0; c < el->nr_cpus; c++) {
+			uint64_t buf[8];
+			struct pd_read_values rv;
+			struct pd_read_value v;
+			ssize_t n = read(evlist__fd(el, i, c), buf, sizeof(buf));
+			int err;
+
+			if (n <= 0 || pd_read_parse(el->attr[i].read_format, buf, (size_t)n, &rv) < 0)
+				continue;
+			pd_read_value(&rv, 0, &v);
+			if (!v.lost)
+				continue;
+			res->ev[i].lost += v.lost;
+			if ((err = pdw__lost_samples(w, i, v.id, v.lost)))
+				return err;
+		}
+	}
+	return 0;
+}
+
+void evlist__close(struct evlist *el)
+{
+	if (el->fd)
+		for (size_t k = 0; k < el->nr_ev * (size_t)el->nr_cpus; k++)
+			if (el->fd[k] >= 0)
+				close(el->fd[k]);
+	free(el->fd);
+	free(el->id);
+	idmap_free(&el->ids);
+	el->fd = NULL;
+	el->id = NULL;
 }

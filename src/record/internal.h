@@ -2,11 +2,85 @@
 #ifndef MPERF_RECORD_INTERNAL_H
 #define MPERF_RECORD_INTERNAL_H
 
-#include <sys/types.h>
-#include <stdint.h>
-#include "../perfdata/perfdata.h"
+/*
+ * The parts of record, by job: events.c opens the events and knows their
+ * fds and ids; drain.c maps one buffer per CPU and drains the buffers
+ * into the writer; workload.c holds the command until the events are
+ * open; features.c and hits.c say what the feature sections hold; run.c
+ * puts it together (signals, synthesized records, the end of the file).
+ */
 
-/* workload.c: a child forked now and exec'd on workload__start(). */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "../lib/hash.h"
+#include "../perfdata/perfdata.h"
+#include "../ring/ring.h"
+#include "record.h"
+
+#define RECORD_MAX_CPUS	1024
+
+/* ---- events.c: the events, opened on every CPU ---- */
+
+struct evlist {
+	size_t nr_ev;
+	int nr_cpus;
+	const int *cpus;
+	struct perf_event_attr attr[RECORD_MAX_EVENTS];
+	/* Where samples hold ip, tid, time and id: the same for every event here. */
+	struct pd_sample_layout layout;
+	int *fd;		/* [event][cpu], -1 when not open */
+	uint64_t *id;		/* [event][cpu]: PERF_EVENT_IOC_ID */
+	struct idmap ids;	/* id -> event */
+};
+
+/* The attrs of opts' events; names (and fallbacks) go to res->ev[]. */
+int evlist__init(struct evlist *el, const struct record_opts *o, struct record_result *res,
+		 const int *cpus, int nr_cpus);
+/* Open every event on every CPU for pid (falling back from cycles to cpu-clock). */
+int evlist__open(struct evlist *el, struct record_result *res, pid_t pid);
+static inline int evlist__fd(const struct evlist *el, size_t ev, int cpu_idx)
+{
+	return el->fd[ev * (size_t)el->nr_cpus + (size_t)cpu_idx];
+}
+/* The event a sample id belongs to, or -1. */
+int evlist__event_of_id(const struct evlist *el, uint64_t id);
+/* read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record per fd that lost. */
+int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w);
+void evlist__close(struct evlist *el);
+
+/* ---- drain.c: one buffer per CPU, drained into the file ---- */
+
+struct hits;
+
+struct drain {
+	struct evlist *el;
+	struct record_result *res;
+	struct pdata_writer *w;
+	struct hits *hits;		/* DSOs the samples hit, or NULL */
+	struct ring *ring;		/* [cpu] */
+	int nr_rings;
+	uint64_t first_time, last_time;	/* of the samples, for SAMPLE_TIME */
+};
+
+/*
+ * One buffer per CPU, owned by the first event's fd there; every other
+ * event's fd on that CPU writes into it (PERF_EVENT_IOC_SET_OUTPUT).
+ */
+int drain__map(struct drain *d, size_t pages);
+/* Drain every buffer once, then FINISHED_ROUND if anything was written.  Bytes, or < 0. */
+int64_t drain__once(struct drain *d);
+/*
+ * Drain until *stop is set (by a signal, or to -1 here when every buffer
+ * hung up), then once more.  Signals are taken only inside ppoll, with
+ * waitmask as the mask.
+ */
+int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop);
+void drain__unmap(struct drain *d);
+
+/* ---- workload.c: a child forked now and exec'd on workload__start() ---- */
+
 struct workload {
 	pid_t pid;
 	int go_fd;	/* write end: one byte releases the child */
@@ -17,19 +91,12 @@ int workload__prepare(struct workload *wl, char *const *argv);
 int workload__start(struct workload *wl);
 void workload__abort(struct workload *wl);
 
-/* host.c: facts about this machine for the feature sections and synthesized records. */
-int host__online_cpus(int *cpus, int max);
-/*
- * _text from the head of /proc/kallsyms (fast), and _etext, which needs a
- * scan of most of it (slow: run it while the workload runs).  -ENOENT when
- * the addresses are hidden (kptr_restrict).
- */
-int host__kernel_start(uint64_t *start);
-int host__kernel_end(uint64_t *end);
-int host__write_features(struct pdata_writer *w, int argc, char *const *argv);
+/* ---- features.c: what the feature sections say about this machine ---- */
 
-/* buildid.c: the DSOs the samples hit, for the BUILD_ID feature. */
-struct hits;
+int features__write(struct pdata_writer *w, int argc, char *const *argv);
+
+/* ---- hits.c: the DSOs the samples hit, for the BUILD_ID feature ---- */
+
 struct hits *hits__new(void);
 void hits__delete(struct hits *h);
 void hits__mmap2(struct hits *h, const struct perf_event_header *hdr);

@@ -61,14 +61,14 @@ struct record_result {
 	uint64_t lost_events;	/* events those records say were lost */
 	size_t nr_events;
 	struct record_event_stats ev[RECORD_MAX_EVENTS];
-	char err[256];		/* what failed, when record__run returns < 0 */
 };
 
 /*
  * Run the workload under the events and write opts->output.  Returns 0
  * when the recording is complete (whatever the workload's exit status),
- * or a negative error with res->err set.  An existing regular output file
- * is renamed to "<output>.old" first, as perf does.
+ * or a negative error, logged (res->exec_errno says when the command
+ * could not be run).  An existing regular output file is renamed to
+ * "<output>.old" first, as perf does.
  */
 int record__run(const struct record_opts *opts, struct record_result *res);
 

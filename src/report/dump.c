@@ -1,10 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* `report -D` text for each record type, in perf 6.1's shapes. */
+/*
+ * `report -D`: every record in perf 6.1's dump format, in the order the
+ * session delivers them, then the stats.  A session consumer; the fields
+ * come from the decoders of perfdata/format.h.
+ */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include "../lib/err.h"
+#include "../lib/log.h"
 #include "../perfdata/perfdata.h"
 #include "dump.h"
+#include "report.h"
+#include "session.h"
 
 static const char hexd[] = "0123456789abcdef";
 
@@ -56,33 +67,6 @@ void dump__raw(struct out *out, const char *label, uint64_t off, const struct pe
 	out_char(out, '\n');
 }
 
-/* A string field that starts at byte off of the record and ends by its end. */
-static const char *rec_str(const struct perf_event_header *h, size_t off, char *buf, size_t len)
-{
-	const char *s = (const char *)h + off;
-	size_t max = h->size > off ? h->size - off : 0;
-	size_t n = strnlen(s, max);
-
-	if (n < max)
-		return s;
-	snprintf(buf, len, "%.*s", (int)(n < len - 1 ? n : len - 1), s);
-	return buf;
-}
-
-/* Word at byte off, or 0 past the end (perf would read whatever is there). */
-static uint64_t w64(const struct perf_event_header *h, size_t off)
-{
-	return off + 8 <= h->size ? pd_u64((const char *)h + off) : 0;
-}
-static uint32_t w32(const struct perf_event_header *h, size_t off)
-{
-	return off + 4 <= h->size ? pd_u32((const char *)h + off) : 0;
-}
-static uint16_t w16(const struct perf_event_header *h, size_t off)
-{
-	return off + 2 <= h->size ? pd_u16((const char *)h + off) : 0;
-}
-
 /* perf's cpu list: runs of consecutive cpus as "a-b", joined by ','. */
 static void print_cpus(char *buf, size_t len, const int *cpu, size_t n)
 {
@@ -105,45 +89,12 @@ static void print_cpus(char *buf, size_t len, const int *cpu, size_t n)
 int dump__cpu_map(char *buf, size_t len, const unsigned char *p, size_t n)
 {
 	int cpus[4096];
-	size_t nr = 0;
-	uint16_t type;
+	int nr = pd_cpu_map_decode(p, n, cpus, sizeof(cpus) / sizeof(cpus[0]));
 
 	buf[0] = 0;
-	if (n < 2)
+	if (nr < 0)
 		return -1;
-	type = pd_u16(p);
-	if (type == 0) {		/* u16 nr, u16 cpu[nr] */
-		uint16_t cnt = n >= 4 ? pd_u16(p + 2) : 0;
-
-		for (size_t i = 0; i < cnt && 4 + 2 * i + 2 <= n && nr < 4096; i++) {
-			uint16_t c = pd_u16(p + 4 + 2 * i);
-
-			cpus[nr++] = c == 0xffff ? -1 : c;
-		}
-	} else if (type == 1) {		/* u16 nr, u16 long_size, masks */
-		uint16_t cnt = n >= 4 ? pd_u16(p + 2) : 0, lsz = n >= 6 ? pd_u16(p + 4) : 0;
-		size_t base = lsz == 8 ? 10 : 6;
-
-		if (lsz != 4 && lsz != 8)
-			return -1;
-		for (size_t i = 0; i < cnt && base + lsz * (i + 1) <= n; i++) {
-			uint64_t m = lsz == 8 ? pd_u64(p + base + 8 * i) : pd_u32(p + base + 4 * i);
-
-			for (unsigned int b = 0; b < lsz * 8u && nr < 4096; b++)
-				if (m >> b & 1)
-					cpus[nr++] = (int)(i * lsz * 8 + b);
-		}
-	} else if (type == 2) {		/* u8 any_cpu, u8 pad, u16 start, u16 end */
-		if (n < 8)
-			return -1;
-		if (p[2])
-			cpus[nr++] = -1;
-		for (unsigned int c = pd_u16(p + 4); c <= pd_u16(p + 6) && nr < 4096; c++)
-			cpus[nr++] = (int)c;
-	} else {
-		return -1;
-	}
-	print_cpus(buf, len, cpus, nr);
+	print_cpus(buf, len, cpus, (size_t)nr);
 	return 0;
 }
 
@@ -151,41 +102,60 @@ static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt
 
 static void dump_namespaces(struct out *out, const struct perf_event_header *h)
 {
-	uint64_t nr = w64(h, 16);
+	struct pd_namespaces_event e;
+	const size_t base = sizeof(e);
 
-	out_printf(out, " %d/%d - nr_namespaces: %u\n\t\t[", (int)w32(h, 8), (int)w32(h, 12), (unsigned)nr);
-	for (uint64_t i = 0; i < nr && 24 + 16 * (i + 1) <= h->size; i++) {
+	PD_VIEW(h, &e);
+	out_printf(out, " %d/%d - nr_namespaces: %u\n\t\t[", (int)e.pid, (int)e.tid, (unsigned)e.nr_namespaces);
+	for (uint64_t i = 0; i < e.nr_namespaces && base + sizeof(struct pd_ns_link_info) * (i + 1) <= h->size; i++) {
+		struct pd_ns_link_info li;
+
+		pd_view_at(h, base + sizeof(li) * i, &li, sizeof(li));
 		if (i > 0 && i % 4 == 0)
 			out_str(out, "\n\t\t ");
 		out_printf(out, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned)i,
-			i < 7 ? ns_names[i] : "UNKNOWN", w64(h, 24 + 16 * i), w64(h, 32 + 16 * i),
-			i + 1 < nr ? ", " : "]\n");
+			i < 7 ? ns_names[i] : "UNKNOWN", li.dev, li.ino, i + 1 < e.nr_namespaces ? ", " : "]\n");
 	}
-	if (!nr)
+	if (!e.nr_namespaces)
 		out_str(out, "]\n");
 }
 
 static void dump_id_index(struct out *out, const struct perf_event_header *h)
 {
-	uint64_t nr = w64(h, 8);
-	bool second = h->size >= 16 && (uint64_t)(h->size - 16) / 48 >= nr;
+	struct pd_id_index_event e;
+	const size_t base = sizeof(e), one = sizeof(struct pd_id_index_entry);
+	bool second;
 
-	out_printf(out, " nr: %" PRIu64 "\n", nr);
-	for (uint64_t i = 0; i < nr && 16 + 32 * (i + 1) <= h->size; i++) {
-		size_t e = 16 + 32 * i;
+	PD_VIEW(h, &e);
+	/* perf 6.0+ follows the entries with a second array, when there is room for it. */
+	second = h->size >= base && (uint64_t)(h->size - base) / (one + sizeof(struct pd_id_index_entry2)) >= e.nr;
+	out_printf(out, " nr: %" PRIu64 "\n", e.nr);
+	for (uint64_t i = 0; i < e.nr && base + one * (i + 1) <= h->size; i++) {
+		struct pd_id_index_entry ie;
 
+		pd_view_at(h, base + one * i, &ie, sizeof(ie));
 		out_printf(out, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64 "  tid: %" PRId64,
-			w64(h, e), w64(h, e + 8), (int64_t)w64(h, e + 16), (int64_t)w64(h, e + 24));
+			ie.id, ie.idx, (int64_t)ie.cpu, (int64_t)ie.tid);
 		if (second) {
-			size_t e2 = 16 + 32 * nr + 16 * i;
+			struct pd_id_index_entry2 e2;
 
-			out_printf(out, "  machine_pid: %" PRId64 "  vcpu: %" PRIu64 "\n",
-				(int64_t)w64(h, e2), w64(h, e2 + 8));
+			pd_view_at(h, base + one * e.nr + sizeof(e2) * i, &e2, sizeof(e2));
+			out_printf(out, "  machine_pid: %" PRId64 "  vcpu: %" PRIu64 "\n", (int64_t)e2.machine_pid, e2.vcpu);
 		} else {
 			out_char(out, '\n');
 		}
 	}
 }
+
+static const char *switch_dir(const struct perf_event_header *h)
+{
+	if (!(h->misc & PERF_RECORD_MISC_SWITCH_OUT))
+		return "IN         ";
+	return (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" : "OUT        ";
+}
+
+/* The string at the end of a record whose fixed part is a struct of size fixed. */
+#define REC_STR(h, fixed, sb) pd_rec_str((h), (fixed), (sb), sizeof(sb))
 
 void dump__details(struct out *out, const struct perf_event_header *h, const struct pd_sample *s,
 		   const char *evsel_name, bool ordered)
@@ -193,104 +163,149 @@ void dump__details(struct out *out, const struct perf_event_header *h, const str
 	char sb[4096];
 
 	switch (h->type) {
-	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP: {
+		struct pd_mmap_event e;
+
+		PD_VIEW(h, &e);
 		out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
-			(int)w32(h, 8), (int)w32(h, 12), w64(h, 16), w64(h, 24), w64(h, 32),
-			(h->misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', rec_str(h, 40, sb, sizeof(sb)));
-		break;
-	case PERF_RECORD_MMAP2: {
-		uint32_t prot = w32(h, 64), flags = w32(h, 68);
-
-		out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
-			(int)w32(h, 8), (int)w32(h, 12), w64(h, 16), w64(h, 24), w64(h, 32));
-		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			unsigned int n = h->size > 40 ? ((const unsigned char *)h)[40] : 0;
-
-			out_char(out, '<');
-			for (unsigned int i = 0; i < n && i < 20 && 44 + i < h->size; i++)
-				out_printf(out, "%02x", ((const unsigned char *)h)[44 + i]);
-			out_char(out, '>');
-		} else {
-			out_printf(out, "%02x:%02x %" PRIu64 " %" PRIu64, w32(h, 40), w32(h, 44), w64(h, 48), w64(h, 56));
-		}
-		out_printf(out, "]: %c%c%c%c %s\n", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-',
-			prot & 4 ? 'x' : '-', flags & 1 ? 's' : 'p', rec_str(h, 72, sb, sizeof(sb)));
+			(int)e.pid, (int)e.tid, e.start, e.len, e.pgoff,
+			(h->misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', REC_STR(h, sizeof(e), sb));
 		break;
 	}
-	case PERF_RECORD_COMM:
+	case PERF_RECORD_MMAP2: {
+		struct pd_mmap2_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
+			(int)e.pid, (int)e.tid, e.start, e.len, e.pgoff);
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			out_char(out, '<');
+			for (unsigned int i = 0; i < e.build_id_size && i < sizeof(e.build_id); i++)
+				out_printf(out, "%02x", e.build_id[i]);
+			out_char(out, '>');
+		} else {
+			out_printf(out, "%02x:%02x %" PRIu64 " %" PRIu64, e.maj, e.min, e.ino, e.ino_generation);
+		}
+		out_printf(out, "]: %c%c%c%c %s\n", e.prot & PROT_READ ? 'r' : '-', e.prot & PROT_WRITE ? 'w' : '-',
+			e.prot & PROT_EXEC ? 'x' : '-', e.flags & MAP_SHARED ? 's' : 'p', REC_STR(h, sizeof(e), sb));
+		break;
+	}
+	case PERF_RECORD_COMM: {
+		struct pd_comm_event e;
+
+		PD_VIEW(h, &e);
 		out_printf(out, "%s: %s:%d/%d\n", (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
-			rec_str(h, 16, sb, sizeof(sb)), (int)w32(h, 8), (int)w32(h, 12));
+			REC_STR(h, sizeof(e), sb), (int)e.pid, (int)e.tid);
 		break;
+	}
 	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		out_printf(out, "(%d:%d):(%d:%d)\n", (int)w32(h, 8), (int)w32(h, 16), (int)w32(h, 12), (int)w32(h, 20));
+	case PERF_RECORD_EXIT: {
+		struct pd_fork_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, "(%d:%d):(%d:%d)\n", (int)e.pid, (int)e.tid, (int)e.ppid, (int)e.ptid);
 		break;
-	case PERF_RECORD_LOST:
-		out_printf(out, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", w64(h, 8), w64(h, 16));
+	}
+	case PERF_RECORD_LOST: {
+		struct pd_lost_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", e.id, e.lost);
 		break;
-	case PERF_RECORD_LOST_SAMPLES:
-		out_printf(out, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", s->id, w64(h, 8));
+	}
+	case PERF_RECORD_LOST_SAMPLES: {
+		struct pd_lost_samples_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", s->id, e.lost);
 		break;
-	case PERF_RECORD_READ:
-		/* perf reads fixed offsets whatever read_format says. */
-		out_printf(out, ": %d %d %s %" PRIu64 "\n", (int)w32(h, 8), (int)w32(h, 12),
-			evsel_name ? evsel_name : "", w64(h, 16));
+	}
+	case PERF_RECORD_READ: {
+		struct pd_read_event e;
+
+		/* perf reads the first value whatever read_format says. */
+		PD_VIEW(h, &e);
+		out_printf(out, ": %d %d %s %" PRIu64 "\n", (int)e.pid, (int)e.tid, evsel_name ? evsel_name : "", e.value);
 		break;
+	}
 	case PERF_RECORD_SWITCH:
-		out_printf(out, " %s\n", !(h->misc & PERF_RECORD_MISC_SWITCH_OUT) ? "IN         " :
-			(h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" : "OUT        ");
+		out_printf(out, " %s\n", switch_dir(h));
 		break;
 	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		bool o = h->misc & PERF_RECORD_MISC_SWITCH_OUT;
+		struct pd_switch_cpu_wide_event e;
 
-		out_printf(out, " %s  %s pid/tid: %5d/%-5d\n",
-			!o ? "IN         " : (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" : "OUT        ",
-			o ? "next" : "prev", (int)w32(h, 8), (int)w32(h, 12));
+		PD_VIEW(h, &e);
+		out_printf(out, " %s  %s pid/tid: %5d/%-5d\n", switch_dir(h),
+			(h->misc & PERF_RECORD_MISC_SWITCH_OUT) ? "next" : "prev", (int)e.next_prev_pid, (int)e.next_prev_tid);
 		break;
 	}
 	case PERF_RECORD_NAMESPACES:
 		dump_namespaces(out, h);
 		break;
-	case PERF_RECORD_CGROUP:
-		out_printf(out, " cgroup: %" PRIu64 " %s\n", w64(h, 8), rec_str(h, 16, sb, sizeof(sb)));
-		break;
-	case PERF_RECORD_KSYMBOL:
-		out_printf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", w64(h, 8), w32(h, 16),
-			w16(h, 20), w16(h, 22), rec_str(h, 24, sb, sizeof(sb)));
-		break;
-	case PERF_RECORD_BPF_EVENT:
-		out_printf(out, " type %u, flags %u, id %u\n", w16(h, 8), w16(h, 10), w32(h, 12));
-		break;
-	case PERF_RECORD_TEXT_POKE: {
-		uint16_t ol = w16(h, 16), nl = w16(h, 18);
-		const unsigned char *b = (const unsigned char *)h + 20;
+	case PERF_RECORD_CGROUP: {
+		struct pd_cgroup_event e;
 
-		out_printf(out, " %" PRIx64 "  old len %u new len %u\n", w64(h, 8), ol, nl);
+		PD_VIEW(h, &e);
+		out_printf(out, " cgroup: %" PRIu64 " %s\n", e.id, REC_STR(h, sizeof(e), sb));
+		break;
+	}
+	case PERF_RECORD_KSYMBOL: {
+		struct pd_ksymbol_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", e.addr, e.len,
+			e.ksym_type, e.flags, REC_STR(h, sizeof(e), sb));
+		break;
+	}
+	case PERF_RECORD_BPF_EVENT: {
+		struct pd_bpf_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, " type %u, flags %u, id %u\n", e.type, e.flags, e.id);
+		break;
+	}
+	case PERF_RECORD_TEXT_POKE: {
+		struct pd_text_poke_event e;
+		const size_t at = offsetof(struct pd_text_poke_event, bytes);
+		const unsigned char *b = (const unsigned char *)h + at;
+
+		PD_VIEW(h, &e);
+		out_printf(out, " %" PRIx64 "  old len %u new len %u\n", e.addr, e.old_len, e.new_len);
 		for (int which = 0; which < 2; which++) {
-			unsigned int n = which ? nl : ol, base = which ? ol : 0;
+			unsigned int n = which ? e.new_len : e.old_len, base = which ? e.old_len : 0;
 
 			if (!n)
 				continue;
 			out_str(out, which ? "            New bytes:" : "            Old bytes:");
-			for (unsigned int i = 0; i < n && 20 + base + i < h->size; i++)
+			for (unsigned int i = 0; i < n && at + base + i < h->size; i++)
 				out_printf(out, " %02x", b[base + i]);
 			out_char(out, '\n');
 		}
 		break;
 	}
 	case PERF_RECORD_AUX: {
-		uint64_t f = w64(h, 24);
+		struct pd_aux_event e;
 
+		PD_VIEW(h, &e);
 		out_printf(out, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",
-			w64(h, 8), w64(h, 16), f, f & 1 ? "T" : "", f & 2 ? "O" : "", f & 4 ? "P" : "");
+			e.aux_offset, e.aux_size, e.flags, e.flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
+			e.flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "", e.flags & PERF_AUX_FLAG_PARTIAL ? "P" : "");
 		break;
 	}
-	case PERF_RECORD_ITRACE_START:
-		out_printf(out, " pid: %u tid: %u\n", w32(h, 8), w32(h, 12));
+	case PERF_RECORD_ITRACE_START: {
+		struct pd_itrace_start_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, " pid: %u tid: %u\n", e.pid, e.tid);
 		break;
-	case 21:	/* AUX_OUTPUT_HW_ID */
-		out_printf(out, " hw_id: %#" PRIx64 "\n", w64(h, 8));
+	}
+	case PERF_RECORD_AUX_OUTPUT_HW_ID: {
+		struct pd_aux_output_hw_id_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, " hw_id: %#" PRIx64 "\n", e.hw_id);
 		break;
+	}
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 	case PD_FINISHED_INIT:
@@ -310,70 +325,89 @@ void dump__details(struct out *out, const struct perf_event_header *h, const str
 		dump_id_index(out, h);
 		break;
 	case PD_THREAD_MAP: {
-		uint64_t nr = w64(h, 8);
+		struct pd_thread_map_event e;
+		const size_t one = sizeof(struct pd_thread_map_entry);
 
-		out_printf(out, " nr: %d thread%s: ", (int)nr, nr > 1 ? "s" : "");
-		for (uint64_t i = 0; i < nr && 16 + 24 * (i + 1) <= h->size; i++)
-			out_printf(out, "%s%d", i ? ", " : "", (int)w64(h, 16 + 24 * i));
+		PD_VIEW(h, &e);
+		out_printf(out, " nr: %d thread%s: ", (int)e.nr, e.nr > 1 ? "s" : "");
+		for (uint64_t i = 0; i < e.nr && sizeof(e) + one * (i + 1) <= h->size; i++) {
+			struct pd_thread_map_entry te;
+
+			pd_view_at(h, sizeof(e) + one * i, &te, sizeof(te));
+			out_printf(out, "%s%d", i ? ", " : "", (int)te.pid);
+		}
 		out_str(out, "\n: unhandled!\n");
 		break;
 	}
 	case PD_CPU_MAP:
-		dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + 8, h->size - 8u);
+		dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + sizeof(*h), h->size - sizeof(*h));
 		out_printf(out, ": %s\n: unhandled!\n", sb);
 		break;
 	case PD_EVENT_UPDATE: {
-		uint64_t type = w64(h, 8);
+		struct pd_event_update_event e;
+		const size_t at = offsetof(struct pd_event_update_event, str);
 
-		out_printf(out, "\n... id:    %" PRIu64 "\n", w64(h, 16));
-		if (type == 0) {
-			out_printf(out, "... unit:  %s\n", rec_str(h, 24, sb, sizeof(sb)));
-		} else if (type == 1) {
-			double d;
-			uint64_t v = w64(h, 24);
-
-			memcpy(&d, &v, sizeof(d));
-			out_printf(out, "... scale: %f\n", d);
-		} else if (type == 2) {
-			out_printf(out, "... name:  %s\n", rec_str(h, 24, sb, sizeof(sb)));
-		} else if (type == 3) {
-			dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + 24, h->size > 24 ? h->size - 24u : 0);
+		PD_VIEW(h, &e);
+		out_printf(out, "\n... id:    %" PRIu64 "\n", e.id);
+		if (e.type == PD_EVENT_UPDATE_UNIT) {
+			out_printf(out, "... unit:  %s\n", REC_STR(h, at, sb));
+		} else if (e.type == PD_EVENT_UPDATE_SCALE) {
+			out_printf(out, "... scale: %f\n", e.scale);
+		} else if (e.type == PD_EVENT_UPDATE_NAME) {
+			out_printf(out, "... name:  %s\n", REC_STR(h, at, sb));
+		} else if (e.type == PD_EVENT_UPDATE_CPUS) {
+			dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + at, h->size > at ? h->size - at : 0);
 			out_printf(out, "... %s\n", sb);
 		} else {
 			out_str(out, "... unknown type\n");
 		}
 		break;
 	}
-	case PD_TIME_CONV:
+	case PD_TIME_CONV: {
+		struct pd_time_conv_event e;
+
+		PD_VIEW(h, &e);
 		out_printf(out, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64 "\n... Time Zero       %" PRIu64 "\n",
-			w64(h, 8), w64(h, 16), w64(h, 24));
-		if (h->size > 32)
+			e.time_shift, e.time_mult, e.time_zero);
+		if (h->size > offsetof(struct pd_time_conv_event, time_cycles))
 			out_printf(out, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64 "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
-				w64(h, 32), w64(h, 40), h->size > 48 ? ((const unsigned char *)h)[48] : 0,
-				h->size > 49 ? ((const unsigned char *)h)[49] : 0);
+				e.time_cycles, e.time_mask, e.cap_user_time_zero, e.cap_user_time_short);
 		out_str(out, ": unhandled!\n");
 		break;
+	}
 	case PD_STAT_CONFIG: {
-		uint64_t nr = w64(h, 8), v[3] = { 0, 0, 0 };
+		struct pd_stat_config_event e;
+		const size_t one = sizeof(struct pd_stat_config_entry);
+		uint64_t v[3] = { 0, 0, 0 };
 
-		for (uint64_t i = 0; i < nr && 16 + 16 * (i + 1) <= h->size; i++) {
-			uint64_t tag = w64(h, 16 + 16 * i);
+		PD_VIEW(h, &e);
+		for (uint64_t i = 0; i < e.nr && sizeof(e) + one * (i + 1) <= h->size; i++) {
+			struct pd_stat_config_entry ce;
 
-			if (tag < 3)
-				v[tag] = w64(h, 24 + 16 * i);
+			pd_view_at(h, sizeof(e) + one * i, &ce, sizeof(ce));
+			if (ce.tag < 3)
+				v[ce.tag] = ce.val;
 		}
 		out_printf(out, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n",
-			(int)v[0], (int)v[2], (unsigned)v[1]);
+			(int)v[PD_STAT_CONFIG_AGGR_MODE], (int)v[PD_STAT_CONFIG_SCALE], (unsigned)v[PD_STAT_CONFIG_INTERVAL]);
 		break;
 	}
-	case PD_STAT:
+	case PD_STAT: {
+		struct pd_stat_event e;
+
+		PD_VIEW(h, &e);
 		out_printf(out, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n: unhandled!\n",
-			w64(h, 8), (int)w32(h, 16), (int)w32(h, 20), w64(h, 24), w64(h, 32), w64(h, 40));
+			e.id, (int)e.cpu, (int)e.thread, e.val, e.ena, e.run);
 		break;
-	case PD_STAT_ROUND:
-		out_printf(out, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", w64(h, 16),
-			w64(h, 8) == 1 ? "FINAL" : "INTERVAL");
+	}
+	case PD_STAT_ROUND: {
+		struct pd_stat_round_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(out, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", e.time,
+			e.type == PD_STAT_ROUND_FINAL ? "FINAL" : "INTERVAL");
 		break;
+	}
 	default:
 		out_str(out, ": unhandled!\n");
 		break;
@@ -396,7 +430,7 @@ static void dump_regs(struct out *out, const char *kind, uint64_t abi, uint64_t 
 	for (unsigned int b = 0; b < 64; b++) {
 		if (!(mask >> b & 1))
 			continue;
-		out_printf(out, ".... %-5s 0x%016" PRIx64 "\n", b < 24 ? x86_regs[b] : "unknown", pd_u64(regs + 8 * k));
+		out_printf(out, ".... %-5s 0x%016" PRIx64 "\n", b < 24 ? x86_regs[b] : "unknown", pd_sample_reg(regs, k));
 		k++;
 	}
 }
@@ -417,49 +451,26 @@ static void page_size_name(char *buf, size_t len, uint64_t size)
 	snprintf(buf, len, "%" PRIu64 "%c", size, units[i]);
 }
 
-static void dump_read(struct out *out, uint64_t rf, const unsigned char *p)
+static void dump_read(struct out *out, const struct pd_sample *s, uint64_t rf)
 {
-	size_t o = 0;
-	uint64_t nr = 1;
+	struct pd_read_values rv;
 
 	out_str(out, "... sample_read:\n");
-	if (rf & PERF_FORMAT_GROUP) {
-		nr = pd_u64(p);
-		o = 8;
-	}
-	uint64_t first = rf & PERF_FORMAT_GROUP ? 0 : pd_u64(p);
-	if (!(rf & PERF_FORMAT_GROUP))
-		o = 8;
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED) {
-		out_printf(out, "...... time enabled %016" PRIx64 "\n", pd_u64(p + o));
-		o += 8;
-	}
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING) {
-		out_printf(out, "...... time running %016" PRIx64 "\n", pd_u64(p + o));
-		o += 8;
-	}
+	if (pd_read_parse(rf, s->read, s->read_len, &rv) < 0)
+		return;
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out_printf(out, "...... time enabled %016" PRIx64 "\n", rv.time_enabled);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out_printf(out, "...... time running %016" PRIx64 "\n", rv.time_running);
 	if (rf & PERF_FORMAT_GROUP)
-		out_printf(out, ".... group nr %" PRIu64 "\n", nr);
-	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t value, id = 0, lost = 0;
+		out_printf(out, ".... group nr %" PRIu64 "\n", rv.nr);
+	for (uint64_t i = 0; i < rv.nr; i++) {
+		struct pd_read_value v;
 
-		if (rf & PERF_FORMAT_GROUP) {
-			value = pd_u64(p + o);
-			o += 8;
-		} else {
-			value = first;
-		}
-		if (rf & PERF_FORMAT_ID) {
-			id = pd_u64(p + o);
-			o += 8;
-		}
-		if (rf & PERF_FORMAT_LOST) {
-			lost = pd_u64(p + o);
-			o += 8;
-		}
-		out_printf(out, "..... id %016" PRIx64 ", value %016" PRIx64, id, value);
+		pd_read_value(&rv, i, &v);
+		out_printf(out, "..... id %016" PRIx64 ", value %016" PRIx64, v.id, v.value);
 		if (rf & PERF_FORMAT_LOST)
-			out_printf(out, ", lost %" PRIu64, lost);
+			out_printf(out, ", lost %" PRIu64, v.lost);
 		out_char(out, '\n');
 	}
 }
@@ -487,16 +498,19 @@ void dump__sample(struct out *out, const struct perf_event_header *h, const stru
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		out_printf(out, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
 		for (uint64_t i = 0; i < s->callchain_nr; i++)
-			out_printf(out, "..... %2d: %016" PRIx64 "\n", (int)i, pd_u64(s->callchain + 8 * i));
+			out_printf(out, "..... %2d: %016" PRIx64 "\n", (int)i, pd_sample_callchain(s, i));
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		out_printf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
 		for (uint64_t i = 0; i < s->branch_nr; i++) {
-			const unsigned char *e = s->branch + 24 * i;
-			uint64_t f = pd_u64(e + 16);
+			struct pd_branch_entry e;
+			uint64_t f;
+
+			pd_sample_branch(s, i, &e);
+			f = e.flags;
 
 			out_printf(out, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64 " %hu cycles %s%s%s%s %x %s\n",
-				i, pd_u64(e), pd_u64(e + 8), (unsigned short)(f >> 4 & 0xffff),
+				i, e.from, e.to, (unsigned short)(f >> 4 & 0xffff),
 				f & 1 ? "M" : " ", f & 2 ? "P" : " ", f & 8 ? "A" : " ", f & 4 ? "T" : " ",
 				(unsigned)(f >> 33), "");
 		}
@@ -526,5 +540,132 @@ void dump__sample(struct out *out, const struct perf_event_header *h, const stru
 	if (st & PERF_SAMPLE_TRANSACTION)
 		out_printf(out, "... transaction: %" PRIx64 "\n", s->transaction);
 	if ((st & PERF_SAMPLE_READ) && s->read)
-		dump_read(out, attr->read_format, s->read);
+		dump_read(out, s, attr->read_format);
+}
+
+/* ---- the dump, a session consumer ---- */
+
+struct dump {
+	struct pdata *p;
+	const char *label;	/* after '@' in each record's first line */
+	struct out out;
+	struct stats *stats;
+	bool ordered;
+};
+
+/*
+ * "<cpu> <time> " before the offset.  nr_visible: the events known when
+ * the record is printed (a pipe-mode ATTR is printed before it is added).
+ */
+static void print_prefix(struct dump *d, const struct perf_event_header *h, const struct pd_sample *smp,
+			 size_t nr_visible)
+{
+	uint64_t st = 0;
+
+	if (!nr_visible || (h->type != PERF_RECORD_SAMPLE && !pdata__evsel(d->p, 0)->attr.sample_id_all)) {
+		out_str(&d->out, "-1 -1 ");
+		return;
+	}
+	for (size_t i = 0; i < nr_visible; i++)
+		st |= pdata__evsel(d->p, i)->attr.sample_type;
+	if (st & PERF_SAMPLE_CPU) {
+		out_u64(&d->out, smp->cpu);
+		out_char(&d->out, ' ');
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		out_u64(&d->out, smp->time);
+		out_char(&d->out, ' ');
+	}
+}
+
+static int dump_record(void *arg, const struct session_record *r)
+{
+	struct dump *d = arg;
+	const struct perf_event_header *h = r->h;
+	const char *name = pd_record_name(h->type);
+	const struct pd_evsel *ev = r->evsel >= 0 ? pdata__evsel(d->p, (size_t)r->evsel) : NULL;
+	size_t nr_visible = pdata__nr_evsel(d->p);
+	int err;
+
+	if (d->out.err)		/* nobody reads the rest (a closed pipe, a full disk) */
+		return -d->out.err;
+	if ((err = stats__record(d->stats, r)))
+		return err;
+	if (h->type == PD_HEADER_ATTR && pdata__is_pipe(d->p))
+		nr_visible--;	/* printed as perf does: before the event exists */
+	dump__raw(&d->out, d->label, r->off, h);
+	print_prefix(d, h, r->smp, nr_visible);
+	out_xhex(&d->out, r->off);
+	out_mem(&d->out, " [", 2);
+	out_xhex(&d->out, h->size);
+	out_mem(&d->out, "]: PERF_RECORD_", 15);
+	out_str(&d->out, name ? name : "UNKNOWN");
+	if (h->type >= PD_RECORD_MAX || !name)
+		out_str(&d->out, ": unhandled!\n");
+	else if (h->type == PERF_RECORD_SAMPLE && ev)
+		dump__sample(&d->out, h, &ev->attr, r->smp);
+	else
+		dump__details(&d->out, h, r->smp, ev ? ev->name : NULL, d->ordered);
+	return 0;
+}
+
+/* The thread and DSO of each sample (of each READ value): perf's two lines. */
+static int dump_sample(void *arg, const struct session_sample *ss)
+{
+	struct dump *d = arg;
+	int err;
+
+	if ((err = stats__sample(d->stats, ss)))
+		return err;
+	out_mem(&d->out, " ... thread: ", 13);
+	out_str(&d->out, ss->where.comm);
+	out_char(&d->out, ':');
+	out_i64(&d->out, ss->where.tid);
+	out_mem(&d->out, "\n ...... dso: ", 14);
+	out_str(&d->out, ss->where.dso);
+	out_char(&d->out, '\n');
+	return 0;
+}
+
+static void dump_thread_removed(void *arg, int pid, int tid)
+{
+	struct dump *d = arg;
+
+	out_printf(&d->out, "removing erroneous parent thread %d/%d\n", pid, tid);
+}
+
+static int dump_finish(void *arg, struct machine *m)
+{
+	struct dump *d = arg;
+
+	(void)m;
+	stats__print(d->stats, &d->out, true);
+	return 0;
+}
+
+int report__dump(struct pdata *p, const char *label, FILE *f)
+{
+	struct dump d = { .p = p, .label = pdata__is_pipe(p) ? "pipe" : label };
+	struct session_ops ops = {
+		.record = dump_record, .sample = dump_sample, .thread_removed = dump_thread_removed,
+		.finish = dump_finish, .arg = &d, .machine = true,
+	};
+	int ret;
+
+	if (out_init(&d.out, f) || !(d.stats = stats__new(p))) {
+		stats__delete(d.stats);
+		out_finish(&d.out);
+		return mperf_error(-ENOMEM, "out of memory");
+	}
+	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
+	d.ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
+	if (!d.ordered)
+		out_str(&d.out, "WARNING: No sample_id_all support, falling back to unordered processing\n");
+	out_str(&d.out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	ret = session__run(p, label, &ops);
+	if (ret == -d.out.err && d.out.err)
+		ret = 0;	/* a write error: out_finish says which */
+	ret = out_close(&d.out, ret);
+	stats__delete(d.stats);
+	return ret;
 }

@@ -5,33 +5,38 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "../lib/log.h"
 #include "../perfdata/perfdata.h"
 #include "out.h"
 #include "report.h"
 
-/* A perf_header_string at *q (already checked by the reader). */
-static const char *hstr(const unsigned char **q, const unsigned char *end)
-{
-	uint32_t len;
-	const char *s;
-
-	if (end - *q < 4)
-		return "";
-	len = pd_u32(*q);
-	if ((size_t)(end - *q - 4) < len || !len || !memchr(*q + 4, 0, len))
-		return "";
-	s = (const char *)*q + 4;
-	*q += 4 + len;
-	return s;
-}
-
-static void string_feature(struct out *out, struct pdata *p, int feat, const char *label)
+/* A feature section to walk with the pd_cursor_* decoders, or false. */
+static bool section(struct pdata *p, int feat, struct pd_cursor *c)
 {
 	size_t len;
 	const unsigned char *q = pdata__feature(p, feat, &len);
 
-	if (q)
-		out_printf(out, "# %s : %s\n", label, hstr(&q, q + len));
+	if (!q)
+		return false;
+	c->p = q;
+	c->end = q + len;
+	return true;
+}
+
+/* The next header string, or "" when there is none (the reader checked the string features). */
+static const char *hstr(struct pd_cursor *c)
+{
+	const char *s = pd_cursor_string(c);
+
+	return s ? s : "";
+}
+
+static void string_feature(struct out *out, struct pdata *p, int feat, const char *label)
+{
+	struct pd_cursor c;
+
+	if (section(p, feat, &c))
+		out_printf(out, "# %s : %s\n", label, hstr(&c));
 }
 
 static void flags(struct out *out, const char *label, uint64_t v, const char *const *names, int n)
@@ -87,7 +92,7 @@ static void event_line(struct out *out, const struct pd_evsel *e)
 	}
 	if (a->read_format)
 		flags(out, "read_format", a->read_format, read_bits, 5);
-	memcpy(&fl, (const char *)a + 40, 8);
+	fl = pd_attr_flags(a);
 	static const char *const flag_names[] = {
 		"disabled", "inherit", "pinned", "exclusive", "exclude_user", "exclude_kernel", "exclude_hv",
 		"exclude_idle", "mmap", "comm", "freq", "inherit_stat", "enable_on_exec", "task", "watermark",
@@ -127,12 +132,15 @@ int report__header(struct pdata *p, time_t mtime, FILE *f)
 {
 	struct out out;
 	uint64_t doff, dsize, foff;
-	const unsigned char *q;
-	size_t len;
+	struct pd_feat_nrcpus nrcpus;
+	struct pd_feat_sample_time stime;
+	struct pd_cursor c;
+	uint64_t v;
+	uint32_t nr;
 	char when[64];
 
 	if (out_init(&out, f))
-		return -ENOMEM;
+		return mperf_error(-ENOMEM, "out of memory");
 	pdata__layout(p, &doff, &dsize, &foff);
 	ctime_r(&mtime, when);
 	out_printf(&out, "# ========\n# captured on    : %s", when);
@@ -149,25 +157,21 @@ int report__header(struct pdata *p, time_t mtime, FILE *f)
 		case PD_FEAT_CPUDESC: string_feature(&out, p, feat, "cpudesc"); break;
 		case PD_FEAT_CPUID: string_feature(&out, p, feat, "cpuid"); break;
 		case PD_FEAT_NRCPUS:
-			if ((q = pdata__feature(p, feat, &len)) && len >= 8)
-				out_printf(&out, "# nrcpus online : %u\n# nrcpus avail : %u\n", pd_u32(q + 4), pd_u32(q));
+			if (pdata__feature_view(p, feat, &nrcpus, sizeof(nrcpus)))
+				out_printf(&out, "# nrcpus online : %u\n# nrcpus avail : %u\n", nrcpus.online, nrcpus.available);
 			break;
 		case PD_FEAT_TOTAL_MEM:
-			if ((q = pdata__feature(p, feat, &len)) && len >= 8)
-				out_printf(&out, "# total memory : %" PRIu64 " kB\n", pd_u64(q));
+			if (pdata__feature_view(p, feat, &v, sizeof(v)))
+				out_printf(&out, "# total memory : %" PRIu64 " kB\n", v);
 			break;
 		case PD_FEAT_CMDLINE:
-			if ((q = pdata__feature(p, feat, &len)) && len >= 4) {
-				const unsigned char *end = q + len;
-				uint32_t nr = pd_u32(q);
-
-				q += 4;
+			if (section(p, feat, &c) && pd_cursor_u32(&c, &nr)) {
 				out_str(&out, "# cmdline : ");
 				for (uint32_t i = 0; i < nr; i++) {
-					for (const char *c = hstr(&q, end); *c; c++) {
-						if (*c == '\'')
+					for (const char *ch = hstr(&c); *ch; ch++) {
+						if (*ch == '\'')
 							out_char(&out, '\\');
-						out_char(&out, *c);
+						out_char(&out, *ch);
 					}
 					out_char(&out, ' ');
 				}
@@ -178,28 +182,23 @@ int report__header(struct pdata *p, time_t mtime, FILE *f)
 			for (size_t i = 0; i < pdata__nr_evsel(p); i++)
 				event_line(&out, pdata__evsel(p, i));
 			break;
-		case PD_FEAT_CPU_TOPOLOGY: case PD_FEAT_NUMA_TOPOLOGY: case PD_FEAT_CACHE: case 22:
+		case PD_FEAT_CPU_TOPOLOGY: case PD_FEAT_NUMA_TOPOLOGY: case PD_FEAT_CACHE: case PD_FEAT_MEM_TOPOLOGY:
 			out_printf(&out, "# %s info available, use -I to display\n", pd_feature_name(feat));
 			break;
 		case PD_FEAT_PMU_MAPPINGS:
-			if ((q = pdata__feature(p, feat, &len)) && len >= 4) {
-				const unsigned char *end = q + len;
-				uint32_t nr = pd_u32(q);
+			/* u32 nr; per PMU: u32 type, its name. */
+			if (section(p, feat, &c) && pd_cursor_u32(&c, &nr)) {
+				uint32_t type;
 
-				q += 4;
 				out_str(&out, "# pmu mappings: ");
-				for (uint32_t i = 0; i < nr && end - q >= 4; i++) {
-					uint32_t type = pd_u32(q);
-
-					q += 4;
-					out_printf(&out, "%s%s = %u", i ? ", " : "", hstr(&q, end), type);
-				}
+				for (uint32_t i = 0; i < nr && pd_cursor_u32(&c, &type); i++)
+					out_printf(&out, "%s%s = %u", i ? ", " : "", hstr(&c), type);
 				out_char(&out, '\n');
 			}
 			break;
 		case PD_FEAT_SAMPLE_TIME:
-			if ((q = pdata__feature(p, feat, &len)) && len >= 16) {
-				uint64_t a = pd_u64(q), b = pd_u64(q + 8);
+			if (pdata__feature_view(p, feat, &stime, sizeof(stime))) {
+				uint64_t a = stime.first, b = stime.last;
 
 				out_printf(&out, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000, a % 1000000000 / 1000);
 				out_printf(&out, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000, b % 1000000000 / 1000);
@@ -208,20 +207,13 @@ int report__header(struct pdata *p, time_t mtime, FILE *f)
 			break;
 		case PD_FEAT_GROUP_DESC:
 			/* u32 nr; per group: name, u32 leader index, u32 members ("{anon_group}" is unnamed). */
-			if ((q = pdata__feature(p, feat, &len)) && len >= 4) {
-				const unsigned char *end = q + len;
-				uint32_t nr = pd_u32(q);
-
-				q += 4;
+			if (section(p, feat, &c) && pd_cursor_u32(&c, &nr)) {
 				for (uint32_t g = 0; g < nr; g++) {
-					const char *name = hstr(&q, end);
+					const char *name = hstr(&c);
 					uint32_t leader, members;
 
-					if (end - q < 8)
+					if (!pd_cursor_u32(&c, &leader) || !pd_cursor_u32(&c, &members))
 						break;
-					leader = pd_u32(q);
-					members = pd_u32(q + 4);
-					q += 8;
 					/* Only events the file has: the counts are the file's word. */
 					if (leader > pdata__nr_evsel(p) || members > pdata__nr_evsel(p) - leader)
 						break;
@@ -246,5 +238,5 @@ int report__header(struct pdata *p, time_t mtime, FILE *f)
 		if (!pdata__has_feat(p, feat) && pd_feature_name(feat))
 			out_printf(&out, "%s ", pd_feature_name(feat));
 	out_str(&out, "\n# ========\n#\n");
-	return out_finish(&out);
+	return out_close(&out, 0);
 }

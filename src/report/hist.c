@@ -9,7 +9,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/alloc.h"
 #include "../lib/err.h"
+#include "../lib/hash.h"
 #include "../lib/log.h"
 #include "../lib/strset.h"
 #include "out.h"
@@ -124,16 +126,16 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 
 static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = HASH_FNV_INIT;
 
 	if (H->key[K_COMM])
-		h = (h ^ (uintptr_t)e->comm) * 1099511628211ULL;
+		h = hash_mix(h, (uintptr_t)e->comm);
 	if (H->key[K_PID])
-		h = (h ^ (uint64_t)(unsigned)e->tid) * 1099511628211ULL;
+		h = hash_mix(h, (uint64_t)(unsigned)e->tid);
 	if (H->key[K_DSO])
-		h = (h ^ (uintptr_t)e->dso) * 1099511628211ULL;
+		h = hash_mix(h, (uintptr_t)e->dso);
 	if (H->key[K_SYM])
-		h = (h ^ (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr) ^ (uint64_t)e->level) * 1099511628211ULL;
+		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr) ^ (uint64_t)e->level);
 	return h ^ (h >> 29);
 }
 
@@ -150,16 +152,9 @@ static struct hent *lookup(const struct hist *H, const struct hists *hs, const s
 /* Insert a new entry (taken over: freed if it cannot be kept). */
 static int insert(struct hists *hs, size_t bucket, struct hent *h)
 {
-	if (hs->n == hs->cap) {
-		size_t cap = hs->cap ? hs->cap * 2 : 256;
-		struct hent **v = realloc(hs->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(h);
-			return -ENOMEM;
-		}
-		hs->v = v;
-		hs->cap = cap;
+	if (ALLOC_GROW(hs->v, hs->n + 1, hs->cap)) {
+		free(h);
+		return -ENOMEM;
 	}
 	h->next = hs->buckets[bucket];
 	hs->buckets[bucket] = h;
@@ -207,6 +202,7 @@ static struct hists *hists_of(struct hist *H, int evsel)
 		size_t n = (size_t)evsel + 1;
 		struct hists *v = realloc(H->h, n * sizeof(*v));
 
+		/* Not ALLOC_GROW: every element up to nr is a live, zeroed hists. */
 		if (!v)
 			return NULL;
 		memset(v + H->nr, 0, (n - H->nr) * sizeof(*v));
@@ -216,9 +212,8 @@ static struct hists *hists_of(struct hist *H, int evsel)
 	return &H->h[evsel];
 }
 
-static int on_sample(void *arg, const struct session_sample *ss)
+static int add_sample(struct hist *H, const struct session_sample *ss)
 {
-	struct hist *H = arg;
 	struct hists *hs = hists_of(H, ss->evsel);
 	const struct resolved *w = &ss->where;
 	struct hent k = { .pid = w->pid, .tid = w->tid, .addr = ss->smp->ip };
@@ -326,7 +321,12 @@ static int resolve_kernel(struct hist *H)
 	return 0;
 }
 
-static void on_finish(void *arg, struct machine *m)
+static int on_sample(void *arg, const struct session_sample *ss)
+{
+	return add_sample(arg, ss) ? mperf_error(-ENOMEM, "out of memory") : 0;
+}
+
+static int on_finish(void *arg, struct machine *m)
 {
 	struct hist *H = arg;
 
@@ -340,16 +340,23 @@ static void on_finish(void *arg, struct machine *m)
 				h->last_comm = h->comm;
 			h->comm_width = strlen(h->last_comm);
 		}
+	return 0;
 }
 
-static void on_lost(void *arg, int evsel, uint64_t lost)
+/* LOST_SAMPLES records: perf's "Total Lost Samples", by event. */
+static int on_record(void *arg, const struct session_record *r)
 {
 	struct hist *H = arg;
-	struct hists *hs = hists_of(H, evsel);
+	struct pd_lost_samples_event e;
+	struct hists *hs;
 
-	if (hs)
-		hs->lost += lost;
-	H->total_lost += lost;
+	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
+		return 0;
+	if (!(hs = hists_of(H, r->evsel)))
+		return mperf_error(-ENOMEM, "out of memory");
+	hs->lost += e.lost;
+	H->total_lost += e.lost;
+	return 0;
 }
 
 /* ---- output ---- */
@@ -676,19 +683,18 @@ static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20
 	return pdata__build_id(arg, name, id);
 }
 
-int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, char *err, size_t errlen)
+int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
 {
 	struct hist H = { .o = o, .p = p };
-	struct session_ops ops = { .sample = on_sample, .lost = on_lost, .finish = on_finish, .arg = &H };
+	struct session_ops ops = {
+		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = &H, .machine = true,
+	};
 	struct out out;
 	int ret;
 
-	err[0] = 0;
 	H.syms = symcache__new();
-	if (!H.syms) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!H.syms)
+		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(H.syms, recorded_build_id, p);
 	for (int k = 0; k < o->nr_keys; k++)
 		H.key[o->keys[k]] = true;
@@ -697,24 +703,20 @@ int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *f, cha
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
 	if (pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
 		H.kthread_running = true;
-	ret = H.h ? session__run(p, "", f, SESSION_HIST, &ops, err, errlen) : -ENOMEM;
-	if (ret >= 0)
-		ret = resolve_kernel(&H);
-	else if (H.kthread_running)
+	ret = H.h ? session__run(p, label, &ops) : mperf_error(-ENOMEM, "out of memory");
+	if (ret >= 0 && (ret = resolve_kernel(&H)))
+		ret = mperf_error(ret, "out of memory");
+	else if (ret < 0 && H.kthread_running)
 		pthread_join(H.kthread, NULL);
 	if (ret >= 0 && out_init(&out, f)) {
-		ret = -ENOMEM;
+		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {
 		if (o->json)
 			print_json(&H, &out);
 		else
 			print_text(&H, &out);
-		ret = out_finish(&out);
-		if (ret < 0 && ret != -EPIPE)
-			snprintf(err, errlen, "write error on the output: %s", strerror(-ret));
+		ret = out_close(&out, 0);
 	}
-	if (ret < 0 && !err[0])
-		snprintf(err, errlen, "%s", mperf_strerror(ret));
 	for (size_t i = 0; H.h && i < H.nr; i++) {
 		for (size_t e = 0; e < H.h[i].n; e++)
 			free(H.h[i].v[e]);

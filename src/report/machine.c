@@ -10,13 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <linux/perf_event.h>
+#include "../lib/alloc.h"
 #include "../lib/strset.h"
 #include "machine.h"
 
 #define THREAD_BUCKETS	4096
-#define MAP_HUGETLB_FLAG 0x40000
-#define PERF_MISC_KERNEL_MODE 1
-#define PERF_MISC_USER_MODE 2
 
 struct map {
 	uint64_t start, end, pgoff;
@@ -71,19 +71,7 @@ static void maps__put(struct maps *ms)
 
 static int maps__reserve(struct maps *ms, size_t extra)
 {
-	if (ms->n + extra > ms->cap) {
-		size_t cap = ms->cap ? ms->cap * 2 : 16;
-		struct map *v;
-
-		while (cap < ms->n + extra)
-			cap *= 2;
-		v = realloc(ms->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		ms->v = v;
-		ms->cap = cap;
-	}
-	return 0;
+	return ALLOC_GROW(ms->v, ms->n + extra, ms->cap);
 }
 
 /* Index of the first map whose end is above addr. */
@@ -345,7 +333,7 @@ int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t sta
 	struct thread *th;
 	char buf[64];
 
-	if (cpumode == PERF_MISC_KERNEL_MODE) {
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (starts(filename, "[kernel.kallsyms")) {
 			if (!start && !len)
 				nm.end = UINT64_MAX;
@@ -358,14 +346,14 @@ int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t sta
 		}
 		return nm.dso ? maps__insert(&m->kmaps, &nm) : -ENOMEM;
 	}
-	if (cpumode != PERF_MISC_USER_MODE)
+	if (cpumode != PERF_RECORD_MISC_USER)
 		return 0;	/* guest and hypervisor maps: samples there print [hypervisor] */
 	th = findnew_thread(m, pid, tid);
 	if (!th)
 		return -ENOMEM;
 	/* Anonymous executable memory: perf looks for a JIT's /tmp/perf-PID.map. */
 	if (exec && (!strcmp(filename, "//anon") || starts(filename, "/dev/zero") ||
-		     starts(filename, "/anon_hugepage") || (flags & MAP_HUGETLB_FLAG) ||
+		     starts(filename, "/anon_hugepage") || (flags & MAP_HUGETLB) ||
 		     starts(filename, "[stack") || starts(filename, "/SYSV") ||
 		     !strcmp(filename, "[heap]"))) {
 		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
@@ -410,9 +398,9 @@ int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t 
 	r->pid = th->pid;
 	r->tid = th->tid;
 	r->found = false;
-	if (cpumode == PERF_MISC_KERNEL_MODE)
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		map = maps__find(&m->kmaps, ip);
-	else if (cpumode == PERF_MISC_USER_MODE)
+	else if (cpumode == PERF_RECORD_MISC_USER)
 		map = maps__find(th->maps, ip);
 	else {
 		r->dso = "[hypervisor]";

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include "../lib/log.h"
 #include "out.h"
 
 #define OUT_CAP (1 << 18)
@@ -31,6 +32,17 @@ int out_finish(struct out *o)
 	if (!o->err && (fflush(o->f) || ferror(o->f)))
 		o->err = errno ? errno : EIO;
 	return -o->err;
+}
+
+int out_close(struct out *o, int ret)
+{
+	int e = out_finish(o);
+
+	if (ret == -EPIPE || e == -EPIPE)
+		return -EPIPE;
+	if (e && ret >= 0)
+		return mperf_error(e, "write error on the output: %s", strerror(-e));
+	return ret;
 }
 
 void out_printf(struct out *o, const char *fmt, ...)

@@ -5,23 +5,29 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
+/*
+ * What `mperf report` shows of a perf.data file, each a consumer of the
+ * session (session.h).  label names the input: in messages, and after
+ * '@' in each record's first line of -D ("pipe" for pipe mode, whatever
+ * the source).  Each returns 0 or a negative code, whose cause is logged
+ * (one line naming the problem and its offset), except -EPIPE: the
+ * reader of the output went away, and the output stopped early.
+ */
 struct pdata;
 
 /*
  * `report -D`: print every record of p in perf 6.1's dump format, ordered
- * as perf orders them, then the aggregated and per-event stats.  label is
- * the name shown after '@' in each record's first line ("pipe" for pipe
- * mode, whatever the source).  Returns 0, or a negative error with err
- * holding one line that names the problem and its offset.  -EPIPE means
- * the reader of the output went away (the dump stops early).
+ * as perf orders them, then the aggregated and per-event stats.
  */
-int report__dump(struct pdata *p, const char *label, FILE *out, char *err, size_t errlen);
+int report__dump(struct pdata *p, const char *label, FILE *out);
 
 /* The end block of -D alone (aggregated and per-event stats), read the same way. */
-int report__stats(struct pdata *p, FILE *out, char *err, size_t errlen);
+int report__stats(struct pdata *p, const char *label, FILE *out);
 
 enum report_key { REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM };
+#define REPORT_NR_KEYS (REPORT_KEY_SYM + 1)
 #define REPORT_MAX_KEYS 8
 
 struct report_hist_opts {
@@ -35,10 +41,9 @@ struct report_hist_opts {
 };
 
 /* The per-event histograms of perf report --stdio. */
-int report__hist(struct pdata *p, const struct report_hist_opts *o, FILE *out, char *err, size_t errlen);
+int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
 
 /* --header-only: the header and features, as perf report --header-only prints them. */
-#include <time.h>
 int report__header(struct pdata *p, time_t mtime, FILE *out);
 
 #endif

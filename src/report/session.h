@@ -2,40 +2,77 @@
 #ifndef MPERF_REPORT_SESSION_H
 #define MPERF_REPORT_SESSION_H
 
+#include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include "../perfdata/perfdata.h"
 #include "machine.h"
 
 /*
- * Reading a file the way perf report does (ordered events, the machine
- * model) for the report module's consumers: the dump, the stats, the
- * histograms.
+ * Reading a file the way perf report does: records in perf's order (the
+ * ordered-events queue), each decoded once and delivered to one consumer
+ * (the dump, the stats, the histograms), with the machine model (threads
+ * and maps) kept up to date when the consumer wants it.  The session only
+ * orders and delivers; what is printed or counted is the consumer's.
  */
-enum session_mode {
-	SESSION_DUMP,	/* print every record, then the stats */
-	SESSION_STATS,	/* only the stats */
-	SESSION_HIST,	/* hand each sample, resolved, to the consumer */
+
+/* A record as delivered: every record of the file, once, in perf's order. */
+struct session_record {
+	uint64_t off;				/* where it is in the file (or stream) */
+	const struct perf_event_header *h;
+	int evsel;				/* its event; -1 for user records */
+	const struct pd_sample *smp;		/* its sample, or sample_id fields (zeros for user records) */
 };
 
+/* A sample's weight for one event: a SAMPLE, or one changed value of a READ sample. */
 struct session_sample {
 	int evsel;
 	const struct pd_sample *smp;
-	int cpumode;			/* misc & 7 */
+	int cpumode;			/* misc & PERF_RECORD_MISC_CPUMODE_MASK */
 	uint64_t period;		/* what the sample weighs (a READ value's increase) */
-	struct resolved where;		/* thread and map of the sample's ip */
+	bool from_read;			/* one value of a sample's read_format */
+	struct resolved where;		/* thread and map of the ip (with ops->machine) */
 };
 
+/*
+ * The consumer.  Each callback returns 0, or a negative code that stops
+ * the session and is returned by session__run (the consumer logs it, if
+ * it needs saying: -EPIPE does not).
+ */
 struct session_ops {
+	/* Every record, before the machine applies it. */
+	int (*record)(void *arg, const struct session_record *r);
+	/*
+	 * Each sample, after record(): a SAMPLE once, a READ sample once per
+	 * value whose id is known and that changed since that id was last seen
+	 * (perf's per-id period starts at 0).
+	 */
 	int (*sample)(void *arg, const struct session_sample *ss);
-	/* LOST_SAMPLES records (perf's "Total Lost Samples"), by event. */
-	void (*lost)(void *arg, int evsel, uint64_t lost);
-	/* After the last record, with the machine as it ended. */
-	void (*finish)(void *arg, struct machine *m);
+	/* The machine dropped a parent thread it found with another pid (perf says so in -D). */
+	void (*thread_removed)(void *arg, int pid, int tid);
+	/* After the last record, with the machine as it ended (NULL without one). */
+	int (*finish)(void *arg, struct machine *m);
 	void *arg;
+	bool machine;			/* keep threads and maps; resolve each sample's ip */
 };
 
-int session__run(struct pdata *p, const char *label, FILE *f, enum session_mode mode,
-		 const struct session_ops *ops, char *err, size_t errlen);
+/*
+ * Read every record of p and deliver it to ops.  label names the input in
+ * messages.  Returns 0 or a negative code: the session's own failures (a
+ * record that does not decode, an unknown id) are logged, naming the
+ * record's offset.  Records read before a failure are still delivered.
+ */
+int session__run(struct pdata *p, const char *label, const struct session_ops *ops);
+
+/* ---- stats: the end block of -D, a consumer of its own ---- */
+
+struct stats;
+struct out;
+
+struct stats *stats__new(struct pdata *p);
+void stats__delete(struct stats *st);
+int stats__record(struct stats *st, const struct session_record *r);
+int stats__sample(struct stats *st, const struct session_sample *ss);
+/* "Aggregated stats:" and, per event, its TOTAL and a row per record type. */
+void stats__print(const struct stats *st, struct out *out, bool after_dump);
 
 #endif

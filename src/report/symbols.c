@@ -16,7 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../host/host.h"
+#include "../lib/alloc.h"
 #include "../lib/buf.h"
+#include "../lib/hash.h"
 #include "symbols.h"
 
 #define DSO_BUCKETS 256
@@ -37,24 +40,6 @@ struct dso {
 	char *names;
 	struct dso *plt;	/* name@plt entries: used where no other symbol covers */
 };
-
-/*
- * Open a file a recording names, read-only: only a regular file (a FIFO or
- * a device named in an MMAP record must not block or be read).
- */
-static int open_regular(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
 
 static void dso_free_tables(struct dso *d)
 {
@@ -135,15 +120,8 @@ struct loader {
 
 static int add_sym(struct loader *l, uint64_t start, uint64_t size, const char *name, unsigned char bind)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 1024;
-		struct rsym *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (ALLOC_GROW(l->v, l->n + 1, l->cap))
+		return -ENOMEM;
 	if (l->names.len > UINT32_MAX || l->n >= (1u << 28))
 		return -E2BIG;
 	l->v[l->n].start = start;
@@ -358,31 +336,16 @@ static int load_elf_symbols(Elf *e, const struct segs *sg, bool want_symtab, str
 	return 0;
 }
 
-/* The build id note of an ELF, as lowercase hex; 0 or -1. */
-static int elf_build_id(Elf *e, char *hex, size_t len)
+/* The build id of an ELF, as lowercase hex; 0 or -1. */
+static int elf_build_id(Elf *e, char hex[2 * HOST_BUILD_ID_MAX + 1])
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	unsigned char id[HOST_BUILD_ID_MAX];
+	size_t n = host_elf_build_id(e, id);
 
-	while ((scn = elf_nextscn(e, scn))) {
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(data = elf_getdata(scn, NULL)))
-			continue;
-		while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-			const unsigned char *desc = (const unsigned char *)data->d_buf + desc_off;
-
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((const char *)data->d_buf + name_off, "GNU", 4) || nh.n_descsz * 2 + 1 > len)
-				continue;
-			for (size_t i = 0; i < nh.n_descsz; i++)
-				snprintf(hex + 2 * i, 3, "%02x", desc[i]);
-			return 0;
-		}
-	}
-	return -1;
+	if (!n)
+		return -1;
+	host_build_id_hex(id, n, hex);
+	return 0;
 }
 
 /*
@@ -391,15 +354,15 @@ static int elf_build_id(Elf *e, char *hex, size_t len)
  */
 static int try_symtab(const char *path, const char *bid, const struct segs *sg, struct loader *l)
 {
-	int fd = open_regular(path), err = -1;
-	char have[64];
+	int fd = host_open_regular(path), err = -1;
+	char have[2 * HOST_BUILD_ID_MAX + 1];
 	Elf *e;
 
 	if (fd < 0)
 		return -1;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF && find_section(e, SHT_SYMTAB, &(GElf_Shdr){ 0 }) &&
-	    (!bid[0] || (elf_build_id(e, have, sizeof(have)) == 0 && !strcmp(have, bid))))
+	    (!bid[0] || (elf_build_id(e, have) == 0 && !strcmp(have, bid))))
 		err = load_elf_symbols(e, sg, true, l) ? -1 : 0;
 	elf_end(e);
 	close(fd);
@@ -436,8 +399,8 @@ static const char *debuglink(Elf *e)
 static int load_symtab(Elf *e, const char *path, const struct segs *sg, struct loader *l)
 {
 	const char *link = debuglink(e), *home = getenv("HOME");
-	char bid[64] = "", dir[4096], p[8400];
-	bool have_bid = elf_build_id(e, bid, sizeof(bid)) == 0 && strlen(bid) > 2;
+	char bid[2 * HOST_BUILD_ID_MAX + 1] = "", dir[4096], p[8400];
+	bool have_bid = elf_build_id(e, bid) == 0 && strlen(bid) > 2;
 	char *slash;
 
 	if (!have_bid)
@@ -537,16 +500,16 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 /* The file that ran: path itself if its build id is the recorded one, else perf's cache copy. */
 static int open_runtime(const char *path, const char *want)
 {
-	int fd = open_regular(path);
+	int fd = host_open_regular(path);
 	const char *home = getenv("HOME");
-	char have[64], p[4096];
+	char have[2 * HOST_BUILD_ID_MAX + 1], p[4096];
 	Elf *e;
 	bool ok;
 
 	if (!want[0] || fd < 0)
 		return fd;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	ok = e && elf_kind(e) == ELF_K_ELF && elf_build_id(e, have, sizeof(have)) == 0 && !strcmp(have, want);
+	ok = e && elf_kind(e) == ELF_K_ELF && elf_build_id(e, have) == 0 && !strcmp(have, want);
 	elf_end(e);
 	if (ok)
 		return fd;
@@ -554,7 +517,7 @@ static int open_runtime(const char *path, const char *want)
 	if (!home || strlen(want) < 3)
 		return -1;
 	snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, want, want + 2);
-	return open_regular(p);
+	return host_open_regular(p);
 }
 
 static void load_dso(struct dso *d, const char *want)
@@ -607,29 +570,6 @@ static void load_dso(struct dso *d, const char *want)
 	mbuf_free(&l.names);
 }
 
-/* Our own [vdso] mapping, from /proc/self/maps. */
-static int own_vdso(uint64_t *start, uint64_t *end)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[512];
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a, b;
-
-		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2) {
-			*start = a;
-			*end = b;
-			err = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return err;
-}
-
 /*
  * perf reads the vdso of its own process for [vdso] samples: on the machine
  * that recorded, it is the same image.
@@ -637,13 +577,14 @@ static int own_vdso(uint64_t *start, uint64_t *end)
 static void load_vdso(struct dso *d)
 {
 	struct loader l = { 0 };
-	uint64_t start = 0, end = 0;
+	const void *img;
+	size_t len;
 	struct segs sg;
 	Elf *e;
 
-	if (own_vdso(&start, &end))
+	if (host_vdso(&img, &len))
 		return;
-	e = elf_memory((char *)(uintptr_t)start, (size_t)(end - start));
+	e = elf_memory((char *)(uintptr_t)img, len);
 	if (e && elf_kind(e) == ELF_K_ELF) {
 		load_segments(e, &sg);
 		if (load_elf_symbols(e, &sg, true, &l)) {
@@ -678,11 +619,9 @@ static const struct sym *find_in(const struct dso *d, uint64_t addr)
 
 static struct dso *get_dso(struct symcache *c, const char *path)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = hash_str(path);
 	struct dso *d;
 
-	for (const char *p = path; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
 	for (d = c->dsos[h % DSO_BUCKETS]; d; d = d->next)
 		if (!strcmp(d->path, path))
 			return d;
@@ -693,8 +632,8 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 	}
 	/* Real files, and the vdso: the kernel's, the same one this process has. */
 	if (path[0] == '/') {
-		unsigned char id[20];
-		char want[64] = "";
+		unsigned char id[HOST_BUILD_ID_MAX];
+		char want[2 * HOST_BUILD_ID_MAX + 1];
 		size_t n = c->build_id ? c->build_id(c->build_id_arg, path, id) : 0;
 
 		/* An all-zero id says nothing (perf writes them for what it cannot read). */
@@ -703,8 +642,7 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 				break;
 			else if (i + 1 == n)
 				n = 0;
-		for (size_t i = 0; i < n; i++)
-			snprintf(want + 2 * i, 3, "%02x", id[i]);
+		host_build_id_hex(id, n, want);
 		load_dso(d, want);
 	}
 	else if (!strcmp(path, "[vdso]"))
@@ -740,15 +678,6 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
 
 /* ---- kernel ---- */
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static bool kallsyms_type(char t)
 {
 	/* perf keeps text, weak, data and bss symbols. */
@@ -766,56 +695,36 @@ static bool kallsyms_type(char t)
  * the next kept line, or at the next page when that line is a module's
  * or there is none.
  */
-static int ksyms_push(struct ksyms *k, struct mbuf *pool, uint64_t addr, const char *name, size_t len,
-		      bool module)
-{
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 1 << 17;
-		void *a = realloc(k->addr, cap * sizeof(*k->addr));
+struct kload {
+	struct ksyms *k;
+	struct mbuf pool;
+	bool sorted;
+};
 
-		if (!a)
+static int ksyms_push(void *arg, const struct host_ksym *s)
+{
+	struct kload *kl = arg;
+	struct ksyms *k = kl->k;
+
+	if (!s->addr || !kallsyms_type(s->type) || s->name[0] == '$')
+		return 0;
+	if (k->n && s->addr < k->addr[k->n - 1])
+		kl->sorted = false;
+	if (k->n == k->cap) {
+		size_t cap = k->cap, cap2 = k->cap;
+
+		/* Two arrays of one length: grow both to the same capacity. */
+		if (ALLOC_GROW(k->addr, k->n + (1 << 17), cap) || ALLOC_GROW(k->name, cap, cap2))
 			return -ENOMEM;
-		k->addr = a;
-		a = realloc(k->name, cap * sizeof(*k->name));
-		if (!a)
-			return -ENOMEM;
-		k->name = a;
 		k->cap = cap;
 	}
-	if (pool->len >= 0x80000000u)
+	if (kl->pool.len >= 0x80000000u)
 		return -E2BIG;
-	k->addr[k->n] = addr;
-	k->name[k->n++] = (uint32_t)pool->len | (module ? 0x80000000u : 0);
-	if (mbuf_add(pool, name, len))
+	k->addr[k->n] = s->addr;
+	k->name[k->n++] = (uint32_t)kl->pool.len | (s->module ? 0x80000000u : 0);
+	if (mbuf_add(&kl->pool, s->name, s->name_len))
 		return -ENOMEM;
-	return mbuf_add(pool, "", 1);
-}
-
-/* Parse whole lines in [p, end); returns where the unparsed tail starts. */
-static char *ksyms_parse(struct ksyms *k, struct mbuf *pool, char *p, char *end, bool *sorted, int *err)
-{
-	char *nl;
-
-	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-		char *name, *tab;
-		uint64_t addr = 0;
-		int v;
-
-		while ((v = hexval(*p)) >= 0) {
-			addr = addr << 4 | (uint64_t)v;
-			p++;
-		}
-		if (p[0] == ' ' && p + 3 <= nl && p[2] == ' ' && addr && kallsyms_type(p[1]) && p[3] != '$') {
-			name = p + 3;
-			tab = memchr(name, '\t', (size_t)(nl - name));
-			if (k->n && addr < k->addr[k->n - 1])
-				*sorted = false;
-			if ((*err = ksyms_push(k, pool, addr, name, (size_t)((tab ? tab : nl) - name), tab != NULL)))
-				return p;
-		}
-		p = nl + 1;
-	}
-	return p;
+	return mbuf_add(&kl->pool, "", 1);
 }
 
 static int kidx_cmp(const void *a, const void *b, void *ctx)
@@ -860,52 +769,31 @@ static int ksyms_sort(struct ksyms *k)
 
 static void load_kallsyms(struct symcache *c)
 {
-	enum { CHUNK = 1 << 18 };
-	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC), err = 0;
-	struct mbuf pool = { 0 };
-	struct ksyms *k = calloc(1, sizeof(*k));
-	char *buf = malloc(CHUNK + 1);
-	size_t have = 0;
-	bool sorted = true;
+	struct kload kl = { .k = calloc(1, sizeof(*kl.k)), .sorted = true };
+	struct ksyms *k = kl.k;
 
 	c->kernel_tried = true;
-	if (fd < 0 || !k || !buf || mbuf_reserve(&pool, 4 << 20))
+	if (!k || mbuf_reserve(&kl.pool, 4 << 20))
 		goto out;
-	/* Streamed through one small buffer: only the names are kept. */
-	for (;;) {
-		ssize_t n = read(fd, buf + have, CHUNK - have);
-		char *rest;
-
-		if (n <= 0)
-			break;
-		have += (size_t)n;
-		rest = ksyms_parse(k, &pool, buf, buf + have, &sorted, &err);
-		if (err)
-			goto out;
-		have = (size_t)(buf + have - rest);
-		memmove(buf, rest, have);
-		if (have == CHUNK)
-			goto out;	/* a line longer than the buffer: not kallsyms */
-	}
+	/* Only the kept lines' addresses and names are stored. */
+	if (host_kallsyms_stream(ksyms_push, &kl))
+		goto out;
 	/* Module and BPF lines follow the kernel's in list order, not by address. */
-	if (k->n && !sorted && ksyms_sort(k))
+	if (k->n && !kl.sorted && ksyms_sort(k))
 		goto out;
 	if (k->n) {
-		k->text = pool.p;
-		pool.p = NULL;
+		k->text = kl.pool.p;
+		kl.pool.p = NULL;
 		c->kallsyms = k;
 		k = NULL;
 	}
 out:
-	if (fd >= 0)
-		close(fd);
 	if (k) {
 		free(k->addr);
 		free(k->name);
 		free(k);
 	}
-	free(buf);
-	mbuf_free(&pool);
+	mbuf_free(&kl.pool);
 }
 
 void symcache__load_kernel(struct symcache *c)

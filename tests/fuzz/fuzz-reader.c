@@ -10,15 +10,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *devnull;
-	char err[512];
 	struct pdata *p;
 
 	if (!devnull)
 		devnull = fopen("/dev/null", "w");
-	p = pdata__open_mem(data, size, err, sizeof(err));
+	p = pdata__open_mem(data, size);
 	if (!p)
 		return 0;
-	report__dump(p, "fuzz", devnull, err, sizeof(err));
+	report__dump(p, "fuzz", devnull);
 	pdata__close(p);
 	return 0;
 }

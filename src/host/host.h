@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_HOST_H
+#define MPERF_HOST_H
+
+/*
+ * This machine and its files, read-only: the online CPUs, the CPU's name
+ * and the memory size, the running kernel's symbols (/proc/kallsyms) and
+ * build id, this process's vdso, ELF build ids, and the one safe way to
+ * open a file that a recording names.  record writes these facts into
+ * the features; report reads symbols and build ids through them.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Open path read-only, only if it is a regular file: a FIFO or a device
+ * named in an MMAP record must not block or be read.  An fd, or -errno.
+ */
+int host_open_regular(const char *path);
+/* Read up to len - 1 bytes of a small file (/proc, /sys) and NUL-terminate: bytes, or -errno. */
+int host_read_small_file(const char *path, char *buf, size_t len);
+
+/* The online CPUs ("0-1,3" in sysfs): their number, or -errno (-E2BIG past max). */
+int host_online_cpus(int *cpus, int max);
+/* The first "model name" of /proc/cpuinfo, blanks squeezed as perf stores it ("unknown"). */
+void host_cpu_desc(char *out, size_t len);
+/* MemTotal in kB, 0 if unknown. */
+uint64_t host_total_mem_kb(void);
+
+/* ---- build ids ---- */
+
+#define HOST_BUILD_ID_MAX	20
+
+/*
+ * The GNU build id in a buffer of ELF notes whose name and descriptor are
+ * padded to align (4, or 8 for some sections): its length, or 0.
+ */
+size_t host_notes_build_id(const void *notes, size_t len, size_t align, unsigned char id[HOST_BUILD_ID_MAX]);
+/* The build id of an ELF (a libelf handle, passed as void * to keep libelf out of this header). */
+size_t host_elf_build_id(void *elf, unsigned char id[HOST_BUILD_ID_MAX]);
+/* The build id of the ELF file at path (a regular file only), or 0. */
+size_t host_file_build_id(const char *path, unsigned char id[HOST_BUILD_ID_MAX]);
+/* The running kernel's build id (/sys/kernel/notes), or 0. */
+size_t host_kernel_build_id(unsigned char id[HOST_BUILD_ID_MAX]);
+/* Lowercase hex of a build id into hex (2 * n + 1 bytes). */
+void host_build_id_hex(const unsigned char *id, size_t n, char *hex);
+
+/*
+ * This process's vdso image (the kernel's, the same every process of this
+ * machine maps): 0 and its address and size, or -ENOENT.
+ */
+int host_vdso(const void **image, size_t *len);
+/* The vdso's build id, or 0. */
+size_t host_vdso_build_id(unsigned char id[HOST_BUILD_ID_MAX]);
+
+/* ---- /proc/kallsyms ---- */
+
+struct host_ksym {
+	uint64_t addr;		/* 0 when the addresses are hidden (kptr_restrict) */
+	char type;		/* 'T', 't', 'D'... */
+	const char *name;	/* not NUL-terminated: name_len bytes */
+	size_t name_len;
+	bool module;		/* the line names a module ("\t[ext4]") */
+};
+
+/*
+ * Stream /proc/kallsyms (about 200k lines, slow for the kernel to make)
+ * through one buffer, calling fn for each line in file order.  fn returns
+ * 0 to go on, anything else to stop: that value is returned.  0 at the
+ * end, -errno when the file cannot be read, -EINVAL when a line is longer
+ * than the buffer (not kallsyms).
+ */
+int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *arg);
+/* The address of the kernel symbol name: 0, or -ENOENT (absent or hidden). */
+int host_kallsyms_find(const char *name, uint64_t *addr);
+
+#endif

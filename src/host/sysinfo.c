@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* CPUs, memory and the vdso of this machine, from /proc, /sys and the auxv. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "host.h"
+
+/* "0-1,3" style list from /sys. */
+static int parse_cpu_list(const char *s, int *cpus, int max)
+{
+	int n = 0;
+
+	while (*s && *s != '\n') {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0)
+			return -EINVAL;
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -EINVAL;
+		}
+		for (long c = a; c <= b; c++) {
+			if (n == max)
+				return -E2BIG;
+			cpus[n++] = (int)c;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+	}
+	return n;
+}
+
+int host_online_cpus(int *cpus, int max)
+{
+	char buf[4096];
+	int err = host_read_small_file("/sys/devices/system/cpu/online", buf, sizeof(buf));
+
+	if (err < 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		if (n <= 0 || n > max)
+			return err;
+		for (long i = 0; i < n; i++)
+			cpus[i] = (int)i;
+		return (int)n;
+	}
+	return parse_cpu_list(buf, cpus, max);
+}
+
+void host_cpu_desc(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	snprintf(out, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v;
+		size_t o = 0;
+		bool space = false;
+
+		if (strncmp(line, "model name", 10) || !(v = strchr(line, ':')))
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		for (; *v && *v != '\n' && o + 1 < len; v++) {
+			if (isspace((unsigned char)*v)) {
+				space = true;
+				continue;
+			}
+			if (space && o)
+				out[o++] = ' ';
+			space = false;
+			if (o + 1 < len)
+				out[o++] = *v;
+		}
+		out[o] = 0;
+		break;
+	}
+	fclose(f);
+}
+
+uint64_t host_total_mem_kb(void)
+{
+	char buf[256];
+	unsigned long long kb = 0;
+
+	if (host_read_small_file("/proc/meminfo", buf, sizeof(buf)) > 0)
+		sscanf(buf, "MemTotal: %llu kB", &kb);
+	return kb;
+}
+
+int host_vdso(const void **image, size_t *len)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	int err = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2 && b > a) {
+			*image = (const void *)(uintptr_t)a;
+			*len = (size_t)(b - a);
+			err = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}

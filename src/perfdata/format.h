@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_PERFDATA_FORMAT_H
+#define MPERF_PERFDATA_FORMAT_H
+
+/*
+ * Every byte layout of perf.data and of the kernel's ring buffer, as perf
+ * 6.1 reads and writes them, with its one decoder.  Nothing outside
+ * src/perfdata reads a record, a sample or a section by byte offset: it
+ * views the record as one of the structs below (pd_view), walks a sample
+ * with pd_parse_sample, finds the id and the time through the per-event
+ * pd_sample_layout, and reads values through pd_read_parse.
+ *
+ * The structs are the file's little-endian layout on a little-endian host
+ * (mperf refuses files of the other endianness), checked by the static
+ * asserts in format.c.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+/* ---- the file header (file mode) and the pipe header ---- */
+
+/* "PERFILE2" read as a little-endian u64. */
+#define PD_MAGIC		0x32454c4946524550ULL
+#define PD_MAGIC_SWAPPED	0x50455246494c4532ULL
+/* perf 6.1 rejects attr.size > 128; newer kernels' headers say 136. */
+#define PD_ATTR_SIZE		128
+
+struct pd_section {
+	uint64_t offset, size;
+};
+
+struct pd_file_header {
+	uint64_t magic;
+	uint64_t size;			/* of this header: 104 (72 before the feature bitmap) */
+	uint64_t attr_size;		/* of one attrs entry: an attr, then its ids section */
+	struct pd_section attrs;
+	struct pd_section data;
+	struct pd_section event_types;	/* unused since perf 3.x */
+	uint64_t features[4];		/* bitmap of PD_FEAT_* */
+};
+#define PD_HEADER_SIZE		sizeof(struct pd_file_header)
+#define PD_HEADER_SIZE_V0	offsetof(struct pd_file_header, features)
+
+struct pd_pipe_header {
+	uint64_t magic;
+	uint64_t size;			/* 16: says "pipe mode" */
+};
+#define PD_PIPE_HEADER_SIZE	sizeof(struct pd_pipe_header)
+
+/* An attrs entry is attr.size bytes of attr, then this. */
+struct pd_attr_ids {
+	struct pd_section ids;		/* u64 ids of the event's fds */
+};
+
+/* The feature table at data.offset + data.size: one section per set bit, ascending. */
+
+/* ---- record types ---- */
+
+/* User record types (perf's, not the kernel's). */
+enum {
+	PD_HEADER_ATTR = 64, PD_HEADER_EVENT_TYPE, PD_HEADER_TRACING_DATA,
+	PD_HEADER_BUILD_ID, PD_FINISHED_ROUND, PD_ID_INDEX, PD_AUXTRACE_INFO,
+	PD_AUXTRACE, PD_AUXTRACE_ERROR, PD_THREAD_MAP, PD_CPU_MAP,
+	PD_STAT_CONFIG, PD_STAT, PD_STAT_ROUND, PD_EVENT_UPDATE, PD_TIME_CONV,
+	PD_HEADER_FEATURE, PD_COMPRESSED, PD_FINISHED_INIT,
+	PD_RECORD_MAX		/* 83: types from here on are unknown */
+};
+/* 1..21 are the kernel types perf 6.1 knows (PERF_RECORD_AUX_OUTPUT_HW_ID is the last). */
+#define PD_KERNEL_RECORD_MAX	22
+
+/* perf's header misc bit: a BUILD_ID entry carries its id's length (perf's MISC_BUILD_ID_SIZE). */
+#define PD_MISC_BUILD_ID_SIZE	(1 << 15)
+
+/* Name of a record type as perf's stats print it ("SAMPLE", "ATTR"...), NULL if unknown. */
+const char *pd_record_name(uint32_t type);
+
+/* ---- feature bits ---- */
+
+enum {
+	PD_FEAT_TRACING_DATA = 1, PD_FEAT_BUILD_ID, PD_FEAT_HOSTNAME,
+	PD_FEAT_OSRELEASE, PD_FEAT_VERSION, PD_FEAT_ARCH, PD_FEAT_NRCPUS,
+	PD_FEAT_CPUDESC, PD_FEAT_CPUID, PD_FEAT_TOTAL_MEM, PD_FEAT_CMDLINE,
+	PD_FEAT_EVENT_DESC, PD_FEAT_CPU_TOPOLOGY, PD_FEAT_NUMA_TOPOLOGY,
+	PD_FEAT_BRANCH_STACK, PD_FEAT_PMU_MAPPINGS, PD_FEAT_GROUP_DESC,
+	PD_FEAT_AUXTRACE, PD_FEAT_STAT, PD_FEAT_CACHE, PD_FEAT_SAMPLE_TIME,
+	PD_FEAT_MEM_TOPOLOGY, PD_FEAT_CLOCKID, PD_FEAT_DIR_FORMAT,
+	PD_FEAT_BPF_PROG_INFO, PD_FEAT_BPF_BTF, PD_FEAT_COMPRESSED,
+	PD_FEAT_CPU_PMU_CAPS, PD_FEAT_CLOCK_DATA, PD_FEAT_HYBRID_TOPOLOGY,
+	PD_FEAT_PMU_CAPS,
+	PD_FEAT_LAST_6_1	/* 32: HEADER_LAST_FEATURE of perf 6.1 */
+};
+#define PD_FEAT_BITS		256
+
+/* perf's name of a feature bit ("HOSTNAME"), NULL if unknown. */
+const char *pd_feature_name(int feat);
+
+/* Feature payloads with a fixed layout. */
+struct pd_feat_nrcpus {
+	uint32_t available;	/* this order, whatever old docs say */
+	uint32_t online;
+};
+
+struct pd_feat_sample_time {
+	uint64_t first, last;
+};
+
+/* EVENT_DESC: this, then per event: attr (attr_size), u32 nr_ids, a header string, u64 ids[]. */
+struct pd_feat_event_desc {
+	uint32_t nr;
+	uint32_t attr_size;
+};
+
+/* One BUILD_ID entry (also the HEADER_BUILD_ID record of pipe mode); size is header.size. */
+struct pd_build_id_entry {
+	struct perf_event_header header;	/* misc: cpumode | PD_MISC_BUILD_ID_SIZE */
+	int32_t pid;
+	uint8_t build_id[20];
+	uint8_t build_id_size;			/* valid with PD_MISC_BUILD_ID_SIZE */
+	uint8_t reserved[3];
+	char filename[];			/* NUL-terminated, padded to 64 */
+};
+
+/* Strings in header sections: u32 len (NUL included, padded to 64), then len bytes. */
+#define PD_NAME_ALIGN		64
+
+/*
+ * A cursor over a feature section (or any header payload): each call
+ * takes the next field, or fails (NULL / false) when it does not fit, and
+ * then the cursor is spent.
+ */
+struct pd_cursor {
+	const unsigned char *p, *end;
+};
+const char *pd_cursor_string(struct pd_cursor *c);	/* a header string holding its NUL */
+bool pd_cursor_u32(struct pd_cursor *c, uint32_t *v);
+bool pd_cursor_u64(struct pd_cursor *c, uint64_t *v);
+bool pd_cursor_skip(struct pd_cursor *c, size_t n);
+
+/* ---- kernel records (the ring buffer's layouts; a sample_id trailer may follow) ---- */
+
+struct pd_mmap_event {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	char filename[];
+};
+
+struct pd_mmap2_event {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	union {
+		struct {
+			uint32_t maj, min;
+			uint64_t ino, ino_generation;
+		};
+		struct {	/* with PERF_RECORD_MISC_MMAP_BUILD_ID */
+			uint8_t build_id_size;
+			uint8_t reserved[3];
+			uint8_t build_id[20];
+		};
+	};
+	uint32_t prot, flags;
+	char filename[];
+};
+
+struct pd_comm_event {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	char comm[];
+};
+
+/* FORK and EXIT. */
+struct pd_fork_event {
+	struct perf_event_header header;
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct pd_lost_event {
+	struct perf_event_header header;
+	uint64_t id, lost;
+};
+
+struct pd_lost_samples_event {
+	struct perf_event_header header;
+	uint64_t lost;
+};
+
+/* READ: pid, tid, then a read_format block (perf's dump reads the first value only). */
+struct pd_read_event {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t value;
+};
+
+struct pd_switch_cpu_wide_event {
+	struct perf_event_header header;
+	uint32_t next_prev_pid, next_prev_tid;
+};
+
+struct pd_ns_link_info {
+	uint64_t dev, ino;
+};
+
+struct pd_namespaces_event {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t nr_namespaces;
+	struct pd_ns_link_info link_info[];
+};
+
+struct pd_cgroup_event {
+	struct perf_event_header header;
+	uint64_t id;
+	char path[];
+};
+
+struct pd_ksymbol_event {
+	struct perf_event_header header;
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;
+	uint16_t flags;
+	char name[];
+};
+
+struct pd_bpf_event {
+	struct perf_event_header header;
+	uint16_t type, flags;
+	uint32_t id;
+	uint8_t tag[8];
+};
+
+struct pd_text_poke_event {
+	struct perf_event_header header;
+	uint64_t addr;
+	uint16_t old_len, new_len;
+	uint8_t bytes[];	/* old bytes, then new bytes */
+};
+
+struct pd_aux_event {
+	struct perf_event_header header;
+	uint64_t aux_offset, aux_size, flags;
+};
+
+struct pd_itrace_start_event {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+};
+
+struct pd_aux_output_hw_id_event {
+	struct perf_event_header header;
+	uint64_t hw_id;
+};
+
+/* ---- user records ---- */
+
+struct pd_id_index_entry {
+	uint64_t id, idx, cpu, tid;
+};
+/* perf 6.0+ appends nr of these after the entries, when the record has room. */
+struct pd_id_index_entry2 {
+	uint64_t machine_pid, vcpu;
+};
+struct pd_id_index_event {
+	struct perf_event_header header;
+	uint64_t nr;
+	struct pd_id_index_entry entries[];
+};
+
+struct pd_thread_map_entry {
+	uint64_t pid;
+	char comm[16];
+};
+struct pd_thread_map_event {
+	struct perf_event_header header;
+	uint64_t nr;
+	struct pd_thread_map_entry entries[];
+};
+
+/* CPU_MAP's payload (and EVENT_UPDATE's cpus), by type. */
+enum { PD_CPUS_LIST = 0, PD_CPUS_MASK = 1, PD_CPUS_RANGE = 2 };
+
+enum { PD_EVENT_UPDATE_UNIT, PD_EVENT_UPDATE_SCALE, PD_EVENT_UPDATE_NAME, PD_EVENT_UPDATE_CPUS };
+struct pd_event_update_event {
+	struct perf_event_header header;
+	uint64_t type;		/* PD_EVENT_UPDATE_* */
+	uint64_t id;
+	union {
+		char str[0];	/* unit, name */
+		double scale;
+		unsigned char cpus[0];
+	};
+};
+
+struct pd_time_conv_event {
+	struct perf_event_header header;
+	uint64_t time_shift, time_mult, time_zero;
+	uint64_t time_cycles, time_mask;	/* perf 5.10+: present when the record is larger */
+	uint8_t cap_user_time_zero, cap_user_time_short;
+	uint8_t reserved[6];
+};
+
+enum { PD_STAT_CONFIG_AGGR_MODE, PD_STAT_CONFIG_INTERVAL, PD_STAT_CONFIG_SCALE };
+struct pd_stat_config_entry {
+	uint64_t tag, val;
+};
+struct pd_stat_config_event {
+	struct perf_event_header header;
+	uint64_t nr;
+	struct pd_stat_config_entry data[];
+};
+
+struct pd_stat_event {
+	struct perf_event_header header;
+	uint64_t id;
+	uint32_t cpu, thread;
+	uint64_t val, ena, run;
+};
+
+enum { PD_STAT_ROUND_INTERVAL, PD_STAT_ROUND_FINAL };
+struct pd_stat_round_event {
+	struct perf_event_header header;
+	uint64_t type, time;
+};
+
+/* TRACING_DATA: the payload (size bytes) follows the record in the stream. */
+struct pd_tracing_data_event {
+	struct perf_event_header header;
+	uint32_t size;
+	uint32_t pad;
+};
+
+/* FEATURE (pipe mode): a feature section as a record. */
+struct pd_feature_event {
+	struct perf_event_header header;
+	uint64_t feat_id;
+	unsigned char data[];
+};
+
+/*
+ * Copy the record h into the struct at dst (dst_size bytes): the bytes the
+ * record has, zeros for the rest (perf prints whatever its struct holds;
+ * mperf prints 0 for what a short record lacks).  Returns true when the
+ * record holds the whole struct.
+ */
+bool pd_view(const struct perf_event_header *h, void *dst, size_t dst_size);
+#define PD_VIEW(h, dst) pd_view((h), (dst), sizeof(*(dst)))
+/* The same for a struct at byte off of the record (array entries). */
+bool pd_view_at(const struct perf_event_header *h, size_t off, void *dst, size_t dst_size);
+/*
+ * The string that starts at byte off of the record and ends by its end:
+ * in place when NUL-terminated within the record, else a copy in buf.
+ */
+const char *pd_rec_str(const struct perf_event_header *h, size_t off, char *buf, size_t len);
+
+/* ---- the sample layout of an event ---- */
+
+/*
+ * Where an event's samples and sample_id trailers hold their fields,
+ * computed once per event from its attr (perf's id_pos and is_pos).  In a
+ * SAMPLE: the u64 word after the header; in the trailer of another kernel
+ * record: the u64 word counted back from the end (1 = the last word).
+ * -1 where the event does not record the field.
+ */
+struct pd_sample_layout {
+	int ip_pos, tid_pos, time_pos, id_pos;	/* in a SAMPLE */
+	int tid_is_pos, time_is_pos, id_is_pos;	/* in the trailer */
+	size_t trailer_size;			/* bytes of the trailer, 0 without sample_id_all */
+};
+
+void pd_sample_layout(const struct perf_event_attr *attr, struct pd_sample_layout *l);
+/* The u64 at word pos of a SAMPLE's body, false when the record is too short. */
+bool pd_sample_word(const struct perf_event_header *h, int pos, uint64_t *v);
+/* The u64 at word is_pos from the end of a kernel record's trailer. */
+bool pd_trailer_word(const struct perf_event_header *h, int is_pos, uint64_t *v);
+/* The TIME of a SAMPLE or of another kernel record's trailer: false if it has none. */
+bool pd_record_time(const struct pd_sample_layout *l, const struct perf_event_header *h, uint64_t *time);
+/* The id of a SAMPLE or of another kernel record's trailer: false if it has none. */
+bool pd_record_id(const struct pd_sample_layout *l, const struct perf_event_header *h, uint64_t *id);
+
+/* ---- read_format: one walker for samples, READ records and read(2) of an fd ---- */
+
+struct pd_read_values {
+	uint64_t read_format;
+	uint64_t nr;			/* values: the group's nr, or 1 */
+	uint64_t time_enabled;		/* 0 when not recorded */
+	uint64_t time_running;
+	const unsigned char *p;		/* the block */
+};
+
+struct pd_read_value {
+	uint64_t value, id, lost;	/* id and lost are 0 when not recorded */
+};
+
+/*
+ * Check a read_format block of at most len bytes at p: the bytes it uses,
+ * or -1 when it does not fit.
+ */
+long pd_read_parse(uint64_t read_format, const void *p, size_t len, struct pd_read_values *r);
+/* Value i (< r->nr) of a block pd_read_parse accepted. */
+void pd_read_value(const struct pd_read_values *r, uint64_t i, struct pd_read_value *v);
+
+/* ---- decoded sample ---- */
+
+struct pd_sample {
+	uint64_t ip, time, addr, id, stream_id, period;
+	uint32_t pid, tid, cpu;
+	uint64_t weight, data_src, transaction, phys_addr, cgroup;
+	uint64_t data_page_size, code_page_size;
+	uint32_t weight_struct_lo;
+	uint16_t weight_struct_hi;
+	const unsigned char *read;	/* read_format block (see pd_read_parse) */
+	size_t read_len;
+	uint64_t callchain_nr;
+	const unsigned char *callchain;	/* callchain_nr u64s */
+	uint32_t raw_size;
+	const unsigned char *raw;
+	uint64_t branch_nr;
+	const unsigned char *branch;	/* branch_nr x {from, to, flags} */
+	bool branch_hw_idx;
+	uint64_t user_abi, user_mask;
+	const unsigned char *user_regs;
+	uint64_t stack_size, stack_dyn_size;
+	size_t stack_size_off;		/* offset of the size word in the record */
+	uint64_t intr_abi, intr_mask;
+	const unsigned char *intr_regs;
+	uint64_t aux_size;
+	const char *bad;		/* after an error: the field that did not fit */
+};
+
+/*
+ * Decode a SAMPLE body, or the sample_id trailer of another kernel record,
+ * by the attr's sample_type.  Fields the attr lacks are -1 (pid, tid,
+ * cpu, time, id...) as perf leaves them.  Pointers point into rec.
+ * Returns 0 or -MPERF_ERR_CORRUPT when the record is shorter than its
+ * layout says.
+ */
+int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct pd_sample *s);
+
+/* Entries of a decoded sample's arrays. */
+struct pd_branch_entry {
+	uint64_t from, to, flags;
+};
+uint64_t pd_sample_callchain(const struct pd_sample *s, uint64_t i);	/* i < callchain_nr */
+void pd_sample_branch(const struct pd_sample *s, uint64_t i, struct pd_branch_entry *e);	/* i < branch_nr */
+/* Register k (in mask order) of a regs block (user_regs, intr_regs). */
+uint64_t pd_sample_reg(const unsigned char *regs, unsigned int k);
+
+/*
+ * A perf cpu map payload (CPU_MAP, EVENT_UPDATE's cpus) of n bytes: up to
+ * max cpus into cpus (-1 = "any cpu"); their number, or -1 if malformed.
+ */
+int pd_cpu_map_decode(const unsigned char *p, size_t n, int *cpus, size_t max);
+
+/* The attr's bit-field word (disabled, inherit, ... sigtrap), bit 0 = disabled. */
+uint64_t pd_attr_flags(const struct perf_event_attr *attr);
+
+/* ---- event names (shared by record's parser and report's fallback names) ---- */
+
+/* Look up a generic event name ("cycles", "cs"...). 0 or -MPERF_ERR_NOEVENT. */
+int pd_event_lookup(const char *name, uint32_t *type, uint64_t *config);
+/* perf's name for an attr when the file carries none, e.g. "cycles:u". */
+void pd_event_name(const struct perf_event_attr *attr, char *buf, size_t len);
+
+/* Little-endian loads from possibly unaligned memory (for the decoders above). */
+static inline uint64_t pd_u64(const void *p)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, p, 8);
+	return v;
+}
+static inline uint32_t pd_u32(const void *p)
+{
+	uint32_t v;
+	__builtin_memcpy(&v, p, 4);
+	return v;
+}
+static inline uint16_t pd_u16(const void *p)
+{
+	uint16_t v;
+	__builtin_memcpy(&v, p, 2);
+	return v;
+}
+
+#endif

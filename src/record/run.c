@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mperf record: open every event on every online CPU for the workload,
+ * funnel all events of a CPU into one ring buffer, and drain the buffers
+ * into a perf.data file until the workload ends.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "../host/host.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
+#include "internal.h"
+
+/*
+ * The only global: set by the signal handlers, read by the loop.  It holds
+ * the signal that ended the recording (SIGCHLD: the workload exited), or
+ * -1 when the buffers hung up because every traced task was gone.
+ */
+static volatile sig_atomic_t record_done;
+
+static void on_signal(int sig)
+{
+	if (!record_done || sig != SIGCHLD)
+		record_done = sig;
+}
+
+/* ---- signals: taken only inside ppoll, restored as they were ---- */
+
+static const int record_signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP };
+#define NR_SIGNALS (sizeof(record_signals) / sizeof(record_signals[0]))
+
+struct signals {
+	struct sigaction old[NR_SIGNALS];
+	sigset_t old_mask;
+	sigset_t wait_mask;	/* the mask inside ppoll: ours unblocked */
+};
+
+static void signals_install(struct signals *s)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < NR_SIGNALS; i++)
+		sigaddset(&block, record_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &s->old_mask);
+	s->wait_mask = s->old_mask;
+	record_done = 0;
+	for (size_t i = 0; i < NR_SIGNALS; i++) {
+		sigaction(record_signals[i], &sa, &s->old[i]);
+		sigdelset(&s->wait_mask, record_signals[i]);
+	}
+}
+
+static void signals_restore(const struct signals *s)
+{
+	for (size_t i = 0; i < NR_SIGNALS; i++)
+		sigaction(record_signals[i], &s->old[i], NULL);
+	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
+}
+
+/* ---- the kernel map: its length is found while the workload runs ---- */
+
+struct kernel_map {
+	uint64_t start, end;
+	uint64_t pos;		/* data position of the MMAP record */
+	bool written;
+	pthread_t thread;
+	bool running;
+	int err;
+};
+
+static void *find_etext(void *arg)
+{
+	struct kernel_map *k = arg;
+
+	/* _etext needs a scan of most of kallsyms (slow): overlap it with the workload. */
+	k->err = host_kallsyms_find("_etext", &k->end);
+	return NULL;
+}
+
+/*
+ * What perf report needs before the first sample: the workload's COMM and
+ * the kernel map.  _text is at the head of /proc/kallsyms; the map's
+ * length is patched in by finish_kernel_map().
+ */
+static int synthesize(struct pdata_writer *w, pid_t pid, struct kernel_map *k)
+{
+	int err;
+
+	if ((err = pdw__comm(w, (uint32_t)pid, (uint32_t)pid, "mperf-exec")))
+		return err;
+	if (host_kallsyms_find("_text", &k->start)) {
+		mperf_log(MPERF_LOG_WARN, "kernel addresses are hidden (kptr_restrict): kernel samples will not resolve");
+		return 0;
+	}
+	if ((err = pdw__mmap(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, k->start, 0, k->start,
+			     "[kernel.kallsyms]_text", &k->pos)))
+		return err;
+	k->written = true;
+	if (pthread_create(&k->thread, NULL, find_etext, k) == 0)
+		k->running = true;
+	else
+		find_etext(k);
+	return 0;
+}
+
+static void join_kernel_map(struct kernel_map *k)
+{
+	if (k->running)
+		pthread_join(k->thread, NULL);
+	k->running = false;
+}
+
+static int finish_kernel_map(struct pdata_writer *w, struct kernel_map *k)
+{
+	join_kernel_map(k);
+	if (!k->written)
+		return 0;
+	/* Without _etext, the map runs to the top of the address space. */
+	return pdw__patch_mmap_len(w, k->pos, !k->err && k->end > k->start ? k->end - k->start
+									   : UINT64_MAX - k->start);
+}
+
+static int rename_old(const char *path)
+{
+	struct stat st;
+	char old[4096];
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
+		return 0;
+	if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
+		return mperf_error(-ENAMETOOLONG, "cannot rename '%s': name too long", path);
+	if (rename(path, old) < 0)
+		return mperf_error(-errno, "cannot rename '%s' to '%s': %s", path, old, strerror(errno));
+	return 0;
+}
+
+/* The end of the file: lost counts, the kernel map's length, the features. */
+static int finish(struct drain *d, struct kernel_map *k, const struct record_opts *o)
+{
+	int err;
+
+	if ((err = evlist__read_lost(d->el, d->res, d->w)) || (err = finish_kernel_map(d->w, k)) ||
+	    (err = features__write(d->w, o->cmd_argc, o->cmd_argv)) || (err = hits__write(d->hits, d->w)))
+		return err;
+	if (d->first_time && (err = pdw__feat_sample_time(d->w, d->first_time, d->last_time)))
+		return err;
+	return pdw__finish(d->w);
+}
+
+int record__run(const struct record_opts *o, struct record_result *res)
+{
+	int *cpus = malloc(RECORD_MAX_CPUS * sizeof(*cpus));
+	struct evlist el = { 0 };
+	struct drain d = { .el = &el, .res = res };
+	struct kernel_map k = { 0 };
+	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct signals sigs;
+	int err, nr_cpus, status = 0;
+	int64_t wrote;
+	struct stat st;
+
+	memset(res, 0, sizeof(*res));
+	if (!o->nr_events || o->nr_events > RECORD_MAX_EVENTS) {
+		free(cpus);
+		return mperf_error(-EINVAL, "between 1 and %d events can be recorded", RECORD_MAX_EVENTS);
+	}
+	res->nr_events = o->nr_events;
+	nr_cpus = cpus ? host_online_cpus(cpus, RECORD_MAX_CPUS) : -ENOMEM;
+	if (nr_cpus <= 0) {
+		free(cpus);
+		return mperf_error(nr_cpus ? nr_cpus : -ENODEV, "cannot read the list of online CPUs");
+	}
+	d.hits = hits__new();
+	if ((err = evlist__init(&el, o, res, cpus, nr_cpus)) || !d.hits) {
+		evlist__close(&el);
+		hits__delete(d.hits);
+		free(cpus);
+		return err ? err : mperf_error(-ENOMEM, "out of memory");
+	}
+
+	signals_install(&sigs);
+	if ((err = workload__prepare(&wl, o->argv))) {
+		mperf_error(err, "cannot start the workload: %s", strerror(-err));
+		goto out;
+	}
+	if ((err = evlist__open(&el, res, wl.pid)) || (err = drain__map(&d, o->mmap_pages)) ||
+	    (err = rename_old(o->output)))
+		goto out;
+	d.w = pdw__create(o->output);
+	if (!d.w) {
+		err = -errno;
+		goto out;
+	}
+	for (size_t i = 0; i < el.nr_ev; i++)
+		if ((err = pdw__add_event(d.w, &el.attr[i], res->ev[i].name, &el.id[i * (size_t)nr_cpus],
+					  (size_t)nr_cpus)))
+			goto out;
+	if ((err = pdw__begin_data(d.w)) || (err = synthesize(d.w, wl.pid, &k)))
+		goto out;
+
+	res->exec_errno = workload__start(&wl);
+	if (res->exec_errno) {
+		err = mperf_error(-res->exec_errno, "%s: %s", o->argv[0],
+				  res->exec_errno == ENOENT ? "command not found" : strerror(res->exec_errno));
+		goto out;
+	}
+	if ((err = drain__loop(&d, &sigs.wait_mask, &record_done)))
+		goto out;
+	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */
+	if (record_done > 0 && record_done != SIGCHLD && waitpid(wl.pid, &status, WNOHANG) == 0)
+		kill(wl.pid, SIGTERM);
+	while (waitpid(wl.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	wl.pid = -1;
+	res->wait_status = status;
+	/* What the workload did while it was being ended (its last samples, its EXIT). */
+	if ((wrote = drain__once(&d)) < 0) {
+		err = (int)wrote;
+		goto out;
+	}
+	if ((err = finish(&d, &k, o)))
+		goto out;
+	if (stat(o->output, &st) == 0)
+		res->file_size = (uint64_t)st.st_size;
+	err = 0;
+out:
+	if (wl.pid > 0 && (wl.go_fd >= 0 || err)) {
+		if (wl.go_fd < 0)
+			kill(wl.pid, SIGTERM);
+		workload__abort(&wl);
+	}
+	join_kernel_map(&k);
+	pdw__close(d.w);
+	drain__unmap(&d);
+	evlist__close(&el);
+	hits__delete(d.hits);
+	free(cpus);
+	signals_restore(&sigs);
+	return err;
+}

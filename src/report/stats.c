@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The end block of -D: how many records of each type the file has, and
+ * per event its own TOTAL and a row per record type, so that a starved
+ * event shows at a glance.  A session consumer (report --stats), and part
+ * of the dump's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/alloc.h"
+#include "../lib/log.h"
+#include "out.h"
+#include "session.h"
+
+struct stats {
+	struct pdata *p;
+	uint64_t nr[PD_RECORD_MAX];
+	uint64_t nr_unknown;
+	uint64_t (*ev_nr)[PD_RECORD_MAX];	/* per event */
+	size_t nr_ev, ev_cap;
+};
+
+struct stats *stats__new(struct pdata *p)
+{
+	struct stats *st = calloc(1, sizeof(*st));
+
+	if (st)
+		st->p = p;
+	return st;
+}
+
+void stats__delete(struct stats *st)
+{
+	if (!st)
+		return;
+	free(st->ev_nr);
+	free(st);
+}
+
+/* Pipe mode adds events as the stream goes: grow with them. */
+static uint64_t *ev_row(struct stats *st, int evsel)
+{
+	size_t need = (size_t)evsel + 1;
+
+	if (need > st->nr_ev) {
+		size_t old = st->ev_cap;
+
+		if (ALLOC_GROW(st->ev_nr, need, st->ev_cap))
+			return NULL;
+		memset(&st->ev_nr[old], 0, (st->ev_cap - old) * sizeof(*st->ev_nr));
+		st->nr_ev = need;
+	}
+	return st->ev_nr[evsel];
+}
+
+int stats__record(struct stats *st, const struct session_record *r)
+{
+	const struct perf_event_header *h = r->h;
+	const struct pd_evsel *ev = r->evsel >= 0 ? pdata__evsel(st->p, (size_t)r->evsel) : NULL;
+	uint64_t *row;
+
+	if (h->type < PD_RECORD_MAX && pd_record_name(h->type))
+		st->nr[h->type]++;
+	else
+		st->nr_unknown++;
+	st->nr[0]++;
+	/* READ samples count per value, in stats__sample(). */
+	if (!ev || (h->type == PERF_RECORD_SAMPLE && (ev->attr.sample_type & PERF_SAMPLE_READ) && r->smp->read))
+		return 0;
+	if (!(row = ev_row(st, r->evsel)))
+		return mperf_error(-ENOMEM, "out of memory");
+	row[0]++;
+	row[h->type]++;
+	return 0;
+}
+
+int stats__sample(struct stats *st, const struct session_sample *ss)
+{
+	uint64_t *row;
+
+	if (!ss->from_read)
+		return 0;
+	if (!(row = ev_row(st, ss->evsel)))
+		return mperf_error(-ENOMEM, "out of memory");
+	row[0]++;
+	row[PERF_RECORD_SAMPLE]++;
+	return 0;
+}
+
+void stats__print(const struct stats *st, struct out *out, bool after_dump)
+{
+	uint64_t total = st->nr[0];
+
+	out_str(out, after_dump ? "\nAggregated stats:\n" : "Aggregated stats:\n");
+	out_printf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (int t = 1; t < PD_RECORD_MAX; t++)
+		if (st->nr[t] && pd_record_name((uint32_t)t))
+			out_printf(out, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", pd_record_name((uint32_t)t),
+				   st->nr[t], total ? 100.0 * (double)st->nr[t] / (double)total : 0.0);
+	if (st->nr_unknown)
+		out_printf(out, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", "UNKNOWN", st->nr_unknown,
+			   100.0 * (double)st->nr_unknown / (double)total);
+	/* Per event: its own TOTAL and one row per record type attributed to it. */
+	for (size_t i = 0; i < st->nr_ev; i++) {
+		if (!st->ev_nr[i][0])
+			continue;
+		out_printf(out, "%s stats:\n", pdata__evsel(st->p, i)->name);
+		out_printf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", st->ev_nr[i][0]);
+		for (int t = 1; t < PD_RECORD_MAX; t++)
+			if (st->ev_nr[i][t])
+				out_printf(out, "%16s events: %10" PRIu64 "\n", pd_record_name((uint32_t)t), st->ev_nr[i][t]);
+	}
+}
+
+/* ---- report --stats ---- */
+
+static int stats_record(void *arg, const struct session_record *r)
+{
+	return stats__record(arg, r);
+}
+
+static int stats_sample(void *arg, const struct session_sample *ss)
+{
+	return stats__sample(arg, ss);
+}
+
+int report__stats(struct pdata *p, const char *label, FILE *f)
+{
+	struct stats *st = stats__new(p);
+	struct session_ops ops = { .record = stats_record, .sample = stats_sample, .arg = st };
+	struct out out;
+	int ret;
+
+	if (!st || out_init(&out, f)) {
+		stats__delete(st);
+		return mperf_error(-ENOMEM, "out of memory");
+	}
+	/* Counting only: no machine, nothing printed until the end. */
+	ret = session__run(p, label, &ops);
+	if (!ret)
+		stats__print(st, &out, false);
+	ret = out_close(&out, ret);
+	stats__delete(st);
+	return ret;
+}
