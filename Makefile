@@ -5,9 +5,18 @@
 CC ?= cc
 prefix ?= /usr/local
 PKG_CONFIG ?= pkg-config
+# The libraries the code links, as pkg-config names them; configure checks
+# the same list.  One call for all of them: pkg-config says nothing when any
+# one is missing, so nothing else may hide in this list.
+REQUIRED_PKGS = libelf
 ifndef PKG_LIBS
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf libdw zlib libtraceevent 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs libelf libdw zlib libtraceevent 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(REQUIRED_PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
+# Without pkg-config (or its libelf.pc), libelf is usually still in the
+# compiler's default paths.
+ifeq ($(strip $(PKG_LIBS)),)
+PKG_LIBS := -lelf
+endif
 endif
 
 VERSION := 0.1.0
