@@ -1,13 +1,25 @@
-# mperf: see README.md.  `./configure` is optional; without it the defaults
-# below and pkg-config are used.
--include config.mak
+# mperf: see README.md.  `./configure` is optional; without config.mak the
+# defaults below are used and pkg-config is asked for REQUIRED_PKGS.  A
+# config.mak older than configure is refreshed first (see its rule below).
+ifneq ($(wildcard config.mak),)
+include config.mak
+endif
 
 CC ?= cc
 prefix ?= /usr/local
 PKG_CONFIG ?= pkg-config
+# The libraries the code links, as pkg-config names them; configure checks
+# the same list.  One call for all of them: pkg-config says nothing when any
+# one is missing, so nothing else may hide in this list.
+REQUIRED_PKGS = libelf
 ifndef PKG_LIBS
-PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags libelf libdw zlib libtraceevent 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs libelf libdw zlib libtraceevent 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(REQUIRED_PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
+# Without pkg-config (or its libelf.pc), libelf is usually still in the
+# compiler's default paths.
+ifeq ($(strip $(PKG_LIBS)),)
+PKG_LIBS := -lelf
+endif
 endif
 
 VERSION := 0.1.0
@@ -96,8 +108,32 @@ fuzz-smoke: fuzz
 		grep -E 'stat::number_of_executed_units|stat::peak_rss' $(B)/fuzz/$$h.log; \
 	done
 
+# A config.mak older than configure may disagree with what configure checks
+# now: rerun configure with the options it recorded, then make starts over
+# with the new file.  If configure fails it removes config.mak and make
+# stops; the next make uses the defaults.  The rule exists only when
+# config.mak does, so that no config.mak means "the defaults", never "run
+# configure".  make deps refreshes config.mak itself, after installing what
+# configure would miss; make clean needs no configuration.
+CONFIGURE = CC= PKG_CONFIG= sh ./configure $(CONFIGURE_ARGS)
+ifneq ($(wildcard config.mak),)
+ifeq ($(filter deps,$(MAKECMDGOALS)),)
+ifneq ($(MAKECMDGOALS),clean)
+config.mak: configure
+	@echo "config.mak is older than configure: rerunning configure with its options"
+	$(Q)$(CONFIGURE)
+endif
+endif
+endif
+
+# The Debian packages, then an existing config.mak rewritten for what is
+# installed now, so that `make deps && make` works whatever ran before.
 deps:
 	sh ./configure --install-deps
+	$(Q)if test -f config.mak; then \
+		echo "make deps: refreshing config.mak with the options it recorded"; \
+		$(CONFIGURE); \
+	fi
 
 # The main job: the seed's command, then the tail of the dump.
 demo: all
