@@ -14,6 +14,8 @@
  * the source).  Each returns 0 or a negative code, whose cause is logged
  * (one line naming the problem and its offset), except -EPIPE: the
  * reader of the output went away, and the output stopped early.
+ * report__dump is in dump.c, report__stats in stats.c, report__hist in
+ * hist.c, report__header in header.c.
  */
 struct pdata;
 

@@ -23,6 +23,8 @@
 #include "symbols.h"
 
 #define DSO_BUCKETS 256
+/* perf ends a last or open-ended symbol at a page boundary (its PAGE_SIZE, 4 KiB on x86). */
+#define SYM_PAGE 4096ULL
 
 struct rsym {		/* while loading; becomes a struct sym in place */
 	uint64_t start, end;
@@ -175,7 +177,7 @@ static bool better(const struct rsym *a, const struct rsym *b, const char *pool)
 
 static uint64_t roundup_page(uint64_t x)
 {
-	return (x + 4095) & ~4095ULL;
+	return (x + SYM_PAGE - 1) & ~(SYM_PAGE - 1);
 }
 
 /*
@@ -200,7 +202,7 @@ static int finish_table(struct loader *l, struct dso *d)
 			a->end = b->start;
 	}
 	if (l->n && l->v[l->n - 1].end == l->v[l->n - 1].start)
-		l->v[l->n - 1].end = roundup_page(l->v[l->n - 1].start) + 4096;
+		l->v[l->n - 1].end = roundup_page(l->v[l->n - 1].start) + SYM_PAGE;
 	for (size_t i = 0; i < l->n; i++) {
 		if (k && l->v[k - 1].start == l->v[i].start) {
 			if (!better(&l->v[k - 1], &l->v[i], l->names.p))
@@ -826,9 +828,9 @@ const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 		return NULL;
 	i = lo - 1;
 	if (lo == k->n)
-		end = ((k->addr[i] + 4095) & ~4095ULL) + 4096;
+		end = roundup_page(k->addr[i]) + SYM_PAGE;
 	else if ((k->name[i] ^ k->name[lo]) & 0x80000000u)
-		end = (k->addr[i] + 4096 + 4095) & ~4095ULL;
+		end = roundup_page(k->addr[i] + SYM_PAGE);
 	else
 		end = k->addr[lo];
 	if (ip >= end)
