@@ -2,26 +2,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc.h"
 #include "buf.h"
 
 int mbuf_reserve(struct mbuf *b, size_t extra)
 {
-	size_t cap;
-	char *p;
-
-	if (extra <= b->cap - b->len)
-		return 0;
 	if (extra > ((size_t)-1) / 2 - b->len)
 		return -ENOMEM;
-	cap = b->cap ? b->cap : 256;
-	while (cap - b->len < extra)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p)
-		return -ENOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
+	return ALLOC_GROW(b->p, b->len + extra, b->cap);
 }
 
 int mbuf_add(struct mbuf *b, const void *data, size_t len)

@@ -48,7 +48,7 @@ struct hist {
 	const struct report_hist_opts *o;
 	struct pdata *p;
 	struct hists *h;		/* one per event */
-	size_t nr;
+	size_t nr, h_cap;
 	struct symcache *syms;
 	struct strset strs;		/* comms and dso names */
 	bool key[4];			/* which of comm, pid, dso, sym identify an entry */
@@ -200,13 +200,10 @@ static struct hists *hists_of(struct hist *H, int evsel)
 {
 	if ((size_t)evsel >= H->nr) {
 		size_t n = (size_t)evsel + 1;
-		struct hists *v = realloc(H->h, n * sizeof(*v));
 
-		/* Not ALLOC_GROW: every element up to nr is a live, zeroed hists. */
-		if (!v)
+		if (ALLOC_GROW(H->h, n, H->h_cap))
 			return NULL;
-		memset(v + H->nr, 0, (n - H->nr) * sizeof(*v));
-		H->h = v;
+		memset(H->h + H->nr, 0, (n - H->nr) * sizeof(*H->h));
 		H->nr = n;
 	}
 	return &H->h[evsel];
@@ -699,8 +696,10 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	for (int k = 0; k < o->nr_keys; k++)
 		H.key[o->keys[k]] = true;
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
-	H.nr = pdata__nr_evsel(p);
+	H.nr = H.h_cap = pdata__nr_evsel(p);
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
+	if (!H.nr)
+		H.h_cap = 1;
 	if (pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
 		H.kthread_running = true;
 	ret = H.h ? session__run(p, label, &ops) : mperf_error(-ENOMEM, "out of memory");
