@@ -50,7 +50,7 @@ CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-all: mperf noploop
+all: mperf noploop cpuspin
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
 # so a sanitizer build never lingers as ./mperf.
@@ -64,6 +64,9 @@ mperf: $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(B)/libmperf.a $(LIBS)
 
 noploop: tests/workloads/noploop.c
+	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
+
+cpuspin: tests/workloads/cpuspin.c
 	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
 
 $(B)/libmperf.a: $(LIB_OBJ)
@@ -151,7 +154,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(prefix)/share/man/man1/
 
 clean:
-	rm -rf $(B) mperf noploop
+	rm -rf $(B) mperf noploop cpuspin
 
 .PHONY: all units check deps demo bench install clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

@@ -18,12 +18,17 @@
 # TEST_VERBOSE, which prove -v sets).
 #
 # PREREQ is a comma-separated list of names; name FOO is satisfied when the
-# shell function have_foo succeeds (the answer is cached).  A missing one skips
-# the test instead of failing it.
+# shell function have_foo succeeds (the answer is cached), !FOO when it
+# fails.  A missing one skips the test instead of failing it.
 #
-# Known environment: MPERF, NOPLOOP (absolute paths to the built binaries),
-# MPERF_ROOT (the repository), TRASH_DIRECTORY (the scratch directory),
-# PERF (the perf binary to compare against, default: perf).
+# Known environment: MPERF, NOPLOOP, CPUSPIN (absolute paths to the built
+# binaries), MPERF_ROOT (the repository), TRASH_DIRECTORY (the scratch
+# directory), PERF (the perf binary to compare against, default: perf).
+#
+# Workloads: `noploop N` spins for N seconds of wall time, `cpuspin N` until
+# it has used N seconds of CPU time.  A test that predicts a sample count
+# runs cpuspin: cpu-clock samples the CPU time of the task, which is what a
+# wall-clock loop does not get on a busy machine.
 
 test_count=0
 test_failed=0
@@ -41,11 +46,12 @@ TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 MPERF_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
 MPERF=$MPERF_ROOT/mperf
 NOPLOOP=$MPERF_ROOT/noploop
+CPUSPIN=$MPERF_ROOT/cpuspin
 PERF=${PERF:-perf}
-export MPERF NOPLOOP MPERF_ROOT PERF
+export MPERF NOPLOOP CPUSPIN MPERF_ROOT PERF
 
-if ! test -x "$MPERF" || ! test -x "$NOPLOOP"; then
-	echo "1..0 # SKIP $MPERF or $NOPLOOP not built (run make)"
+if ! test -x "$MPERF" || ! test -x "$NOPLOOP" || ! test -x "$CPUSPIN"; then
+	echo "1..0 # SKIP $MPERF, $NOPLOOP or $CPUSPIN not built (run make)"
 	exit 0
 fi
 
@@ -72,25 +78,42 @@ have_perf () {
 	command -v "$PERF" >/dev/null 2>&1 && "$PERF" --version >/dev/null 2>&1
 }
 
+# No hardware PMU: the kernel refuses `cycles` and mperf records cpu-clock
+# in its place.  perf's answer when it is there, so that a fallback mperf
+# took wrongly cannot make its own prerequisite true; mperf's otherwise.
+have_nopmu () {
+	if have_perf; then
+		"$PERF" stat -x, -e cycles true 2>&1 >/dev/null | grep -q '^<not supported>,'
+	else
+		"$MPERF" record -q -e cycles -o "$TRASH_DIRECTORY/.nopmu.data" true 2>&1 >/dev/null |
+			grep -q 'cpu-clock'
+		local rc=$?
+		rm -f "$TRASH_DIRECTORY/.nopmu.data" "$TRASH_DIRECTORY/.nopmu.data.old"
+		return $rc
+	fi
+}
+
 test_have_prereq () {
-	local list=$1 p var fn
+	local list=$1 p var fn want
 	local IFS=,
 	for p in $list; do
+		want=yes
+		case $p in
+		!*) want=no p=${p#!} ;;
+		esac
 		var=test_prereq_$(echo "$p" | tr 'A-Z-' 'a-z_')
 		fn=have_$(echo "$p" | tr 'A-Z-' 'a-z_')
-		case ${!var:-} in
-		yes) ;;
-		no) return 1 ;;
-		*)
+		if test -z "${!var:-}"; then
 			if "$fn" >/dev/null 2>&1; then
 				printf -v "$var" yes
 			else
 				printf -v "$var" no
-				test_missing_prereq=$p
-				return 1
 			fi
-			;;
-		esac
+		fi
+		if test "${!var}" != "$want"; then
+			test_missing_prereq=$(test $want = yes || echo '!')$p
+			return 1
+		fi
 	done
 	return 0
 }
@@ -156,6 +179,46 @@ test_within_pct () {
 		echo "error: counts $* differ by more than $pct% (min $min, max $max)" >&2
 		return 1
 	fi
+}
+
+# test_cpu_samples N CPU_MS PERIOD_NS [LABEL]: N samples of a cpu-clock
+# event with period PERIOD_NS are what CPU_MS ms of the workload's CPU time
+# implies: at least 95% of it, at most 125%.  The timer runs exactly while
+# the task runs, so fewer means samples went missing.  It also runs through
+# time the kernel may charge elsewhere (interrupts under IRQ time
+# accounting, a hypervisor's steal time), hence the looser upper bound,
+# which still catches samples written twice.
+test_cpu_samples () {
+	local want=$(( $2 * 1000000 / $3 ))
+	test_between $(( want * 95 / 100 )) $(( want * 125 / 100 )) "$1" \
+		"${4:-samples} (${2} ms of CPU at ${3} ns: about $want)"
+}
+
+# cpu_ms PID: the CPU time (user + system) PID has used so far, in ms.
+cpu_ms () {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	# Fields after "(comm) ", which may hold spaces: utime and stime are
+	# the 14th and 15th of the line, the 12th and 13th of this rest.
+	set -- ${stat##*) }
+	echo $(( (${12} + ${13}) * 1000 / $(getconf CLK_TCK) ))
+}
+
+# wait_cpu_ms PIDFILE MS: wait until the process whose pid PIDFILE holds
+# (once it exists) has used MS ms of CPU time, and print how much it has.
+# Waiting on CPU time, not on a sleep, keeps what a signal interrupts the
+# same on a busy machine.  Gives up after 120 s of wall time.
+wait_cpu_ms () {
+	local n=0 ms
+	while test $n -lt 1200; do
+		if test -s "$1" && ms=$(cpu_ms "$(cat "$1")") && test "$ms" -ge "$2"; then
+			echo "$ms"
+			return 0
+		fi
+		sleep 0.1
+		n=$((n + 1))
+	done
+	fail "no $2 ms of CPU time from pid '$(cat "$1" 2>/dev/null)' in 120 s"
 }
 
 # --- the test driver --------------------------------------------------------

@@ -41,6 +41,14 @@ test_expect_success 'record: an unknown event inside a list' '
 	grep "nosuchevent" err
 '
 
+# 65 valid names: only the limit of 64 events can refuse them.
+test_expect_success 'record: more events than mperf records is a usage error' '
+	list=cpu-clock$(printf ",cpu-clock%.0s" $(seq 64)) &&
+	test_expect_code 129 "$MPERF" record -e "$list" true 2>err &&
+	grep "too many events" err &&
+	! test -e perf.data
+'
+
 test_expect_success 'record: -F with -c is a usage error' '
 	test_expect_code 129 "$MPERF" record -F 100 -c 100 true 2>err &&
 	test -s err

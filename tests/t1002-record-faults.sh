@@ -20,7 +20,7 @@ test_expect_success 'output on /dev/full: one line naming the file and ENOSPC, e
 
 test_expect_success TMPFS_MOUNT 'a disk that fills up mid-record: error, workload reaped, no file left' '
 	mount -t tmpfs -o size=96k tmpfs small &&
-	rc=0 && "$MPERF" record -q -e cpu-clock -c 100000 -o small/x.data sh -c "echo \$\$ >pid; exec \"$NOPLOOP\" 3" 2>err || rc=$? &&
+	rc=0 && "$MPERF" record -q -e cpu-clock -c 100000 -o small/x.data sh -c "echo \$\$ >pid; exec \"$CPUSPIN\" 3" 2>err || rc=$? &&
 	umount_rc=0 && ls small >left || umount_rc=$? &&
 	umount small &&
 	test "$rc" = 1 &&
@@ -29,30 +29,40 @@ test_expect_success TMPFS_MOUNT 'a disk that fills up mid-record: error, workloa
 	! kill -0 "$(cat pid)" 2>/dev/null
 '
 
+# The signal comes after 0.5 s of the workload's CPU time, not after a
+# sleep, whose CPU time a busy machine shrinks: the final drain must leave
+# at least the samples of that time (cpu-clock at 4000 Hz: 4 per ms) in
+# the file.
 for sig in TERM HUP; do
 	test_expect_success "SIG$sig to mperf mid-record: final drain, a file perf reads" '
-		"$MPERF" record -q -e cpu-clock -o '$sig'.data "$NOPLOOP" 10 2>err &
-		pid=$! && sleep 1 && kill -'$sig' $pid &&
+		"$MPERF" record -q -e cpu-clock -o '$sig'.data sh -c "echo \$\$ >'$sig'.pid; exec \"$NOPLOOP\" 60" 2>err &
+		pid=$! &&
+		cpu=$(wait_cpu_ms '$sig'.pid 500) || { kill -KILL $pid; exit 1; } &&
+		kill -'$sig' $pid &&
 		rc=0 && wait $pid || rc=$? &&
 		test "$rc" = 143 &&
-		test "$(samples_in '$sig'.data)" -gt 1000 &&
+		n=$(samples_in '$sig'.data) &&
+		echo "$n samples, signal after $cpu ms of CPU" &&
+		test "$n" -ge $((cpu * 4 * 95 / 100)) &&
 		if have_perf; then "$PERF" report -D -i '$sig'.data >/dev/null 2>perr && test_must_be_empty perr; fi
 	'
 done
 
 test_expect_success 'a workload that crashes: complete file, 128+SIGSEGV' '
-	test_expect_code 139 "$MPERF" record -q -e cpu-clock -o segv.data sh -c "\"$NOPLOOP\" 0.3; kill -SEGV \$\$" &&
-	test "$(samples_in segv.data)" -gt 100 &&
+	test_expect_code 139 "$MPERF" record -q -e cpu-clock -o segv.data sh -c "\"$CPUSPIN\" 0.3; kill -SEGV \$\$" &&
+	test_cpu_samples "$(samples_in segv.data)" 300 250000 &&
 	if have_perf; then "$PERF" report -D -i segv.data >/dev/null 2>perr && test_must_be_empty perr; fi
 '
 
 test_expect_success 'a workload that fails: its exit status, complete file' '
-	test_expect_code 7 "$MPERF" record -q -e cpu-clock -o fail.data sh -c "\"$NOPLOOP\" 0.2; exit 7" &&
-	test "$(samples_in fail.data)" -gt 50
+	test_expect_code 7 "$MPERF" record -q -e cpu-clock -o fail.data sh -c "\"$CPUSPIN\" 0.2; exit 7" &&
+	test_cpu_samples "$(samples_in fail.data)" 200 250000
 '
 
+# 16 events need 16 descriptors per CPU: over a limit of 12 on a machine
+# with a single CPU too.
 test_expect_success 'too few file descriptors: the message names the limit' '
-	rc=0 && (ulimit -n 12 && exec "$MPERF" record -q -e cpu-clock,cpu-clock,cpu-clock,cpu-clock -o fd.data true) 2>err || rc=$? &&
+	rc=0 && (ulimit -n 12 && exec "$MPERF" record -q -e cpu-clock$(printf ",cpu-clock%.0s" $(seq 15)) -o fd.data true) 2>err || rc=$? &&
 	test "$rc" = 1 &&
 	test_line_count = 1 err &&
 	grep -q "Too many open files.*ulimit -n" err &&

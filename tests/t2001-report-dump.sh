@@ -14,8 +14,8 @@ event_samples () { awk '/^Aggregated stats:/{a=1;next} a&&/ stats:$/{e=1;next} e
 aggr_samples () { awk '/^Aggregated stats:/{a=1;next} a&&/ stats:$/{exit} a&&/ SAMPLE events:/{print $3}' "$1"; }
 
 test_expect_success 'record three events for the dump tests' '
-	"$MPERF" record -q -e cpu-clock,cpu-clock,task-clock -o three.data "$NOPLOOP" 0.5 &&
-	"$MPERF" record -q -e cpu-clock -o ok.data "$NOPLOOP" 0.2
+	"$MPERF" record -q -e cpu-clock,cpu-clock,task-clock -o three.data "$CPUSPIN" 0.5 &&
+	"$MPERF" record -q -e cpu-clock -o ok.data "$CPUSPIN" 0.2
 '
 
 test_expect_success 'report -D prints the prologue, every record, and the stats' '

@@ -30,7 +30,7 @@ check () {	# check FILE 'expected message'
 }
 
 test_expect_success 'a recording with three events to break' '
-	"$MPERF" record -q -e cpu-clock,cpu-clock,cpu-clock -o base.data "$NOPLOOP" 0.2 &&
+	"$MPERF" record -q -e cpu-clock,cpu-clock,cpu-clock -o base.data "$CPUSPIN" 0.2 &&
 	"$MPERF" report -D -i base.data >base.dump &&
 	test "$(record_off 9)" -gt 0 && test "$(record_off 68)" -gt 0
 '

@@ -5,7 +5,7 @@
 have_json_parser () { command -v python3 >/dev/null 2>&1; }
 
 test_expect_success 'a recording with two events' '
-	"$MPERF" record -q -e cpu-clock,task-clock -o two.data sh -c "\"$NOPLOOP\" 0.3; ls / >/dev/null"
+	"$MPERF" record -q -e cpu-clock,task-clock -o two.data sh -c "\"$CPUSPIN\" 0.3; ls / >/dev/null"
 '
 
 test_expect_success JSON_PARSER '--json is one valid JSON document with the schema name' '

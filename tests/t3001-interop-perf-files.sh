@@ -23,28 +23,28 @@ same_dump () {
 
 perf_record () { "$PERF" record -q "$@" >/dev/null 2>perf-record.err; }
 
-test_expect_success PERF 'the seed command (cycles x3, after the fallback)' '
-	perf_record -o seed.data -e cycles,cycles,cycles "$NOPLOOP" 0.5 &&
+test_expect_success PERF 'the seed events: cycles x3 (cpu-clock where there is no PMU)' '
+	perf_record -o seed.data -e cycles,cycles,cycles "$CPUSPIN" 0.5 &&
 	same_dump seed.data &&
 	test "$(event_samples mperf.out | wc -w)" = 3
 '
 
 test_expect_success PERF '-F 1000' '
-	perf_record -o F.data -F 1000 -e cpu-clock "$NOPLOOP" 0.3 && same_dump F.data
+	perf_record -o F.data -F 1000 -e cpu-clock "$CPUSPIN" 0.3 && same_dump F.data
 '
 
 test_expect_success PERF '-c 100000' '
-	perf_record -o c.data -c 100000 -e cpu-clock "$NOPLOOP" 0.3 && same_dump c.data &&
+	perf_record -o c.data -c 100000 -e cpu-clock "$CPUSPIN" 0.3 && same_dump c.data &&
 	grep -q " period: 100000 addr: 0$" mperf.out
 '
 
 test_expect_success PERF 'a mix of software events' '
-	perf_record -o mix.data -e cpu-clock,task-clock,page-faults,context-switches "$NOPLOOP" 0.3 &&
+	perf_record -o mix.data -e cpu-clock,task-clock,page-faults,context-switches "$CPUSPIN" 0.3 &&
 	same_dump mix.data
 '
 
 test_expect_success PERF 'callchains (-g) and a forked child' '
-	perf_record -o g.data -g -e cpu-clock sh -c "\"$NOPLOOP\" 0.2 & \"$NOPLOOP\" 0.2; wait" &&
+	perf_record -o g.data -g -e cpu-clock sh -c "\"$CPUSPIN\" 0.2 & \"$CPUSPIN\" 0.2; wait" &&
 	same_dump g.data
 '
 
@@ -53,17 +53,17 @@ test_expect_success PERF 'system-wide with switch events (-a --switch-events)' '
 '
 
 test_expect_success PERF 'leader sampling group ({a,b}:S: read values per event)' '
-	perf_record -o grp.data -e "{cpu-clock,task-clock}:S" "$NOPLOOP" 0.2 && same_dump grp.data
+	perf_record -o grp.data -e "{cpu-clock,task-clock}:S" "$CPUSPIN" 0.2 && same_dump grp.data
 '
 
 test_expect_success PERF 'a pipe-mode file (perf record -o -)' '
-	"$PERF" record -q -o - -e cpu-clock,task-clock "$NOPLOOP" 0.3 >pipe.data 2>/dev/null &&
+	"$PERF" record -q -o - -e cpu-clock,task-clock "$CPUSPIN" 0.3 >pipe.data 2>/dev/null &&
 	same_dump pipe.data &&
 	grep -q "^0@pipe \[" mperf.out
 '
 
 test_expect_success PERF 'a pipe-mode stream on stdin' '
-	"$PERF" record -q -o - -e cpu-clock "$NOPLOOP" 0.2 2>/dev/null |
+	"$PERF" record -q -o - -e cpu-clock "$CPUSPIN" 0.2 2>/dev/null |
 		"$MPERF" report -D -i - >stdin.out &&
 	"$PERF" report -D -i - <pipe.data >/dev/null 2>&1 &&
 	grep -q "^cpu-clock stats:$" stdin.out &&

@@ -40,12 +40,41 @@ static void test_parse_events(void)
 	is_int(record__parse_events("cycles,bogus", ev, 4, bad, sizeof(bad)), -MPERF_ERR_NOEVENT, "unknown name");
 	is_str(bad, "bogus", "the unknown name is reported");
 	is_int(record__parse_events("cycles,,cycles", ev, 4, bad, sizeof(bad)), -MPERF_ERR_NOEVENT, "empty name");
-	is_int(record__parse_events("a,b,c,d,e", ev, 4, bad, sizeof(bad)) < 0, 1, "too many events for the array");
+	/* Valid names only, so that nothing but the limit can refuse them. */
+	is_int(record__parse_events("cycles,cs,cpu-clock,cycles", ev, 4, bad, sizeof(bad)), 4,
+	       "as many events as the array holds");
+	is_str(ev[3].name, "cycles", "the last slot is filled");
+	is_int(record__parse_events("cycles,cs,cpu-clock,cycles,cs", ev, 4, bad, sizeof(bad)), -E2BIG,
+	       "one event more than the array holds: E2BIG");
+}
+
+/* record__run() refuses a count of events outside 1..RECORD_MAX_EVENTS before anything else. */
+static void test_run_event_count(void)
+{
+	static struct record_event ev[RECORD_MAX_EVENTS + 1];
+	static struct record_result res;
+	char *const argv[] = { "true", NULL };
+	struct record_opts o = {
+		.events = ev, .freq = 4000, .mmap_pages = 1, .output = "/nonexistent/never-written", .argv = argv,
+	};
+	char bad[80], range[64];
+	int n = 0;
+
+	for (int i = 0; i <= RECORD_MAX_EVENTS; i++)
+		n = record__parse_events("cpu-clock", &ev[i], 1, bad, sizeof(bad));
+	is_int(n, 1, "cpu-clock parses");
+	o.nr_events = RECORD_MAX_EVENTS + 1;
+	is_int(record__run(&o, &res), -EINVAL, "%d events: EINVAL", RECORD_MAX_EVENTS + 1);
+	snprintf(range, sizeof(range), "between 1 and %d events", RECORD_MAX_EVENTS);
+	ok(strstr(res.err, range) != NULL, "the message gives the range: '%s'", res.err);
+	o.nr_events = 0;
+	is_int(record__run(&o, &res), -EINVAL, "no event: EINVAL");
 }
 
 int main(void)
 {
 	test_open_errors();
 	test_parse_events();
+	test_run_event_count();
 	return done_testing();
 }
