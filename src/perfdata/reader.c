@@ -634,7 +634,8 @@ static int open_common(struct pdata *p, const unsigned char *first16, size_t hav
 {
 	struct pd_pipe_header ph = { 0 };
 
-	memcpy(&ph, first16, have < sizeof(ph) ? have : sizeof(ph));
+	if (have)	/* an empty file has no mapping: first16 is NULL */
+		memcpy(&ph, first16, have < sizeof(ph) ? have : sizeof(ph));
 	if (have < sizeof(ph.magic))
 		return fail(p, -MPERF_ERR_FORMAT, "not a perf.data file: too short for a header (%zu bytes)", have);
 	if (ph.magic == PD_MAGIC_SWAPPED)
