@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,39 +24,12 @@ static int hexval(int c)
 	return -1;
 }
 
-/* Parse the whole lines of [p, end); *rest gets where the unparsed tail starts. */
-static int parse(char *p, char *end, char **rest, int (*fn)(void *, const struct host_ksym *), void *arg)
-{
-	char *nl;
-	int ret;
-
-	while ((nl = memchr(p, '\n', (size_t)(end - p)))) {
-		struct host_ksym s = { 0 };
-		char *tab;
-		int v;
-
-		while ((v = hexval(*p)) >= 0) {
-			s.addr = s.addr << 4 | (uint64_t)v;
-			p++;
-		}
-		if (p[0] == ' ' && p + 3 <= nl && p[2] == ' ') {
-			s.type = p[1];
-			s.name = p + 3;
-			tab = memchr(s.name, '\t', (size_t)(nl - s.name));
-			s.name_len = (size_t)((tab ? tab : nl) - s.name);
-			s.module = tab != NULL;
-			if ((ret = fn(arg, &s))) {
-				*rest = nl + 1;
-				return ret;
-			}
-		}
-		p = nl + 1;
-	}
-	*rest = p;
-	return 0;
-}
-
-int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *arg)
+/*
+ * Read the file in chunks and hand each run of whole lines [p, end) to
+ * chunk(), which returns 0 to go on or a value to stop with.  The one
+ * reader of the file: the line parser and the name search sit on it.
+ */
+static int stream_lines(int (*chunk)(void *arg, char *p, char *end), void *arg)
 {
 	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC), ret = 0;
 	char *buf;
@@ -70,7 +44,7 @@ int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *
 	}
 	for (;;) {
 		ssize_t n = read(fd, buf + have, CHUNK - have);
-		char *rest;
+		char *last;
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -81,41 +55,103 @@ int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *
 		if (n == 0)
 			break;
 		have += (size_t)n;
-		if ((ret = parse(buf, buf + have, &rest, fn, arg)))
-			break;
-		have = (size_t)(buf + have - rest);
-		memmove(buf, rest, have);
-		if (have == CHUNK) {
-			ret = -EINVAL;	/* a line longer than the buffer: not kallsyms */
-			break;
+		last = memrchr(buf, '\n', have);
+		if (!last) {
+			if (have == CHUNK) {
+				ret = -EINVAL;	/* a line longer than the buffer: not kallsyms */
+				break;
+			}
+			continue;
 		}
+		if ((ret = chunk(arg, buf, last + 1)))
+			break;
+		/* Keep the partial last line for the next read. */
+		have = (size_t)(buf + have - (last + 1));
+		memmove(buf, last + 1, have);
 	}
 	free(buf);
 	close(fd);
 	return ret;
 }
 
+/* One line, "ffffffff81000000 T _text[\t[module]]", without its newline at nl. */
+static bool parse_line(const char *p, const char *nl, struct host_ksym *s)
+{
+	int v;
+
+	memset(s, 0, sizeof(*s));
+	while ((v = hexval(*p)) >= 0) {
+		s->addr = s->addr << 4 | (uint64_t)v;
+		p++;
+	}
+	if (p[0] != ' ' || p + 3 > nl || p[2] != ' ')
+		return false;
+	s->type = p[1];
+	s->name = p + 3;
+	const char *tab = memchr(s->name, '\t', (size_t)(nl - s->name));
+	s->name_len = (size_t)((tab ? tab : nl) - s->name);
+	s->module = tab != NULL;
+	return true;
+}
+
+struct each {
+	int (*fn)(void *arg, const struct host_ksym *s);
+	void *arg;
+};
+
+static int each_line(void *arg, char *p, char *end)
+{
+	struct each *e = arg;
+	char *nl;
+	int ret;
+
+	for (; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
+		struct host_ksym s;
+
+		if (parse_line(p, nl, &s) && (ret = e->fn(e->arg, &s)))
+			return ret;
+	}
+	return 0;
+}
+
+int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *arg)
+{
+	struct each e = { fn, arg };
+
+	return stream_lines(each_line, &e);
+}
+
 struct find {
-	const char *name;
-	size_t len;
+	char needle[128];	/* " name\n": a kernel symbol's line ends so, a module's does not */
 	uint64_t addr;
 };
 
-static int find_one(void *arg, const struct host_ksym *s)
+/* Search the text for the name (record's start-up waits for _text): no line is parsed but that one. */
+static int find_in(void *arg, char *p, char *end)
 {
 	struct find *f = arg;
+	char *hit = memmem(p, (size_t)(end - p), f->needle, strlen(f->needle));
+	struct host_ksym s;
+	char *line;
 
-	if (s->name_len != f->len || memcmp(s->name, f->name, f->len) || s->module)
+	if (!hit)
 		return 0;
-	f->addr = s->addr;
+	for (line = hit; line > p && line[-1] != '\n'; line--)
+		;
+	if (!parse_line(line, hit + strlen(f->needle) - 1, &s))
+		return 0;
+	f->addr = s.addr;
 	return 1;
 }
 
 int host_kallsyms_find(const char *name, uint64_t *addr)
 {
-	struct find f = { name, strlen(name), 0 };
-	int ret = host_kallsyms_stream(find_one, &f);
+	struct find f = { .addr = 0 };
+	int ret;
 
+	if ((size_t)snprintf(f.needle, sizeof(f.needle), " %s\n", name) >= sizeof(f.needle))
+		return -EINVAL;
+	ret = stream_lines(find_in, &f);
 	if (ret < 0)
 		return ret;
 	if (ret == 0 || !f.addr)

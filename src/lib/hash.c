@@ -3,15 +3,6 @@
 #include <stdlib.h>
 #include "hash.h"
 
-static struct idmap_slot *probe(struct idmap_slot *v, size_t cap, uint64_t id)
-{
-	size_t h = (size_t)hash_u64(id) & (cap - 1);
-
-	while (v[h].idx >= 0 && v[h].id != id)
-		h = (h + 1) & (cap - 1);
-	return &v[h];
-}
-
 static int rehash(struct idmap *m, size_t cap)
 {
 	struct idmap_slot *n = malloc(cap * sizeof(*n));
@@ -22,7 +13,7 @@ static int rehash(struct idmap *m, size_t cap)
 		n[i].idx = -1;
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->v[i].idx >= 0)
-			*probe(n, cap, m->v[i].id) = m->v[i];
+			*idmap_probe_(n, cap, m->v[i].id) = m->v[i];
 	free(m->v);
 	m->v = n;
 	m->cap = cap;
@@ -35,7 +26,7 @@ int idmap_add(struct idmap *m, uint64_t id, int idx)
 
 	if ((m->used + 1) * 2 > m->cap && rehash(m, m->cap ? m->cap * 2 : 64))
 		return -ENOMEM;
-	s = probe(m->v, m->cap, id);
+	s = idmap_probe_(m->v, m->cap, id);
 	if (s->idx >= 0)
 		return 0;
 	s->id = id;
@@ -43,16 +34,6 @@ int idmap_add(struct idmap *m, uint64_t id, int idx)
 	s->value = 0;
 	m->used++;
 	return 0;
-}
-
-struct idmap_slot *idmap_find(const struct idmap *m, uint64_t id)
-{
-	struct idmap_slot *s;
-
-	if (!m->cap)
-		return NULL;
-	s = probe(m->v, m->cap, id);
-	return s->idx >= 0 ? s : NULL;
 }
 
 void idmap_free(struct idmap *m)

@@ -54,8 +54,27 @@ struct idmap {
 
 /* Add id -> idx; an id already present keeps its first idx.  0 or -ENOMEM. */
 int idmap_add(struct idmap *m, uint64_t id, int idx);
-/* The slot of id, or NULL. */
-struct idmap_slot *idmap_find(const struct idmap *m, uint64_t id);
 void idmap_free(struct idmap *m);
+
+/* The slot of id, or where it would go (idx -1).  cap: a power of two, never full. */
+static inline struct idmap_slot *idmap_probe_(struct idmap_slot *v, size_t cap, uint64_t id)
+{
+	size_t h = (size_t)hash_u64(id) & (cap - 1);
+
+	while (v[h].idx >= 0 && v[h].id != id)
+		h = (h + 1) & (cap - 1);
+	return &v[h];
+}
+
+/* The slot of id, or NULL.  Inline: every sample of a multi-event file looks one up. */
+static inline struct idmap_slot *idmap_find(const struct idmap *m, uint64_t id)
+{
+	struct idmap_slot *s;
+
+	if (!m->cap)
+		return NULL;
+	s = idmap_probe_(m->v, m->cap, id);
+	return s->idx >= 0 ? s : NULL;
+}
 
 #endif

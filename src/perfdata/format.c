@@ -164,40 +164,6 @@ void pd_sample_layout(const struct perf_event_attr *attr, struct pd_sample_layou
 	l->trailer_size = 8 * words;
 }
 
-bool pd_sample_word(const struct perf_event_header *h, int pos, uint64_t *v)
-{
-	size_t words = (h->size - sizeof(*h)) / 8;
-
-	if (pos < 0 || h->size < sizeof(*h) || (size_t)pos >= words)
-		return false;
-	*v = pd_u64((const unsigned char *)(h + 1) + 8 * (size_t)pos);
-	return true;
-}
-
-bool pd_trailer_word(const struct perf_event_header *h, int is_pos, uint64_t *v)
-{
-	size_t words = (h->size - sizeof(*h)) / 8;
-
-	if (is_pos <= 0 || h->size < sizeof(*h) || (size_t)is_pos > words)
-		return false;
-	*v = pd_u64((const unsigned char *)(h + 1) + 8 * (words - (size_t)is_pos));
-	return true;
-}
-
-bool pd_record_time(const struct pd_sample_layout *l, const struct perf_event_header *h, uint64_t *time)
-{
-	if (h->type == PERF_RECORD_SAMPLE)
-		return pd_sample_word(h, l->time_pos, time);
-	return pd_trailer_word(h, l->time_is_pos, time);
-}
-
-bool pd_record_id(const struct pd_sample_layout *l, const struct perf_event_header *h, uint64_t *id)
-{
-	if (h->type == PERF_RECORD_SAMPLE)
-		return pd_sample_word(h, l->id_pos, id);
-	return pd_trailer_word(h, l->id_is_pos, id);
-}
-
 /* ---- read_format ---- */
 
 static size_t read_entry_size(uint64_t rf)
@@ -294,8 +260,12 @@ static int take_u64(struct cursor *c, uint64_t *v)
 	return 0;
 }
 
-/* Store one word of the fixed head of a sample or of a trailer. */
-static void put_word(struct pd_sample *s, uint64_t bit, const unsigned char *q)
+/*
+ * Store one word of the fixed head of a sample or of a trailer.  Inlined
+ * into loops the compiler unrolls over the const tables, so each call
+ * folds to one store: as fast as code written out field by field.
+ */
+static inline __attribute__((always_inline)) void put_word(struct pd_sample *s, uint64_t bit, const unsigned char *q)
 {
 	switch (bit) {
 	case PERF_SAMPLE_IDENTIFIER:
@@ -358,6 +328,7 @@ static int parse_trailer(const struct perf_event_attr *attr, const unsigned char
 
 	if (!attr->sample_id_all)
 		return 0;
+#pragma GCC unroll 8
 	for (size_t i = 0; i < NR(trailer_order); i++)
 		words += !!(st & trailer_order[i]);
 	if ((size_t)(end - body) < 8 * words) {
@@ -366,6 +337,7 @@ static int parse_trailer(const struct perf_event_attr *attr, const unsigned char
 	}
 	/* From the end, as perf reads it: with both ID and IDENTIFIER, ID's word wins. */
 	p = end;
+#pragma GCC unroll 8
 	for (size_t i = NR(trailer_order); i-- > 0; )
 		if (st & trailer_order[i]) {
 			p -= 8;
@@ -388,6 +360,7 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 		return parse_trailer(attr, c.p, c.end, s);
 
 	s->period = attr->freq ? 0 : attr->sample_period;
+#pragma GCC unroll 16
 	for (size_t i = 0; i < NR(sample_head); i++) {
 		if (!(st & sample_head[i]))
 			continue;

@@ -374,14 +374,18 @@ struct pd_sample_layout {
 };
 
 void pd_sample_layout(const struct perf_event_attr *attr, struct pd_sample_layout *l);
+
+/* Inline below (every record of a file goes through them): */
 /* The u64 at word pos of a SAMPLE's body, false when the record is too short. */
-bool pd_sample_word(const struct perf_event_header *h, int pos, uint64_t *v);
+static inline bool pd_sample_word(const struct perf_event_header *h, int pos, uint64_t *v);
 /* The u64 at word is_pos from the end of a kernel record's trailer. */
-bool pd_trailer_word(const struct perf_event_header *h, int is_pos, uint64_t *v);
+static inline bool pd_trailer_word(const struct perf_event_header *h, int is_pos, uint64_t *v);
 /* The TIME of a SAMPLE or of another kernel record's trailer: false if it has none. */
-bool pd_record_time(const struct pd_sample_layout *l, const struct perf_event_header *h, uint64_t *time);
+static inline bool pd_record_time(const struct pd_sample_layout *l, const struct perf_event_header *h,
+				  uint64_t *time);
 /* The id of a SAMPLE or of another kernel record's trailer: false if it has none. */
-bool pd_record_id(const struct pd_sample_layout *l, const struct perf_event_header *h, uint64_t *id);
+static inline bool pd_record_id(const struct pd_sample_layout *l, const struct perf_event_header *h,
+				uint64_t *id);
 
 /* ---- read_format: one walker for samples, READ records and read(2) of an fd ---- */
 
@@ -485,6 +489,42 @@ static inline uint16_t pd_u16(const void *p)
 	uint16_t v;
 	__builtin_memcpy(&v, p, 2);
 	return v;
+}
+
+static inline bool pd_sample_word(const struct perf_event_header *h, int pos, uint64_t *v)
+{
+	size_t words = (h->size - sizeof(*h)) / 8;
+
+	if (pos < 0 || h->size < sizeof(*h) || (size_t)pos >= words)
+		return false;
+	*v = pd_u64((const unsigned char *)(h + 1) + 8 * (size_t)pos);
+	return true;
+}
+
+static inline bool pd_trailer_word(const struct perf_event_header *h, int is_pos, uint64_t *v)
+{
+	size_t words = (h->size - sizeof(*h)) / 8;
+
+	if (is_pos <= 0 || h->size < sizeof(*h) || (size_t)is_pos > words)
+		return false;
+	*v = pd_u64((const unsigned char *)(h + 1) + 8 * (words - (size_t)is_pos));
+	return true;
+}
+
+static inline bool pd_record_time(const struct pd_sample_layout *l, const struct perf_event_header *h,
+				  uint64_t *time)
+{
+	if (h->type == PERF_RECORD_SAMPLE)
+		return pd_sample_word(h, l->time_pos, time);
+	return pd_trailer_word(h, l->time_is_pos, time);
+}
+
+static inline bool pd_record_id(const struct pd_sample_layout *l, const struct perf_event_header *h,
+				uint64_t *id)
+{
+	if (h->type == PERF_RECORD_SAMPLE)
+		return pd_sample_word(h, l->id_pos, id);
+	return pd_trailer_word(h, l->id_is_pos, id);
 }
 
 #endif

@@ -583,7 +583,7 @@ static int dump_record(void *arg, const struct session_record *r)
 	struct dump *d = arg;
 	const struct perf_event_header *h = r->h;
 	const char *name = pd_record_name(h->type);
-	const struct pd_evsel *ev = r->evsel >= 0 ? pdata__evsel(d->p, (size_t)r->evsel) : NULL;
+	const struct pd_evsel *ev = r->ev;
 	size_t nr_visible = pdata__nr_evsel(d->p);
 	int err;
 

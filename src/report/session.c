@@ -53,12 +53,16 @@ static int oom(void)
 static int sample(struct session *s, int ev, const struct pd_sample *smp, int cpumode, uint64_t period,
 		  bool from_read)
 {
-	struct session_sample ss = {
-		.evsel = ev, .smp = smp, .cpumode = cpumode, .period = period, .from_read = from_read,
-	};
+	struct session_sample ss;
 
 	if (!s->ops->sample)
 		return 0;
+	/* Not an initializer: without the machine, where stays unset (and unread). */
+	ss.evsel = ev;
+	ss.smp = smp;
+	ss.cpumode = cpumode;
+	ss.period = period;
+	ss.from_read = from_read;
 	if (s->m && machine__resolve(s->m, (int)smp->pid, (int)smp->tid, cpumode, smp->ip, &ss.where))
 		return oom();
 	return s->ops->sample(s->ops->arg, &ss);
@@ -158,7 +162,7 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 {
 	const struct pd_evsel *ev = evsel >= 0 ? pdata__evsel(s->p, (size_t)evsel) : NULL;
 	struct pd_sample smp;
-	struct session_record r = { .off = off, .h = h, .evsel = evsel, .smp = &smp };
+	struct session_record r = { .off = off, .h = h, .evsel = evsel, .ev = ev, .smp = &smp };
 	int cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK, err;
 
 	if (ev) {

@@ -20,6 +20,7 @@ struct session_record {
 	uint64_t off;				/* where it is in the file (or stream) */
 	const struct perf_event_header *h;
 	int evsel;				/* its event; -1 for user records */
+	const struct pd_evsel *ev;		/* that event, or NULL */
 	const struct pd_sample *smp;		/* its sample, or sample_id fields (zeros for user records) */
 };
 

@@ -58,7 +58,7 @@ static uint64_t *ev_row(struct stats *st, int evsel)
 int stats__record(struct stats *st, const struct session_record *r)
 {
 	const struct perf_event_header *h = r->h;
-	const struct pd_evsel *ev = r->evsel >= 0 ? pdata__evsel(st->p, (size_t)r->evsel) : NULL;
+	const struct pd_evsel *ev = r->ev;
 	uint64_t *row;
 
 	if (h->type < PD_RECORD_MAX && pd_record_name(h->type))
