@@ -83,14 +83,14 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
-		/* A closed reader of our stdout ends us through write errors, not SIGPIPE. */
-		signal(SIGPIPE, SIG_IGN);
 		current_cmd = commands[i].name;
 		ret = commands[i].fn(argc - 1, argv + 1);
 		/* Like git: a full disk or a closed pipe on stdout is a failure, said once. */
-		if ((fflush(stdout) || ferror(stdout)) && ret >= 0 && !ret) {
+		errno = 0;
+		if ((fflush(stdout) || ferror(stdout)) && ret == 0) {
 			if (errno != EPIPE) {
-				cmd_error(commands[i].name, "write error on standard output: %s", strerror(errno));
+				cmd_error(commands[i].name, "write error on standard output: %s",
+					  strerror(errno ? errno : EIO));
 				return 1;
 			}
 			ret = -EPIPE;

@@ -2,6 +2,7 @@
 /* mperf report: options -> open the file -> report__dump/stats/hist/header -> exit status. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,11 @@ int cmd_report(int argc, char **argv)
 		cmd_error("report", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	/*
+	 * A closed reader of our stdout ends us through write errors, not
+	 * SIGPIPE (record leaves SIGPIPE alone: its workload inherits it).
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	label = strcmp(input, "-") ? input : "stdin";
 	p = pdata__open(input);
 	if (!p)
@@ -154,7 +160,7 @@ int cmd_report(int argc, char **argv)
 			pdata__close(p);
 			return 1;
 		}
-		ret = report__header(p, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
+		ret = report__header(p, label, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
 		if (ret < 0 || header_only) {
 			pdata__close(p);
 			return ret;

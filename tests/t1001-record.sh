@@ -203,6 +203,29 @@ test_expect_success 'a file that is not executable gives 126' '
 
 # --- output ------------------------------------------------------------------
 
+# sig_bit MASK N: whether signal N is set in a /proc/PID/status mask (hex).
+sig_bit () {
+	test $(( (0x$1 >> ($2 - 1)) & 1 )) = 1
+}
+
+test_expect_success 'the workload runs with the signals mperf was given, not mperf'"'"'s' '
+	(trap "" HUP && "$MPERF" record -q -o sig.data -- sh -c "grep -E \"^Sig(Ign|Blk):\" /proc/self/status") \
+		>sig.out 2>sig.err &&
+	ign=$(sed -n "s/^SigIgn:[[:space:]]*//p" sig.out) &&
+	blk=$(sed -n "s/^SigBlk:[[:space:]]*//p" sig.out) &&
+	test -n "$ign" && test -n "$blk" &&
+	{ sig_bit "$ign" 1 || fail "SIGHUP, ignored by the caller (nohup), is not ignored in the workload: $ign"; } &&
+	{ ! sig_bit "$ign" 13 || fail "SIGPIPE is ignored in the workload: $ign"; } &&
+	{ test $((0x$blk)) = 0 || fail "the workload starts with blocked signals: $blk"; }
+'
+
+test_expect_success 'a workload writing into a closed pipe dies of SIGPIPE, as it would without mperf' '
+	"$MPERF" record -q -o pipe.data -- \
+		sh -c "(yes; echo \$? >yes.status) | head -n 1 >/dev/null; kill -l \$(cat yes.status)" \
+		>pipe.out 2>/dev/null &&
+	grep -qx PIPE pipe.out || fail "yes did not die of SIGPIPE: $(cat pipe.out)"
+'
+
 test_expect_success 'an existing perf.data becomes perf.data.old' '
 	mkdir default &&
 	cd default &&

@@ -30,10 +30,12 @@ size_t host_notes_build_id(const void *notes, size_t len, size_t align, unsigned
 
 		if (nlen > len - head || dlen > len - head - nlen)
 			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + head, "GNU", 4) && descsz &&
-		    descsz <= HOST_BUILD_ID_MAX) {
-			memcpy(id, p + head + nlen, descsz);
-			return descsz;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + head, "GNU", 4) && descsz) {
+			/* perf keeps the first 20 bytes of a longer id. */
+			size_t n = descsz < HOST_BUILD_ID_MAX ? descsz : HOST_BUILD_ID_MAX;
+
+			memcpy(id, p + head + nlen, n);
+			return n;
 		}
 		p += head + nlen + dlen;
 		len -= head + nlen + dlen;

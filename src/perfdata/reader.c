@@ -176,20 +176,30 @@ static void derive_names(struct pdata *p)
 	}
 }
 
-/* perf finds every event's id where the first event has it: they must agree. */
+/*
+ * perf finds every event's id where the first event has it: in samples
+ * and in trailers, whether or not the events have sample_id_all (perf
+ * compares the trailer position of the sample_type alone).
+ */
+static void layout_with_trailer(const struct perf_event_attr *attr, struct pd_sample_layout *l)
+{
+	struct perf_event_attr a = *attr;
+
+	a.sample_id_all = 1;
+	pd_sample_layout(&a, l);
+}
+
 static int check_events(struct pdata *p)
 {
-	const struct pd_sample_layout *l0 = &p->evsel[0].layout;
+	struct pd_sample_layout l0, l;
 
+	layout_with_trailer(&p->evsel[0].attr, &l0);
 	for (size_t i = 1; i < p->nr_evsel; i++) {
-		const struct pd_sample_layout *l = &p->evsel[i].layout;
-
-		if (l->id_pos < 0 || l->id_pos != l0->id_pos)
+		layout_with_trailer(&p->evsel[i].attr, &l);
+		if (l.id_pos < 0 || l.id_pos != l0.id_pos || l.id_is_pos != l0.id_is_pos)
 			return fail(p, -MPERF_ERR_UNSUPP, "non matching sample_type: events have no common id position");
 		if (p->evsel[i].attr.sample_id_all != p->evsel[0].attr.sample_id_all)
 			return fail(p, -MPERF_ERR_UNSUPP, "non matching sample_id_all");
-		if (l->id_is_pos != l0->id_is_pos)
-			return fail(p, -MPERF_ERR_UNSUPP, "non matching sample_type: events have no common id position");
 	}
 	return 0;
 }

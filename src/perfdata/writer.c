@@ -58,15 +58,17 @@ struct pdata_writer *pdw__create(const char *path)
 {
 	struct pdata_writer *w = calloc(1, sizeof(*w));
 
-	if (!w)
-		return NULL;
-	w->path = strdup(path);
-	w->wbuf = malloc(WBUF_SIZE);
-	if (!w->path || !w->wbuf) {
-		free(w->path);
-		free(w->wbuf);
-		free(w);
-		errno = ENOMEM;
+	if (w) {
+		w->path = strdup(path);
+		w->wbuf = malloc(WBUF_SIZE);
+	}
+	if (!w || !w->path || !w->wbuf) {
+		if (w) {
+			free(w->path);
+			free(w->wbuf);
+			free(w);
+		}
+		errno = -mperf_error(-ENOMEM, "cannot create '%s': out of memory", path);
 		return NULL;
 	}
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -233,7 +235,8 @@ static int patch(struct pdata_writer *w, uint64_t pos, const void *buf, size_t l
 	if (w->err)
 		return w->err;
 	if (pos > w->data_size || len > w->data_size - pos)
-		return -EINVAL;
+		return mperf_error(-EINVAL, "'%s': no record to patch at data position %#llx", w->path,
+				   (unsigned long long)pos);
 	if ((err = flush(w)))
 		return err;
 	if (pwrite(w->fd, buf, len, (off_t)(w->data_off + pos)) != (ssize_t)len)
@@ -337,7 +340,7 @@ int pdw__feat_string(struct pdata_writer *w, int feat, const char *s)
 	struct mbuf *b = feat_buf(w, feat);
 
 	if (!b)
-		return -EINVAL;
+		return mperf_error(-EINVAL, "'%s': no feature %d", w->path, feat);
 	b->len = 0;
 	return feat_done(w, add_string(b, s));
 }
@@ -349,7 +352,7 @@ int pdw__feat_strings(struct pdata_writer *w, int feat, const char *const *s, si
 	int err;
 
 	if (!b)
-		return -EINVAL;
+		return mperf_error(-EINVAL, "'%s': no feature %d", w->path, feat);
 	b->len = 0;
 	if ((err = mbuf_add(b, &nr, 4)))
 		return feat_done(w, err);
@@ -364,7 +367,7 @@ int pdw__feat_u64(struct pdata_writer *w, int feat, uint64_t v)
 	struct mbuf *b = feat_buf(w, feat);
 
 	if (!b)
-		return -EINVAL;
+		return mperf_error(-EINVAL, "'%s': no feature %d", w->path, feat);
 	b->len = 0;
 	return feat_done(w, mbuf_add(b, &v, 8));
 }
@@ -397,7 +400,7 @@ int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,
 	int err;
 
 	if (id_len > sizeof(e.build_id))
-		return -EINVAL;
+		return mperf_error(-EINVAL, "'%s': a build id of %zu bytes for '%s'", w->path, id_len, name);
 	e.header.misc = (uint16_t)(misc | PD_MISC_BUILD_ID_SIZE);
 	e.header.size = (uint16_t)(sizeof(e) + name_len);
 	memcpy(e.build_id, id, id_len);

@@ -98,11 +98,11 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 	}
 	pd_sample_layout(&el->attr[0], &el->layout);
 	el->fd = malloc(n * sizeof(*el->fd));
+	for (size_t k = 0; el->fd && k < n; k++)
+		el->fd[k] = -1;		/* before anything can fail: evlist__close closes what is >= 0 */
 	el->id = calloc(n, sizeof(*el->id));
 	if (!el->fd || !el->id)
 		return mperf_error(-ENOMEM, "out of memory");
-	for (size_t k = 0; k < n; k++)
-		el->fd[k] = -1;
 	return 0;
 }
 

@@ -79,6 +79,18 @@ int64_t drain__once(struct drain *d);
 int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop);
 void drain__unmap(struct drain *d);
 
+/* ---- run.c: the signals record takes while it runs ---- */
+
+#define RECORD_NR_SIGNALS	4	/* SIGCHLD, SIGINT, SIGTERM, SIGHUP */
+
+struct record_signals {
+	struct sigaction old[RECORD_NR_SIGNALS];
+	sigset_t old_mask;
+	sigset_t wait_mask;	/* the mask inside ppoll: ours unblocked */
+};
+/* Put back the handlers and the mask record found (in record, and in the workload before exec). */
+void record_signals_restore(const struct record_signals *s);
+
 /* ---- workload.c: a child forked now and exec'd on workload__start() ---- */
 
 struct workload {
@@ -86,7 +98,11 @@ struct workload {
 	int go_fd;	/* write end: one byte releases the child */
 	int err_fd;	/* read end: the child's errno if exec fails, EOF if it worked */
 };
-int workload__prepare(struct workload *wl, char *const *argv);
+/*
+ * Fork the child, which restores sigs (the dispositions and mask record's
+ * caller had: an ignored SIGHUP stays ignored under nohup) and waits.
+ */
+int workload__prepare(struct workload *wl, char *const *argv, const struct record_signals *sigs);
 /* Release the child; returns 0, or the exec errno (the child has exited). */
 int workload__start(struct workload *wl);
 void workload__abort(struct workload *wl);

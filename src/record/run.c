@@ -33,16 +33,10 @@ static void on_signal(int sig)
 
 /* ---- signals: taken only inside ppoll, restored as they were ---- */
 
-static const int record_signals[] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP };
-#define NR_SIGNALS (sizeof(record_signals) / sizeof(record_signals[0]))
+static const int record_signals[RECORD_NR_SIGNALS] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP };
+#define NR_SIGNALS RECORD_NR_SIGNALS
 
-struct signals {
-	struct sigaction old[NR_SIGNALS];
-	sigset_t old_mask;
-	sigset_t wait_mask;	/* the mask inside ppoll: ours unblocked */
-};
-
-static void signals_install(struct signals *s)
+static void signals_install(struct record_signals *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block;
@@ -59,7 +53,7 @@ static void signals_install(struct signals *s)
 	}
 }
 
-static void signals_restore(const struct signals *s)
+void record_signals_restore(const struct record_signals *s)
 {
 	for (size_t i = 0; i < NR_SIGNALS; i++)
 		sigaction(record_signals[i], &s->old[i], NULL);
@@ -163,7 +157,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	struct drain d = { .el = &el, .res = res };
 	struct kernel_map k = { 0 };
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
-	struct signals sigs;
+	struct record_signals sigs;
 	int err, nr_cpus, status = 0;
 	int64_t wrote;
 	struct stat st;
@@ -188,7 +182,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	}
 
 	signals_install(&sigs);
-	if ((err = workload__prepare(&wl, o->argv))) {
+	if ((err = workload__prepare(&wl, o->argv, &sigs))) {
 		mperf_error(err, "cannot start the workload: %s", strerror(-err));
 		goto out;
 	}
@@ -244,6 +238,6 @@ out:
 	evlist__close(&el);
 	hits__delete(d.hits);
 	free(cpus);
-	signals_restore(&sigs);
+	record_signals_restore(&sigs);
 	return err;
 }

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-int workload__prepare(struct workload *wl, char *const *argv)
+int workload__prepare(struct workload *wl, char *const *argv, const struct record_signals *sigs)
 {
 	int go[2], er[2];
 	pid_t pid;
@@ -39,10 +39,9 @@ int workload__prepare(struct workload *wl, char *const *argv)
 	if (pid == 0) {
 		char c;
 		int e;
-		sigset_t none;
 
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* The command runs with the signals record's caller had, not record's. */
+		record_signals_restore(sigs);
 		close(go[1]);
 		close(er[0]);
 		/* The name perf report shows for the child until exec (its COMM). */

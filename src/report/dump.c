@@ -665,7 +665,7 @@ int report__dump(struct pdata *p, const char *label, FILE *f)
 	ret = session__run(p, label, &ops);
 	if (ret == -d.out.err && d.out.err)
 		ret = 0;	/* a write error: out_finish says which */
-	ret = out_close(&d.out, ret);
+	ret = out_close(&d.out, ret, label);
 	stats__delete(d.stats);
 	return ret;
 }

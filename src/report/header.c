@@ -128,7 +128,7 @@ static void event_line(struct out *out, const struct pd_evsel *e)
 	out_char(out, '\n');
 }
 
-int report__header(struct pdata *p, time_t mtime, FILE *f)
+int report__header(struct pdata *p, const char *label, time_t mtime, FILE *f)
 {
 	struct out out;
 	uint64_t doff, dsize, foff;
@@ -238,5 +238,5 @@ int report__header(struct pdata *p, time_t mtime, FILE *f)
 		if (!pdata__has_feat(p, feat) && pd_feature_name(feat))
 			out_printf(&out, "%s ", pd_feature_name(feat));
 	out_str(&out, "\n# ========\n#\n");
-	return out_close(&out, 0);
+	return out_close(&out, 0, label);
 }

@@ -714,7 +714,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 			print_json(&H, &out);
 		else
 			print_text(&H, &out);
-		ret = out_close(&out, 0);
+		ret = out_close(&out, 0, label);
 	}
 	for (size_t i = 0; H.h && i < H.nr; i++) {
 		for (size_t e = 0; e < H.h[i].n; e++)

@@ -235,15 +235,16 @@ static struct thread *findnew_thread(struct machine *m, int pid, int tid)
 	return th;
 }
 
-static void set_comm(struct thread *th, const char *comm)
+static int set_comm(struct thread *th, const char *comm)
 {
 	char *c = strdup(comm);
 
 	if (!c)
-		return;
+		return -ENOMEM;
 	free(th->comm);
 	th->comm = c;
 	th->comm_set = true;
+	return 0;
 }
 
 struct machine *machine__new(void)
@@ -276,12 +277,11 @@ void machine__delete(struct machine *m)
 	free(m);
 }
 
-void machine__comm(struct machine *m, int pid, int tid, const char *comm)
+int machine__comm(struct machine *m, int pid, int tid, const char *comm)
 {
 	struct thread *th = findnew_thread(m, pid, tid);
 
-	if (th)
-		set_comm(th, comm);
+	return th ? set_comm(th, comm) : -ENOMEM;
 }
 
 int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized,

@@ -15,7 +15,7 @@ struct machine;
 struct machine *machine__new(void);
 void machine__delete(struct machine *m);
 
-void machine__comm(struct machine *m, int pid, int tid, const char *comm);
+int machine__comm(struct machine *m, int pid, int tid, const char *comm);
 /*
  * A parent found with another pid is dropped and made anew, as perf does
  * (it prints "removing erroneous parent thread"): then *removed_pid and

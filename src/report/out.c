@@ -34,14 +34,14 @@ int out_finish(struct out *o)
 	return -o->err;
 }
 
-int out_close(struct out *o, int ret)
+int out_close(struct out *o, int ret, const char *label)
 {
 	int e = out_finish(o);
 
 	if (ret == -EPIPE || e == -EPIPE)
 		return -EPIPE;
 	if (e && ret >= 0)
-		return mperf_error(e, "write error on the output: %s", strerror(-e));
+		return mperf_error(e, "'%s': write error on the output: %s", label, strerror(-e));
 	return ret;
 }
 

@@ -23,11 +23,11 @@ int out_init(struct out *o, FILE *f);
 /* Flush, and report a write error (as -errno) seen so far. */
 int out_finish(struct out *o);
 /*
- * The end of a consumer's output, whose work returned ret: -EPIPE (nobody
- * reads any more) is returned quietly; another write error is logged once
- * and returned; else ret.
+ * The end of a consumer's output, whose work on the input label returned
+ * ret: -EPIPE (nobody reads any more) is returned quietly; another write
+ * error is logged once and returned; else ret.
  */
-int out_close(struct out *o, int ret);
+int out_close(struct out *o, int ret, const char *label);
 void out_flush(struct out *o);
 void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -46,6 +46,6 @@ struct report_hist_opts {
 int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
 
 /* --header-only: the header and features, as perf report --header-only prints them. */
-int report__header(struct pdata *p, time_t mtime, FILE *out);
+int report__header(struct pdata *p, const char *label, time_t mtime, FILE *out);
 
 #endif

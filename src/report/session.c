@@ -112,8 +112,7 @@ static int apply(struct session *s, const struct perf_event_header *h)
 		if (h->size < sizeof(e))
 			break;
 		PD_VIEW(h, &e);
-		machine__comm(s->m, (int)e.pid, (int)e.tid, pd_rec_str(h, sizeof(e), name, sizeof(name)));
-		break;
+		return machine__comm(s->m, (int)e.pid, (int)e.tid, pd_rec_str(h, sizeof(e), name, sizeof(name)));
 	}
 	case PERF_RECORD_FORK: {
 		struct pd_fork_event e;
@@ -332,9 +331,10 @@ static int process(struct session *s, const struct pd_record *r)
 	}
 	evsel = pdata__evsel_of(s->p, h);
 	if (evsel < 0)
-		return mperf_error(-MPERF_ERR_CORRUPT, "'%s': %s at offset %#" PRIx64 " has an id that is in no ids section",
+		return mperf_error(-MPERF_ERR_CORRUPT, "'%s': %s%s at offset %#" PRIx64 " has an id that is in no ids section",
 				   s->label, h->type == PERF_RECORD_SAMPLE && pdata__nr_evsel(s->p) ? "sample" :
-				   pd_record_name(h->type), r->off);
+				   pd_record_name(h->type), h->type == PERF_RECORD_SAMPLE && pdata__nr_evsel(s->p) ? "" : " record",
+				   r->off);
 	ev = pdata__evsel(s->p, (size_t)evsel);
 	if (s->ordered && pd_record_time(&ev->layout, h, &ts) && ts && ts != UINT64_MAX)
 		return enqueue(s, ts, r->off, h, r->stable, evsel);

@@ -141,7 +141,7 @@ int report__stats(struct pdata *p, const char *label, FILE *f)
 	ret = session__run(p, label, &ops);
 	if (!ret)
 		stats__print(st, &out, false);
-	ret = out_close(&out, ret);
+	ret = out_close(&out, ret, label);
 	stats__delete(st);
 	return ret;
 }

@@ -773,12 +773,14 @@ static void load_kallsyms(struct symcache *c)
 {
 	struct kload kl = { .k = calloc(1, sizeof(*kl.k)), .sorted = true };
 	struct ksyms *k = kl.k;
+	int err;
 
 	c->kernel_tried = true;
 	if (!k || mbuf_reserve(&kl.pool, 4 << 20))
 		goto out;
-	/* Only the kept lines' addresses and names are stored. */
-	if (host_kallsyms_stream(ksyms_push, &kl))
+	/* Only the kept lines' addresses and names are stored; a read that fails midway keeps what it read. */
+	err = host_kallsyms_stream(ksyms_push, &kl);
+	if (err == -ENOMEM || err == -E2BIG || err == -EINVAL)
 		goto out;
 	/* Module and BPF lines follow the kernel's in list order, not by address. */
 	if (k->n && !kl.sorted && ksyms_sort(k))

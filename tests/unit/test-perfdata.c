@@ -1021,6 +1021,48 @@ static void test_encoders(void)
 	unlink(path);
 }
 
+/* A file's events must agree where the id is, in samples and trailers, as perf requires. */
+static void open_pair(struct perf_event_attr *a1, char *err, size_t len, struct pdata **pp)
+{
+	struct perf_event_attr a0 = rt_attr(0);
+	uint64_t ids0[1] = { 7 }, ids1[1] = { 9 };
+	char path[128];
+	struct pdata_writer *w;
+
+	a0.sample_id_all = a1->sample_id_all;
+	snprintf(path, sizeof(path), "%s/pair.data", tmpdir);
+	w = pdw__create(path);
+	if (w) {
+		pdw__add_event(w, &a0, "a", ids0, 1);
+		pdw__add_event(w, a1, "b", ids1, 1);
+		pdw__begin_data(w);
+		pdw__finished_round(w);
+		pdw__finish(w);
+	}
+	pdw__close(w);
+	*pp = open_file(path, err, len);
+	unlink(path);
+}
+
+static void test_event_agreement(void)
+{
+	struct perf_event_attr a1 = rt_attr(1);
+	struct pdata *p;
+	char err[256];
+
+	/* Without sample_id_all perf still compares the trailer position (its is_pos). */
+	a1.sample_id_all = 0;
+	a1.sample_type |= PERF_SAMPLE_CPU;
+	open_pair(&a1, err, sizeof(err), &p);
+	ok(!p && strstr(err, "non matching sample_type"), "events whose trailers put the id elsewhere: refused ('%s')", err);
+	pdata__close(p);
+	a1 = rt_attr(1);
+	a1.sample_id_all = 0;
+	open_pair(&a1, err, sizeof(err), &p);
+	ok(p != NULL, "events that agree, both without sample_id_all: accepted ('%s')", err);
+	pdata__close(p);
+}
+
 /* perf's id_pos and is_pos, and the other positions, from one table. */
 static void test_layout(void)
 {
@@ -1664,6 +1706,7 @@ int main(void)
 	test_read_walker();
 	test_roundtrip();
 	test_encoders();
+	test_event_agreement();
 	test_unfinished();
 	test_data_size_zero();
 	test_malformed();
