@@ -56,6 +56,12 @@ test_expect_success PERF 'leader sampling group ({a,b}:S: read values per event)
 	perf_record -o grp.data -e "{cpu-clock,task-clock}:S" "$CPUSPIN" 0.2 && same_dump grp.data
 '
 
+test_expect_success PERF 'per-thread counts (-s): READ records with their four lines' '
+	perf_record -o s.data -s -e cpu-clock,task-clock sh -c "\"$CPUSPIN\" 0.1 & \"$CPUSPIN\" 0.1; wait" &&
+	same_dump s.data &&
+	grep -q "^\.\.\. time enabled : " mperf.out && grep -q "^\.\.\. lost         : " mperf.out
+'
+
 test_expect_success PERF 'a pipe-mode file (perf record -o -)' '
 	"$PERF" record -q -o - -e cpu-clock,task-clock "$CPUSPIN" 0.3 >pipe.data 2>/dev/null &&
 	same_dump pipe.data &&

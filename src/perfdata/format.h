@@ -190,11 +190,16 @@ struct pd_lost_samples_event {
 	uint64_t lost;
 };
 
-/* READ: pid, tid, then a read_format block (perf's dump reads the first value only). */
+/*
+ * READ: pid, tid, then a read_format block.  perf 6.1 reads it with this
+ * fixed layout whatever read_format says (right for ENABLED|RUNNING|ID|LOST,
+ * the layout perf writes), and prints each field whose bit is set.
+ */
 struct pd_read_event {
 	struct perf_event_header header;
 	uint32_t pid, tid;
 	uint64_t value;
+	uint64_t time_enabled, time_running, id, lost;
 };
 
 struct pd_switch_cpu_wide_event {

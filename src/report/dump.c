@@ -158,7 +158,7 @@ static const char *switch_dir(const struct perf_event_header *h)
 #define REC_STR(h, fixed, sb) pd_rec_str((h), (fixed), (sb), sizeof(sb))
 
 void dump__details(struct out *out, const struct perf_event_header *h, const struct pd_sample *s,
-		   const char *evsel_name, bool ordered)
+		   const struct pd_evsel *ev, bool ordered)
 {
 	char sb[4096];
 
@@ -223,9 +223,18 @@ void dump__details(struct out *out, const struct perf_event_header *h, const str
 	case PERF_RECORD_READ: {
 		struct pd_read_event e;
 
-		/* perf reads the first value whatever read_format says. */
 		PD_VIEW(h, &e);
-		out_printf(out, ": %d %d %s %" PRIu64 "\n", (int)e.pid, (int)e.tid, evsel_name ? evsel_name : "", e.value);
+		out_printf(out, ": %d %d %s %" PRIu64 "\n", (int)e.pid, (int)e.tid, ev ? ev->name : "", e.value);
+		if (!ev)
+			break;
+		if (ev->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			out_printf(out, "... time enabled : %" PRIu64 "\n", e.time_enabled);
+		if (ev->attr.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			out_printf(out, "... time running : %" PRIu64 "\n", e.time_running);
+		if (ev->attr.read_format & PERF_FORMAT_ID)
+			out_printf(out, "... id           : %" PRIu64 "\n", e.id);
+		if (ev->attr.read_format & PERF_FORMAT_LOST)
+			out_printf(out, "... lost         : %" PRIu64 "\n", e.lost);
 		break;
 	}
 	case PERF_RECORD_SWITCH:
@@ -605,7 +614,7 @@ static int dump_record(void *arg, const struct session_record *r)
 	else if (h->type == PERF_RECORD_SAMPLE && ev)
 		dump__sample(&d->out, h, &ev->attr, r->smp);
 	else
-		dump__details(&d->out, h, r->smp, ev ? ev->name : NULL, d->ordered);
+		dump__details(&d->out, h, r->smp, ev, d->ordered);
 	return 0;
 }
 

@@ -12,10 +12,10 @@ void dump__raw(struct out *out, const char *label, uint64_t off, const struct pe
 /*
  * What perf prints after "PERF_RECORD_<NAME>" for a record that is not a
  * SAMPLE, up to and including the final newline (nothing at all for the
- * types perf leaves unterminated).  attr/name: the record's event, or NULL.
+ * types perf leaves unterminated).  ev: the record's event, or NULL.
  */
 void dump__details(struct out *out, const struct perf_event_header *h, const struct pd_sample *s,
-		   const char *evsel_name, bool ordered);
+		   const struct pd_evsel *ev, bool ordered);
 /* A SAMPLE's line and its fields, without the thread/dso lines. */
 void dump__sample(struct out *out, const struct perf_event_header *h, const struct perf_event_attr *attr,
 		  const struct pd_sample *s);
