@@ -2,7 +2,8 @@
 /*
  * The end block of -D: how many records of each type the file has, and
  * per event its own TOTAL and a row per record type, so that a starved
- * event shows at a glance.  A session consumer (report --stats), and part
+ * event shows at a glance.  The per-event LOST_SAMPLES row counts the
+ * samples lost, not the records that say so (as perf report --stats).  A session consumer (report --stats), and part
  * of the dump's.
  */
 #include <errno.h>
@@ -72,7 +73,14 @@ int stats__record(struct stats *st, const struct session_record *r)
 	if (!(row = ev_row(st, r->evsel)))
 		return mperf_error(-ENOMEM, "out of memory");
 	row[0]++;
-	row[h->type]++;
+	if (h->type == PERF_RECORD_LOST_SAMPLES) {
+		struct pd_lost_samples_event e;
+
+		PD_VIEW(h, &e);
+		row[h->type] += e.lost;
+	} else {
+		row[h->type]++;
+	}
 	return 0;
 }
 
