@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mperf record: options -> record__run() -> summary and exit status. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -7,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include "../src/host/host.h"
 #include "../src/lib/err.h"
 #include "../src/record/record.h"
 #include "cmd.h"
@@ -15,9 +18,12 @@ static const char record_usage[] =
 	"usage: mperf record [-e LIST] [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
 	"\n"
 	"    -e, --event LIST      events to sample, comma-separated (default: cycles)\n"
-	"    -F, --freq HZ         sample at HZ samples per second (default: 4000)\n"
-	"    -c, --count PERIOD    sample every PERIOD events (instead of -F)\n"
-	"    -m, --mmap-pages N    data pages per CPU buffer, a power of two (default: 128)\n"
+	"    -F, --freq HZ|max     sample at HZ samples per second (default: 4000); above\n"
+	"                          kernel.perf_event_max_sample_rate, or with max, that rate\n"
+	"        --strict-freq     refuse a -F above that rate instead of throttling to it\n"
+	"    -c, --count PERIOD    sample every PERIOD events (decimal; instead of -F)\n"
+	"    -m, --mmap-pages N[,A] data pages per CPU buffer, or a size with B, K, M or G;\n"
+	"                          rounded up to a power of two (default: 128); A (AUX) unused\n"
 	"    -o, --output FILE     output file (default: perf.data; an old one becomes FILE.old)\n"
 	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
 	"    -h, --help            show this help\n"
@@ -42,14 +48,115 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* A decimal number, as perf reads -c and -F (0100000 is a hundred thousand, not octal). */
 static int parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
-	if (!*s || *s == '-')
+	if (!*s || *s == '-' || *s == '+')
 		return -1;
-	*v = strtoull(s, &end, 0);
-	return *end ? -1 : 0;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return *end || errno ? -1 : 0;
+}
+
+/*
+ * -F: a rate, or "max", which is perf_event_max_sample_rate; above that
+ * rate perf throttles to it with a warning (--strict-freq refuses).
+ */
+static int parse_freq(const char *arg, bool strict, uint64_t *freq)
+{
+	int max = host_max_sample_rate();
+
+	if (!strcmp(arg, "max")) {
+		if (max <= 0)
+			return usage_error("%s", "-F max: cannot read kernel.perf_event_max_sample_rate");
+		fprintf(stderr, "info: Using a maximum frequency rate of %d Hz\n", max);
+		*freq = (uint64_t)max;
+		return 0;
+	}
+	if (parse_u64(arg, freq) || !*freq)
+		return usage_error("invalid frequency '%s'", arg);
+	if (max > 0 && *freq > (uint64_t)max) {
+		if (strict)
+			return usage_error("Maximum frequency rate (%d Hz) exceeded: -F %llu (--strict-freq)", max,
+					   (unsigned long long)*freq);
+		fprintf(stderr, "warning: Maximum frequency rate (%d Hz) exceeded, throttling from %llu Hz to %d Hz.\n"
+			"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+			"         The kernel will lower it when perf's interrupts take too long.\n"
+			"         Use --strict-freq to disable this throttling, refusing to record.\n",
+			max, (unsigned long long)*freq, max);
+		*freq = (uint64_t)max;
+	}
+	return 0;
+}
+
+/* perf's size in its units: 16K, 4M, 1024B. */
+static void size_name(uint64_t n, char *buf, size_t len)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu%c", (unsigned long long)n, units[i]);
+}
+
+/*
+ * -m DATA[,AUX]: DATA is pages, or a size with a B, K, M or G suffix;
+ * rounded up to a power of two of pages as perf does (saying so in
+ * *rounded).  AUX (for AUX-area tracing) is accepted and unused.
+ */
+static int parse_mmap_pages(const char *arg, size_t *pages, bool *rounded)
+{
+	const long page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+	const char *comma = strchr(arg, ',');
+	char data[64], *end;
+	uint64_t v, mult = 0, p = 1;
+
+	*rounded = false;
+	if ((size_t)(comma ? comma - arg : (ptrdiff_t)strlen(arg)) >= sizeof(data))
+		return -1;
+	snprintf(data, sizeof(data), "%.*s", comma ? (int)(comma - arg) : (int)strlen(arg), arg);
+	if (comma) {
+		size_t aux;
+		bool r;
+
+		if (strchr(comma + 1, ',') || (comma[1] && parse_mmap_pages(comma + 1, &aux, &r)))
+			return -1;
+	}
+	if (!data[0])
+		return 0;	/* ",AUX": the data size stays */
+	if (!isdigit((unsigned char)data[0]))
+		return -1;
+	errno = 0;
+	v = strtoull(data, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 0: break;
+	case 'B': case 'b': mult = 1; break;
+	case 'K': case 'k': mult = 1ULL << 10; break;
+	case 'M': case 'm': mult = 1ULL << 20; break;
+	case 'G': case 'g': mult = 1ULL << 30; break;
+	default: return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	if (mult) {
+		if (v > UINT64_MAX / mult)
+			return -1;
+		v = (v * mult + (uint64_t)page - 1) / (uint64_t)page;
+	}
+	while (p < v && p <= RECORD_MAX_PAGES)
+		p <<= 1;
+	if (p > RECORD_MAX_PAGES)
+		return -1;
+	*rounded = p != v;
+	*pages = (size_t)p;
+	return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -59,6 +166,7 @@ int cmd_record(int argc, char **argv)
 		{ "freq", required_argument, NULL, 'F' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "strict-freq", no_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -74,7 +182,8 @@ int cmd_record(int argc, char **argv)
 	};
 	struct record_result *res;
 	const char *list = "cycles";
-	bool quiet = false, have_F = false, have_c = false;
+	bool quiet = false, have_F = false, have_c = false, strict_freq = false, rounded = false;
+	const char *freq_arg = NULL;
 	char bad[80];
 	uint64_t v;
 	int c, n, ret;
@@ -86,10 +195,11 @@ int cmd_record(int argc, char **argv)
 			list = optarg;
 			break;
 		case 'F':
-			if (parse_u64(optarg, &v) || !v)
-				return usage_error("invalid frequency '%s'", optarg);
-			o.freq = v;
+			freq_arg = optarg;	/* checked once --strict-freq is known */
 			have_F = true;
+			break;
+		case 'S':
+			strict_freq = true;
 			break;
 		case 'c':
 			if (parse_u64(optarg, &v) || !v)
@@ -99,9 +209,9 @@ int cmd_record(int argc, char **argv)
 			have_c = true;
 			break;
 		case 'm':
-			if (parse_u64(optarg, &v) || !v || (v & (v - 1)) || v > (1u << 20))
-				return usage_error("-m needs a power of two number of pages, not '%s'", optarg);
-			o.mmap_pages = (size_t)v;
+			if (parse_mmap_pages(optarg, &o.mmap_pages, &rounded))
+				return usage_error("invalid argument for -m/--mmap-pages: '%s' (pages, or a size in B, K, M or G, up to %u pages)",
+						   optarg, RECORD_MAX_PAGES);
 			break;
 		case 'o':
 			o.output = optarg;
@@ -119,6 +229,14 @@ int cmd_record(int argc, char **argv)
 	}
 	if (have_F && have_c)
 		return usage_error("%s", "-F and -c cannot be used together");
+	if (freq_arg && (ret = parse_freq(freq_arg, strict_freq, &o.freq)))
+		return ret;
+	if (rounded && !quiet) {
+		char size[32];
+
+		size_name((uint64_t)o.mmap_pages * (uint64_t)sysconf(_SC_PAGESIZE), size, sizeof(size));
+		fprintf(stderr, "rounding mmap pages size to %s (%zu pages)\n", size, o.mmap_pages);
+	}
 	if (optind >= argc)
 		return usage_error("%s", "no command given to run");
 	if (!strcmp(o.output, "-"))

@@ -257,6 +257,47 @@ test_expect_success 'record -F 1000: one sample per ms of CPU time' '
 	test_cpu_samples "$(mperf_total f.err)" 1000 1000000
 '
 
+# header_event FILE: the event lines of mperf's --header-only for FILE.
+header_event () { "$MPERF" report --header-only -i "$1" | grep "^# event : "; }
+
+test_expect_success '-c is decimal, as in perf: 0100000 is a hundred thousand' '
+	"$MPERF" record -q -c 0100000 -e cpu-clock -o c8.data true &&
+	header_event c8.data | grep -q "{ sample_period, sample_freq } = 100000," ||
+		fail "period: $(header_event c8.data)"
+'
+
+test_expect_success '-F above kernel.perf_event_max_sample_rate is throttled to it, with perf'"'"'s warning' '
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate) &&
+	"$MPERF" record -F $((max * 2)) -e cpu-clock -o fmax.data true 2>fmax.err &&
+	grep -q "^warning: Maximum frequency rate ($max Hz) exceeded, throttling from $((max * 2)) Hz to $max Hz\.$" fmax.err &&
+	header_event fmax.data | grep -q "{ sample_period, sample_freq } = $max,.* freq = 1" &&
+	"$MPERF" record -F max -e cpu-clock -o fmax2.data true 2>fmax2.err &&
+	grep -q "^info: Using a maximum frequency rate of $max Hz$" fmax2.err &&
+	header_event fmax2.data | grep -q "{ sample_period, sample_freq } = $max,"
+'
+
+test_expect_success '--strict-freq refuses a rate above the limit, and writes nothing' '
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate) &&
+	test_expect_code 129 "$MPERF" record --strict-freq -F $((max + 1)) -e cpu-clock -o strict.data true 2>strict.err &&
+	grep -q "Maximum frequency rate ($max Hz) exceeded" strict.err &&
+	! test -e strict.data
+'
+
+test_expect_success '-m rounds up to a power of two of pages and takes sizes, as perf' '
+	pg=$(getconf PAGESIZE) &&
+	"$MPERF" record -m 3 -e cpu-clock -o m3.data true 2>m3.err &&
+	grep -q "^rounding mmap pages size to $((4 * pg / 1024))K (4 pages)$" m3.err &&
+	"$MPERF" record -m 16M -e cpu-clock -o m16.data true 2>m16.err &&
+	! grep -q rounding m16.err &&
+	"$MPERF" record -q -m 8,8 -e cpu-clock -o m88.data true &&
+	test_expect_code 129 "$MPERF" record -m abc -e cpu-clock -o mbad.data true 2>/dev/null &&
+	test_expect_code 129 "$MPERF" record -m 1,x -e cpu-clock -o mbad.data true 2>/dev/null
+'
+
+test_expect_success 'the header'"'"'s cmdline has the word record, as perf writes it' '
+	"$MPERF" report --header-only -i c8.data | grep -q "^# cmdline : /.*mperf record -q -c 0100000 -e cpu-clock -o c8.data true $"
+'
+
 # --- no lost samples ------------------------------------------------------------
 
 # record_lost_test OUT: the recording of the lost-samples test, into OUT.data

@@ -28,6 +28,8 @@ int host_online_cpus(int *cpus, int max);
 void host_cpu_desc(char *out, size_t len);
 /* MemTotal in kB, 0 if unknown. */
 uint64_t host_total_mem_kb(void);
+/* kernel.perf_event_max_sample_rate, or -errno. */
+int host_max_sample_rate(void);
 
 /* ---- build ids ---- */
 

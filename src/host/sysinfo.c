@@ -99,6 +99,18 @@ uint64_t host_total_mem_kb(void)
 	return kb;
 }
 
+int host_max_sample_rate(void)
+{
+	char buf[32];
+	int n = host_read_small_file("/proc/sys/kernel/perf_event_max_sample_rate", buf, sizeof(buf));
+	long v;
+
+	if (n < 0)
+		return n;
+	v = strtol(buf, NULL, 10);
+	return v > 0 && v <= INT32_MAX ? (int)v : -EINVAL;
+}
+
 int host_vdso(const void **image, size_t *len)
 {
 	FILE *f = fopen("/proc/self/maps", "re");

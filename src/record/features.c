@@ -35,18 +35,19 @@ int features__write(struct pdata_writer *w, int argc, char *const *argv)
 	    (err = pdw__feat_u64(w, PD_FEAT_TOTAL_MEM, host_total_mem_kb())))
 		return err;
 
-	/* CMDLINE: argv[0] is the absolute path of the tool, as perf writes it. */
-	args = calloc((size_t)argc + 1, sizeof(*args));
+	/*
+	 * CMDLINE: the absolute path of the tool, then the command's own
+	 * arguments from "record" on, as perf writes "/usr/bin/perf record -e ...".
+	 */
+	args = calloc((size_t)argc + 2, sizeof(*args));
 	if (!args)
 		return mperf_error(-ENOMEM, "out of memory");
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0)
-		self[n] = 0;
+	self[n > 0 ? n : 0] = 0;
+	args[0] = n > 0 ? self : "mperf";
 	for (int i = 0; i < argc; i++)
-		args[i] = argv[i];
-	if (argc && n > 0)
-		args[0] = self;
-	err = pdw__feat_strings(w, PD_FEAT_CMDLINE, args, (size_t)argc);
+		args[i + 1] = argv[i];
+	err = pdw__feat_strings(w, PD_FEAT_CMDLINE, args, (size_t)argc + 1);
 	free(args);
 	return err;
 }

@@ -8,6 +8,7 @@
 
 #define RECORD_DEFAULT_FREQ	4000
 #define RECORD_DEFAULT_PAGES	128
+#define RECORD_MAX_PAGES	(1u << 20)	/* data pages per CPU buffer: 4 GiB of 4 KiB pages */
 #define RECORD_MAX_EVENTS	64
 
 struct record_event {
@@ -39,7 +40,7 @@ struct record_opts {
 	size_t mmap_pages;	/* data pages per CPU buffer, a power of two */
 	const char *output;
 	char *const *argv;	/* the workload */
-	int cmd_argc;		/* mperf's own command line, for the CMDLINE feature */
+	int cmd_argc;		/* the command's arguments from "record" on, for the CMDLINE feature */
 	char *const *cmd_argv;
 };
 
