@@ -59,9 +59,9 @@ test_expect_success 'record: no command is a usage error' '
 	test -s err
 '
 
-test_expect_success 'record: -m that is not a power of two is a usage error' '
-	test_expect_code 129 "$MPERF" record -m 3 true 2>err &&
-	grep -- "3" err &&
+test_expect_success 'record: an -m that is neither pages nor a size is a usage error' '
+	test_expect_code 129 "$MPERF" record -m 3X true 2>err &&
+	grep -- "invalid argument for -m/--mmap-pages: '\''3X'\''" err &&
 	! test -e perf.data
 '
 
