@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,20 @@ int cmd_record(int argc, char **argv)
 	if (res->lost_records)
 		fprintf(stderr, "[ mperf record: %llu LOST records: %llu events lost, buffer too small? (try -m) ]\n",
 			(unsigned long long)res->lost_records, (unsigned long long)res->lost_events);
+	if (res->stop_signal) {
+		/*
+		 * Stopped by SIGINT, SIGTERM or SIGHUP: the file is complete and the
+		 * summary said; now end as the signal would have, as perf does
+		 * (a shell sees 130 for Ctrl-C, not the workload's status).
+		 */
+		int sig = res->stop_signal;
+
+		free(res);
+		fflush(stderr);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	}
 	if (WIFEXITED(res->wait_status))
 		ret = WEXITSTATUS(res->wait_status);
 	else if (WIFSIGNALED(res->wait_status))

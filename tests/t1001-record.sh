@@ -428,4 +428,26 @@ test_expect_success PERF 'perf reads the interrupted recording' '
 	test "$(cut -d" " -f2 counts)" -gt 0
 '
 
+# As perf: the first SIGINT ends the workload with SIGTERM and waits for it,
+# sampling on; one that ignores SIGTERM runs on until a second SIGINT, which
+# kills it.  mperf then finishes the file, prints its summary and dies of
+# the SIGINT (130), as perf does, whatever the workload'"'"'s status.
+test_expect_success 'a workload that ignores SIGTERM: a second SIGINT kills it; summary, file, exit 130' '
+	"$MPERF" record -e cpu-clock -o t.data sh -c "trap \"\" TERM; echo \$\$ >t.pid; exec \"$NOPLOOP\" 60" 2>t.err &
+	pid=$! &&
+	cpu=$(wait_cpu_ms t.pid 200) || { kill -KILL $pid; exit 1; } &&
+	child=$(cat t.pid) &&
+	kill -INT $pid &&
+	sleep 0.5 &&
+	{ kill -0 $child || fail "the workload ignoring SIGTERM should still run after one SIGINT"; } &&
+	kill -INT $pid &&
+	rc=0 && wait $pid || rc=$? &&
+	test "$rc" = 130 &&
+	! kill -0 $child 2>/dev/null &&
+	grep -q "SIGINT again: killing the workload" t.err &&
+	grep -q "^\[ mperf record: Captured and wrote .* t.data" t.err &&
+	check_perf_file t.data &&
+	if test_have_prereq PERF; then perf_reads t.data; fi
+'
+
 test_done

@@ -53,6 +53,7 @@ struct record_event_stats {
 struct record_result {
 	int wait_status;	/* the workload's, from waitpid() */
 	int exec_errno;		/* non-zero when the command could not be run */
+	int stop_signal;	/* SIGINT, SIGTERM or SIGHUP that stopped the recording, or 0 */
 	bool fell_back;		/* cycles was replaced by cpu-clock */
 	uint64_t wakeups;	/* polls that returned ready */
 	uint64_t timeouts;	/* polls that timed out (drained anyway) */

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -137,6 +138,38 @@ static int rename_old(const char *path)
 	return 0;
 }
 
+/*
+ * The recording was stopped by a signal while the workload runs: end the
+ * workload as perf does (SIGTERM) and wait for it, draining meanwhile so
+ * that what it does until then is kept.  A workload that ignores SIGTERM
+ * runs on, as under perf, until a second SIGINT, SIGTERM or SIGHUP, which
+ * kills it (SIGKILL).
+ */
+static int wind_down(struct drain *d, pid_t pid, const struct record_signals *sigs, int *status)
+{
+	struct timespec ts = { 0, 100 * 1000000L };
+
+	kill(pid, SIGTERM);
+	record_done = 0;
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		int64_t wrote;
+
+		if (r == pid || (r < 0 && errno != EINTR))
+			return 0;
+		if ((wrote = drain__once(d)) < 0)
+			return (int)wrote;
+		/* Signals are taken only here, as in the drain loop. */
+		ppoll(NULL, 0, &ts, &sigs->wait_mask);
+		if (record_done > 0 && record_done != SIGCHLD) {
+			mperf_log(MPERF_LOG_NOTICE, "SIG%s again: killing the workload (pid %d), which did not end on SIGTERM",
+				  sigabbrev_np(record_done), (int)pid);
+			kill(pid, SIGKILL);
+		}
+		record_done = 0;
+	}
+}
+
 /* The end of the file: lost counts, the kernel map's length, the features. */
 static int finish(struct drain *d, struct kernel_map *k, const struct record_opts *o)
 {
@@ -159,6 +192,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct record_signals sigs;
 	int err, nr_cpus, status = 0;
+	pid_t reaped;
 	int64_t wrote;
 	struct stat st;
 
@@ -210,10 +244,15 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if ((err = drain__loop(&d, &sigs.wait_mask, &record_done)))
 		goto out;
 	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */
-	if (record_done > 0 && record_done != SIGCHLD && waitpid(wl.pid, &status, WNOHANG) == 0)
-		kill(wl.pid, SIGTERM);
-	while (waitpid(wl.pid, &status, 0) < 0 && errno == EINTR)
-		;
+	res->stop_signal = record_done > 0 && record_done != SIGCHLD ? (int)record_done : 0;
+	reaped = res->stop_signal ? waitpid(wl.pid, &status, WNOHANG) : -1;
+	if (reaped == 0) {
+		if ((err = wind_down(&d, wl.pid, &sigs, &status)))
+			goto out;
+	} else if (reaped != wl.pid) {
+		while (waitpid(wl.pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
 	wl.pid = -1;
 	res->wait_status = status;
 	/* What the workload did while it was being ended (its last samples, its EXIT). */
