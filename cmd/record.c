@@ -25,7 +25,8 @@ static const char record_usage[] =
 	"    -c, --count PERIOD    sample every PERIOD events (decimal; instead of -F)\n"
 	"    -m, --mmap-pages N[,A] data pages per CPU buffer, or a size with B, K, M or G;\n"
 	"                          rounded up to a power of two (default: 128); A (AUX) unused\n"
-	"    -o, --output FILE     output file (default: perf.data; an old one becomes FILE.old)\n"
+	"    -o, --output FILE     output file (default: perf.data; an old one becomes FILE.old);\n"
+	"                          - writes a pipe-mode stream to standard output\n"
 	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
 	"    -h, --help            show this help\n"
 	"\n"
@@ -240,8 +241,6 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("%s", "no command given to run");
-	if (!strcmp(o.output, "-"))
-		return usage_error("%s", "writing to standard output (-o -) is not supported yet");
 	n = record__parse_events(list, events, RECORD_MAX_EVENTS, bad, sizeof(bad));
 	if (n == -MPERF_ERR_NOEVENT)
 		return usage_error("unknown event '%s'", bad);
@@ -260,8 +259,13 @@ int cmd_record(int argc, char **argv)
 	}
 	ret = record__run(&o, res);
 	if (ret < 0) {
-		/* Said by record__run; the shell's codes when the command could not be run. */
-		ret = res->exec_errno ? (res->exec_errno == ENOENT ? 127 : 126) : 1;
+		/*
+		 * Said by record__run (but for EPIPE: the reader of -o - went away,
+		 * and main ends quietly as perf would, 141); the shell's codes when
+		 * the command could not be run.
+		 */
+		if (res->exec_errno)
+			ret = res->exec_errno == ENOENT ? 127 : 126;
 		free(res);
 		return ret;
 	}

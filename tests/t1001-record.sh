@@ -298,6 +298,38 @@ test_expect_success 'the header'"'"'s cmdline has the word record, as perf write
 	"$MPERF" report --header-only -i c8.data | grep -q "^# cmdline : /.*mperf record -q -c 0100000 -e cpu-clock -o c8.data true $"
 '
 
+# --- pipe mode (-o -) -------------------------------------------------------------
+
+test_expect_success '-o - streams pipe mode: mperf report -D reads it, with every sample' '
+	"$MPERF" record -e cpu-clock,task-clock -o - "$CPUSPIN" 0.3 >stream.data 2>stream.err &&
+	test "$(head -c 8 stream.data)" = PERFILE2 &&
+	test "$(u64_at stream.data 8)" = 16 &&
+	mperf_counts stream.err | cut -d" " -f1,2 >expect &&
+	"$MPERF" report -D -i - <stream.data >stream.dump &&
+	perf_counts stream.dump >actual &&
+	diff expect actual &&
+	grep -q "PERF_RECORD_ATTR" stream.dump && grep -q "PERF_RECORD_FEATURE" stream.dump
+'
+
+test_expect_success PERF 'perf reads the stream from a pipe: no warning, the same counts and names' '
+	"$MPERF" record -e cpu-clock,task-clock -o - "$CPUSPIN" 0.3 2>pstream.err |
+		"$PERF" report -D -i - >pstream.dump 2>pstream.perr &&
+	test_must_be_empty pstream.perr &&
+	mperf_counts pstream.err | cut -d" " -f1,2 >expect &&
+	perf_counts pstream.dump >actual &&
+	diff expect actual
+'
+
+test_expect_success 'a reader of -o - that goes away: mperf ends quietly (141), the workload too' '
+	rc=0 &&
+	{ "$MPERF" record -q -e cpu-clock -o - sh -c "echo \$\$ >gone.pid; exec \"$NOPLOOP\" 30" 2>gone.err; echo $? >gone.rc; } |
+		head -c 64 >/dev/null &&
+	n=0 && while ! test -s gone.rc && test $n -lt 100; do sleep 0.1; n=$((n + 1)); done &&
+	test "$(cat gone.rc)" = 141 &&
+	! grep -v "cycles\|cpu-clock" gone.err | grep . &&
+	! kill -0 "$(cat gone.pid)" 2>/dev/null
+'
+
 # --- no lost samples ------------------------------------------------------------
 
 # record_lost_test OUT: the recording of the lost-samples test, into OUT.data

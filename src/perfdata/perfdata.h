@@ -97,11 +97,17 @@ bool pdata__has_feat(const struct pdata *p, int feat);
 struct pdata_writer;
 
 /*
- * Create path (O_TRUNC).  NULL with errno set, the reason logged.  The
- * writer logs its first failure ("cannot write 'path': ...") and refuses
- * every later write with the same code.
+ * Create path (O_TRUNC), or "-": a pipe-mode stream on standard output.
+ * NULL with errno set, the reason logged.  The writer logs its first
+ * failure ("cannot write 'path': ...", but not EPIPE: the reader went
+ * away) and refuses every later write with the same code.
  */
 struct pdata_writer *pdw__create(const char *path);
+/*
+ * Pipe mode: the features must be given before pdw__begin_data, which
+ * streams them (later ones are dropped), and nothing can be patched.
+ */
+bool pdw__is_pipe(const struct pdata_writer *w);
 /* Describe one event; ids are the PERF_EVENT_IOC_ID values of its fds. Before pdw__begin_data. */
 int pdw__add_event(struct pdata_writer *w, const struct perf_event_attr *attr, const char *name,
 		   const uint64_t *ids, size_t nr_ids);
@@ -125,6 +131,8 @@ int pdw__patch_mmap_len(struct pdata_writer *w, uint64_t pos, uint64_t len);
 /* LOST_SAMPLES for the event added as number ev, whose fd has this id. */
 int pdw__lost_samples(struct pdata_writer *w, size_t ev, uint64_t id, uint64_t lost);
 int pdw__finished_round(struct pdata_writer *w);
+/* FINISHED_INIT: the synthesized records are written (perf 6.1 writes it after them). */
+int pdw__finished_init(struct pdata_writer *w);
 
 /* Feature payloads, kept until pdw__finish writes them in bit order. */
 int pdw__feat_string(struct pdata_writer *w, int feat, const char *s);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * perf.data writer, file mode.  Layout written:
+ * perf.data writer.  File mode:
  *   header (104) | ids of every event | attrs (128 + 16 each) | data |
  *   feature table (one {offset,size} per set bit, ascending) | payloads
  * perf finds the feature table at data.offset + data.size, so nothing may
- * sit between the data and the table.  Failures are logged once, at the
+ * sit between the data and the table.  Pipe mode ("-", standard output),
+ * as perf 6.1 streams it: the 16-byte header, an ATTR record per event, a
+ * FEATURE record per feature known by then, FINISHED_INIT, the records;
+ * nothing is patched and nothing follows (no build ids, no sample times).  Failures are logged once, at the
  * first one, naming the file; later calls return the same code.
  */
 #include <errno.h>
@@ -42,13 +45,16 @@ struct pdata_writer {
 	bool has_feat[NR_FEAT];
 	bool finished;
 	bool regular;	/* only a regular file is removed when unfinished */
+	bool pipe;	/* pipe mode, on standard output */
+	bool begun;	/* pdw__begin_data was called */
 	int err;	/* first write error (logged); later writes are refused */
 };
 
 /* The first failure: logged, and kept so that every later call returns it. */
 static int werror(struct pdata_writer *w, int err)
 {
-	if (!w->err)
+	/* A reader that went away (EPIPE) is not ours to report: the caller ends quietly. */
+	if (!w->err && err != -EPIPE)
 		mperf_error(err, "cannot write '%s': %s", w->path, mperf_strerror(err));
 	w->err = err;
 	return err;
@@ -71,7 +77,8 @@ struct pdata_writer *pdw__create(const char *path)
 		errno = -mperf_error(-ENOMEM, "cannot create '%s': out of memory", path);
 		return NULL;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	w->pipe = !strcmp(path, "-");
+	w->fd = w->pipe ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		int e = errno;
 
@@ -186,12 +193,62 @@ static int write_header(struct pdata_writer *w, const uint64_t feat_bits[4])
 	return 0;
 }
 
+static int event_desc(struct pdata_writer *w);
+
+/* A record of the stream's own: the header, then a and b. */
+static int append_record(struct pdata_writer *w, uint32_t type, const void *a, size_t alen,
+			 const void *b, size_t blen)
+{
+	struct perf_event_header h = { .type = type, .size = (uint16_t)(sizeof(h) + alen + blen) };
+	int err;
+
+	if (sizeof(h) + alen + blen > UINT16_MAX)
+		return werror(w, -E2BIG);
+	if ((err = append(w, &h, sizeof(h))) || (alen && (err = append(w, a, alen))) ||
+	    (blen && (err = append(w, b, blen))))
+		return err;
+	return 0;
+}
+
+/* Pipe mode: the header, the events as ATTR records, the features known now. */
+static int begin_pipe(struct pdata_writer *w)
+{
+	struct pd_pipe_header ph = { .magic = PD_MAGIC, .size = PD_PIPE_HEADER_SIZE };
+	int err;
+
+	if ((err = append(w, &ph, sizeof(ph))))
+		return err;
+	for (size_t i = 0; i < w->nr_ev; i++) {
+		unsigned char a[PD_ATTR_SIZE];
+
+		disk_attr(&w->ev[i].attr, a);
+		if ((err = append_record(w, PD_HEADER_ATTR, a, sizeof(a), w->ev[i].ids, 8 * w->ev[i].nr_ids)))
+			return err;
+	}
+	if ((err = event_desc(w)))
+		return werror(w, err);
+	for (int f = 1; f < NR_FEAT; f++) {
+		uint64_t feat_id = (uint64_t)f;
+
+		if (w->has_feat[f] &&
+		    (err = append_record(w, PD_HEADER_FEATURE, &feat_id, sizeof(feat_id), w->feat[f].p, w->feat[f].len)))
+			return err;
+	}
+	return flush(w);
+}
+
 int pdw__begin_data(struct pdata_writer *w)
 {
 	struct pd_file_header zero = { 0 };
 	uint64_t ids_off = PD_HEADER_SIZE;
 	int err;
 
+	if (w->pipe) {
+		err = begin_pipe(w);
+		w->begun = true;	/* from now on, features come too late for the stream */
+		return err;
+	}
+	w->begun = true;
 	if ((err = append(w, &zero, sizeof(zero))))
 		return err;
 	for (size_t i = 0; i < w->nr_ev; i++)
@@ -292,7 +349,21 @@ int pdw__mmap(struct pdata_writer *w, uint16_t misc, uint32_t pid, uint32_t tid,
 
 int pdw__patch_mmap_len(struct pdata_writer *w, uint64_t pos, uint64_t len)
 {
+	if (w->pipe)
+		return mperf_error(-EINVAL, "'%s': a pipe-mode stream cannot be patched", w->path);
 	return patch(w, pos + offsetof(struct pd_mmap_event, len), &len, sizeof(len));
+}
+
+bool pdw__is_pipe(const struct pdata_writer *w)
+{
+	return w->pipe;
+}
+
+int pdw__finished_init(struct pdata_writer *w)
+{
+	struct perf_event_header h = { .type = PD_FINISHED_INIT, .size = sizeof(h) };
+
+	return pdw__write(w, &h, sizeof(h));
 }
 
 int pdw__lost_samples(struct pdata_writer *w, size_t ev, uint64_t id, uint64_t lost)
@@ -309,10 +380,15 @@ int pdw__finished_round(struct pdata_writer *w)
 
 /* ---- features ---- */
 
+/* NULL for a bad bit; for a feature that comes too late for a stream, a scratch buffer. */
 static struct mbuf *feat_buf(struct pdata_writer *w, int feat)
 {
 	if (feat <= 0 || feat >= NR_FEAT)
 		return NULL;
+	if (w->pipe && w->begun) {
+		w->feat[0].len = 0;	/* bit 0 is never written: kept, then dropped */
+		return &w->feat[0];
+	}
 	w->has_feat[feat] = true;
 	return &w->feat[feat];
 }
@@ -440,6 +516,11 @@ int pdw__finish(struct pdata_writer *w)
 
 	if (w->err)
 		return w->err;
+	if (w->pipe) {
+		if ((err = flush(w)))
+			return err;
+		goto close_out;
+	}
 	if ((err = event_desc(w)))
 		return werror(w, err);
 	for (int f = 1; f < NR_FEAT; f++)
@@ -464,6 +545,7 @@ int pdw__finish(struct pdata_writer *w)
 			return err;
 	if ((err = flush(w)) || (err = write_header(w, bits)))
 		return err;
+close_out:
 	/* close() is where some filesystems report a failed write-back. */
 	if (close(w->fd) < 0) {
 		w->fd = -1;

@@ -85,6 +85,7 @@ void drain__unmap(struct drain *d);
 
 struct record_signals {
 	struct sigaction old[RECORD_NR_SIGNALS];
+	struct sigaction old_pipe;	/* SIGPIPE is ignored while recording */
 	sigset_t old_mask;
 	sigset_t wait_mask;	/* the mask inside ppoll: ours unblocked */
 };

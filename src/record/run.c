@@ -48,6 +48,8 @@ static void signals_install(struct record_signals *s)
 	sigprocmask(SIG_BLOCK, &block, &s->old_mask);
 	s->wait_mask = s->old_mask;
 	record_done = 0;
+	/* A reader of -o - that goes away is a write error (EPIPE), not our death. */
+	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, &s->old_pipe);
 	for (size_t i = 0; i < NR_SIGNALS; i++) {
 		sigaction(record_signals[i], &sa, &s->old[i]);
 		sigdelset(&s->wait_mask, record_signals[i]);
@@ -56,6 +58,7 @@ static void signals_install(struct record_signals *s)
 
 void record_signals_restore(const struct record_signals *s)
 {
+	sigaction(SIGPIPE, &s->old_pipe, NULL);
 	for (size_t i = 0; i < NR_SIGNALS; i++)
 		sigaction(record_signals[i], &s->old[i], NULL);
 	sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
@@ -86,6 +89,12 @@ static void *find_etext(void *arg)
  * the kernel map.  _text is at the head of /proc/kallsyms; the map's
  * length is patched in by finish_kernel_map().
  */
+static uint64_t kernel_map_len(const struct kernel_map *k)
+{
+	/* Without _etext, the map runs to the top of the address space. */
+	return !k->err && k->end > k->start ? k->end - k->start : UINT64_MAX - k->start;
+}
+
 static int synthesize(struct pdata_writer *w, pid_t pid, struct kernel_map *k)
 {
 	int err;
@@ -94,17 +103,20 @@ static int synthesize(struct pdata_writer *w, pid_t pid, struct kernel_map *k)
 		return err;
 	if (host_kallsyms_find("_text", &k->start)) {
 		mperf_log(MPERF_LOG_WARN, "kernel addresses are hidden (kptr_restrict): kernel samples will not resolve");
-		return 0;
+		return pdw__finished_init(w);
 	}
-	if ((err = pdw__mmap(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, k->start, 0, k->start,
-			     "[kernel.kallsyms]_text", &k->pos)))
-		return err;
-	k->written = true;
-	if (pthread_create(&k->thread, NULL, find_etext, k) == 0)
-		k->running = true;
-	else
+	/* A stream cannot be patched: find the map's length first. */
+	if (pdw__is_pipe(w))
 		find_etext(k);
-	return 0;
+	if ((err = pdw__mmap(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, k->start,
+			     pdw__is_pipe(w) ? kernel_map_len(k) : 0, k->start, "[kernel.kallsyms]_text", &k->pos)))
+		return err;
+	k->written = !pdw__is_pipe(w);
+	if (k->written && pthread_create(&k->thread, NULL, find_etext, k) == 0)
+		k->running = true;
+	else if (k->written)
+		find_etext(k);
+	return pdw__finished_init(w);
 }
 
 static void join_kernel_map(struct kernel_map *k)
@@ -119,9 +131,7 @@ static int finish_kernel_map(struct pdata_writer *w, struct kernel_map *k)
 	join_kernel_map(k);
 	if (!k->written)
 		return 0;
-	/* Without _etext, the map runs to the top of the address space. */
-	return pdw__patch_mmap_len(w, k->pos, !k->err && k->end > k->start ? k->end - k->start
-									   : UINT64_MAX - k->start);
+	return pdw__patch_mmap_len(w, k->pos, kernel_map_len(k));
 }
 
 static int rename_old(const char *path)
@@ -129,7 +139,7 @@ static int rename_old(const char *path)
 	struct stat st;
 	char old[4096];
 
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
+	if (!strcmp(path, "-") || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
 		return 0;
 	if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
 		return mperf_error(-ENAMETOOLONG, "cannot rename '%s': name too long", path);
@@ -171,12 +181,13 @@ static int wind_down(struct drain *d, pid_t pid, const struct record_signals *si
 }
 
 /* The end of the file: lost counts, the kernel map's length, the features. */
-static int finish(struct drain *d, struct kernel_map *k, const struct record_opts *o)
+static int finish(struct drain *d, struct kernel_map *k)
 {
 	int err;
 
+	/* The host's features were given before the data; these are known only now (dropped in a stream). */
 	if ((err = evlist__read_lost(d->el, d->res, d->w)) || (err = finish_kernel_map(d->w, k)) ||
-	    (err = features__write(d->w, o->cmd_argc, o->cmd_argv)) || (err = hits__write(d->hits, d->w)))
+	    (err = hits__write(d->hits, d->w)))
 		return err;
 	if (d->first_time && (err = pdw__feat_sample_time(d->w, d->first_time, d->last_time)))
 		return err;
@@ -232,6 +243,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		if ((err = pdw__add_event(d.w, &el.attr[i], res->ev[i].name, &el.id[i * (size_t)nr_cpus],
 					  (size_t)nr_cpus)))
 			goto out;
+	if ((err = features__write(d.w, o->cmd_argc, o->cmd_argv)))
+		goto out;
 	if ((err = pdw__begin_data(d.w)) || (err = synthesize(d.w, wl.pid, &k)))
 		goto out;
 
@@ -260,9 +273,11 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		err = (int)wrote;
 		goto out;
 	}
-	if ((err = finish(&d, &k, o)))
+	if ((err = finish(&d, &k)))
 		goto out;
-	if (stat(o->output, &st) == 0)
+	if (pdw__is_pipe(d.w))
+		res->file_size = pdw__data_size(d.w);
+	else if (stat(o->output, &st) == 0)
 		res->file_size = (uint64_t)st.st_size;
 	err = 0;
 out:
