@@ -136,6 +136,16 @@ test_expect_success PERF 'a period= term: fixed, as perf' '
 	grep -q "sample_period=100000$" period.actual
 '
 
+# A breakpoint's (or tracepoint's) period 1 is a default that -c and -F
+# replace, as in perf; a period= term is not replaced.
+for rate in "-c 100000" "-F 100"; do
+	test_expect_success PERF "$rate replaces a breakpoint's default period, not a period= term" '
+		record_both rate '"$rate"' -e "mem:0x1000,software/config=0,period=7/,cpu-clock" &&
+		same_as_perf rate &&
+		grep -q "^2 software/config=0,period=7/ sample_period=7$" rate.actual
+	'
+done
+
 test_expect_success PERF 'modifiers: p, D, I, e and G, as perf' '
 	record_both mods -e cpu-clock:pp,cpu-clock:D,cpu-clock:I,cpu-clock:e,cpu-clock:G &&
 	same_as_perf mods
