@@ -16,9 +16,10 @@
 #include "cmd.h"
 
 static const char record_usage[] =
-	"usage: mperf record [-e LIST] [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
+	"usage: mperf record [-e LIST]... [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
 	"\n"
-	"    -e, --event LIST      events to sample, comma-separated (default: cycles)\n"
+	"    -e, --event LIST      events to sample, comma-separated; -e may be repeated\n"
+	"                          (default: cycles); see EVENTS below\n"
 	"    -F, --freq HZ|max     sample at HZ samples per second (default: 4000); above\n"
 	"                          kernel.perf_event_max_sample_rate, or with max, that rate\n"
 	"        --strict-freq     refuse a -F above that rate instead of throttling to it\n"
@@ -30,11 +31,22 @@ static const char record_usage[] =
 	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
 	"    -h, --help            show this help\n"
 	"\n"
-	"events: cycles instructions cache-references cache-misses branches branch-misses\n"
-	"        bus-cycles ref-cycles stalled-cycles-frontend stalled-cycles-backend\n"
-	"        cpu-clock task-clock page-faults (faults) minor-faults major-faults\n"
-	"        context-switches (cs) cpu-migrations (migrations) alignment-faults\n"
-	"        emulation-faults dummy\n";
+	"EVENTS (perf's syntax; mperf record -e accepts what perf record -e does, except groups)\n"
+	"    NAME[:MODS]           cycles instructions cache-references cache-misses branches\n"
+	"                          branch-misses bus-cycles ref-cycles stalled-cycles-frontend\n"
+	"                          stalled-cycles-backend cpu-clock task-clock page-faults (faults)\n"
+	"                          minor-faults major-faults context-switches (cs) cpu-migrations\n"
+	"                          (migrations) alignment-faults emulation-faults dummy bpf-output\n"
+	"                          cgroup-switches; cache events like L1-dcache-load-misses\n"
+	"    rHEX[:MODS]           raw PMU config, e.g. r1a8\n"
+	"    PMU/TERMS/[MODS]      a PMU of /sys/bus/event_source/devices, e.g. software/config=0/;\n"
+	"                          TERMS: config=, config1=, config2=, period=, freq=, name=, the\n"
+	"                          PMU's format/ fields and events/ aliases\n"
+	"    mem:ADDR[/LEN][:rwx][:MODS]  a hardware breakpoint\n"
+	"    SYS:NAME[:MODS]       a tracepoint (tracefs mounted); globs: 'sched:*'\n"
+	"    {EV,EV,...}[:MODS]    a group (parsed; recording one is not supported yet)\n"
+	"    MODS: u user, k kernel, h hypervisor, G guest, H host, I no idle, p/pp/ppp precise,\n"
+	"          P max precise, S sample read (not supported yet), D pinned, e exclusive\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -183,21 +195,25 @@ int cmd_record(int argc, char **argv)
 		.cmd_argv = argv,
 	};
 	struct record_result *res;
-	const char *list = "cycles";
+	size_t nr_events = 0;
 	bool quiet = false, have_F = false, have_c = false, strict_freq = false, rounded = false;
 	const char *freq_arg = NULL;
-	char bad[80];
 	uint64_t v;
-	int c, n, ret;
+	int c, ret;
 
 	/* '+': options stop at the workload's name. */
 	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			list = optarg;
+			/* Each -e adds its events; the parser says what is wrong in one line. */
+			if (record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events) < 0) {
+				fputs(record_usage, stderr);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'F':
 			freq_arg = optarg;	/* checked once --strict-freq is known */
+			o.rate_given = true;
 			have_F = true;
 			break;
 		case 'S':
@@ -208,6 +224,7 @@ int cmd_record(int argc, char **argv)
 				return usage_error("invalid period '%s'", optarg);
 			o.period = v;
 			o.freq = 0;
+			o.rate_given = true;
 			have_c = true;
 			break;
 		case 'm':
@@ -241,13 +258,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("%s", "no command given to run");
-	n = record__parse_events(list, events, RECORD_MAX_EVENTS, bad, sizeof(bad));
-	if (n == -MPERF_ERR_NOEVENT)
-		return usage_error("unknown event '%s'", bad);
-	if (n < 0)
-		return usage_error("too many events in '%s'", list);
+	if (!nr_events && record__parse_events("cycles", events, RECORD_MAX_EVENTS, &nr_events) < 0)
+		return 1;
 	o.events = events;
-	o.nr_events = (size_t)n;
+	o.nr_events = nr_events;
 	o.argv = argv + optind;
 	if (quiet)
 		cmd_set_quiet();

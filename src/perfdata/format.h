@@ -471,7 +471,12 @@ uint64_t pd_attr_flags(const struct perf_event_attr *attr);
 
 /* ---- event names (shared by record's parser and report's fallback names) ---- */
 
-/* Look up a generic event name ("cycles", "cs"...). 0 or -MPERF_ERR_NOEVENT. */
+/*
+ * Look up a generic event name as perf 6.1 spells it: hardware and software
+ * ("cycles", "cs", ...) and cache events ("L1-dcache-load-misses": type
+ * PERF_TYPE_HW_CACHE).  0, -MPERF_ERR_NOEVENT, or -EOPNOTSUPP for a cache
+ * operation that cache does not have ("iTLB-stores").
+ */
 int pd_event_lookup(const char *name, uint32_t *type, uint64_t *config);
 /* perf's name for an attr when the file carries none, e.g. "cycles:u". */
 void pd_event_name(const struct perf_event_attr *attr, char *buf, size_t len);

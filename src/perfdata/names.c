@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Record-type names and generic event names, as perf spells them. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include "../lib/err.h"
@@ -78,6 +79,7 @@ struct event_name {
 	const char *name;
 	uint32_t type;
 	uint64_t config;
+	bool unnamed;		/* perf 6.1 takes the name but prints "unknown-software" for the attr */
 };
 
 /* The first name for a (type, config) is the one perf prints. */
@@ -109,10 +111,110 @@ static const struct event_name events[] = {
 	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
 	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
 	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
+	{ "bpf-output", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_BPF_OUTPUT, true },
+	{ "cgroup-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CGROUP_SWITCHES, true },
 };
+
+/*
+ * Cache events: CACHE[-WORD[-WORD]], the cache in config bits 0-7, the
+ * operation in 8-15, the result in 16-23.  The spellings are the ones
+ * perf 6.1 accepts (case matters); the first of each cache is the one perf
+ * prints.  Each WORD is an operation or a result: the first operation and
+ * the first result count, a later word of a kind already seen is ignored
+ * (perf takes "L1-dcache-load-store" as L1-dcache-loads).  Without an
+ * operation it is a read, without a result an access.
+ */
+static const struct {
+	const char *names[4];
+	unsigned int ops;	/* the operations the cache has: bit per PERF_COUNT_HW_CACHE_OP_* */
+} caches[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D] = { { "L1-dcache", "l1-d", "l1d", "L1-data" }, 7 },
+	[PERF_COUNT_HW_CACHE_L1I] = { { "L1-icache", "l1-i", "l1i", "L1-instruction" }, 5 },
+	[PERF_COUNT_HW_CACHE_LL] = { { "LLC", "L2" }, 7 },
+	[PERF_COUNT_HW_CACHE_DTLB] = { { "dTLB", "d-tlb", "Data-TLB" }, 7 },
+	[PERF_COUNT_HW_CACHE_ITLB] = { { "iTLB", "i-tlb", "Instruction-TLB" }, 1 },
+	/* perf also lists "branches" here, but its parser reads that as the hardware event. */
+	[PERF_COUNT_HW_CACHE_BPU] = { { "branch", "bpu", "btb", "bpc" }, 1 },
+	[PERF_COUNT_HW_CACHE_NODE] = { { "node" }, 7 },
+};
+
+static const struct cache_word {
+	const char *word;
+	bool is_op;
+	unsigned int value;
+} cache_words[] = {
+	{ "load", true, PERF_COUNT_HW_CACHE_OP_READ },
+	{ "loads", true, PERF_COUNT_HW_CACHE_OP_READ },
+	{ "read", true, PERF_COUNT_HW_CACHE_OP_READ },
+	{ "store", true, PERF_COUNT_HW_CACHE_OP_WRITE },
+	{ "stores", true, PERF_COUNT_HW_CACHE_OP_WRITE },
+	{ "write", true, PERF_COUNT_HW_CACHE_OP_WRITE },
+	{ "prefetch", true, PERF_COUNT_HW_CACHE_OP_PREFETCH },
+	{ "prefetches", true, PERF_COUNT_HW_CACHE_OP_PREFETCH },
+	{ "speculative-read", true, PERF_COUNT_HW_CACHE_OP_PREFETCH },
+	{ "speculative-load", true, PERF_COUNT_HW_CACHE_OP_PREFETCH },
+	{ "refs", false, PERF_COUNT_HW_CACHE_RESULT_ACCESS },
+	{ "Reference", false, PERF_COUNT_HW_CACHE_RESULT_ACCESS },
+	{ "ops", false, PERF_COUNT_HW_CACHE_RESULT_ACCESS },
+	{ "access", false, PERF_COUNT_HW_CACHE_RESULT_ACCESS },
+	{ "misses", false, PERF_COUNT_HW_CACHE_RESULT_MISS },
+	{ "miss", false, PERF_COUNT_HW_CACHE_RESULT_MISS },
+};
+
+/* The length of word if s starts with it as a whole word (followed by '-' or the end), else 0. */
+static size_t starts_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(s, word, n) && (s[n] == '-' || !s[n]) ? n : 0;
+}
+
+static const struct cache_word *cache_word_at(const char *s, size_t *len)
+{
+	for (size_t i = 0; i < sizeof(cache_words) / sizeof(cache_words[0]); i++)
+		if ((*len = starts_word(s, cache_words[i].word)))
+			return &cache_words[i];
+	return NULL;
+}
+
+static int cache_lookup(const char *name, uint64_t *config)
+{
+	for (unsigned int c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++) {
+		for (size_t k = 0; k < 4 && caches[c].names[k]; k++) {
+			size_t n = starts_word(name, caches[c].names[k]);
+			int op = -1, result = -1;
+			const char *p = name + n;
+
+			if (!n)
+				continue;
+			for (int w = 0; w < 2 && *p == '-'; w++) {
+				const struct cache_word *cw = cache_word_at(p + 1, &n);
+
+				if (!cw)
+					return -MPERF_ERR_NOEVENT;
+				if (cw->is_op && op < 0) {
+					if (!(caches[c].ops & (1u << cw->value)))
+						return -EOPNOTSUPP;
+					op = (int)cw->value;
+				} else if (!cw->is_op && result < 0) {
+					result = (int)cw->value;
+				}
+				p += 1 + n;
+			}
+			if (*p)
+				return -MPERF_ERR_NOEVENT;
+			*config = c | (uint64_t)(op < 0 ? PERF_COUNT_HW_CACHE_OP_READ : op) << 8 |
+				  (uint64_t)(result < 0 ? PERF_COUNT_HW_CACHE_RESULT_ACCESS : result) << 16;
+			return 0;
+		}
+	}
+	return -MPERF_ERR_NOEVENT;
+}
 
 int pd_event_lookup(const char *name, uint32_t *type, uint64_t *config)
 {
+	int err;
+
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
 		if (!strcmp(events[i].name, name)) {
 			*type = events[i].type;
@@ -120,7 +222,35 @@ int pd_event_lookup(const char *name, uint32_t *type, uint64_t *config)
 			return 0;
 		}
 	}
-	return -MPERF_ERR_NOEVENT;
+	err = cache_lookup(name, config);
+	if (!err)
+		*type = PERF_TYPE_HW_CACHE;
+	return err;
+}
+
+/*
+ * perf's name of a cache event: "L1-dcache-load-misses", "L1-dcache-loads"
+ * (bits above 23 ignored), or what perf says of a config it cannot name.
+ */
+static void cache_name(uint64_t config, char *buf, size_t len)
+{
+	static const char *const op[][2] = {
+		{ "load", "loads" }, { "store", "stores" }, { "prefetch", "prefetches" },
+	};
+	unsigned int c = config & 0xff, o = (config >> 8) & 0xff, r = (config >> 16) & 0xff;
+
+	if (c >= PERF_COUNT_HW_CACHE_MAX)
+		snprintf(buf, len, "unknown-ext-hardware-cache-type");
+	else if (o >= PERF_COUNT_HW_CACHE_OP_MAX)
+		snprintf(buf, len, "unknown-ext-hardware-cache-op");
+	else if (r >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		snprintf(buf, len, "unknown-ext-hardware-cache-result");
+	else if (!(caches[c].ops & (1u << o)))
+		snprintf(buf, len, "invalid-cache");
+	else if (r == PERF_COUNT_HW_CACHE_RESULT_MISS)
+		snprintf(buf, len, "%s-%s-misses", caches[c].names[0], op[o][0]);
+	else
+		snprintf(buf, len, "%s-%s", caches[c].names[0], op[o][1]);
 }
 
 /*
@@ -165,13 +295,15 @@ void pd_event_name(const struct perf_event_attr *a, char *buf, size_t len)
 	const char *base = NULL;
 
 	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-		if (events[i].type == a->type && events[i].config == a->config) {
+		if (events[i].type == a->type && events[i].config == a->config && !events[i].unnamed) {
 			base = events[i].name;
 			break;
 		}
 	}
 	if (base)
 		snprintf(buf, len, "%s", base);
+	else if (a->type == PERF_TYPE_HW_CACHE)
+		cache_name(a->config, buf, len);
 	else if (a->type == PERF_TYPE_TRACEPOINT)
 		snprintf(buf, len, "unknown:unknown");
 	else if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_SOFTWARE)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The events: parsed from -e, set up as perf sets them up, opened on every
- * online CPU for the workload, with the id of each fd.
+ * The events: the attrs -e asked for (parse.c) with record's defaults, as
+ * perf sets them up, opened on every online CPU for the workload, with the
+ * id of each fd.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,63 +17,41 @@
 #include "../lib/log.h"
 #include "internal.h"
 
-int record__parse_events(const char *list, struct record_event *ev, size_t max,
-			 char *bad, size_t badlen)
-{
-	size_t n = 0;
-	const char *p = list;
-
-	for (;;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		char name[64];
-
-		if (!len || len >= sizeof(name)) {
-			snprintf(bad, badlen, "%.*s", (int)(len < 64 ? len : 64), p);
-			return -MPERF_ERR_NOEVENT;
-		}
-		memcpy(name, p, len);
-		name[len] = 0;
-		if (n == max)
-			return -E2BIG;
-		if (pd_event_lookup(name, &ev[n].type, &ev[n].config)) {
-			snprintf(bad, badlen, "%s", name);
-			return -MPERF_ERR_NOEVENT;
-		}
-		memcpy(ev[n].name, name, len + 1);
-		n++;
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	return (int)n;
-}
-
 /* ---- the events, opened ---- */
 
+/*
+ * The event's own attr (what -e said) plus record's defaults, as perf
+ * record sets them.  The sampling: a period= or freq= term stays; else -c
+ * or -F when given; else the kind's default period (a tracepoint's 1)
+ * when it has one; else record's default frequency.  PERIOD is sampled as
+ * perf does: not when the event's own fixed period is used.
+ */
 static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, size_t i)
 {
-	memset(a, 0, sizeof(*a));
+	const struct record_event *ev = &o->events[i];
+	bool own = ev->period_set || ev->freq_set || (ev->attr.sample_period && !o->rate_given);
+
+	*a = ev->attr;
 	a->size = sizeof(*a);
-	a->type = o->events[i].type;
-	a->config = o->events[i].config;
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	/* Several events share a buffer: each sample must say whose it is. */
 	if (o->nr_events > 1)
 		a->sample_type |= PERF_SAMPLE_ID;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-	if (o->freq) {
-		a->freq = 1;
-		a->sample_freq = o->freq;
-	} else {
-		a->sample_period = o->period;
+	if (!own) {
+		a->freq = o->freq != 0;
+		if (o->freq)
+			a->sample_freq = o->freq;
+		else
+			a->sample_period = o->period;
 	}
+	if (!own || a->freq || a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_PERIOD;
 	a->disabled = 1;
 	a->inherit = 1;
 	a->enable_on_exec = 1;
 	a->sample_id_all = 1;
-	/* Like perf: without it, perf names the event "cycles:HG". */
-	a->exclude_guest = 1;
+	/* exclude_guest comes with the event: the parser sets perf's default, modifiers change it. */
 	if (i == 0) {
 		/* One event is enough to carry the side-band records. */
 		a->mmap = 1;
@@ -160,7 +139,8 @@ again:
 				/* No PMU (a VM): perf falls back to the cpu-clock timer. */
 				el->attr[i].type = PERF_TYPE_SOFTWARE;
 				el->attr[i].config = PERF_COUNT_SW_CPU_CLOCK;
-				snprintf(res->ev[i].name, sizeof(res->ev[i].name), "cpu-clock");
+				/* Renamed from the attr, as perf does: cycles:u becomes cpu-clock:uH. */
+				pd_event_name(&el->attr[i], res->ev[i].name, sizeof(res->ev[i].name));
 				if (!res->fell_back)
 					mperf_log(MPERF_LOG_NOTICE,
 						  "cycles is not supported on this machine (%s): falling back to cpu-clock",

@@ -5,24 +5,54 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/perf_event.h>
 
 #define RECORD_DEFAULT_FREQ	4000
 #define RECORD_DEFAULT_PAGES	128
 #define RECORD_MAX_PAGES	(1u << 20)	/* data pages per CPU buffer: 4 GiB of 4 KiB pages */
 #define RECORD_MAX_EVENTS	64
 
+/*
+ * One event of -e, as perf 6.1 parses it.  attr holds only what the event
+ * string sets (type, config*, bp_*, the exclude bits, precise_ip, pinned,
+ * exclusive; sample_period or freq + sample_freq when a term or the kind
+ * of event sets them); record adds its own defaults when it opens it.
+ */
 struct record_event {
-	char name[64];		/* as given (after a fallback: the event used) */
-	uint32_t type;
-	uint64_t config;
+	char name[128];		/* perf's name: as written ("cycles:u", "software/config=0/"),
+				   the name= term, or SYS:NAME for a tracepoint */
+	struct perf_event_attr attr;
+	/*
+	 * A period= or freq= term fixed the sampling: -c/-F never override it.
+	 * attr.sample_period set without them is the kind's default (1 for a
+	 * tracepoint, a breakpoint, bpf-output): kept unless -c or -F is given,
+	 * as perf does.
+	 */
+	bool period_set, freq_set;
+	int leader;		/* index in the array of its group's leader; itself when alone or leading */
+	int group_size;		/* on a leader: its group's number of events (1 when alone) */
+	bool sample_read;	/* :S: leader sampling (PERF_SAMPLE_READ, read_format GROUP in a group) */
+	bool precise_max;	/* :P: attr.precise_ip is 3, to be lowered until the kernel takes it */
+	bool mod_set;		/* a modifier was given: the exclude bits are what the user asked */
 };
 
 /*
- * Parse "a,b,c" into events.  Returns the number of events, or a negative
- * error; an unknown name is -MPERF_ERR_NOEVENT with the name copied to bad.
+ * Parse spec, one -e argument, and append its events to ev[*n..max).
+ * Returns 0, or a negative code with the reason logged in one line and *n
+ * unchanged: -MPERF_ERR_NOEVENT for an unknown event, PMU, term or
+ * tracepoint, -EOPNOTSUPP for what perf takes and mperf does not
+ * (call-graph=...), -E2BIG past max, -ENOENT when tracepoints are asked for
+ * and tracefs is not mounted, -EINVAL for bad syntax.
  */
-int record__parse_events(const char *list, struct record_event *ev, size_t max,
-			 char *bad, size_t badlen);
+int record__parse_events(const char *spec, struct record_event *ev, size_t max, size_t *n);
+
+/* Where the parser finds PMUs and tracepoints, for tests: NULL is this machine's. */
+struct record_parse_env {
+	const char *pmu_dir;	/* default /sys/bus/event_source/devices */
+	const char *tracing_dir;	/* default /sys/kernel/tracing, then /sys/kernel/debug/tracing */
+};
+int record__parse_events_env(const char *spec, struct record_event *ev, size_t max, size_t *n,
+			     const struct record_parse_env *env);
 
 /*
  * The message for a refused perf_event_open(): what failed, why, and what
@@ -37,6 +67,7 @@ struct record_opts {
 	size_t nr_events;
 	uint64_t freq;		/* samples per second, or 0 when period is used */
 	uint64_t period;
+	bool rate_given;	/* -F or -c was given: it replaces an event kind's default period */
 	size_t mmap_pages;	/* data pages per CPU buffer, a power of two */
 	const char *output;
 	char *const *argv;	/* the workload */
@@ -45,7 +76,7 @@ struct record_opts {
 };
 
 struct record_event_stats {
-	char name[64];
+	char name[128];
 	uint64_t samples;	/* SAMPLE records written for this event */
 	uint64_t lost;		/* samples the kernel dropped (read_format LOST) */
 };

@@ -212,6 +212,21 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		free(cpus);
 		return mperf_error(-EINVAL, "between 1 and %d events can be recorded", RECORD_MAX_EVENTS);
 	}
+	/* Not yet done at open time: say so rather than record something else. */
+	for (size_t i = 0; i < o->nr_events; i++) {
+		const struct record_event *ev = &o->events[i];
+
+		if (ev->group_size > 1 || ev->leader != (int)i) {
+			free(cpus);
+			return mperf_error(-EOPNOTSUPP, "event groups are not supported yet: '%s' is in a group",
+					   ev->name);
+		}
+		if (ev->sample_read) {
+			free(cpus);
+			return mperf_error(-EOPNOTSUPP, "the S modifier (sample read) is not supported yet: '%s'",
+					   ev->name);
+		}
+	}
 	res->nr_events = o->nr_events;
 	nr_cpus = cpus ? host_online_cpus(cpus, RECORD_MAX_CPUS) : -ENOMEM;
 	if (nr_cpus <= 0) {

@@ -1632,6 +1632,50 @@ static void test_names(void)
 	is_int(pd_event_lookup("no-such-event", &type, &config), -MPERF_ERR_NOEVENT,
 	       "lookup of an unknown name fails");
 	is_int(pd_event_lookup("", &type, &config), -MPERF_ERR_NOEVENT, "lookup of '' fails");
+	is_int(pd_event_lookup("cgroup-switches", &type, &config), 0, "lookup cgroup-switches");
+	ok(type == PERF_TYPE_SOFTWARE && config == PERF_COUNT_SW_CGROUP_SWITCHES, "cgroup-switches: software 11");
+
+	/* Cache events: as perf 6.1 takes them (perf record -vv shows its attr). */
+	static const struct {
+		const char *name;
+		int ret;
+		uint64_t config;
+	} caches[] = {
+		{ "L1-dcache-load-misses", 0, 0x10000 },
+		{ "L1-dcache-loads", 0, 0 },
+		{ "L1-dcache", 0, 0 },
+		{ "L1-icache-prefetch", 0, 0x201 },
+		{ "LLC-store-misses", 0, 0x10102 },
+		{ "L2-loads", 0, 0x2 },
+		{ "Data-TLB-loads", 0, 0x3 },
+		{ "i-tlb-misses", 0, 0x10004 },
+		{ "btb-loads", 0, 0x5 },
+		{ "node-prefetch-misses", 0, 0x10206 },
+		{ "L1-dcache-load-miss", 0, 0x10000 },
+		{ "L1-dcache-Reference", 0, 0 },
+		{ "L1-dcache-misses-loads", 0, 0x10000 },
+		{ "L1-dcache-load-store", 0, 0 },
+		{ "L1-dcache-misses-refs", 0, 0x10000 },
+		{ "iTLB-stores", -EOPNOTSUPP, 0 },
+		{ "L1-icache-stores", -EOPNOTSUPP, 0 },
+		{ "branch-prefetches", -EOPNOTSUPP, 0 },
+		{ "l1-dcache-loads", -MPERF_ERR_NOEVENT, 0 },
+		{ "L1-dcache-load-references", -MPERF_ERR_NOEVENT, 0 },
+		{ "L1-dcache-loads-misses-refs", -MPERF_ERR_NOEVENT, 0 },
+		{ "L1-dcache-", -MPERF_ERR_NOEVENT, 0 },
+		{ "branches-loads", -MPERF_ERR_NOEVENT, 0 },
+	};
+	for (size_t i = 0; i < sizeof(caches) / sizeof(caches[0]); i++) {
+		int r;
+
+		type = 99;
+		config = 99;
+		r = pd_event_lookup(caches[i].name, &type, &config);
+		is_int(r, caches[i].ret, "lookup %s", caches[i].name);
+		if (!caches[i].ret)
+			ok(type == PERF_TYPE_HW_CACHE && config == caches[i].config, "%s: cache config %#llx",
+			   caches[i].name, (unsigned long long)caches[i].config);
+	}
 
 	/* Names checked against perf 6.1 (perf evlist on files without EVENT_DESC). */
 	static const struct {
@@ -1654,6 +1698,17 @@ static void test_names(void)
 		{ 1, 0, 0, 0, 0, 0, 0, "cpu-clock:HG" },
 		{ 1, 3, 0, 0, 0, 1, 0, "context-switches" },
 		{ 1, 2, 0, 0, 0, 1, 0, "page-faults" },
+		{ 3, 0x10000, 0, 0, 0, 1, 0, "L1-dcache-load-misses" },
+		{ 3, 0x102, 0, 0, 0, 1, 0, "LLC-stores" },
+		{ 3, 0x10202, 1, 0, 1, 1, 0, "LLC-prefetch-misses:uH" },
+		{ 3, 0x1000000, 0, 0, 0, 1, 0, "L1-dcache-loads" },
+		{ 3, 0x104, 0, 0, 0, 1, 0, "invalid-cache" },
+		{ 3, 0x7, 0, 0, 0, 1, 0, "unknown-ext-hardware-cache-type" },
+		{ 3, 0x300, 0, 0, 0, 1, 0, "unknown-ext-hardware-cache-op" },
+		{ 3, 0x20000, 0, 0, 0, 1, 0, "unknown-ext-hardware-cache-result" },
+		/* perf parses these names but does not print them */
+		{ 1, 10, 0, 0, 0, 1, 0, "unknown-software" },
+		{ 1, 11, 0, 0, 0, 1, 0, "unknown-software" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct perf_event_attr a;

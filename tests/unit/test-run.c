@@ -22,14 +22,16 @@ static void custom_handler(int sig)
 
 static int run(const char *output, char *const *argv, struct record_result *res)
 {
-	struct record_event ev[2] = { { "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-				      { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK } };
+	struct record_event ev[2];
+	size_t n = 0;
 	struct record_opts o = {
 		.events = ev, .nr_events = 2, .period = 100000, .mmap_pages = 16,
 		.output = output, .argv = argv, .cmd_argc = 0, .cmd_argv = NULL,
 	};
 
 	logcap_reset();
+	if (record__parse_events("cpu-clock,task-clock", ev, 2, &n) < 0)
+		return -EINVAL;
 	return record__run(&o, res);
 }
 
