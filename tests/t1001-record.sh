@@ -298,6 +298,30 @@ test_expect_success 'the header'"'"'s cmdline has the word record, as perf write
 	"$MPERF" report --header-only -i c8.data | grep -q "^# cmdline : /.*mperf record -q -c 0100000 -e cpu-clock -o c8.data true $"
 '
 
+# --- perf_event_paranoid ------------------------------------------------------------
+
+# Another user, at perf_event_paranoid 2 or more: the kernel is refused to it.
+have_unprivileged () {
+	test "$(id -u)" = 0 && command -v setpriv >/dev/null &&
+	test "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2
+}
+as_nobody () { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+test_expect_success UNPRIVILEGED 'paranoid 2, another user: events fall back to user space (NAME:u), said once' '
+	mkdir -p nobody && chmod 777 nobody &&
+	(cd nobody && as_nobody "$MPERF" record -e cpu-clock,page-faults -o u.data "$CPUSPIN" 0.2) 2>u.err &&
+	test "$(grep -c "recording user space only" u.err)" = 1 &&
+	mperf_counts u.err | cut -d" " -f1 >names &&
+	printf "cpu-clock:u\npage-faults:u\n" >expect &&
+	diff expect names &&
+	"$MPERF" report --header-only -i nobody/u.data | grep "^# event : name = cpu-clock:u," | grep -q "exclude_kernel = 1"
+'
+
+test_expect_success UNPRIVILEGED 'paranoid 2: an event with a modifier is not changed behind the user'"'"'s back' '
+	(cd nobody && test_expect_code 1 as_nobody "$MPERF" record -e cpu-clock:k -o k.data "$CPUSPIN" 0.1) 2>k.err &&
+	grep -q "Permission denied (kernel.perf_event_paranoid is" k.err
+'
+
 # --- pipe mode (-o -) -------------------------------------------------------------
 
 test_expect_success '-o - streams pipe mode: mperf report -D reads it, with every sample' '

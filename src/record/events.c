@@ -74,6 +74,7 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 	for (size_t i = 0; i < o->nr_events; i++) {
 		snprintf(res->ev[i].name, sizeof(res->ev[i].name), "%s", o->events[i].name);
 		setup_attr(&el->attr[i], o, i);
+		el->user_fallback[i] = !o->events[i].mod_set;
 	}
 	pd_sample_layout(&el->attr[0], &el->layout);
 	el->fd = malloc(n * sizeof(*el->fd));
@@ -146,6 +147,25 @@ again:
 						  "cycles is not supported on this machine (%s): falling back to cpu-clock",
 						  strerror(errno));
 				res->fell_back = true;
+				goto again;
+			}
+			if (fd < 0 && (errno == EACCES || errno == EPERM) && el->user_fallback[i] &&
+			    !el->attr[i].exclude_kernel) {
+				/*
+				 * perf_event_paranoid refuses the kernel to this user: perf
+				 * records user space only then, naming the event NAME:u.
+				 * perf does it silently; mperf says so, once.
+				 */
+				size_t len = strlen(res->ev[i].name);
+
+				el->attr[i].exclude_kernel = el->attr[i].exclude_hv = 1;
+				snprintf(res->ev[i].name + len, sizeof(res->ev[i].name) - len, "%su",
+					 strchr(res->ev[i].name, ':') ? "" : ":");
+				if (!res->user_only)
+					mperf_log(MPERF_LOG_NOTICE,
+						  "kernel.perf_event_paranoid is %d: recording user space only ('%s'), as perf does; lower it or use CAP_PERFMON to see the kernel",
+						  read_paranoid(), res->ev[i].name);
+				res->user_only = true;
 				goto again;
 			}
 			if (fd < 0 && errno == EINVAL && (el->attr[i].read_format & PERF_FORMAT_LOST)) {

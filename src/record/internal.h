@@ -28,6 +28,7 @@ struct evlist {
 	int nr_cpus;
 	const int *cpus;
 	struct perf_event_attr attr[RECORD_MAX_EVENTS];
+	bool user_fallback[RECORD_MAX_EVENTS];	/* no modifier: may fall back to :u as perf does */
 	/* Where samples hold ip, tid, time and id: the same for every event here. */
 	struct pd_sample_layout layout;
 	int *fd;		/* [event][cpu], -1 when not open */

@@ -86,6 +86,7 @@ struct record_result {
 	int exec_errno;		/* non-zero when the command could not be run */
 	int stop_signal;	/* SIGINT, SIGTERM or SIGHUP that stopped the recording, or 0 */
 	bool fell_back;		/* cycles was replaced by cpu-clock */
+	bool user_only;		/* the paranoid fallback: events record user space only (NAME:u) */
 	uint64_t wakeups;	/* polls that returned ready */
 	uint64_t timeouts;	/* polls that timed out (drained anyway) */
 	uint64_t file_size;
