@@ -31,7 +31,7 @@ static const char record_usage[] =
 	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
 	"    -h, --help            show this help\n"
 	"\n"
-	"EVENTS (perf's syntax; mperf record -e accepts what perf record -e does, except groups)\n"
+	"EVENTS (perf's syntax; mperf record -e accepts what perf record -e does)\n"
 	"    NAME[:MODS]           cycles instructions cache-references cache-misses branches\n"
 	"                          branch-misses bus-cycles ref-cycles stalled-cycles-frontend\n"
 	"                          stalled-cycles-backend cpu-clock task-clock page-faults (faults)\n"
@@ -44,9 +44,9 @@ static const char record_usage[] =
 	"                          PMU's format/ fields and events/ aliases\n"
 	"    mem:ADDR[/LEN][:rwx][:MODS]  a hardware breakpoint\n"
 	"    SYS:NAME[:MODS]       a tracepoint (tracefs mounted); globs: 'sched:*'\n"
-	"    {EV,EV,...}[:MODS]    a group (parsed; recording one is not supported yet)\n"
+	"    {EV,EV,...}[:MODS]    a group; {...}:S leader sampling (the leader reads the members)\n"
 	"    MODS: u user, k kernel, h hypervisor, G guest, H host, I no idle, p/pp/ppp precise,\n"
-	"          P max precise, S sample read (not supported yet), D pinned, e exclusive\n";
+	"          P max precise, S leader sampling (groups only), D pinned, e exclusive\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

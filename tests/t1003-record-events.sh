@@ -176,16 +176,29 @@ test_expect_success PERF 'refused by both at parse time, in one line, exit 129' 
 	done
 '
 
-test_expect_success 'a group is refused in one line, rather than recorded ungrouped' '
-	test_expect_code 1 "$MPERF" record -q -e "{cpu-clock,task-clock}" -o g.data "$CPUSPIN" 0.1 2>err &&
-	test_line_count = 1 err &&
-	grep -q "event groups are not supported yet" err &&
-	! test -e g.data
+test_expect_success PERF 'a group: the attrs perf gives it, and perf sees the group' '
+	record_both group -e "{cpu-clock,task-clock}:u" &&
+	same_as_perf group &&
+	test "$("$PERF" evlist -g -i group.mperf.data 2>/dev/null)" = "{cpu-clock,task-clock}"
 '
 
-test_expect_failure PERF 'a group: the attrs perf gives it (groups are not opened yet)' '
-	record_both group -e "{cpu-clock,task-clock}:u" &&
-	same_as_perf group
+# Leader sampling: the leader samples, each sample reads the members
+# (READ, read_format GROUP), the members do not sample, no inherit.
+test_expect_success PERF 'leader sampling {a,b}:S: perf'"'"'s attrs, and perf reports the group from the reads' '
+	record_both lead -e "{cpu-clock,task-clock}:S" &&
+	same_as_perf lead &&
+	"$PERF" evlist -v -i lead.mperf.data >lead.v &&
+	grep -q "^cpu-clock: .*sample_type: IP|TID|TIME|READ|ID|PERIOD, read_format: ID|GROUP|LOST, disabled: 1," lead.v &&
+	! grep "inherit" lead.v &&
+	grep "^task-clock: " lead.v | grep -qv "sample_freq" &&
+	"$PERF" report --stdio -i lead.mperf.data 2>/dev/null | grep -q "of events '"'"'anon group { cpu-clock, task-clock }'"'"'" &&
+	test "$("$MPERF" report -D -i lead.mperf.data | grep -c "^\.\.\.\.\. id ")" -gt 100
+'
+
+test_expect_success 'the S modifier on a single event is refused in one line' '
+	test_expect_code 1 "$MPERF" record -q -e cpu-clock:S -o s1.data "$CPUSPIN" 0.1 2>err &&
+	test_line_count = 1 err &&
+	grep -q "outside a group is not supported yet" err
 '
 
 # perf cannot read a tracepoint file without TRACING_DATA, which mperf does

@@ -113,6 +113,15 @@ struct pd_feat_event_desc {
 	uint32_t attr_size;
 };
 
+/*
+ * GROUP_DESC: u32 nr; per group: a header string (its name, "{anon_group}"
+ * when it has none), u32 leader index, u32 number of members.
+ */
+struct pd_group_desc {
+	const char *name;	/* NULL: "{anon_group}" */
+	uint32_t leader, nr_members;
+};
+
 /* One BUILD_ID entry (also the HEADER_BUILD_ID record of pipe mode); size is header.size. */
 struct pd_build_id_entry {
 	struct perf_event_header header;	/* misc: cpumode | PD_MISC_BUILD_ID_SIZE */

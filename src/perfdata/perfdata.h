@@ -140,6 +140,8 @@ int pdw__feat_strings(struct pdata_writer *w, int feat, const char *const *s, si
 int pdw__feat_u64(struct pdata_writer *w, int feat, uint64_t v);
 int pdw__feat_nrcpus(struct pdata_writer *w, uint32_t avail, uint32_t online);
 int pdw__feat_sample_time(struct pdata_writer *w, uint64_t first, uint64_t last);
+/* GROUP_DESC: the event groups (members follow their leader, by index). */
+int pdw__feat_group_desc(struct pdata_writer *w, const struct pd_group_desc *g, size_t n);
 /* BUILD_ID entry; misc is the cpumode (PERF_RECORD_MISC_KERNEL/USER). */
 int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,
 		       const unsigned char *id, size_t id_len, const char *name);

@@ -466,6 +466,25 @@ int pdw__feat_sample_time(struct pdata_writer *w, uint64_t first, uint64_t last)
 	return feat_done(w, mbuf_add(b, &v, sizeof(v)));
 }
 
+int pdw__feat_group_desc(struct pdata_writer *w, const struct pd_group_desc *g, size_t n)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_GROUP_DESC);
+	uint32_t nr = (uint32_t)n;
+	int err;
+
+	if (!b)
+		return mperf_error(-EINVAL, "'%s': no feature %d", w->path, PD_FEAT_GROUP_DESC);
+	b->len = 0;
+	if ((err = mbuf_add(b, &nr, sizeof(nr))))
+		return feat_done(w, err);
+	for (size_t i = 0; i < n; i++)
+		if ((err = add_string(b, g[i].name ? g[i].name : "{anon_group}")) ||
+		    (err = mbuf_add(b, &g[i].leader, sizeof(g[i].leader))) ||
+		    (err = mbuf_add(b, &g[i].nr_members, sizeof(g[i].nr_members))))
+			return feat_done(w, err);
+	return 0;
+}
+
 int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,
 		       const unsigned char *id, size_t id_len, const char *name)
 {

@@ -51,6 +51,26 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, s
 	a->inherit = 1;
 	a->enable_on_exec = 1;
 	a->sample_id_all = 1;
+	if (ev->leader != (int)i) {
+		/* A group member is enabled and disabled with its leader. */
+		a->disabled = 0;
+		a->enable_on_exec = 0;
+	}
+	if (ev->sample_read || o->events[ev->leader].sample_read) {
+		/*
+		 * Leader sampling ({a,b}:S), as perf sets it up: the leader's
+		 * samples carry every member's count (READ, read_format GROUP);
+		 * the members do not sample; and, as the kernel wants for
+		 * PERF_SAMPLE_READ of a group, no inherit.
+		 */
+		a->sample_type |= PERF_SAMPLE_READ;
+		a->read_format |= PERF_FORMAT_GROUP;
+		a->inherit = 0;
+		if (ev->leader != (int)i) {
+			a->sample_period = 0;
+			a->freq = 0;
+		}
+	}
 	/* exclude_guest comes with the event: the parser sets perf's default, modifiers change it. */
 	if (i == 0) {
 		/* One event is enough to carry the side-band records. */
@@ -75,6 +95,7 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 		snprintf(res->ev[i].name, sizeof(res->ev[i].name), "%s", o->events[i].name);
 		setup_attr(&el->attr[i], o, i);
 		el->user_fallback[i] = !o->events[i].mod_set;
+		el->leader[i] = o->events[i].leader;
 	}
 	pd_sample_layout(&el->attr[0], &el->layout);
 	el->fd = malloc(n * sizeof(*el->fd));
@@ -86,9 +107,9 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 	return 0;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
 {
-	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
 static bool is_cycles(const struct perf_event_attr *a)
@@ -133,8 +154,10 @@ int evlist__open(struct evlist *el, struct record_result *res, pid_t pid)
 		for (int c = 0; c < el->nr_cpus; c++) {
 			size_t k = i * (size_t)el->nr_cpus + (size_t)c;
 			int fd;
+			/* A member joins its leader's group on the same CPU (the leader opened first). */
+			int group_fd = el->leader[i] != (int)i ? evlist__fd(el, (size_t)el->leader[i], c) : -1;
 again:
-			fd = sys_perf_event_open(&el->attr[i], pid, el->cpus[c]);
+			fd = sys_perf_event_open(&el->attr[i], pid, el->cpus[c], group_fd);
 			if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
 				       errno == EOPNOTSUPP) && is_cycles(&el->attr[i])) {
 				/* No PMU (a VM): perf falls back to the cpu-clock timer. */
@@ -193,6 +216,17 @@ again:
 	return 0;
 }
 
+int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w)
+{
+	struct pd_group_desc g[RECORD_MAX_EVENTS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nr_events; i++)
+		if (o->events[i].leader == (int)i && o->events[i].group_size > 1)
+			g[n++] = (struct pd_group_desc){ NULL, (uint32_t)i, (uint32_t)o->events[i].group_size };
+	return n ? pdw__feat_group_desc(w, g, n) : 0;
+}
+
 int evlist__event_of_id(const struct evlist *el, uint64_t id)
 {
 	struct idmap_slot *s = idmap_find(&el->ids, id);
@@ -205,21 +239,28 @@ int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata
 	if (!(el->attr[0].read_format & PERF_FORMAT_LOST))
 		return 0;
 	for (size_t i = 0; i < el->nr_ev; i++) {
+		/* A GROUP read of the leader gives every member's values, each with its id. */
+		if ((el->attr[i].read_format & PERF_FORMAT_GROUP) && el->leader[i] != (int)i)
+			continue;
 		for (int c = 0; c < el->nr_cpus; c++) {
-			uint64_t buf[8];
+			uint64_t buf[3 + 3 * RECORD_MAX_EVENTS];
 			struct pd_read_values rv;
-			struct pd_read_value v;
 			ssize_t n = read(evlist__fd(el, i, c), buf, sizeof(buf));
-			int err;
 
 			if (n <= 0 || pd_read_parse(el->attr[i].read_format, buf, (size_t)n, &rv) < 0)
 				continue;
-			pd_read_value(&rv, 0, &v);
-			if (!v.lost)
-				continue;
-			res->ev[i].lost += v.lost;
-			if ((err = pdw__lost_samples(w, i, v.id, v.lost)))
-				return err;
+			for (uint64_t k = 0; k < rv.nr; k++) {
+				struct pd_read_value v;
+				int ev, err;
+
+				pd_read_value(&rv, k, &v);
+				ev = (el->attr[i].read_format & PERF_FORMAT_GROUP) ? evlist__event_of_id(el, v.id) : (int)i;
+				if (!v.lost || ev < 0)
+					continue;
+				res->ev[ev].lost += v.lost;
+				if ((err = pdw__lost_samples(w, (size_t)ev, v.id, v.lost)))
+					return err;
+			}
 		}
 	}
 	return 0;

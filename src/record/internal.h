@@ -29,6 +29,7 @@ struct evlist {
 	const int *cpus;
 	struct perf_event_attr attr[RECORD_MAX_EVENTS];
 	bool user_fallback[RECORD_MAX_EVENTS];	/* no modifier: may fall back to :u as perf does */
+	int leader[RECORD_MAX_EVENTS];		/* its group's leader (itself when alone) */
 	/* Where samples hold ip, tid, time and id: the same for every event here. */
 	struct pd_sample_layout layout;
 	int *fd;		/* [event][cpu], -1 when not open */
@@ -45,6 +46,8 @@ static inline int evlist__fd(const struct evlist *el, size_t ev, int cpu_idx)
 {
 	return el->fd[ev * (size_t)el->nr_cpus + (size_t)cpu_idx];
 }
+/* GROUP_DESC for the groups of o's events, if any (before the data: a stream sends it first). */
+int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w);
 /* The event a sample id belongs to, or -1. */
 int evlist__event_of_id(const struct evlist *el, uint64_t id);
 /* read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record per fd that lost. */

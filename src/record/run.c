@@ -212,18 +212,13 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		free(cpus);
 		return mperf_error(-EINVAL, "between 1 and %d events can be recorded", RECORD_MAX_EVENTS);
 	}
-	/* Not yet done at open time: say so rather than record something else. */
+	/* Not done at open time: say so rather than record something else. */
 	for (size_t i = 0; i < o->nr_events; i++) {
 		const struct record_event *ev = &o->events[i];
 
-		if (ev->group_size > 1 || ev->leader != (int)i) {
+		if (ev->sample_read && ev->leader == (int)i && ev->group_size < 2) {
 			free(cpus);
-			return mperf_error(-EOPNOTSUPP, "event groups are not supported yet: '%s' is in a group",
-					   ev->name);
-		}
-		if (ev->sample_read) {
-			free(cpus);
-			return mperf_error(-EOPNOTSUPP, "the S modifier (sample read) is not supported yet: '%s'",
+			return mperf_error(-EOPNOTSUPP, "the S modifier (sample read) outside a group is not supported yet: '%s'",
 					   ev->name);
 		}
 	}
@@ -258,7 +253,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		if ((err = pdw__add_event(d.w, &el.attr[i], res->ev[i].name, &el.id[i * (size_t)nr_cpus],
 					  (size_t)nr_cpus)))
 			goto out;
-	if ((err = features__write(d.w, o->cmd_argc, o->cmd_argv)))
+	if ((err = features__write(d.w, o->cmd_argc, o->cmd_argv)) || (err = evlist__write_groups(o, d.w)))
 		goto out;
 	if ((err = pdw__begin_data(d.w)) || (err = synthesize(d.w, wl.pid, &k)))
 		goto out;
