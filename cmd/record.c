@@ -28,6 +28,13 @@ static const char record_usage[] =
 	"                          rounded up to a power of two (default: 128); A (AUX) unused\n"
 	"    -o, --output FILE     output file (default: perf.data; an old one becomes FILE.old);\n"
 	"                          - writes a pipe-mode stream to standard output\n"
+	"    -s, --stat            per-thread counts: READ records at each thread's exit\n"
+	"    -d, --data            sample data addresses (ADDR, DATA_SRC, data mmaps)\n"
+	"    -W, --weight          sample weights\n"
+	"        --switch-events   record context switches\n"
+	"        --namespaces      record namespace information\n"
+	"        --no-inherit      do not follow the workload's children\n"
+	"    -T, --timestamp, -N, --no-buildid-cache   accepted, as in perf (no effect here)\n"
 	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
 	"    -h, --help            show this help\n"
 	"\n"
@@ -181,6 +188,14 @@ int cmd_record(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "strict-freq", no_argument, NULL, 'S' },
+		{ "stat", no_argument, NULL, 's' },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "data", no_argument, NULL, 'd' },
+		{ "weight", no_argument, NULL, 'W' },
+		{ "switch-events", no_argument, NULL, 'X' },
+		{ "namespaces", no_argument, NULL, 'n' },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -202,8 +217,29 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	/* '+': options stop at the workload's name. */
-	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:qhsTdWN", longopts, NULL)) != -1) {
 		switch (c) {
+		case 's':
+			o.stat = true;
+			break;
+		case 'd':
+			o.data_addr = true;
+			break;
+		case 'W':
+			o.weight = true;
+			break;
+		case 'X':
+			o.switch_events = true;
+			break;
+		case 'n':
+			o.namespaces = true;
+			break;
+		case 'i':
+			o.no_inherit = true;
+			break;
+		case 'T':	/* samples always carry their time here, as perf's do by default */
+		case 'N':	/* mperf has no build-id cache to skip */
+			break;
 		case 'e':
 			/* Each -e adds its events; the parser says what is wrong in one line. */
 			if (record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events) < 0) {

@@ -298,6 +298,31 @@ test_expect_success 'the header'"'"'s cmdline has the word record, as perf write
 	"$MPERF" report --header-only -i c8.data | grep -q "^# cmdline : /.*mperf record -q -c 0100000 -e cpu-clock -o c8.data true $"
 '
 
+# --- perf's attr options --------------------------------------------------------------
+
+# For each option set, perf evlist -v shows the same attrs for mperf's file
+# as for perf's own recording of the same command, and perf reads mperf's.
+test_expect_success PERF 'attr options (-s -d -W --switch-events --namespaces --no-inherit -T -N): perf'"'"'s attrs' '
+	for opts in "" "-s" "-d" "-W" "--switch-events" "--namespaces" "--no-inherit" "-T -N" \
+		"-s -d -W --switch-events --namespaces"; do
+		"$PERF" record -q $opts -e cpu-clock,task-clock -o popt.data "$CPUSPIN" 0.05 2>/dev/null &&
+		"$MPERF" record -q $opts -e cpu-clock,task-clock -o mopt.data "$CPUSPIN" 0.05 &&
+		"$PERF" evlist -v -i popt.data >popt.v 2>/dev/null &&
+		"$PERF" evlist -v -i mopt.data >mopt.v 2>mopt.err &&
+		test_must_be_empty mopt.err &&
+		diff popt.v mopt.v &&
+		"$PERF" report -D -i mopt.data >/dev/null 2>mopt.rerr &&
+		test_must_be_empty mopt.rerr || { echo "with options: $opts"; exit 1; }
+	done
+'
+
+test_expect_success '-s: READ records with the times and the lost count, per exiting thread' '
+	"$MPERF" record -q -s -e cpu-clock -o stat.data sh -c "\"$CPUSPIN\" 0.1 & \"$CPUSPIN\" 0.1; wait" &&
+	"$MPERF" report -D -i stat.data >stat.dump &&
+	test "$(grep -c "PERF_RECORD_READ: " stat.dump)" -ge 3 &&
+	grep -q "^\.\.\. time enabled : " stat.dump && grep -q "^\.\.\. lost         : " stat.dump
+'
+
 # --- perf_event_paranoid ------------------------------------------------------------
 
 # Another user, at perf_event_paranoid 2 or more: the kernel is refused to it.

@@ -38,6 +38,14 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, s
 	if (o->nr_events > 1)
 		a->sample_type |= PERF_SAMPLE_ID;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (o->stat) {
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a->inherit_stat = 1;
+	}
+	if (o->data_addr)
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	if (o->weight)
+		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
 	if (!own) {
 		a->freq = o->freq != 0;
 		if (o->freq)
@@ -48,7 +56,7 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, s
 	if (!own || a->freq || a->type == PERF_TYPE_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	a->disabled = 1;
-	a->inherit = 1;
+	a->inherit = !o->no_inherit;
 	a->enable_on_exec = 1;
 	a->sample_id_all = 1;
 	if (ev->leader != (int)i) {
@@ -79,6 +87,13 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, s
 		a->task = 1;
 		a->mmap2 = 1;
 		a->comm_exec = 1;
+		/* As perf 6.1: BPF programs and other kernel text as they come and go. */
+		a->ksymbol = 1;
+		a->bpf_event = 1;
+		/* perf asks these of the tracking event only. */
+		a->mmap_data = o->data_addr;
+		a->context_switch = o->switch_events;
+		a->namespaces = o->namespaces;
 	}
 }
 
@@ -189,6 +204,11 @@ again:
 						  "kernel.perf_event_paranoid is %d: recording user space only ('%s'), as perf does; lower it or use CAP_PERFMON to see the kernel",
 						  read_paranoid(), res->ev[i].name);
 				res->user_only = true;
+				goto again;
+			}
+			if (fd < 0 && errno == EINVAL && (el->attr[i].ksymbol || el->attr[i].bpf_event)) {
+				/* Kernels before 5.1 know neither (perf drops them the same way). */
+				el->attr[i].ksymbol = el->attr[i].bpf_event = 0;
 				goto again;
 			}
 			if (fd < 0 && errno == EINVAL && (el->attr[i].read_format & PERF_FORMAT_LOST)) {

@@ -69,6 +69,13 @@ struct record_opts {
 	uint64_t period;
 	bool rate_given;	/* -F or -c was given: it replaces an event kind's default period */
 	size_t mmap_pages;	/* data pages per CPU buffer, a power of two */
+	/* perf's attr options, set as perf sets them (perf evlist -v of the same command agrees). */
+	bool stat;		/* -s: per-thread counts (inherit_stat, READ records at exit, times) */
+	bool data_addr;		/* -d: sample addresses (ADDR, DATA_SRC, data mmaps) */
+	bool weight;		/* -W: sample weights (WEIGHT_STRUCT) */
+	bool switch_events;	/* --switch-events: context switch records */
+	bool namespaces;	/* --namespaces: namespace records */
+	bool no_inherit;	/* --no-inherit: children are not followed */
 	const char *output;
 	char *const *argv;	/* the workload */
 	int cmd_argc;		/* the command's arguments from "record" on, for the CMDLINE feature */
