@@ -263,7 +263,9 @@ header_event () { "$MPERF" report --header-only -i "$1" | grep "^# event : "; }
 test_expect_success '-c is decimal, as in perf: 0100000 is a hundred thousand' '
 	"$MPERF" record -q -c 0100000 -e cpu-clock -o c8.data true &&
 	header_event c8.data | grep -q "{ sample_period, sample_freq } = 100000," ||
-		fail "period: $(header_event c8.data)"
+		fail "period: $(header_event c8.data)" &&
+	{ header_event c8.data | grep -q "sample_type = IP|TID|TIME," ||
+		fail "a fixed period needs no PERIOD in the samples (perf leaves it out): $(header_event c8.data)"; }
 '
 
 test_expect_success '-F above kernel.perf_event_max_sample_rate is throttled to it, with perf'"'"'s warning' '
@@ -342,7 +344,14 @@ test_expect_success UNPRIVILEGED 'paranoid 2, another user: events fall back to 
 	"$MPERF" report --header-only -i nobody/u.data | grep "^# event : name = cpu-clock:u," | grep -q "exclude_kernel = 1"
 '
 
-test_expect_success UNPRIVILEGED 'paranoid 2: an event with a modifier is not changed behind the user'"'"'s back' '
+test_expect_success UNPRIVILEGED 'paranoid 2: modifiers are kept and u added after them (cpu-clock:Hu), as perf names it' '
+	(cd nobody && as_nobody "$MPERF" record -e cpu-clock:H,page-faults -o h.data "$CPUSPIN" 0.1) 2>h.err &&
+	mperf_counts h.err | cut -d" " -f1 >names &&
+	printf "cpu-clock:Hu\npage-faults:u\n" >expect &&
+	diff expect names
+'
+
+test_expect_success UNPRIVILEGED 'paranoid 2: an event for the kernel alone (:k) fails, it is not turned into another' '
 	(cd nobody && test_expect_code 1 as_nobody "$MPERF" record -e cpu-clock:k -o k.data "$CPUSPIN" 0.1) 2>k.err &&
 	grep -q "Permission denied (kernel.perf_event_paranoid is" k.err
 '
@@ -367,6 +376,19 @@ test_expect_success PERF 'perf reads the stream from a pipe: no warning, the sam
 	mperf_counts pstream.err | cut -d" " -f1,2 >expect &&
 	perf_counts pstream.dump >actual &&
 	diff expect actual
+'
+
+test_expect_success PERF 'with -o -, the workload'"'"'s standard output goes to standard error, not into the stream' '
+	"$MPERF" record -q -e cpu-clock -o - sh -c "echo hello-from-workload; \"$CPUSPIN\" 0.1" 2>say.err >say.data &&
+	grep -q "^hello-from-workload$" say.err &&
+	"$PERF" report -D -i - <say.data >/dev/null 2>say.perr &&
+	test_must_be_empty say.perr
+'
+
+test_expect_success '-o - into a regular file: a failed recording removes nothing (not even a file named -)' '
+	echo precious >./- &&
+	test_expect_code 127 "$MPERF" record -q -o - ./no-such-command >dash.data 2>/dev/null &&
+	test "$(cat ./-)" = precious
 '
 
 test_expect_success 'a reader of -o - that goes away: mperf ends quietly (141), the workload too' '
@@ -507,6 +529,16 @@ test_expect_success PERF 'perf reads the interrupted recording' '
 	perf_counts i.data.dump >counts &&
 	cat counts &&
 	test "$(cut -d" " -f2 counts)" -gt 0
+'
+
+test_expect_success 'under nohup (SIGHUP ignored), a hangup does not end the recording' '
+	(trap "" HUP && exec "$MPERF" record -q -e cpu-clock -o hup.data "$CPUSPIN" 0.6) &
+	pid=$! &&
+	sleep 0.2 &&
+	kill -HUP $pid &&
+	rc=0 && wait $pid || rc=$? &&
+	test "$rc" = 0 &&
+	test_cpu_samples "$("$MPERF" report -D -i hup.data | grep -c "PERF_RECORD_SAMPLE(IP")" 600 250000
 '
 
 # As perf: the first SIGINT ends the workload with SIGTERM and waits for it,

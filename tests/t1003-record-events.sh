@@ -195,6 +195,14 @@ test_expect_success PERF 'leader sampling {a,b}:S: perf'"'"'s attrs, and perf re
 	test "$("$MPERF" report -D -i lead.mperf.data | grep -c "^\.\.\.\.\. id ")" -gt 100
 '
 
+test_expect_success PERF 'a pinned group {a,b}:D: only the leader is pinned, as perf sets it' '
+	record_both pinned -e "{cpu-clock,task-clock}:D" &&
+	same_as_perf pinned &&
+	"$PERF" evlist -v -i pinned.mperf.data >pinned.v &&
+	grep "^cpu-clock: " pinned.v | grep -q "pinned: 1" &&
+	! grep "^task-clock: " pinned.v | grep -q "pinned"
+'
+
 test_expect_success 'the S modifier on a single event is refused in one line' '
 	test_expect_code 1 "$MPERF" record -q -e cpu-clock:S -o s1.data "$CPUSPIN" 0.1 2>err &&
 	test_line_count = 1 err &&

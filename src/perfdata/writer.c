@@ -90,7 +90,8 @@ struct pdata_writer *pdw__create(const char *path)
 		return NULL;
 	}
 	struct stat st;
-	w->regular = fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode);
+	/* Only a file we created is removed when unfinished (never stdout's, whatever it is). */
+	w->regular = !w->pipe && fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode);
 	return w;
 }
 

@@ -53,16 +53,19 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, s
 		else
 			a->sample_period = o->period;
 	}
-	if (!own || a->freq || a->type == PERF_TYPE_TRACEPOINT)
+	/* A fixed period (-c, a period= term) needs no PERIOD in each sample: perf leaves it out. */
+	if (a->freq || a->type == PERF_TYPE_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	a->disabled = 1;
 	a->inherit = !o->no_inherit;
 	a->enable_on_exec = 1;
 	a->sample_id_all = 1;
 	if (ev->leader != (int)i) {
-		/* A group member is enabled and disabled with its leader. */
+		/* A group member is enabled and disabled, and scheduled, with its leader. */
 		a->disabled = 0;
 		a->enable_on_exec = 0;
+		a->pinned = 0;
+		a->exclusive = 0;
 	}
 	if (ev->sample_read || o->events[ev->leader].sample_read) {
 		/*
@@ -109,7 +112,6 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 	for (size_t i = 0; i < o->nr_events; i++) {
 		snprintf(res->ev[i].name, sizeof(res->ev[i].name), "%s", o->events[i].name);
 		setup_attr(&el->attr[i], o, i);
-		el->user_fallback[i] = !o->events[i].mod_set;
 		el->leader[i] = o->events[i].leader;
 	}
 	pd_sample_layout(&el->attr[0], &el->layout);
@@ -187,18 +189,20 @@ again:
 				res->fell_back = true;
 				goto again;
 			}
-			if (fd < 0 && (errno == EACCES || errno == EPERM) && el->user_fallback[i] &&
-			    !el->attr[i].exclude_kernel) {
+			if (fd < 0 && (errno == EACCES || errno == EPERM) && !el->attr[i].exclude_kernel &&
+			    !el->attr[i].exclude_user) {
 				/*
 				 * perf_event_paranoid refuses the kernel to this user: perf
-				 * records user space only then, naming the event NAME:u.
-				 * perf does it silently; mperf says so, once.
+				 * records user space only then (an event that asked for the
+				 * kernel alone fails instead), naming it NAME:u, or NAMEu
+				 * after modifiers or a PMU's terms.  perf does it silently;
+				 * mperf says so, once.
 				 */
 				size_t len = strlen(res->ev[i].name);
+				bool sep = strchr(res->ev[i].name, ':') || strchr(res->ev[i].name, '/');
 
 				el->attr[i].exclude_kernel = el->attr[i].exclude_hv = 1;
-				snprintf(res->ev[i].name + len, sizeof(res->ev[i].name) - len, "%su",
-					 strchr(res->ev[i].name, ':') ? "" : ":");
+				snprintf(res->ev[i].name + len, sizeof(res->ev[i].name) - len, "%su", sep ? "" : ":");
 				if (!res->user_only)
 					mperf_log(MPERF_LOG_NOTICE,
 						  "kernel.perf_event_paranoid is %d: recording user space only ('%s'), as perf does; lower it or use CAP_PERFMON to see the kernel",

@@ -28,7 +28,6 @@ struct evlist {
 	int nr_cpus;
 	const int *cpus;
 	struct perf_event_attr attr[RECORD_MAX_EVENTS];
-	bool user_fallback[RECORD_MAX_EVENTS];	/* no modifier: may fall back to :u as perf does */
 	int leader[RECORD_MAX_EVENTS];		/* its group's leader (itself when alone) */
 	/* Where samples hold ip, tid, time and id: the same for every event here. */
 	struct pd_sample_layout layout;
@@ -106,8 +105,11 @@ struct workload {
 /*
  * Fork the child, which restores sigs (the dispositions and mask record's
  * caller had: an ignored SIGHUP stays ignored under nohup) and waits.
+ * With stdout_to_stderr (-o -: standard output is the stream), the
+ * command's standard output goes to standard error, as perf does.
  */
-int workload__prepare(struct workload *wl, char *const *argv, const struct record_signals *sigs);
+int workload__prepare(struct workload *wl, char *const *argv, const struct record_signals *sigs,
+		      bool stdout_to_stderr);
 /* Release the child; returns 0, or the exec errno (the child has exited). */
 int workload__start(struct workload *wl);
 void workload__abort(struct workload *wl);

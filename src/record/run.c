@@ -51,7 +51,11 @@ static void signals_install(struct record_signals *s)
 	/* A reader of -o - that goes away is a write error (EPIPE), not our death. */
 	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, &s->old_pipe);
 	for (size_t i = 0; i < NR_SIGNALS; i++) {
-		sigaction(record_signals[i], &sa, &s->old[i]);
+		sigaction(record_signals[i], NULL, &s->old[i]);
+		/* Under nohup a hangup must not end the recording (perf never catches SIGHUP). */
+		if (record_signals[i] == SIGHUP && s->old[i].sa_handler == SIG_IGN)
+			continue;
+		sigaction(record_signals[i], &sa, NULL);
 		sigdelset(&s->wait_mask, record_signals[i]);
 	}
 }
@@ -237,7 +241,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	}
 
 	signals_install(&sigs);
-	if ((err = workload__prepare(&wl, o->argv, &sigs))) {
+	if ((err = workload__prepare(&wl, o->argv, &sigs, !strcmp(o->output, "-")))) {
 		mperf_error(err, "cannot start the workload: %s", strerror(-err));
 		goto out;
 	}

@@ -12,7 +12,8 @@
 #include <unistd.h>
 #include "internal.h"
 
-int workload__prepare(struct workload *wl, char *const *argv, const struct record_signals *sigs)
+int workload__prepare(struct workload *wl, char *const *argv, const struct record_signals *sigs,
+		      bool stdout_to_stderr)
 {
 	int go[2], er[2];
 	pid_t pid;
@@ -42,6 +43,8 @@ int workload__prepare(struct workload *wl, char *const *argv, const struct recor
 
 		/* The command runs with the signals record's caller had, not record's. */
 		record_signals_restore(sigs);
+		if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		close(go[1]);
 		close(er[0]);
 		/* The name perf report shows for the child until exec (its COMM). */
