@@ -19,7 +19,7 @@ static const char record_usage[] =
 	"usage: mperf record [-e LIST]... [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
 	"\n"
 	"    -e, --event LIST      events to sample, comma-separated; -e may be repeated\n"
-	"                          (default: cycles); see EVENTS below\n"
+	"                          (default: cycles:P, as perf); see EVENTS below\n"
 	"    -F, --freq HZ|max     sample at HZ samples per second (default: 4000); above\n"
 	"                          kernel.perf_event_max_sample_rate, or with max, that rate\n"
 	"        --strict-freq     refuse a -F above that rate instead of throttling to it\n"
@@ -294,7 +294,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_error("%s", "no command given to run");
-	if (!nr_events && record__parse_events("cycles", events, RECORD_MAX_EVENTS, &nr_events) < 0)
+	/* perf's default: cycles, as precise as the PMU allows. */
+	if (!nr_events && record__parse_events("cycles:P", events, RECORD_MAX_EVENTS, &nr_events) < 0)
 		return 1;
 	o.events = events;
 	o.nr_events = nr_events;

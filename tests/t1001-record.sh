@@ -257,6 +257,14 @@ test_expect_success 'record -F 1000: one sample per ms of CPU time' '
 	test_cpu_samples "$(mperf_total f.err)" 1000 1000000
 '
 
+test_expect_success PERF 'without -e, the event perf records by default (cycles:P), with its attr' '
+	"$PERF" record -q -o pdef.data "$CPUSPIN" 0.05 2>/dev/null &&
+	"$MPERF" record -q -o mdef.data "$CPUSPIN" 0.05 2>/dev/null &&
+	"$PERF" evlist -v -i pdef.data >pdef.v 2>/dev/null &&
+	"$PERF" evlist -v -i mdef.data >mdef.v 2>/dev/null &&
+	diff pdef.v mdef.v
+'
+
 # header_event FILE: the event lines of mperf's --header-only for FILE.
 header_event () { "$MPERF" report --header-only -i "$1" | grep "^# event : "; }
 

@@ -113,6 +113,7 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 		snprintf(res->ev[i].name, sizeof(res->ev[i].name), "%s", o->events[i].name);
 		setup_attr(&el->attr[i], o, i);
 		el->leader[i] = o->events[i].leader;
+		el->precise_max[i] = o->events[i].precise_max;
 	}
 	pd_sample_layout(&el->attr[0], &el->layout);
 	el->fd = malloc(n * sizeof(*el->fd));
@@ -175,6 +176,11 @@ int evlist__open(struct evlist *el, struct record_result *res, pid_t pid)
 			int group_fd = el->leader[i] != (int)i ? evlist__fd(el, (size_t)el->leader[i], c) : -1;
 again:
 			fd = sys_perf_event_open(&el->attr[i], pid, el->cpus[c], group_fd);
+			if (fd < 0 && el->precise_max[i] && el->attr[i].precise_ip && (errno == EINVAL || errno == EOPNOTSUPP)) {
+				/* :P asks for the most precise the PMU can do: step down to it, as perf does. */
+				el->attr[i].precise_ip--;
+				goto again;
+			}
 			if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
 				       errno == EOPNOTSUPP) && is_cycles(&el->attr[i])) {
 				/* No PMU (a VM): perf falls back to the cpu-clock timer. */
