@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../src/host/host.h"
@@ -89,7 +90,7 @@ static int parse_freq(const char *arg, bool strict, uint64_t *freq)
 {
 	int max = host_max_sample_rate();
 
-	if (!strcmp(arg, "max")) {
+	if (!strcasecmp(arg, "max")) {
 		if (max <= 0)
 			return usage_error("%s", "-F max: cannot read kernel.perf_event_max_sample_rate");
 		fprintf(stderr, "info: Using a maximum frequency rate of %d Hz\n", max);

@@ -281,7 +281,7 @@ test_expect_success '-F above kernel.perf_event_max_sample_rate is throttled to 
 	"$MPERF" record -F $((max * 2)) -e cpu-clock -o fmax.data true 2>fmax.err &&
 	grep -q "^warning: Maximum frequency rate ($max Hz) exceeded, throttling from $((max * 2)) Hz to $max Hz\.$" fmax.err &&
 	header_event fmax.data | grep -q "{ sample_period, sample_freq } = $max,.* freq = 1" &&
-	"$MPERF" record -F max -e cpu-clock -o fmax2.data true 2>fmax2.err &&
+	"$MPERF" record -F MAX -e cpu-clock -o fmax2.data true 2>fmax2.err &&
 	grep -q "^info: Using a maximum frequency rate of $max Hz$" fmax2.err &&
 	header_event fmax2.data | grep -q "{ sample_period, sample_freq } = $max,"
 '

@@ -195,6 +195,12 @@ test_expect_success PERF 'leader sampling {a,b}:S: perf'"'"'s attrs, and perf re
 	test "$("$MPERF" report -D -i lead.mperf.data | grep -c "^\.\.\.\.\. id ")" -gt 100
 '
 
+test_expect_success PERF 'a named group foo{a,b}: perf sees its name' '
+	record_both named -e "foo{cpu-clock,task-clock}" &&
+	same_as_perf named &&
+	test "$("$PERF" evlist -g -i named.mperf.data 2>/dev/null)" = "foo{cpu-clock,task-clock}"
+'
+
 test_expect_success PERF 'a pinned group {a,b}:D: only the leader is pinned, as perf sets it' '
 	record_both pinned -e "{cpu-clock,task-clock}:D" &&
 	same_as_perf pinned &&

@@ -253,7 +253,8 @@ int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w)
 
 	for (size_t i = 0; i < o->nr_events; i++)
 		if (o->events[i].leader == (int)i && o->events[i].group_size > 1)
-			g[n++] = (struct pd_group_desc){ NULL, (uint32_t)i, (uint32_t)o->events[i].group_size };
+			g[n++] = (struct pd_group_desc){ o->events[i].group_name[0] ? o->events[i].group_name : NULL,
+							 (uint32_t)i, (uint32_t)o->events[i].group_size };
 	return n ? pdw__feat_group_desc(w, g, n) : 0;
 }
 

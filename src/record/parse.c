@@ -988,6 +988,10 @@ static int parse_group(struct pctx *c, const char **pp)
 			break;
 		return syntax(c, open, "group without its '}'");
 	}
+	/* A name before the brace names the group (GROUP_DESC), as perf keeps it. */
+	if (open > *pp && c->n > first)
+		snprintf(c->ev[first].group_name, sizeof(c->ev[first].group_name), "%.*s",
+			 (int)(open - *pp), *pp);
 	p = skip_blank(p + 1);
 	if (*p == ':') {
 		m = skip_blank(p + 1);

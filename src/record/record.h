@@ -31,6 +31,7 @@ struct record_event {
 	bool period_set, freq_set;
 	int leader;		/* index in the array of its group's leader; itself when alone or leading */
 	int group_size;		/* on a leader: its group's number of events (1 when alone) */
+	char group_name[64];	/* on a leader: the group's name (foo{a,b}), or "" */
 	bool sample_read;	/* :S: leader sampling (PERF_SAMPLE_READ, read_format GROUP in a group) */
 	bool precise_max;	/* :P: attr.precise_ip is 3, to be lowered until the kernel takes it */
 	bool mod_set;		/* a modifier was given: the exclude bits are what the user asked */
