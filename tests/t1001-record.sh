@@ -403,7 +403,7 @@ test_expect_success 'a reader of -o - that goes away: mperf ends quietly (141), 
 	rc=0 &&
 	{ "$MPERF" record -q -e cpu-clock -o - sh -c "echo \$\$ >gone.pid; exec \"$NOPLOOP\" 30" 2>gone.err; echo $? >gone.rc; } |
 		head -c 64 >/dev/null &&
-	n=0 && while ! test -s gone.rc && test $n -lt 100; do sleep 0.1; n=$((n + 1)); done &&
+	n=0 && while ! test -s gone.rc && test $n -lt 300; do sleep 0.1; n=$((n + 1)); done &&
 	test "$(cat gone.rc)" = 141 &&
 	! grep -v "cycles\|cpu-clock" gone.err | grep . &&
 	! kill -0 "$(cat gone.pid)" 2>/dev/null
