@@ -384,8 +384,10 @@ int pdw__finished_round(struct pdata_writer *w)
 /* NULL for a bad bit; for a feature that comes too late for a stream, a scratch buffer. */
 static struct mbuf *feat_buf(struct pdata_writer *w, int feat)
 {
-	if (feat <= 0 || feat >= NR_FEAT)
+	if (feat <= 0 || feat >= NR_FEAT) {
+		mperf_error(-EINVAL, "'%s': no feature %d", w->path, feat);
 		return NULL;
+	}
 	if (w->pipe && w->begun) {
 		w->feat[0].len = 0;	/* bit 0 is never written: kept, then dropped */
 		return &w->feat[0];
@@ -417,7 +419,7 @@ int pdw__feat_string(struct pdata_writer *w, int feat, const char *s)
 	struct mbuf *b = feat_buf(w, feat);
 
 	if (!b)
-		return mperf_error(-EINVAL, "'%s': no feature %d", w->path, feat);
+		return -EINVAL;
 	b->len = 0;
 	return feat_done(w, add_string(b, s));
 }
@@ -429,7 +431,7 @@ int pdw__feat_strings(struct pdata_writer *w, int feat, const char *const *s, si
 	int err;
 
 	if (!b)
-		return mperf_error(-EINVAL, "'%s': no feature %d", w->path, feat);
+		return -EINVAL;
 	b->len = 0;
 	if ((err = mbuf_add(b, &nr, 4)))
 		return feat_done(w, err);
@@ -444,7 +446,7 @@ int pdw__feat_u64(struct pdata_writer *w, int feat, uint64_t v)
 	struct mbuf *b = feat_buf(w, feat);
 
 	if (!b)
-		return mperf_error(-EINVAL, "'%s': no feature %d", w->path, feat);
+		return -EINVAL;
 	b->len = 0;
 	return feat_done(w, mbuf_add(b, &v, 8));
 }
@@ -474,7 +476,7 @@ int pdw__feat_group_desc(struct pdata_writer *w, const struct pd_group_desc *g, 
 	int err;
 
 	if (!b)
-		return mperf_error(-EINVAL, "'%s': no feature %d", w->path, PD_FEAT_GROUP_DESC);
+		return -EINVAL;
 	b->len = 0;
 	if ((err = mbuf_add(b, &nr, sizeof(nr))))
 		return feat_done(w, err);

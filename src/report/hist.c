@@ -51,7 +51,7 @@ struct hist {
 	size_t nr, h_cap;
 	struct symcache *syms;
 	struct strset strs;		/* comms and dso names */
-	bool key[4];			/* which of comm, pid, dso, sym identify an entry */
+	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
 	/* Samples come in runs from one thread and one map: remember the last ones. */
 	const char *last_comm_raw, *last_comm;
 	const char *last_dso_raw, *last_dso;
@@ -62,7 +62,6 @@ struct hist {
 	uint64_t total_samples;
 };
 
-enum { K_COMM, K_PID, K_DSO, K_SYM };
 
 static const char *intern(struct hist *H, const char *s)
 {
@@ -112,13 +111,13 @@ static bool listed(const char *list, const char *name)
 
 static bool same(const struct hist *H, const struct hent *a, const struct hent *b)
 {
-	if (H->key[K_COMM] && a->comm != b->comm)
+	if (H->key[REPORT_KEY_COMM] && a->comm != b->comm)
 		return false;
-	if (H->key[K_PID] && a->tid != b->tid)	/* perf's "pid" key is the thread */
+	if (H->key[REPORT_KEY_PID] && a->tid != b->tid)	/* perf's "pid" key is the thread */
 		return false;
-	if (H->key[K_DSO] && a->dso != b->dso)
+	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
 		return false;
-	if (H->key[K_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start || a->level != b->level ||
+	if (H->key[REPORT_KEY_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start || a->level != b->level ||
 			      (!a->sym && a->addr != b->addr)))
 		return false;
 	return a->filtered == b->filtered;
@@ -128,13 +127,13 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 {
 	uint64_t h = HASH_FNV_INIT;
 
-	if (H->key[K_COMM])
+	if (H->key[REPORT_KEY_COMM])
 		h = hash_mix(h, (uintptr_t)e->comm);
-	if (H->key[K_PID])
+	if (H->key[REPORT_KEY_PID])
 		h = hash_mix(h, (uint64_t)(unsigned)e->tid);
-	if (H->key[K_DSO])
+	if (H->key[REPORT_KEY_DSO])
 		h = hash_mix(h, (uintptr_t)e->dso);
-	if (H->key[K_SYM])
+	if (H->key[REPORT_KEY_SYM])
 		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr) ^ (uint64_t)e->level);
 	return h ^ (h >> 29);
 }
