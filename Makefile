@@ -67,7 +67,7 @@ noploop: tests/workloads/noploop.c
 	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
 
 cpuspin: tests/workloads/cpuspin.c
-	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
+	$(QUIET_LINK)$(CC) -O1 -Wall -pthread -o $@ $<
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

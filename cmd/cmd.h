@@ -14,6 +14,8 @@ int cmd_report(int argc, char **argv);
 
 /* -q: from now on only errors and notices (the cycles fallback) reach stderr. */
 void cmd_set_quiet(void);
+/* -v: debug lines too (each perf_event_open). */
+void cmd_set_verbose(void);
 
 /* "mperf <cmd>: <msg>" on stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -31,6 +31,11 @@ void cmd_set_quiet(void)
 	quiet_level = MPERF_LOG_NOTICE;
 }
 
+void cmd_set_verbose(void)
+{
+	quiet_level = MPERF_LOG_DEBUG;
+}
+
 void cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -18,6 +18,7 @@
 
 static const char record_usage[] =
 	"usage: mperf record [-e LIST]... [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
+	"   or: mperf record [-e LIST]... [options] {-p PID | -t TID | -a | -C CPUS} [[--] CMD [ARGS]]\n"
 	"\n"
 	"    -e, --event LIST      events to sample, comma-separated; -e may be repeated\n"
 	"                          (default: cycles:P, as perf); see EVENTS below\n"
@@ -29,14 +30,22 @@ static const char record_usage[] =
 	"                          rounded up to a power of two (default: 128); A (AUX) unused\n"
 	"    -o, --output FILE     output file (default: perf.data; an old one becomes FILE.old);\n"
 	"                          - writes a pipe-mode stream to standard output\n"
+	"    -p, --pid PID[,PID]   sample running processes, all their threads (until they\n"
+	"                          exit, CMD ends, or SIGINT/SIGTERM)\n"
+	"    -t, --tid TID[,TID]   sample running threads only (implies --no-inherit)\n"
+	"    -a, --all-cpus        sample every task on every CPU\n"
+	"    -C, --cpu CPUS        sample every task on these CPUs (0-1,3)\n"
+	"        --per-thread      events per thread, not per CPU (no timestamps without -T)\n"
 	"    -s, --stat            per-thread counts: READ records at each thread's exit\n"
 	"    -d, --data            sample data addresses (ADDR, DATA_SRC, data mmaps)\n"
 	"    -W, --weight          sample weights\n"
 	"        --switch-events   record context switches\n"
 	"        --namespaces      record namespace information\n"
 	"        --no-inherit      do not follow the workload's children\n"
-	"    -T, --timestamp, -N, --no-buildid-cache   accepted, as in perf (no effect here)\n"
+	"    -T, --timestamp       sample times, also --per-thread\n"
+	"    -N, --no-buildid-cache   accepted, as in perf (no effect here)\n"
 	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
+	"    -v, --verbose         also print each perf_event_open\n"
 	"    -h, --help            show this help\n"
 	"\n"
 	"EVENTS (perf's syntax; mperf record -e accepts what perf record -e does)\n"
@@ -197,6 +206,12 @@ int cmd_record(int argc, char **argv)
 		{ "namespaces", no_argument, NULL, 'n' },
 		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "no-buildid-cache", no_argument, NULL, 'N' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "per-thread", no_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -212,13 +227,13 @@ int cmd_record(int argc, char **argv)
 	};
 	struct record_result *res;
 	size_t nr_events = 0;
-	bool quiet = false, have_F = false, have_c = false, strict_freq = false, rounded = false;
+	bool quiet = false, verbose = false, have_F = false, have_c = false, strict_freq = false, rounded = false;
 	const char *freq_arg = NULL;
 	uint64_t v;
 	int c, ret;
 
 	/* '+': options stop at the workload's name. */
-	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:qhsTdWN", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:p:t:C:aqvhsTdWN", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.stat = true;
@@ -238,8 +253,28 @@ int cmd_record(int argc, char **argv)
 		case 'i':
 			o.no_inherit = true;
 			break;
-		case 'T':	/* samples always carry their time here, as perf's do by default */
+		case 'T':	/* samples carry their time by default; -T also per thread */
+			o.sample_time = true;
+			break;
 		case 'N':	/* mperf has no build-id cache to skip */
+			break;
+		case 'p':
+			o.pids = optarg;
+			break;
+		case 't':
+			o.tids = optarg;
+			break;
+		case 'a':
+			o.system_wide = true;
+			break;
+		case 'C':
+			o.cpu_list = optarg;
+			break;
+		case 'P':
+			o.per_thread = true;
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'e':
 			/* Each -e adds its events; the parser says what is wrong in one line. */
@@ -293,16 +328,18 @@ int cmd_record(int argc, char **argv)
 		size_name((uint64_t)o.mmap_pages * (uint64_t)sysconf(_SC_PAGESIZE), size, sizeof(size));
 		fprintf(stderr, "rounding mmap pages size to %s (%zu pages)\n", size, o.mmap_pages);
 	}
-	if (optind >= argc)
-		return usage_error("%s", "no command given to run");
+	if (optind >= argc && !o.pids && !o.tids && !o.system_wide && !o.cpu_list)
+		return usage_error("%s", "no command given to run, and no target (-p, -t, -a, -C) to sample");
 	/* perf's default: cycles, as precise as the PMU allows. */
 	if (!nr_events && record__parse_events("cycles:P", events, RECORD_MAX_EVENTS, &nr_events) < 0)
 		return 1;
 	o.events = events;
 	o.nr_events = nr_events;
-	o.argv = argv + optind;
+	o.argv = optind < argc ? argv + optind : NULL;
 	if (quiet)
 		cmd_set_quiet();
+	else if (verbose)
+		cmd_set_verbose();
 
 	res = calloc(1, sizeof(*res));
 	if (!res) {
@@ -329,8 +366,14 @@ int cmd_record(int argc, char **argv)
 			(unsigned long long)res->samples);
 	}
 	/* Losses and per-event counts are shown whenever they could hide a problem. */
+	size_t nr_user = 0;
+
+	for (size_t i = 0; i < res->nr_events; i++)
+		nr_user += !res->ev[i].tracking;
 	for (size_t i = 0; i < res->nr_events; i++) {
-		if (res->ev[i].lost || (!quiet && res->nr_events > 1))
+		if (res->ev[i].tracking && !res->ev[i].lost)
+			continue;	/* perf's dummy:HG of -a/-C: it samples nothing */
+		if (res->ev[i].lost || (!quiet && nr_user > 1))
 			fprintf(stderr, "[ mperf record: event '%s': %llu samples, %llu lost ]\n",
 				res->ev[i].name, (unsigned long long)res->ev[i].samples,
 				(unsigned long long)res->ev[i].lost);

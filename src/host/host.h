@@ -22,6 +22,11 @@ int host_open_regular(const char *path);
 /* Read up to len - 1 bytes of a small file (/proc, /sys) and NUL-terminate: bytes, or -errno. */
 int host_read_small_file(const char *path, char *buf, size_t len);
 
+/*
+ * A CPU list as sysfs writes it and perf's -C takes it ("0-1,3"): the
+ * number of CPUs, or -EINVAL (not such a list), -E2BIG past max.
+ */
+int host_parse_cpu_list(const char *s, int *cpus, int max);
 /* The online CPUs ("0-1,3" in sysfs): their number, or -errno (-E2BIG past max). */
 int host_online_cpus(int *cpus, int max);
 /* The first "model name" of /proc/cpuinfo, blanks squeezed as perf stores it ("unknown"). */
@@ -30,6 +35,37 @@ void host_cpu_desc(char *out, size_t len);
 uint64_t host_total_mem_kb(void);
 /* kernel.perf_event_max_sample_rate, or -errno. */
 int host_max_sample_rate(void);
+
+/* ---- processes and threads, from /proc ---- */
+
+/*
+ * The numeric entries of a /proc directory: every process ("/proc"), or
+ * the threads of one ("/proc/PID/task"), in ascending order.  Their
+ * number with *ids malloc'd (the caller frees it), or -errno (-ESRCH when
+ * the directory is gone: no such process).
+ */
+int host_proc_ids(const char *dir, int **ids);
+/* A thread's name (/proc/PID/task/TID/comm), without the newline: 0 or -errno. */
+int host_proc_comm(int pid, int tid, char *buf, size_t len);
+/* Tgid and PPid of a thread (/proc/TID/status): 0 or -errno. */
+int host_proc_status(int tid, int *tgid, int *ppid);
+
+/* One line of /proc/PID/maps. */
+struct host_map {
+	uint64_t start, end, pgoff;
+	uint32_t maj, min;
+	uint64_t ino;
+	uint32_t prot;		/* PROT_READ | PROT_WRITE | PROT_EXEC */
+	uint32_t flags;		/* MAP_SHARED or MAP_PRIVATE */
+	char perms[5];		/* "r-xp" */
+	const char *name;	/* the path, "[vdso]", or "" for an anonymous map */
+};
+/*
+ * Call fn for each mapping of process pid in address order; fn returns 0
+ * to go on, anything else to stop: that value is returned.  0 at the end,
+ * or -errno (-ESRCH: no such process).
+ */
+int host_proc_maps(int pid, int (*fn)(void *arg, const struct host_map *m), void *arg);
 
 /* ---- build ids ---- */
 

@@ -8,8 +8,7 @@
 #include <unistd.h>
 #include "host.h"
 
-/* "0-1,3" style list from /sys. */
-static int parse_cpu_list(const char *s, int *cpus, int max)
+int host_parse_cpu_list(const char *s, int *cpus, int max)
 {
 	int n = 0;
 
@@ -32,8 +31,10 @@ static int parse_cpu_list(const char *s, int *cpus, int max)
 			cpus[n++] = (int)c;
 		}
 		s = end;
-		if (*s == ',')
+		if (*s == ',' && s[1] && s[1] != '\n')
 			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
 	}
 	return n;
 }
@@ -52,7 +53,7 @@ int host_online_cpus(int *cpus, int max)
 			cpus[i] = (int)i;
 		return (int)n;
 	}
-	return parse_cpu_list(buf, cpus, max);
+	return host_parse_cpu_list(buf, cpus, max);
 }
 
 void host_cpu_desc(char *out, size_t len)

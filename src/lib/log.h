@@ -8,9 +8,10 @@
  * MPERF_LOG_ERROR and returns a negative code; its callers pass the code
  * up and log nothing more.  The command layer installs a hook; without
  * one, messages are dropped.  MPERF_LOG_NOTICE is for the few lines that
- * must reach the user even with -q (the cycles fallback).
+ * must reach the user even with -q (the cycles fallback); MPERF_LOG_DEBUG
+ * only with -v (each perf_event_open, as perf -v shows them).
  */
-enum mperf_log_level { MPERF_LOG_ERROR, MPERF_LOG_NOTICE, MPERF_LOG_WARN, MPERF_LOG_INFO };
+enum mperf_log_level { MPERF_LOG_ERROR, MPERF_LOG_NOTICE, MPERF_LOG_WARN, MPERF_LOG_INFO, MPERF_LOG_DEBUG };
 
 typedef void (*mperf_log_fn)(enum mperf_log_level level, const char *msg);
 

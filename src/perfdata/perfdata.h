@@ -126,6 +126,10 @@ int pdw__comm(struct pdata_writer *w, uint32_t pid, uint32_t tid, const char *co
 /* An MMAP record; *pos gets its data position, for pdw__patch_mmap_len(). */
 int pdw__mmap(struct pdata_writer *w, uint16_t misc, uint32_t pid, uint32_t tid, uint64_t start,
 	      uint64_t len, uint64_t pgoff, const char *filename, uint64_t *pos);
+/* An MMAP2 record: pid, tid and the fields after them from m (its header is ignored). */
+int pdw__mmap2(struct pdata_writer *w, uint16_t misc, const struct pd_mmap2_event *m, const char *filename);
+/* A FORK record (time 0), as perf synthesizes one for a task that was running before record. */
+int pdw__fork(struct pdata_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid);
 /* Overwrite the len of the MMAP record at pos (a length known late). */
 int pdw__patch_mmap_len(struct pdata_writer *w, uint64_t pos, uint64_t len);
 /* LOST_SAMPLES for the event added as number ev, whose fd has this id. */

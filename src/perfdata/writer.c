@@ -311,7 +311,7 @@ static int patch(struct pdata_writer *w, uint64_t pos, const void *buf, size_t l
 static int write_record(struct pdata_writer *w, uint32_t type, uint16_t misc, const void *body,
 			size_t body_len, const char *s, size_t ev, uint64_t id)
 {
-	unsigned char rec[512];
+	unsigned char rec[4096 + 256];	/* a path of up to PATH_MAX, and room for the rest */
 	size_t slen = s ? strlen(s) + 1 : 0, pad = (slen + 7) & ~(size_t)7;
 	const struct pd_sample_layout *l = ev < w->nr_ev ? &w->ev[ev].layout : NULL;
 	size_t tsz = l ? l->trailer_size : 0;
@@ -346,6 +346,22 @@ int pdw__mmap(struct pdata_writer *w, uint16_t misc, uint32_t pid, uint32_t tid,
 
 	*pos = w->data_size;
 	return write_record(w, PERF_RECORD_MMAP, misc, &e.pid, body, filename, 0, 0);
+}
+
+int pdw__mmap2(struct pdata_writer *w, uint16_t misc, const struct pd_mmap2_event *m, const char *filename)
+{
+	struct pd_mmap2_event e = *m;
+	const size_t body = sizeof(e) - sizeof(e.header);
+
+	return write_record(w, PERF_RECORD_MMAP2, misc, &e.pid, body, filename, 0, 0);
+}
+
+int pdw__fork(struct pdata_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
+{
+	struct pd_fork_event e = { .pid = pid, .ppid = ppid, .tid = tid, .ptid = ptid };
+	const size_t body = sizeof(e) - sizeof(e.header);
+
+	return write_record(w, PERF_RECORD_FORK, 0, &e.pid, body, NULL, 0, 0);
 }
 
 int pdw__patch_mmap_len(struct pdata_writer *w, uint64_t pos, uint64_t len)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * One ring buffer per CPU, drained into the file: every event of a CPU
- * writes into the buffer of that CPU's first event, and the loop polls
- * only those buffers' fds.
+ * One ring buffer per CPU (per thread with --per-thread), drained into the
+ * file: every event of a CPU writes into the buffer of that CPU's first
+ * event, and the loop polls the first event's fds.
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -21,29 +22,86 @@
  */
 #define POLL_TIMEOUT_MS	100
 
+/* Redirect fd into owner's buffer; SET_OUTPUT needs the same CPU (or task) and no mapping of its own. */
+static int redirect(struct drain *d, size_t ev, int fd, int owner, const char *where)
+{
+	if (fd < 0 || fd == owner)
+		return 0;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, owner) < 0)
+		return mperf_error(-errno, "cannot redirect event '%s' into the buffer of %s: %s",
+				   d->res->ev[ev].name, where, strerror(errno));
+	return 0;
+}
+
+static int map_one(struct drain *d, int owner, size_t pages, const char *where)
+{
+	int err = ring__mmap(&d->ring[d->nr_rings], owner, pages);
+
+	if (err == -EPERM || err == -ENOMEM)
+		return mperf_error(err, "cannot mmap the buffer of %s (%zu pages): %s (the limit is kernel.perf_event_mlock_kb; use a smaller -m or raise it)",
+				   where, pages, mperf_strerror(err));
+	if (err)
+		return mperf_error(err, "cannot mmap the buffer of %s: %s", where, mperf_strerror(err));
+	d->nr_rings++;
+	return 0;
+}
+
+/* The first fd of event 0 open on CPU c (any thread), or per thread that thread's: a buffer's owner. */
+static int owner_fd(const struct evlist *el, int c, int th)
+{
+	if (th >= 0)
+		return evlist__fd(el, 0, c, th);
+	for (int t = 0; t < el->nr_threads; t++)
+		if (evlist__fd(el, 0, c, t) >= 0)
+			return evlist__fd(el, 0, c, t);
+	return -1;
+}
+
 int drain__map(struct drain *d, size_t pages)
 {
 	struct evlist *el = d->el;
+	bool per_thread = el->t->per_thread;
+	int nr = per_thread ? el->nr_threads : el->nr_cpus, err;
+	size_t slots = (size_t)el->nr_cpus * (size_t)el->nr_threads;
 
-	d->ring = calloc((size_t)el->nr_cpus, sizeof(*d->ring));
-	if (!d->ring)
+	d->ring = calloc((size_t)nr, sizeof(*d->ring));
+	d->pfd = calloc(slots, sizeof(*d->pfd));
+	if (!d->ring || !d->pfd)
 		return mperf_error(-ENOMEM, "out of memory");
-	for (int c = 0; c < el->nr_cpus; c++) {
-		int cpu = el->cpus[c], leader = evlist__fd(el, 0, c);
-		int err = ring__mmap(&d->ring[c], leader, pages);
+	for (int r = 0; r < nr; r++) {
+		int owner = per_thread ? owner_fd(el, 0, r) : owner_fd(el, r, -1);
+		char where[64];
 
-		if (err == -EPERM || err == -ENOMEM)
-			return mperf_error(err, "cannot mmap the buffer of cpu %d (%zu pages): %s (the limit is kernel.perf_event_mlock_kb; use a smaller -m or raise it)",
-					   cpu, pages, mperf_strerror(err));
-		if (err)
-			return mperf_error(err, "cannot mmap the buffer of cpu %d: %s", cpu, mperf_strerror(err));
-		d->nr_rings = c + 1;
-		/* SET_OUTPUT needs the same CPU and an fd without a mapping of its own. */
-		for (size_t i = 1; i < el->nr_ev; i++)
-			if (ioctl(evlist__fd(el, i, c), PERF_EVENT_IOC_SET_OUTPUT, leader) < 0)
-				return mperf_error(-errno, "cannot redirect event '%s' into the buffer of cpu %d: %s",
-						   d->res->ev[i].name, cpu, strerror(errno));
+		if (owner < 0)
+			continue;	/* a thread that exited before it was opened */
+		if (per_thread)
+			snprintf(where, sizeof(where), "thread %d", el->t->tids[r]);
+		else
+			snprintf(where, sizeof(where), "cpu %d", el->t->cpus[r]);
+		if ((err = map_one(d, owner, pages, where)))
+			return err;
+		for (size_t i = 0; i < el->nr_ev; i++)
+			for (int t = 0; t < el->nr_threads; t++) {
+				int c = per_thread ? 0 : r;
+
+				if (per_thread && t != r)
+					continue;
+				if ((err = redirect(d, i, evlist__fd(el, i, c, t), owner, where)))
+					return err;
+			}
 	}
+	/*
+	 * Poll the first event's fd of every CPU and thread: the kernel wakes
+	 * every fd of a buffer, and each hangs up when its own task is gone,
+	 * so the recording of running tasks ends when the last one exits.
+	 */
+	for (int c = 0; c < el->nr_cpus; c++)
+		for (int t = 0; t < el->nr_threads; t++) {
+			int fd = evlist__fd(el, 0, c, t);
+
+			if (fd >= 0)
+				d->pfd[d->nr_pfd++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		}
 	return 0;
 }
 
@@ -52,8 +110,10 @@ void drain__unmap(struct drain *d)
 	for (int c = 0; c < d->nr_rings; c++)
 		ring__exit(&d->ring[c]);
 	free(d->ring);
+	free(d->pfd);
 	d->ring = NULL;
-	d->nr_rings = 0;
+	d->pfd = NULL;
+	d->nr_rings = d->nr_pfd = 0;
 }
 
 /* Account for the records of one pass: samples per event, times, lost, DSOs hit. */
@@ -122,16 +182,10 @@ int64_t drain__once(struct drain *d)
 
 int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop)
 {
-	struct pollfd *pfd = calloc((size_t)d->nr_rings, sizeof(*pfd));
 	struct timespec ts = { POLL_TIMEOUT_MS / 1000, (POLL_TIMEOUT_MS % 1000) * 1000000L };
+	struct pollfd *pfd = d->pfd;
 	int err = 0;
 
-	if (!pfd)
-		return mperf_error(-ENOMEM, "out of memory");
-	for (int c = 0; c < d->nr_rings; c++) {
-		pfd[c].fd = evlist__fd(d->el, 0, c);
-		pfd[c].events = POLLIN;
-	}
 	for (;;) {
 		int stopping = *stop, hup = 0, n;
 		int64_t wrote = drain__once(d);
@@ -143,7 +197,7 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 		if (stopping)
 			break;
 		/* The signals stay blocked except inside ppoll: none is missed. */
-		n = ppoll(pfd, (nfds_t)d->nr_rings, &ts, waitmask);
+		n = ppoll(pfd, (nfds_t)d->nr_pfd, &ts, waitmask);
 		if (n < 0 && errno != EINTR) {
 			err = mperf_error(-errno, "poll failed: %s", strerror(errno));
 			break;
@@ -152,18 +206,17 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 			d->res->timeouts++;
 		if (n > 0) {
 			d->res->wakeups++;
-			for (int c = 0; c < d->nr_rings; c++) {
-				if (pfd[c].revents & (POLLHUP | POLLERR)) {
-					pfd[c].fd = -1;	/* the events are gone; stop polling it */
+			for (int k = 0; k < d->nr_pfd; k++) {
+				if (pfd[k].revents & (POLLHUP | POLLERR)) {
+					pfd[k].fd = -1;	/* its task is gone; stop polling it */
 					hup++;
-				} else if (pfd[c].fd < 0) {
+				} else if (pfd[k].fd < 0) {
 					hup++;
 				}
 			}
-			if (hup == d->nr_rings && !*stop)
+			if (hup == d->nr_pfd && !*stop)
 				*stop = -1;
 		}
 	}
-	free(pfd);
 	return err;
 }

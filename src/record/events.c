@@ -24,19 +24,24 @@
  * record sets them.  The sampling: a period= or freq= term stays; else -c
  * or -F when given; else the kind's default period (a tracepoint's 1)
  * when it has one; else record's default frequency.  PERIOD is sampled as
- * perf does: not when the event's own fixed period is used.
+ * perf does: not when the event's own fixed period is used.  The sample
+ * id (ID or IDENTIFIER) is chosen once all attrs are known.
  */
-static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, size_t i)
+static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, const struct target *t,
+		       const struct record_event *ev, bool member, bool sample_read)
 {
-	const struct record_event *ev = &o->events[i];
 	bool own = ev->period_set || ev->freq_set || (ev->attr.sample_period && !o->rate_given);
+	/* perf: -t and --per-thread imply --no-inherit (and a per-thread mmap cannot inherit). */
+	bool no_inherit = o->no_inherit || (o->tids && !o->pids) || t->per_thread;
 
 	*a = ev->attr;
 	a->size = sizeof(*a);
-	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-	/* Several events share a buffer: each sample must say whose it is. */
-	if (o->nr_events > 1)
-		a->sample_type |= PERF_SAMPLE_ID;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	/* perf leaves the time out per thread, where nothing is merged across CPUs, unless -T. */
+	if (!t->per_thread || o->sample_time)
+		a->sample_type |= PERF_SAMPLE_TIME;
+	if (t->has_cpu)
+		a->sample_type |= PERF_SAMPLE_CPU;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (o->stat) {
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -57,17 +62,18 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, s
 	if (a->freq || a->type == PERF_TYPE_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	a->disabled = 1;
-	a->inherit = !o->no_inherit;
-	a->enable_on_exec = 1;
+	a->inherit = !no_inherit;
+	/* The workload's events start at its exec; a running target's when record enables them. */
+	a->enable_on_exec = t->traces_workload;
 	a->sample_id_all = 1;
-	if (ev->leader != (int)i) {
+	if (member) {
 		/* A group member is enabled and disabled, and scheduled, with its leader. */
 		a->disabled = 0;
 		a->enable_on_exec = 0;
 		a->pinned = 0;
 		a->exclusive = 0;
 	}
-	if (ev->sample_read || o->events[ev->leader].sample_read) {
+	if (sample_read) {
 		/*
 		 * Leader sampling ({a,b}:S), as perf sets it up: the leader's
 		 * samples carry every member's count (READ, read_format GROUP);
@@ -77,50 +83,100 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, s
 		a->sample_type |= PERF_SAMPLE_READ;
 		a->read_format |= PERF_FORMAT_GROUP;
 		a->inherit = 0;
-		if (ev->leader != (int)i) {
+		if (member) {
 			a->sample_period = 0;
 			a->freq = 0;
 		}
 	}
 	/* exclude_guest comes with the event: the parser sets perf's default, modifiers change it. */
-	if (i == 0) {
-		/* One event is enough to carry the side-band records. */
-		a->mmap = 1;
-		a->comm = 1;
-		a->task = 1;
-		a->mmap2 = 1;
-		a->comm_exec = 1;
-		/* As perf 6.1: BPF programs and other kernel text as they come and go. */
-		a->ksymbol = 1;
-		a->bpf_event = 1;
-		/* perf asks these of the tracking event only. */
-		a->mmap_data = o->data_addr;
-		a->context_switch = o->switch_events;
-		a->namespaces = o->namespaces;
-	}
+}
+
+/*
+ * perf's dummy:HG: with -a or -C it carries the side-band records, so that
+ * they come from the start whatever the sampled events do.  perf sets it
+ * up as any other event (-c, -F, -s, -d apply to it as to a kind with a
+ * default period of 1), but enabled at once, sampling nothing.
+ */
+static void setup_tracking_dummy(struct perf_event_attr *a, const struct record_opts *o, const struct target *t)
+{
+	struct record_event dummy = {
+		.name = "dummy:HG",
+		.attr = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY, .sample_period = 1 },
+	};
+
+	setup_attr(a, o, t, &dummy, false, false);
+	a->disabled = 0;
+	a->enable_on_exec = 0;
+}
+
+/* The side-band records, asked of one event only (the first, or the tracking dummy). */
+static void add_side_band(struct perf_event_attr *a, const struct record_opts *o)
+{
+	a->mmap = 1;
+	a->comm = 1;
+	a->task = 1;
+	a->mmap2 = 1;
+	a->comm_exec = 1;
+	/* As perf 6.1: BPF programs and other kernel text as they come and go. */
+	a->ksymbol = 1;
+	a->bpf_event = 1;
+	/* perf asks these of the tracking event only. */
+	a->mmap_data = o->data_addr;
+	a->context_switch = o->switch_events;
+	a->namespaces = o->namespaces;
 }
 
 int evlist__init(struct evlist *el, const struct record_opts *o, struct record_result *res,
-		 const int *cpus, int nr_cpus)
+		 const struct target *t)
 {
-	size_t n = o->nr_events * (size_t)nr_cpus;
+	size_t n;
+	bool same = true;
 
 	memset(el, 0, sizeof(*el));
-	el->nr_ev = o->nr_events;
-	el->cpus = cpus;
-	el->nr_cpus = nr_cpus;
+	el->nr_ev = o->nr_events + (t->has_cpu ? 1 : 0);
+	if (el->nr_ev > RECORD_MAX_EVENTS)
+		return mperf_error(-E2BIG, "at most %d events can be recorded with -a or -C", RECORD_MAX_EVENTS - 1);
+	el->t = t;
+	el->nr_cpus = t->nr_cpus;
+	el->nr_threads = t->nr_threads;
 	for (size_t i = 0; i < o->nr_events; i++) {
 		snprintf(res->ev[i].name, sizeof(res->ev[i].name), "%s", o->events[i].name);
-		setup_attr(&el->attr[i], o, i);
+		const struct record_event *ev = &o->events[i];
+
+		setup_attr(&el->attr[i], o, t, ev, ev->leader != (int)i,
+			   ev->sample_read || o->events[ev->leader].sample_read);
 		el->leader[i] = o->events[i].leader;
 		el->precise_max[i] = o->events[i].precise_max;
 	}
+	if (t->has_cpu) {
+		size_t d = o->nr_events;
+
+		setup_tracking_dummy(&el->attr[d], o, t);
+		add_side_band(&el->attr[d], o);
+		snprintf(res->ev[d].name, sizeof(res->ev[d].name), "dummy:HG");
+		res->ev[d].tracking = true;
+		el->leader[d] = (int)d;
+	} else {
+		add_side_band(&el->attr[0], o);
+	}
+	res->nr_events = el->nr_ev;
+	/*
+	 * Several events share a buffer: each sample must say whose it is.  As
+	 * perf: ID when every event samples the same fields (its place is then
+	 * the same in all), IDENTIFIER, at a fixed place, when they differ.
+	 */
+	for (size_t i = 1; i < el->nr_ev; i++)
+		same = same && el->attr[i].sample_type == el->attr[0].sample_type;
+	for (size_t i = 0; el->nr_ev > 1 && i < el->nr_ev; i++)
+		el->attr[i].sample_type |= same ? PERF_SAMPLE_ID : PERF_SAMPLE_IDENTIFIER;
 	pd_sample_layout(&el->attr[0], &el->layout);
+	n = el->nr_ev * (size_t)el->nr_cpus * (size_t)el->nr_threads;
 	el->fd = malloc(n * sizeof(*el->fd));
 	for (size_t k = 0; el->fd && k < n; k++)
 		el->fd[k] = -1;		/* before anything can fail: evlist__close closes what is >= 0 */
 	el->id = calloc(n, sizeof(*el->id));
-	if (!el->fd || !el->id)
+	el->gone = calloc((size_t)el->nr_threads, sizeof(*el->gone));
+	if (!el->fd || !el->id || !el->gone)
 		return mperf_error(-ENOMEM, "out of memory");
 	return 0;
 }
@@ -166,84 +222,175 @@ void record__open_error(char *buf, size_t len, const char *event, int cpu, int e
 	}
 }
 
-int evlist__open(struct evlist *el, struct record_result *res, pid_t pid)
+/*
+ * A thread of -p that exited between /proc and perf_event_open: perf
+ * drops it and goes on (ESRCH); so does mperf, closing what it had.
+ */
+static int drop_thread(struct evlist *el, int th)
+{
+	int left = 0;
+
+	for (size_t i = 0; i < el->nr_ev; i++)
+		for (int c = 0; c < el->nr_cpus; c++) {
+			size_t k = evlist__idx(el, i, c, th);
+
+			if (el->fd[k] >= 0)
+				close(el->fd[k]);
+			el->fd[k] = -1;
+			el->id[k] = 0;
+		}
+	el->gone[th] = true;
+	for (int t = 0; t < el->nr_threads; t++)
+		left += !el->gone[t];
+	if (!left)
+		return mperf_error(-ESRCH, "every thread of the target has exited: nothing to record");
+	mperf_log(MPERF_LOG_INFO, "thread %d exited before it could be sampled", el->t->tids[th]);
+	return 0;
+}
+
+static int open_one(struct evlist *el, struct record_result *res, size_t i, int c, int th);
+
+int evlist__open(struct evlist *el, struct record_result *res)
+{
+	for (size_t i = 0; i < el->nr_ev; i++)
+		for (int c = 0; c < el->nr_cpus; c++)
+			for (int th = 0; th < el->nr_threads; th++) {
+				int err;
+
+				if (el->gone[th])
+					continue;
+				err = open_one(el, res, i, c, th);
+				if (err == -ESRCH && el->t->has_task && el->nr_threads > 1)
+					err = drop_thread(el, th);
+				if (err)
+					return err;
+			}
+	return 0;
+}
+
+static int open_one(struct evlist *el, struct record_result *res, size_t i, int c, int th)
+{
+	size_t k = evlist__idx(el, i, c, th);
+	int fd, pid = el->t->tids[th], cpu = el->t->cpus[c];
+	/* A member joins its leader's group on the same CPU and thread (the leader opened first). */
+	int group_fd = el->leader[i] != (int)i ? evlist__fd(el, (size_t)el->leader[i], c, th) : -1;
+again:
+	fd = sys_perf_event_open(&el->attr[i], pid, cpu, group_fd);
+	{
+		int e = errno;	/* the log hook may change it */
+
+		/* -v: each open as perf -v shows it. */
+		mperf_log(MPERF_LOG_DEBUG, "sys_perf_event_open: '%s' pid %d  cpu %d  group_fd %d  flags %#lx = %d%s%s",
+			  res->ev[i].name, pid, cpu, group_fd, (unsigned long)PERF_FLAG_FD_CLOEXEC, fd < 0 ? -e : fd,
+			  fd < 0 ? " " : "", fd < 0 ? strerror(e) : "");
+		errno = e;
+	}
+	if (fd < 0 && el->precise_max[i] && el->attr[i].precise_ip && (errno == EINVAL || errno == EOPNOTSUPP)) {
+		/* :P asks for the most precise the PMU can do: step down to it, as perf does. */
+		el->attr[i].precise_ip--;
+		goto again;
+	}
+	if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
+		       errno == EOPNOTSUPP) && is_cycles(&el->attr[i])) {
+		/* No PMU (a VM): perf falls back to the cpu-clock timer. */
+		el->attr[i].type = PERF_TYPE_SOFTWARE;
+		el->attr[i].config = PERF_COUNT_SW_CPU_CLOCK;
+		/* Renamed from the attr, as perf does: cycles:u becomes cpu-clock:uH. */
+		pd_event_name(&el->attr[i], res->ev[i].name, sizeof(res->ev[i].name));
+		if (!res->fell_back)
+			mperf_log(MPERF_LOG_NOTICE,
+				  "cycles is not supported on this machine (%s): falling back to cpu-clock",
+				  strerror(errno));
+		res->fell_back = true;
+		goto again;
+	}
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !el->attr[i].exclude_kernel &&
+	    !el->attr[i].exclude_user) {
+		/*
+		 * perf_event_paranoid refuses the kernel to this user: perf
+		 * records user space only then (an event that asked for the
+		 * kernel alone fails instead), naming it NAME:u, or NAMEu
+		 * after modifiers or a PMU's terms.  perf does it silently;
+		 * mperf says so, once.
+		 */
+		size_t len = strlen(res->ev[i].name);
+		bool sep = strchr(res->ev[i].name, ':') || strchr(res->ev[i].name, '/');
+
+		el->attr[i].exclude_kernel = el->attr[i].exclude_hv = 1;
+		snprintf(res->ev[i].name + len, sizeof(res->ev[i].name) - len, "%su", sep ? "" : ":");
+		if (!res->user_only)
+			mperf_log(MPERF_LOG_NOTICE,
+				  "kernel.perf_event_paranoid is %d: recording user space only ('%s'), as perf does; lower it or use CAP_PERFMON to see the kernel",
+				  read_paranoid(), res->ev[i].name);
+		res->user_only = true;
+		goto again;
+	}
+	if (fd < 0 && errno == EINVAL && (el->attr[i].ksymbol || el->attr[i].bpf_event)) {
+		/* Kernels before 5.1 know neither (perf drops them the same way). */
+		el->attr[i].ksymbol = el->attr[i].bpf_event = 0;
+		goto again;
+	}
+	if (fd < 0 && errno == EINVAL && (el->attr[i].read_format & PERF_FORMAT_LOST)) {
+		/* Kernels before 6.0 do not know PERF_FORMAT_LOST. */
+		for (size_t j = 0; j < el->nr_ev; j++)
+			el->attr[j].read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		goto again;
+	}
+	if (fd < 0) {
+		int e = errno;
+		char msg[512];
+
+		if (e == ESRCH && el->t->has_task)
+			return el->nr_threads > 1 ? -ESRCH :
+			       mperf_error(-ESRCH, "thread %d has exited: nothing to record", pid);
+		record__open_error(msg, sizeof(msg), res->ev[i].name, cpu, e,
+				   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);
+		return mperf_error(-e, "%s", msg);
+	}
+	el->fd[k] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &el->id[k]) < 0)
+		return mperf_error(-errno, "cannot read the id of event '%s': %s",
+				   res->ev[i].name, strerror(errno));
+	if (idmap_add(&el->ids, el->id[k], (int)i))
+		return mperf_error(-ENOMEM, "out of memory");
+	return 0;
+}
+
+int evlist__enable(struct evlist *el, struct record_result *res)
 {
 	for (size_t i = 0; i < el->nr_ev; i++) {
-		for (int c = 0; c < el->nr_cpus; c++) {
-			size_t k = i * (size_t)el->nr_cpus + (size_t)c;
-			int fd;
-			/* A member joins its leader's group on the same CPU (the leader opened first). */
-			int group_fd = el->leader[i] != (int)i ? evlist__fd(el, (size_t)el->leader[i], c) : -1;
-again:
-			fd = sys_perf_event_open(&el->attr[i], pid, el->cpus[c], group_fd);
-			if (fd < 0 && el->precise_max[i] && el->attr[i].precise_ip && (errno == EINVAL || errno == EOPNOTSUPP)) {
-				/* :P asks for the most precise the PMU can do: step down to it, as perf does. */
-				el->attr[i].precise_ip--;
-				goto again;
-			}
-			if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
-				       errno == EOPNOTSUPP) && is_cycles(&el->attr[i])) {
-				/* No PMU (a VM): perf falls back to the cpu-clock timer. */
-				el->attr[i].type = PERF_TYPE_SOFTWARE;
-				el->attr[i].config = PERF_COUNT_SW_CPU_CLOCK;
-				/* Renamed from the attr, as perf does: cycles:u becomes cpu-clock:uH. */
-				pd_event_name(&el->attr[i], res->ev[i].name, sizeof(res->ev[i].name));
-				if (!res->fell_back)
-					mperf_log(MPERF_LOG_NOTICE,
-						  "cycles is not supported on this machine (%s): falling back to cpu-clock",
-						  strerror(errno));
-				res->fell_back = true;
-				goto again;
-			}
-			if (fd < 0 && (errno == EACCES || errno == EPERM) && !el->attr[i].exclude_kernel &&
-			    !el->attr[i].exclude_user) {
-				/*
-				 * perf_event_paranoid refuses the kernel to this user: perf
-				 * records user space only then (an event that asked for the
-				 * kernel alone fails instead), naming it NAME:u, or NAMEu
-				 * after modifiers or a PMU's terms.  perf does it silently;
-				 * mperf says so, once.
-				 */
-				size_t len = strlen(res->ev[i].name);
-				bool sep = strchr(res->ev[i].name, ':') || strchr(res->ev[i].name, '/');
+		if (!el->attr[i].disabled || el->attr[i].enable_on_exec)
+			continue;
+		for (int c = 0; c < el->nr_cpus; c++)
+			for (int th = 0; th < el->nr_threads; th++) {
+				int fd = evlist__fd(el, i, c, th);
 
-				el->attr[i].exclude_kernel = el->attr[i].exclude_hv = 1;
-				snprintf(res->ev[i].name + len, sizeof(res->ev[i].name) - len, "%su", sep ? "" : ":");
-				if (!res->user_only)
-					mperf_log(MPERF_LOG_NOTICE,
-						  "kernel.perf_event_paranoid is %d: recording user space only ('%s'), as perf does; lower it or use CAP_PERFMON to see the kernel",
-						  read_paranoid(), res->ev[i].name);
-				res->user_only = true;
-				goto again;
+				if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+					return mperf_error(-errno, "cannot enable event '%s': %s", res->ev[i].name,
+							   strerror(errno));
 			}
-			if (fd < 0 && errno == EINVAL && (el->attr[i].ksymbol || el->attr[i].bpf_event)) {
-				/* Kernels before 5.1 know neither (perf drops them the same way). */
-				el->attr[i].ksymbol = el->attr[i].bpf_event = 0;
-				goto again;
-			}
-			if (fd < 0 && errno == EINVAL && (el->attr[i].read_format & PERF_FORMAT_LOST)) {
-				/* Kernels before 6.0 do not know PERF_FORMAT_LOST. */
-				for (size_t j = 0; j < el->nr_ev; j++)
-					el->attr[j].read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-				goto again;
-			}
-			if (fd < 0) {
-				int e = errno;
-				char msg[512];
-
-				record__open_error(msg, sizeof(msg), res->ev[i].name, el->cpus[c], e,
-						   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);
-				return mperf_error(-e, "%s", msg);
-			}
-			el->fd[k] = fd;
-			if (ioctl(fd, PERF_EVENT_IOC_ID, &el->id[k]) < 0)
-				return mperf_error(-errno, "cannot read the id of event '%s': %s",
-						   res->ev[i].name, strerror(errno));
-			if (idmap_add(&el->ids, el->id[k], (int)i))
-				return mperf_error(-ENOMEM, "out of memory");
-		}
 	}
 	return 0;
+}
+
+int evlist__add_to(const struct evlist *el, const struct record_result *res, struct pdata_writer *w)
+{
+	size_t per_ev = (size_t)el->nr_cpus * (size_t)el->nr_threads;
+	uint64_t *ids = malloc(per_ev * sizeof(*ids));
+	int err = 0;
+
+	if (!ids)
+		return mperf_error(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < el->nr_ev && !err; i++) {
+		size_t n = 0;
+
+		for (size_t k = 0; k < per_ev; k++)
+			if (el->id[i * per_ev + k])
+				ids[n++] = el->id[i * per_ev + k];
+		err = pdw__add_event(w, &el->attr[i], res->ev[i].name, ids, n);
+	}
+	free(ids);
+	return err;
 }
 
 int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w)
@@ -273,18 +420,19 @@ int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata
 		/* A GROUP read of the leader gives every member's values, each with its id. */
 		if ((el->attr[i].read_format & PERF_FORMAT_GROUP) && el->leader[i] != (int)i)
 			continue;
-		for (int c = 0; c < el->nr_cpus; c++) {
+		for (size_t k = i * (size_t)el->nr_cpus * (size_t)el->nr_threads;
+		     k < (i + 1) * (size_t)el->nr_cpus * (size_t)el->nr_threads; k++) {
 			uint64_t buf[3 + 3 * RECORD_MAX_EVENTS];
 			struct pd_read_values rv;
-			ssize_t n = read(evlist__fd(el, i, c), buf, sizeof(buf));
+			ssize_t n = el->fd[k] >= 0 ? read(el->fd[k], buf, sizeof(buf)) : -1;
 
 			if (n <= 0 || pd_read_parse(el->attr[i].read_format, buf, (size_t)n, &rv) < 0)
 				continue;
-			for (uint64_t k = 0; k < rv.nr; k++) {
+			for (uint64_t r = 0; r < rv.nr; r++) {
 				struct pd_read_value v;
 				int ev, err;
 
-				pd_read_value(&rv, k, &v);
+				pd_read_value(&rv, r, &v);
 				ev = (el->attr[i].read_format & PERF_FORMAT_GROUP) ? evlist__event_of_id(el, v.id) : (int)i;
 				if (!v.lost || ev < 0)
 					continue;
@@ -300,11 +448,13 @@ int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata
 void evlist__close(struct evlist *el)
 {
 	if (el->fd)
-		for (size_t k = 0; k < el->nr_ev * (size_t)el->nr_cpus; k++)
+		for (size_t k = 0; k < el->nr_ev * (size_t)el->nr_cpus * (size_t)el->nr_threads; k++)
 			if (el->fd[k] >= 0)
 				close(el->fd[k]);
 	free(el->fd);
 	free(el->id);
+	free(el->gone);
+	el->gone = NULL;
 	idmap_free(&el->ids);
 	el->fd = NULL;
 	el->id = NULL;

@@ -41,28 +41,36 @@ void hits__delete(struct hits *h)
 	free(h);
 }
 
-void hits__mmap2(struct hits *h, const struct perf_event_header *hdr)
+void hits__map(struct hits *h, uint32_t pid, uint64_t start, uint64_t len, uint32_t prot, const char *name,
+	       size_t name_len)
 {
-	struct pd_mmap2_event e;
-	const char *name = (const char *)hdr + sizeof(e);
 	struct hmap *m;
 
 	/* Executable file mappings of user space: the DSOs a sample can hit. */
-	if (!PD_VIEW(hdr, &e) || hdr->size <= sizeof(e) ||
-	    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
-	    !(e.prot & PROT_EXEC) || name[0] != '/')
+	if (!(prot & PROT_EXEC) || !name_len || name[0] != '/')
 		return;
 	if (ALLOC_GROW(h->v, h->n + 1, h->cap))
 		return;
 	m = &h->v[h->n];
-	m->name = strndup(name, hdr->size - sizeof(e));
+	m->name = strndup(name, name_len);
 	if (!m->name)
 		return;
-	m->pid = e.pid;
-	m->start = e.start;
-	m->end = e.start + e.len;
+	m->pid = pid;
+	m->start = start;
+	m->end = start + len;
 	m->hit = false;
 	h->n++;
+}
+
+void hits__mmap2(struct hits *h, const struct perf_event_header *hdr)
+{
+	struct pd_mmap2_event e;
+	const char *name = (const char *)hdr + sizeof(e);
+
+	if (!PD_VIEW(hdr, &e) || hdr->size <= sizeof(e) ||
+	    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return;
+	hits__map(h, e.pid, e.start, e.len, e.prot, name, strnlen(name, hdr->size - sizeof(e)));
 }
 
 void hits__sample(struct hits *h, uint16_t misc, uint32_t pid, uint64_t ip)

@@ -21,31 +21,68 @@
 
 #define RECORD_MAX_CPUS	1024
 
-/* ---- events.c: the events, opened on every CPU ---- */
+/* ---- target.c: what is sampled, and the tasks that ran before record ---- */
+
+struct hits;
+
+struct target {
+	int *cpus;		/* the CPUs, or one -1 (--per-thread: wherever the thread runs) */
+	int nr_cpus;
+	int *tids, *pids;	/* each thread and its process; one -1: every task of the CPUs */
+	int nr_threads;
+	size_t cap_tids, cap_pids;
+	bool has_task;		/* -p or -t: tasks already running */
+	bool has_cpu;		/* -a or -C: every task on the CPUs */
+	bool per_thread;	/* --per-thread: no CPU, a buffer per thread */
+	bool traces_workload;	/* no -p, -t, -a, -C: the workload is what is sampled */
+};
+
+/* Resolve -p, -t, -a, -C and --per-thread (errors logged, perf's overrides warned). */
+int target__init(struct target *t, const struct record_opts *o);
+/* The workload's pid, once forked: the thread sampled when it is the target. */
+void target__set_workload(struct target *t, int pid);
+/* COMM, FORK and MMAP2 records for the tasks of -p, -t, -a, -C, from /proc (their maps to hits). */
+int target__synthesize(const struct target *t, struct pdata_writer *w, struct hits *hits, bool data_maps);
+void target__exit(struct target *t);
+
+/* ---- events.c: the events, opened on every CPU and thread of the target ---- */
 
 struct evlist {
 	size_t nr_ev;
-	int nr_cpus;
-	const int *cpus;
+	const struct target *t;
+	int nr_cpus, nr_threads;	/* t's, for the fd index */
 	struct perf_event_attr attr[RECORD_MAX_EVENTS];
 	int leader[RECORD_MAX_EVENTS];		/* its group's leader (itself when alone) */
 	bool precise_max[RECORD_MAX_EVENTS];	/* :P: the highest precise_ip the PMU takes */
 	/* Where samples hold ip, tid, time and id: the same for every event here. */
 	struct pd_sample_layout layout;
-	int *fd;		/* [event][cpu], -1 when not open */
-	uint64_t *id;		/* [event][cpu]: PERF_EVENT_IOC_ID */
+	int *fd;		/* [event][cpu][thread], -1 when not open */
+	uint64_t *id;		/* [event][cpu][thread]: PERF_EVENT_IOC_ID, 0 when not open */
+	bool *gone;		/* [thread]: exited before its events could be opened */
 	struct idmap ids;	/* id -> event */
 };
 
-/* The attrs of opts' events; names (and fallbacks) go to res->ev[]. */
+/*
+ * The attrs of opts' events for target t, as perf sets them up; with -a
+ * or -C, perf's dummy:HG tracking event is added last.  Names (and
+ * fallbacks) go to res->ev[].
+ */
 int evlist__init(struct evlist *el, const struct record_opts *o, struct record_result *res,
-		 const int *cpus, int nr_cpus);
-/* Open every event on every CPU for pid (falling back from cycles to cpu-clock). */
-int evlist__open(struct evlist *el, struct record_result *res, pid_t pid);
-static inline int evlist__fd(const struct evlist *el, size_t ev, int cpu_idx)
+		 const struct target *t);
+/* Open every event on every CPU and thread of the target (falling back from cycles to cpu-clock). */
+int evlist__open(struct evlist *el, struct record_result *res);
+/* Start the events that do not start at the workload's exec (a target other than the workload). */
+int evlist__enable(struct evlist *el, struct record_result *res);
+static inline size_t evlist__idx(const struct evlist *el, size_t ev, int cpu_idx, int thread_idx)
 {
-	return el->fd[ev * (size_t)el->nr_cpus + (size_t)cpu_idx];
+	return (ev * (size_t)el->nr_cpus + (size_t)cpu_idx) * (size_t)el->nr_threads + (size_t)thread_idx;
 }
+static inline int evlist__fd(const struct evlist *el, size_t ev, int cpu_idx, int thread_idx)
+{
+	return el->fd[evlist__idx(el, ev, cpu_idx, thread_idx)];
+}
+/* Write each event's attr, name and ids (of the fds that are open). */
+int evlist__add_to(const struct evlist *el, const struct record_result *res, struct pdata_writer *w);
 /* GROUP_DESC for the groups of o's events, if any (before the data: a stream sends it first). */
 int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w);
 /* The event a sample id belongs to, or -1. */
@@ -56,21 +93,24 @@ void evlist__close(struct evlist *el);
 
 /* ---- drain.c: one buffer per CPU, drained into the file ---- */
 
-struct hits;
+struct pollfd;
 
 struct drain {
 	struct evlist *el;
 	struct record_result *res;
 	struct pdata_writer *w;
 	struct hits *hits;		/* DSOs the samples hit, or NULL */
-	struct ring *ring;		/* [cpu] */
+	struct ring *ring;		/* [cpu], or [thread] per thread */
 	int nr_rings;
+	struct pollfd *pfd;		/* the first event's fd of each CPU and thread */
+	int nr_pfd;
 	uint64_t first_time, last_time;	/* of the samples, for SAMPLE_TIME */
 };
 
 /*
- * One buffer per CPU, owned by the first event's fd there; every other
- * event's fd on that CPU writes into it (PERF_EVENT_IOC_SET_OUTPUT).
+ * One buffer per CPU, owned by the first event's fd there (of the first
+ * thread); every other fd on that CPU writes into it
+ * (PERF_EVENT_IOC_SET_OUTPUT).  Per thread (no CPU), one buffer per thread.
  */
 int drain__map(struct drain *d, size_t pages);
 /* Drain every buffer once, then FINISHED_ROUND if anything was written.  Bytes, or < 0. */
@@ -124,6 +164,9 @@ int features__write(struct pdata_writer *w, int argc, char *const *argv);
 struct hits *hits__new(void);
 void hits__delete(struct hits *h);
 void hits__mmap2(struct hits *h, const struct perf_event_header *hdr);
+/* A user map (executable, with a path) of process pid, from an MMAP2 or from /proc. */
+void hits__map(struct hits *h, uint32_t pid, uint64_t start, uint64_t len, uint32_t prot, const char *name,
+	       size_t name_len);
 void hits__sample(struct hits *h, uint16_t misc, uint32_t pid, uint64_t ip);
 /* BUILD_ID entries: the kernel if hit, each hit DSO with a build id, and [vdso]. */
 int hits__write(struct hits *h, struct pdata_writer *w);

@@ -77,14 +77,26 @@ struct record_opts {
 	bool switch_events;	/* --switch-events: context switch records */
 	bool namespaces;	/* --namespaces: namespace records */
 	bool no_inherit;	/* --no-inherit: children are not followed */
+	bool sample_time;	/* -T: samples carry their time even --per-thread */
+	/*
+	 * The target, as perf's: none is the workload (and its children);
+	 * -p and -t tasks already running (the workload, if any, only says how
+	 * long to record); -a or -C every task on all or some CPUs.
+	 */
+	const char *pids;	/* -p: comma-separated processes, with all their threads */
+	const char *tids;	/* -t: comma-separated threads */
+	const char *cpu_list;	/* -C: "0-1,3" */
+	bool system_wide;	/* -a */
+	bool per_thread;	/* --per-thread: events per thread, not per CPU */
 	const char *output;
-	char *const *argv;	/* the workload */
+	char *const *argv;	/* the workload, or NULL: record until SIGINT/SIGTERM (or the tasks end) */
 	int cmd_argc;		/* the command's arguments from "record" on, for the CMDLINE feature */
 	char *const *cmd_argv;
 };
 
 struct record_event_stats {
 	char name[128];
+	bool tracking;		/* perf's dummy:HG for the side-band records of -a/-C, not asked for */
 	uint64_t samples;	/* SAMPLE records written for this event */
 	uint64_t lost;		/* samples the kernel dropped (read_format LOST) */
 };
@@ -106,7 +118,7 @@ struct record_result {
 };
 
 /*
- * Run the workload under the events and write opts->output.  Returns 0
+ * Run the workload (if any) and sample the target, writing opts->output.  Returns 0
  * when the recording is complete (whatever the workload's exit status),
  * or a negative error, logged (res->exec_errno says when the command
  * could not be run).  An existing regular output file is renamed to

@@ -99,27 +99,35 @@ static uint64_t kernel_map_len(const struct kernel_map *k)
 	return !k->err && k->end > k->start ? k->end - k->start : UINT64_MAX - k->start;
 }
 
-static int synthesize(struct pdata_writer *w, pid_t pid, struct kernel_map *k)
+/*
+ * perf's order: the kernel map, the tasks already running (-p, -t, -a,
+ * -C), the workload's COMM, FINISHED_INIT.
+ */
+static int synthesize(struct drain *d, const struct target *t, pid_t pid, struct kernel_map *k, bool data_maps)
 {
+	struct pdata_writer *w = d->w;
 	int err;
 
-	if ((err = pdw__comm(w, (uint32_t)pid, (uint32_t)pid, "mperf-exec")))
-		return err;
 	if (host_kallsyms_find("_text", &k->start)) {
 		mperf_log(MPERF_LOG_WARN, "kernel addresses are hidden (kptr_restrict): kernel samples will not resolve");
-		return pdw__finished_init(w);
+	} else {
+		/* A stream cannot be patched: find the map's length first. */
+		if (pdw__is_pipe(w))
+			find_etext(k);
+		if ((err = pdw__mmap(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, k->start,
+				     pdw__is_pipe(w) ? kernel_map_len(k) : 0, k->start, "[kernel.kallsyms]_text",
+				     &k->pos)))
+			return err;
+		k->written = !pdw__is_pipe(w);
+		if (k->written && pthread_create(&k->thread, NULL, find_etext, k) == 0)
+			k->running = true;
+		else if (k->written)
+			find_etext(k);
 	}
-	/* A stream cannot be patched: find the map's length first. */
-	if (pdw__is_pipe(w))
-		find_etext(k);
-	if ((err = pdw__mmap(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, k->start,
-			     pdw__is_pipe(w) ? kernel_map_len(k) : 0, k->start, "[kernel.kallsyms]_text", &k->pos)))
+	if ((err = target__synthesize(t, w, d->hits, data_maps)))
 		return err;
-	k->written = !pdw__is_pipe(w);
-	if (k->written && pthread_create(&k->thread, NULL, find_etext, k) == 0)
-		k->running = true;
-	else if (k->written)
-		find_etext(k);
+	if (pid > 0 && (err = pdw__comm(w, (uint32_t)pid, (uint32_t)pid, "mperf-exec")))
+		return err;
 	return pdw__finished_init(w);
 }
 
@@ -200,52 +208,54 @@ static int finish(struct drain *d, struct kernel_map *k)
 
 int record__run(const struct record_opts *o, struct record_result *res)
 {
-	int *cpus = malloc(RECORD_MAX_CPUS * sizeof(*cpus));
+	struct target t;
 	struct evlist el = { 0 };
 	struct drain d = { .el = &el, .res = res };
 	struct kernel_map k = { 0 };
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct record_signals sigs;
-	int err, nr_cpus, status = 0;
+	bool has_workload = o->argv && o->argv[0];
+	int err, status = 0;
 	pid_t reaped;
 	int64_t wrote;
 	struct stat st;
 
 	memset(res, 0, sizeof(*res));
-	if (!o->nr_events || o->nr_events > RECORD_MAX_EVENTS) {
-		free(cpus);
+	if (!o->nr_events || o->nr_events > RECORD_MAX_EVENTS)
 		return mperf_error(-EINVAL, "between 1 and %d events can be recorded", RECORD_MAX_EVENTS);
-	}
 	/* Not done at open time: say so rather than record something else. */
 	for (size_t i = 0; i < o->nr_events; i++) {
 		const struct record_event *ev = &o->events[i];
 
-		if (ev->sample_read && ev->leader == (int)i && ev->group_size < 2) {
-			free(cpus);
+		if (ev->sample_read && ev->leader == (int)i && ev->group_size < 2)
 			return mperf_error(-EOPNOTSUPP, "the S modifier (sample read) outside a group is not supported yet: '%s'",
 					   ev->name);
-		}
 	}
-	res->nr_events = o->nr_events;
-	nr_cpus = cpus ? host_online_cpus(cpus, RECORD_MAX_CPUS) : -ENOMEM;
-	if (nr_cpus <= 0) {
-		free(cpus);
-		return mperf_error(nr_cpus ? nr_cpus : -ENODEV, "cannot read the list of online CPUs");
+	if ((err = target__init(&t, o))) {
+		target__exit(&t);
+		return err;
+	}
+	if (t.traces_workload && !has_workload) {
+		target__exit(&t);
+		return mperf_error(-EINVAL, "nothing to record: give a command, or a target (-p, -t, -a, -C)");
 	}
 	d.hits = hits__new();
-	if ((err = evlist__init(&el, o, res, cpus, nr_cpus)) || !d.hits) {
+	if ((err = evlist__init(&el, o, res, &t)) || !d.hits) {
 		evlist__close(&el);
 		hits__delete(d.hits);
-		free(cpus);
+		target__exit(&t);
 		return err ? err : mperf_error(-ENOMEM, "out of memory");
 	}
 
 	signals_install(&sigs);
-	if ((err = workload__prepare(&wl, o->argv, &sigs, !strcmp(o->output, "-")))) {
-		mperf_error(err, "cannot start the workload: %s", strerror(-err));
-		goto out;
+	if (has_workload) {
+		if ((err = workload__prepare(&wl, o->argv, &sigs, !strcmp(o->output, "-")))) {
+			mperf_error(err, "cannot start the workload: %s", strerror(-err));
+			goto out;
+		}
+		target__set_workload(&t, wl.pid);
 	}
-	if ((err = evlist__open(&el, res, wl.pid)) || (err = drain__map(&d, o->mmap_pages)) ||
+	if ((err = evlist__open(&el, res)) || (err = drain__map(&d, o->mmap_pages)) ||
 	    (err = rename_old(o->output)))
 		goto out;
 	d.w = pdw__create(o->output);
@@ -253,34 +263,45 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		err = -errno;
 		goto out;
 	}
-	for (size_t i = 0; i < el.nr_ev; i++)
-		if ((err = pdw__add_event(d.w, &el.attr[i], res->ev[i].name, &el.id[i * (size_t)nr_cpus],
-					  (size_t)nr_cpus)))
-			goto out;
-	if ((err = features__write(d.w, o->cmd_argc, o->cmd_argv)) || (err = evlist__write_groups(o, d.w)))
+	if ((err = evlist__add_to(&el, res, d.w)) || (err = features__write(d.w, o->cmd_argc, o->cmd_argv)) ||
+	    (err = evlist__write_groups(o, d.w)))
 		goto out;
-	if ((err = pdw__begin_data(d.w)) || (err = synthesize(d.w, wl.pid, &k)))
+	if ((err = pdw__begin_data(d.w)) || (err = synthesize(&d, &t, wl.pid, &k, o->data_addr)))
 		goto out;
 
-	res->exec_errno = workload__start(&wl);
-	if (res->exec_errno) {
-		err = mperf_error(-res->exec_errno, "%s: %s", o->argv[0],
-				  res->exec_errno == ENOENT ? "command not found" : strerror(res->exec_errno));
-		goto out;
+	if (has_workload) {
+		res->exec_errno = workload__start(&wl);
+		if (res->exec_errno) {
+			err = mperf_error(-res->exec_errno, "%s: %s", o->argv[0],
+					  res->exec_errno == ENOENT ? "command not found" : strerror(res->exec_errno));
+			goto out;
+		}
 	}
+	/* A running target's events start now (the workload's started at its exec). */
+	if (!t.traces_workload && (err = evlist__enable(&el, res)))
+		goto out;
 	if ((err = drain__loop(&d, &sigs.wait_mask, &record_done)))
 		goto out;
 	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */
 	res->stop_signal = record_done > 0 && record_done != SIGCHLD ? (int)record_done : 0;
-	reaped = res->stop_signal ? waitpid(wl.pid, &status, WNOHANG) : -1;
-	if (reaped == 0) {
-		if ((err = wind_down(&d, wl.pid, &sigs, &status)))
-			goto out;
-	} else if (reaped != wl.pid) {
-		while (waitpid(wl.pid, &status, 0) < 0 && errno == EINTR)
-			;
+	if (has_workload) {
+		/*
+		 * Ended by a signal, or (-p, -t) every sampled task is gone while
+		 * the workload, which only says how long to record, runs on: perf
+		 * ends it with SIGTERM.
+		 */
+		bool end_it = res->stop_signal || (!t.traces_workload && record_done == -1);
+
+		reaped = end_it ? waitpid(wl.pid, &status, WNOHANG) : -1;
+		if (reaped == 0) {
+			if ((err = wind_down(&d, wl.pid, &sigs, &status)))
+				goto out;
+		} else if (reaped != wl.pid) {
+			while (waitpid(wl.pid, &status, 0) < 0 && errno == EINTR)
+				;
+		}
+		wl.pid = -1;
 	}
-	wl.pid = -1;
 	res->wait_status = status;
 	/* What the workload did while it was being ended (its last samples, its EXIT). */
 	if ((wrote = drain__once(&d)) < 0) {
@@ -305,7 +326,7 @@ out:
 	drain__unmap(&d);
 	evlist__close(&el);
 	hits__delete(d.hits);
-	free(cpus);
+	target__exit(&t);
 	record_signals_restore(&sigs);
 	return err;
 }

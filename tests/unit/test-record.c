@@ -2,7 +2,11 @@
 /* Record's messages for refused events, and what record__run refuses before it starts. */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "../../src/host/host.h"
 #include "../../src/lib/err.h"
 #include "../../src/record/record.h"
 #include "logcap.h"
@@ -89,9 +93,58 @@ static void test_run_refuses(void)
 	   "said once: '%s'", logcap_err);
 }
 
+/* -C takes the lists sysfs writes; anything else is refused, not half read. */
+static void test_cpu_lists(void)
+{
+	int cpus[8];
+
+	is_int(host_parse_cpu_list("0-1,3", cpus, 8), 3, "0-1,3: three CPUs");
+	ok(cpus[0] == 0 && cpus[1] == 1 && cpus[2] == 3, "0-1,3: 0 1 3");
+	is_int(host_parse_cpu_list("2\n", cpus, 8), 1, "a sysfs line with its newline");
+	is_int(host_parse_cpu_list("0-7", cpus, 8), 8, "a range that fills the array");
+	is_int(host_parse_cpu_list("0-8", cpus, 8), -E2BIG, "past the array: E2BIG");
+	is_int(host_parse_cpu_list("0,", cpus, 8), -EINVAL, "a trailing comma: EINVAL");
+	is_int(host_parse_cpu_list("0,,1", cpus, 8), -EINVAL, "an empty element: EINVAL");
+	is_int(host_parse_cpu_list("1-0", cpus, 8), -EINVAL, "a range backwards: EINVAL");
+	is_int(host_parse_cpu_list("0-x", cpus, 8), -EINVAL, "not a number: EINVAL");
+	is_int(host_parse_cpu_list("1a", cpus, 8), -EINVAL, "trailing junk: EINVAL");
+	is_int(host_parse_cpu_list("-1", cpus, 8), -EINVAL, "a negative CPU: EINVAL");
+}
+
+/* /proc of this process: its threads, its comm, its maps (the synthesized records' source). */
+static int count_exec(void *arg, const struct host_map *m)
+{
+	int *n = arg;
+
+	if ((m->prot & 4) && strstr(m->name, "test-record"))
+		(*n)++;
+	return 0;
+}
+
+static void test_proc(void)
+{
+	int *ids, n, tgid = 0, ppid = 0, exec = 0;
+	char comm[64], dir[64];
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)getpid());
+	n = host_proc_ids(dir, &ids);
+	ok(n == 1 && ids[0] == (int)getpid(), "one thread, this process's");
+	free(ids);
+	is_int(host_proc_ids("/proc/2147483646/task", &ids), -ESRCH, "no such process: ESRCH");
+	is_int(host_proc_comm((int)getpid(), (int)getpid(), comm, sizeof(comm)), 0, "comm read");
+	is_str(comm, "test-record", "comm without the newline");
+	is_int(host_proc_status((int)getpid(), &tgid, &ppid), 0, "status read");
+	ok(tgid == (int)getpid() && ppid == (int)getppid(), "Tgid and PPid");
+	is_int(host_proc_maps((int)getpid(), count_exec, &exec), 0, "maps read");
+	ok(exec >= 1, "the executable's text is an executable map with its path (%d)", exec);
+	is_int(host_proc_maps(2147483646, count_exec, &exec), -ESRCH, "maps of no process: ESRCH");
+}
+
 int main(void)
 {
 	test_open_errors();
+	test_cpu_lists();
+	test_proc();
 	test_run_event_count();
 	test_run_refuses();
 	return done_testing();

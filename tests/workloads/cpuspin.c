@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cpuspin [N]: spin until this process has used N seconds of CPU time
- * (default 1), then exit 0.
+ * cpuspin [N [THREADS]]: spin until this process has used N seconds of
+ * CPU time (default 1), in THREADS threads (default 1), then exit 0.
  *
  * noploop N spins for N seconds of wall time, so what it burns, and what a
  * cpu-clock event samples, depends on how busy the machine is.  cpuspin
@@ -9,9 +9,12 @@
  * sample count: N s / the period.  The clock is read every ~100 us of work
  * (reading it is a system call), which bounds the overshoot.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+static double secs = 1.0;
 
 static double cpu_now(void)
 {
@@ -24,18 +27,38 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int main(int argc, char **argv)
+/* The process's CPU time counts every thread's: all stop once the total is spent. */
+static void *spin(void *arg)
 {
-	char *end = NULL;
-	double secs = argc > 1 ? strtod(argv[1], &end) : 1.0;
 	volatile unsigned long n = 0;
 
-	if (argc > 2 || (end && (end == argv[1] || *end)) || !(secs >= 0)) {
-		fprintf(stderr, "usage: cpuspin [CPU-SECONDS]\n");
-		return 2;
-	}
+	(void)arg;
 	while (cpu_now() < secs)
 		for (int i = 0; i < 100000; i++)
 			n++;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	char *end = NULL, *tend = NULL;
+	long threads = argc > 2 ? strtol(argv[2], &tend, 10) : 1;
+	pthread_t t[64];
+
+	if (argc > 1)
+		secs = strtod(argv[1], &end);
+	if (argc > 3 || (end && (end == argv[1] || *end)) || !(secs >= 0) ||
+	    (tend && (tend == argv[2] || *tend)) || threads < 1 || threads > 64) {
+		fprintf(stderr, "usage: cpuspin [CPU-SECONDS [THREADS (1-64)]]\n");
+		return 2;
+	}
+	for (long i = 1; i < threads; i++)
+		if (pthread_create(&t[i], NULL, spin, NULL)) {
+			perror("cpuspin: pthread_create");
+			return 1;
+		}
+	spin(NULL);
+	for (long i = 1; i < threads; i++)
+		pthread_join(t[i], NULL);
 	return 0;
 }
