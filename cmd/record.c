@@ -378,6 +378,10 @@ int cmd_record(int argc, char **argv)
 				res->ev[i].name, (unsigned long long)res->ev[i].samples,
 				(unsigned long long)res->ev[i].lost);
 	}
+	for (size_t i = 0; i < res->nr_events; i++)
+		if (res->ev[i].throttles)
+			fprintf(stderr, "[ mperf record: event '%s' was throttled %llu times: the kernel stopped its sampling for a while (over kernel.perf_event_max_sample_rate) ]\n",
+				res->ev[i].name, (unsigned long long)res->ev[i].throttles);
 	if (res->lost_records)
 		fprintf(stderr, "[ mperf record: %llu LOST records: %llu events lost, buffer too small? (try -m) ]\n",
 			(unsigned long long)res->lost_records, (unsigned long long)res->lost_events);

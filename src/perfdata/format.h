@@ -194,6 +194,12 @@ struct pd_lost_event {
 	uint64_t id, lost;
 };
 
+/* THROTTLE and UNTHROTTLE: the kernel stopped (resumed) sampling event id, too many interrupts. */
+struct pd_throttle_event {
+	struct perf_event_header header;
+	uint64_t time, id, stream_id;
+};
+
 struct pd_lost_samples_event {
 	struct perf_event_header header;
 	uint64_t lost;

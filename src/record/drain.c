@@ -142,6 +142,12 @@ static void account(struct drain *d, struct ring *ring)
 			}
 		} else if (h->type == PERF_RECORD_MMAP2 && d->hits) {
 			hits__mmap2(d->hits, h);
+		} else if (h->type == PERF_RECORD_THROTTLE) {
+			struct pd_throttle_event e;
+			int ev = PD_VIEW(h, &e) ? evlist__event_of_id(d->el, e.id) : -1;
+
+			if (ev >= 0)
+				d->res->ev[ev].throttles++;
 		} else if (h->type == PERF_RECORD_LOST) {
 			struct pd_lost_event e;
 

@@ -99,6 +99,7 @@ struct record_event_stats {
 	bool tracking;		/* perf's dummy:HG for the side-band records of -a/-C, not asked for */
 	uint64_t samples;	/* SAMPLE records written for this event */
 	uint64_t lost;		/* samples the kernel dropped (read_format LOST) */
+	uint64_t throttles;	/* THROTTLE records: times the kernel stopped sampling it */
 };
 
 struct record_result {
