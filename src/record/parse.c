@@ -775,6 +775,8 @@ static int add_tracepoint(struct pctx *c, const char *dir, const char *sys, cons
 		return -E2BIG;
 	e->attr.config = id;
 	e->attr.sample_period = 1;	/* the kind's default: -c/-F replace it */
+	/* As perf's tracepoints: the record itself (RAW), and where and when it fired. */
+	e->attr.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	ls = strlen(sys);
 	ln = strlen(name);
 	if (ls + 1 + ln >= sizeof(e->name))
@@ -1051,6 +1053,23 @@ int record__parse_events_env(const char *spec, struct record_event *ev, size_t m
 	if (err)
 		return err;
 	*n = c.n;
+	return 0;
+}
+
+int record__add_filter(struct record_event *ev, size_t first, size_t n, const char *filter)
+{
+	if (first >= n)
+		return mperf_error(-EINVAL, "--filter '%s' must follow a -e tracepoint option", filter);
+	for (size_t i = first; i < n; i++) {
+		if (ev[i].attr.type != PERF_TYPE_TRACEPOINT)
+			return mperf_error(-EINVAL, "--filter '%s': '%s' is not a tracepoint (only tracepoints take a filter)",
+					   filter, ev[i].name);
+		if (ev[i].nr_filters == RECORD_MAX_FILTERS)
+			return mperf_error(-EINVAL, "--filter '%s': more than %d filters on '%s'", filter,
+					   RECORD_MAX_FILTERS, ev[i].name);
+	}
+	for (size_t i = first; i < n; i++)
+		ev[i].filters[ev[i].nr_filters++] = filter;
 	return 0;
 }
 

@@ -204,6 +204,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	struct evlist el = { 0 };
 	struct drain d = { .el = &el, .res = res };
 	struct kernel_map k = { 0 };
+	struct tracing tr = { 0 };
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct record_signals sigs;
 	int err, nr_cpus, status = 0;
@@ -233,12 +234,16 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		return mperf_error(nr_cpus ? nr_cpus : -ENODEV, "cannot read the list of online CPUs");
 	}
 	d.hits = hits__new();
-	if ((err = evlist__init(&el, o, res, cpus, nr_cpus)) || !d.hits) {
+	/* The tracepoints' formats and filters are checked before anything runs. */
+	if ((err = evlist__init(&el, o, res, cpus, nr_cpus)) || !d.hits || (err = tracing__init(&tr, o))) {
 		evlist__close(&el);
 		hits__delete(d.hits);
+		tracing__free(&tr);
 		free(cpus);
 		return err ? err : mperf_error(-ENOMEM, "out of memory");
 	}
+	for (size_t i = 0; i < el.nr_ev; i++)
+		el.filter[i] = tr.filter[i];
 
 	signals_install(&sigs);
 	if ((err = workload__prepare(&wl, o->argv, &sigs, !strcmp(o->output, "-")))) {
@@ -257,7 +262,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		if ((err = pdw__add_event(d.w, &el.attr[i], res->ev[i].name, &el.id[i * (size_t)nr_cpus],
 					  (size_t)nr_cpus)))
 			goto out;
-	if ((err = features__write(d.w, o->cmd_argc, o->cmd_argv)) || (err = evlist__write_groups(o, d.w)))
+	if ((err = features__write(d.w, o->cmd_argc, o->cmd_argv)) || (err = evlist__write_groups(o, d.w)) ||
+	    (err = tracing__write(&tr, d.w)))
 		goto out;
 	if ((err = pdw__begin_data(d.w)) || (err = synthesize(d.w, wl.pid, &k)))
 		goto out;
@@ -305,6 +311,7 @@ out:
 	drain__unmap(&d);
 	evlist__close(&el);
 	hits__delete(d.hits);
+	tracing__free(&tr);
 	free(cpus);
 	record_signals_restore(&sigs);
 	return err;
