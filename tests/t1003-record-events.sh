@@ -215,8 +215,7 @@ test_expect_success 'the S modifier on a single event is refused in one line' '
 	grep -q "outside a group is not supported yet" err
 '
 
-# perf cannot read a tracepoint file without TRACING_DATA, which mperf does
-# not write yet: mperf's own header shows the attr in perf's format.
+# mperf's own header shows the attr in perf's format.
 test_expect_success PERF,TRACEFS,SCHED_SWITCH 'sched:sched_switch: perf'"'"'s attr, period 1' '
 	record_both tp -e sched:sched_switch &&
 	test "$(cat tp.perf.rc)" = 0 && test "$(cat tp.mperf.rc)" = 0 &&
@@ -239,8 +238,8 @@ test_expect_success PERF,TRACEFS 'a tracepoint glob: the same tracepoints, in th
 	diff expect actual
 '
 
-test_expect_failure PERF,TRACEFS,SCHED_SWITCH 'perf reads mperf'"'"'s tracepoint file (TRACING_DATA is not written yet)' '
-	same_as_perf tp
+test_expect_success PERF,TRACEFS,SCHED_SWITCH 'perf reads mperf'"'"'s tracepoint files (TRACING_DATA)' '
+	same_as_perf tp && same_as_perf glob
 '
 
 test_done
