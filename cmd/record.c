@@ -17,11 +17,15 @@
 #include "cmd.h"
 
 static const char record_usage[] =
-	"usage: mperf record [-e LIST]... [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
-	"   or: mperf record [-e LIST]... [options] {-p PID | -t TID | -a | -C CPUS} [[--] CMD [ARGS]]\n"
+	"usage: mperf record [-e LIST [--filter FILTER]]... [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q]\n"
+	"                    [--] CMD [ARGS]\n"
+	"   or: mperf record [-e LIST [--filter FILTER]]... [options] {-p PID | -t TID | -a | -C CPUS}\n"
+	"                    [[--] CMD [ARGS]]\n"
 	"\n"
 	"    -e, --event LIST      events to sample, comma-separated; -e may be repeated\n"
 	"                          (default: cycles:P, as perf); see EVENTS below\n"
+	"        --filter FILTER   a tracepoint filter (kernel syntax: 'prev_pid == 0 && cpu == 1')\n"
+	"                          for the tracepoints of the -e before it; may be repeated: (a) && (b)\n"
 	"    -F, --freq HZ|max     sample at HZ samples per second (default: 4000); above\n"
 	"                          kernel.perf_event_max_sample_rate, or with max, that rate\n"
 	"        --strict-freq     refuse a -F above that rate instead of throttling to it\n"
@@ -194,6 +198,7 @@ int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "filter", required_argument, NULL, 'f' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
@@ -226,7 +231,7 @@ int cmd_record(int argc, char **argv)
 		.cmd_argv = argv,
 	};
 	struct record_result *res;
-	size_t nr_events = 0;
+	size_t nr_events = 0, last_e = 0;	/* events[last_e..nr_events): the last -e's */
 	bool quiet = false, verbose = false, have_F = false, have_c = false, strict_freq = false, rounded = false;
 	const char *freq_arg = NULL;
 	uint64_t v;
@@ -278,10 +283,16 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'e':
 			/* Each -e adds its events; the parser says what is wrong in one line. */
+			last_e = nr_events;
 			if (record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events) < 0) {
 				fputs(record_usage, stderr);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'f':
+			/* As perf: for every event of the -e before it; said in one line. */
+			if (record__add_filter(events, last_e, nr_events, optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'F':
 			freq_arg = optarg;	/* checked once --strict-freq is known */

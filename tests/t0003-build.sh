@@ -86,12 +86,13 @@ test_expect_success DEPS 'make deps after a failed configure' '
 	! test -e config.mak
 '
 
-test_expect_success 'make without config.mak builds with the defaults, linking libelf alone' '
+test_expect_success 'make without config.mak builds with the defaults, linking libelf and libtraceevent' '
 	cd tree &&
 	make -j2 V=1 mperf >out 2>&1 &&
 	built &&
 	grep -e " -o mperf .*-lelf" out &&
-	! grep -e "-ldw\|-ltraceevent\|-lz\( \|\$\)" out
+	grep -e " -o mperf .*-ltraceevent" out &&
+	! grep -e "-ldw\|-lz\( \|\$\)" out
 '
 
 test_expect_success 'configure with the libraries writes config.mak and records its options' '
@@ -99,7 +100,9 @@ test_expect_success 'configure with the libraries writes config.mak and records 
 	./configure --prefix="/opt/it'\''s" "CC=cc -pipe" >out 2>err &&
 	grep "^wrote config.mak" out &&
 	grep "^PKG_LIBS = .*-lelf" config.mak &&
-	! grep -e "-ldw\|-ltraceevent" config.mak &&
+	grep "^PKG_LIBS = .*-ltraceevent" config.mak &&
+	grep "^HAVE_LIBTRACEEVENT = 1\$" config.mak &&
+	! grep -e "-ldw" config.mak &&
 	grep "libdw .*not used yet" out &&
 	grep "^CC = cc -pipe\$" config.mak &&
 	grep "^prefix = /opt/it'\''s\$" config.mak &&

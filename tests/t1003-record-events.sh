@@ -136,6 +136,17 @@ test_expect_success PERF 'a period= term: fixed, as perf' '
 	grep -q "sample_period=100000$" period.actual
 '
 
+test_expect_success PERF 'terms on a generic or raw event (cpu-clock/period=N/, r1/name=x/): as perf' '
+	record_both legacy -e "cpu-clock/period=100000/" -e "task-clock/freq=500,name=tc/u" \
+		-e "page-faults/config=1/" &&
+	same_as_perf legacy &&
+	grep -q "^1 cpu-clock/period=100000/ sample_period=100000$" legacy.actual &&
+	grep -q "^2 tc exclude_kernel=1$" legacy.actual &&
+	grep -q "^3 page-faults/config=1/ config=0x1$" legacy.actual &&
+	record_both legacy_bad -e "cpu-clock/umask=1/" &&
+	refused_by_both legacy_bad "unknown term .umask. for .cpu-clock."
+'
+
 # A breakpoint's (or tracepoint's) period 1 is a default that -c and -F
 # replace, as in perf; a period= term is not replaced.
 for rate in "-c 100000" "-F 100"; do
@@ -215,8 +226,7 @@ test_expect_success 'the S modifier on a single event is refused in one line' '
 	grep -q "outside a group is not supported yet" err
 '
 
-# perf cannot read a tracepoint file without TRACING_DATA, which mperf does
-# not write yet: mperf's own header shows the attr in perf's format.
+# mperf's own header shows the attr in perf's format.
 test_expect_success PERF,TRACEFS,SCHED_SWITCH 'sched:sched_switch: perf'"'"'s attr, period 1' '
 	record_both tp -e sched:sched_switch &&
 	test "$(cat tp.perf.rc)" = 0 && test "$(cat tp.mperf.rc)" = 0 &&
@@ -239,8 +249,8 @@ test_expect_success PERF,TRACEFS 'a tracepoint glob: the same tracepoints, in th
 	diff expect actual
 '
 
-test_expect_failure PERF,TRACEFS,SCHED_SWITCH 'perf reads mperf'"'"'s tracepoint file (TRACING_DATA is not written yet)' '
-	same_as_perf tp
+test_expect_success PERF,TRACEFS,SCHED_SWITCH 'perf reads mperf'"'"'s tracepoint files (TRACING_DATA)' '
+	same_as_perf tp && same_as_perf glob
 '
 
 test_done

@@ -5,8 +5,8 @@
 /*
  * This machine and its files, read-only: the online CPUs, the CPU's name
  * and the memory size, the running kernel's symbols (/proc/kallsyms) and
- * build id, this process's vdso, ELF build ids, and the one safe way to
- * open a file that a recording names.  record writes these facts into
+ * build id, this process's vdso, ELF build ids, tracefs, and the one safe
+ * way to open a file that a recording names.  record writes these facts into
  * the features; report reads symbols and build ids through them.
  */
 
@@ -113,5 +113,25 @@ struct host_ksym {
 int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *arg);
 /* The address of the kernel symbol name: 0, or -ENOENT (absent or hidden). */
 int host_kallsyms_find(const char *name, uint64_t *addr);
+
+/* ---- tracefs ---- */
+
+/*
+ * Where tracefs is mounted (the first of /sys/kernel/tracing and
+ * /sys/kernel/debug/tracing that has events/): 0, -ENOENT when neither
+ * does, -errno when one cannot be read.
+ */
+int host_tracefs_dir(char *buf, size_t len);
+/*
+ * The whole of a file whose size stat() does not know (tracefs, /proc):
+ * 0 and *data (malloc'ed, *len bytes, not NUL-terminated), or -errno.
+ */
+int host_read_whole_file(const char *path, char **data, size_t *len);
+/*
+ * fn for each subdirectory of dir, in the order the kernel lists them;
+ * stops at and returns fn's first non-zero value.  0, or -errno when dir
+ * cannot be opened.
+ */
+int host_list_dirs(const char *dir, int (*fn)(void *arg, const char *name), void *arg);
 
 #endif

@@ -540,3 +540,97 @@ int pd_cpu_map_decode(const unsigned char *p, size_t n, int *cpus, size_t max)
 	}
 	return (int)nr;
 }
+
+/* ---- TRACING_DATA ---- */
+
+/* A text of the TRACING_DATA image: a size of width bytes (4 or 8), then the bytes. */
+static bool tracing_text(struct pd_cursor *c, size_t width, struct pd_tracing_text *t)
+{
+	uint64_t n;
+	uint32_t n32;
+
+	if (width == 4 ? !pd_cursor_u32(c, &n32) : !pd_cursor_u64(c, &n))
+		return false;
+	if (width == 4)
+		n = n32;
+	if (n > (uint64_t)(c->end - c->p))
+		return false;
+	t->p = n ? (const char *)c->p : NULL;
+	t->len = (size_t)n;
+	c->p += n;
+	return true;
+}
+
+/* A NUL-terminated name in the image, or NULL. */
+static const char *tracing_name(struct pd_cursor *c)
+{
+	const unsigned char *nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+	const char *s = (const char *)c->p;
+
+	if (!nul)
+		return NULL;
+	c->p = nul + 1;
+	return s;
+}
+
+static bool tracing_formats(struct pd_cursor *c, const char *sys, struct pd_tracing_event *ev, size_t max,
+			    size_t *nr)
+{
+	uint32_t n;
+
+	if (!pd_cursor_u32(c, &n))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		struct pd_tracing_text t;
+
+		if (!tracing_text(c, 8, &t))
+			return false;
+		if (*nr < max)
+			ev[*nr] = (struct pd_tracing_event){ sys, t };
+		(*nr)++;
+	}
+	return true;
+}
+
+int pd_tracing_data_decode(const void *buf, size_t len, struct pd_tracing_data *td,
+			   struct pd_tracing_event *ev, size_t max, size_t *nr)
+{
+	struct pd_cursor c = { buf, (const unsigned char *)buf + len };
+	const char *s;
+	uint32_t nsys;
+
+	memset(td, 0, sizeof(*td));
+	*nr = 0;
+	if (len < PD_TRACING_MAGIC_LEN || memcmp(buf, PD_TRACING_MAGIC, PD_TRACING_MAGIC_LEN))
+		return -MPERF_ERR_UNSUPP;
+	c.p += PD_TRACING_MAGIC_LEN;
+	if (!(s = tracing_name(&c)))
+		return -MPERF_ERR_CORRUPT;
+	if (strcmp(s, PD_TRACING_VERSION) && strcmp(s, "0.5"))	/* 0.5: no saved_cmdlines */
+		return -MPERF_ERR_UNSUPP;
+	if (c.end - c.p < 6)
+		return -MPERF_ERR_CORRUPT;
+	td->big_endian = c.p[0] != 0;
+	td->long_size = c.p[1];
+	c.p += 2;
+	if (td->big_endian)
+		return -MPERF_ERR_UNSUPP;	/* sizes in another byte order than ours */
+	if (!pd_cursor_u32(&c, &td->page_size))
+		return -MPERF_ERR_CORRUPT;
+	if (!(s = tracing_name(&c)) || strcmp(s, "header_page") || !tracing_text(&c, 8, &td->header_page) ||
+	    !(s = tracing_name(&c)) || strcmp(s, "header_event") || !tracing_text(&c, 8, &td->header_event))
+		return -MPERF_ERR_CORRUPT;
+	if (!tracing_formats(&c, "ftrace", ev, max, nr) || !pd_cursor_u32(&c, &nsys))
+		return -MPERF_ERR_CORRUPT;
+	for (uint32_t i = 0; i < nsys; i++)
+		if (!(s = tracing_name(&c)) || !tracing_formats(&c, s, ev, max, nr))
+			return -MPERF_ERR_CORRUPT;
+	if (!tracing_text(&c, 4, &td->kallsyms) || !tracing_text(&c, 4, &td->printk))
+		return -MPERF_ERR_CORRUPT;
+	/* saved_cmdlines came with version 0.6; a file that ends before it has none. */
+	if (c.p < c.end && !tracing_text(&c, 8, &td->cmdlines))
+		return -MPERF_ERR_CORRUPT;
+	td->events = ev;
+	td->nr_events = *nr < max ? *nr : max;
+	return 0;
+}

@@ -122,6 +122,53 @@ struct pd_group_desc {
 	uint32_t leader, nr_members;
 };
 
+/*
+ * TRACING_DATA (the feature section, and the payload that follows a
+ * TRACING_DATA record in pipe mode), perf 6.1's layout, version "0.6":
+ *   "\027\010\104tracing" (10 bytes), "0.6\0", u8 big_endian, u8 sizeof(long),
+ *   u32 page_size,
+ *   "header_page\0" u64 size, text; "header_event\0" u64 size, text,
+ *   u32 nr ftrace formats, nr x { u64 size, text },
+ *   u32 nr systems, nr x { system name "\0", u32 nr, nr x { u64 size, format } },
+ *   u32 size, kallsyms text (perf 6.1 writes 0), u32 size, printk_formats,
+ *   u64 size, saved_cmdlines.
+ * Counts and sizes are in the writer's byte order; texts are not
+ * NUL-terminated.  Each event's format is its tracefs events/SYS/NAME/format.
+ */
+#define PD_TRACING_MAGIC	"\027\010\104tracing"
+#define PD_TRACING_MAGIC_LEN	10
+#define PD_TRACING_VERSION	"0.6"
+
+struct pd_tracing_text {
+	const char *p;		/* NULL with len 0: an empty file */
+	size_t len;
+};
+
+struct pd_tracing_event {
+	const char *sys;	/* "ftrace": in the ftrace list, not a system of its own */
+	struct pd_tracing_text format;
+};
+
+struct pd_tracing_data {
+	bool big_endian;
+	uint8_t long_size;
+	uint32_t page_size;
+	struct pd_tracing_text header_page, header_event;
+	/* The events, those of one system next to each other (the writer groups them so). */
+	const struct pd_tracing_event *events;
+	size_t nr_events;
+	struct pd_tracing_text kallsyms, printk, cmdlines;
+};
+
+/*
+ * Decode a TRACING_DATA image of len bytes: td's texts point into buf,
+ * the events go to ev[0..max) (*nr of them in all, which may be more than
+ * max).  0, -MPERF_ERR_CORRUPT for a short or malformed image, or
+ * -MPERF_ERR_UNSUPP for another magic or version, or foreign byte order.
+ */
+int pd_tracing_data_decode(const void *buf, size_t len, struct pd_tracing_data *td,
+			   struct pd_tracing_event *ev, size_t max, size_t *nr);
+
 /* One BUILD_ID entry (also the HEADER_BUILD_ID record of pipe mode); size is header.size. */
 struct pd_build_id_entry {
 	struct perf_event_header header;	/* misc: cpumode | PD_MISC_BUILD_ID_SIZE */

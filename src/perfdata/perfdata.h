@@ -150,6 +150,13 @@ int pdw__feat_group_desc(struct pdata_writer *w, const struct pd_group_desc *g, 
 int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,
 		       const unsigned char *id, size_t id_len, const char *name);
 
+/*
+ * TRACING_DATA: the tracepoints' formats (pd_tracing_data, format.h).  In
+ * pipe mode it follows the features as a TRACING_DATA record and its
+ * payload, as perf sends it.
+ */
+int pdw__feat_tracing_data(struct pdata_writer *w, const struct pd_tracing_data *td);
+
 /* Write EVENT_DESC and the features, patch the header, close the file. */
 int pdw__finish(struct pdata_writer *w);
 /* Close; when the file was not finished it is removed (never left looking complete). */

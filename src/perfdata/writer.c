@@ -211,7 +211,26 @@ static int append_record(struct pdata_writer *w, uint32_t type, const void *a, s
 	return 0;
 }
 
-/* Pipe mode: the header, the events as ATTR records, the features known now. */
+/*
+ * Pipe mode's TRACING_DATA, after the features as perf 6.1 sends it: the
+ * record says how many bytes follow it, the image padded to 8.
+ */
+static int pipe_tracing_data(struct pdata_writer *w)
+{
+	const struct mbuf *b = &w->feat[PD_FEAT_TRACING_DATA];
+	size_t padded = (b->len + 7) & ~(size_t)7;
+	struct pd_tracing_data_event e = { .header = { .type = PD_HEADER_TRACING_DATA, .size = sizeof(e) },
+					   .size = (uint32_t)padded };
+	int err;
+
+	if (padded > UINT32_MAX)
+		return werror(w, -E2BIG);
+	if ((err = append(w, &e, sizeof(e))) || (err = append(w, b->p, b->len)))
+		return err;
+	return append(w, "\0\0\0\0\0\0\0", padded - b->len);
+}
+
+/* Pipe mode: the header, the events as ATTR records, the features known now, the tracing data. */
 static int begin_pipe(struct pdata_writer *w)
 {
 	struct pd_pipe_header ph = { .magic = PD_MAGIC, .size = PD_PIPE_HEADER_SIZE };
@@ -231,10 +250,12 @@ static int begin_pipe(struct pdata_writer *w)
 	for (int f = 1; f < NR_FEAT; f++) {
 		uint64_t feat_id = (uint64_t)f;
 
-		if (w->has_feat[f] &&
+		if (w->has_feat[f] && f != PD_FEAT_TRACING_DATA &&
 		    (err = append_record(w, PD_HEADER_FEATURE, &feat_id, sizeof(feat_id), w->feat[f].p, w->feat[f].len)))
 			return err;
 	}
+	if (w->has_feat[PD_FEAT_TRACING_DATA] && (err = pipe_tracing_data(w)))
+		return err;
 	return flush(w);
 }
 
@@ -522,6 +543,96 @@ int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,
 	if ((err = mbuf_add(b, &e, sizeof(e))) || (err = mbuf_add(b, name, n)))
 		return feat_done(w, err);
 	return feat_done(w, mbuf_addz(b, name_len - n));
+}
+
+/* A text of TRACING_DATA: its size in width bytes (4 or 8), then its bytes. */
+static int tracing_text(struct mbuf *b, size_t width, const struct pd_tracing_text *t)
+{
+	uint64_t n = t->len;
+	uint32_t n32 = (uint32_t)t->len;
+	int err;
+
+	if (width == 4 && t->len > UINT32_MAX)
+		return -E2BIG;
+	if ((err = mbuf_add(b, width == 4 ? (const void *)&n32 : (const void *)&n, width)))
+		return err;
+	return t->len ? mbuf_add(b, t->p, t->len) : 0;
+}
+
+/*
+ * A list of formats: with ftrace, every ftrace event of td; else the run of
+ * events of system sys that starts at i (*next: the event after it).
+ */
+static int tracing_formats(struct mbuf *b, const struct pd_tracing_data *td, size_t i, const char *sys,
+			   bool ftrace, size_t *next)
+{
+	uint32_t n = 0;
+	size_t at = b->len;
+	int err;
+
+	if ((err = mbuf_add(b, &n, sizeof(n))))
+		return err;
+	for (; i < td->nr_events; i++) {
+		bool is_ftrace = !strcmp(td->events[i].sys, "ftrace");
+
+		if (ftrace ? !is_ftrace : is_ftrace || strcmp(td->events[i].sys, sys))
+			continue;
+		if ((err = tracing_text(b, 8, &td->events[i].format)))
+			return err;
+		n++;
+		if (!ftrace && (i + 1 == td->nr_events || strcmp(td->events[i + 1].sys, sys)))
+			break;
+	}
+	memcpy(b->p + at, &n, sizeof(n));
+	*next = i + 1;
+	return 0;
+}
+
+/* The TRACING_DATA image of td (pd_tracing_data in format.h), appended to b. */
+static int tracing_data(struct mbuf *b, const struct pd_tracing_data *td)
+{
+	unsigned char id[2] = { td->big_endian, td->long_size };
+	uint32_t nsys = 0;
+	size_t nsys_at, next;
+	int err;
+
+	if ((err = mbuf_add(b, PD_TRACING_MAGIC, PD_TRACING_MAGIC_LEN)) ||
+	    (err = mbuf_add(b, PD_TRACING_VERSION, sizeof(PD_TRACING_VERSION))) ||
+	    (err = mbuf_add(b, id, sizeof(id))) || (err = mbuf_add(b, &td->page_size, 4)) ||
+	    (err = mbuf_add(b, "header_page", sizeof("header_page"))) ||
+	    (err = tracing_text(b, 8, &td->header_page)) ||
+	    (err = mbuf_add(b, "header_event", sizeof("header_event"))) ||
+	    (err = tracing_text(b, 8, &td->header_event)) ||
+	    (err = tracing_formats(b, td, 0, NULL, true, &next)))
+		return err;
+	nsys_at = b->len;
+	if ((err = mbuf_add(b, &nsys, sizeof(nsys))))
+		return err;
+	/* One system per run of events that share it (the caller groups them). */
+	for (size_t i = 0; i < td->nr_events; i = next) {
+		const char *sys = td->events[i].sys;
+
+		next = i + 1;
+		if (!strcmp(sys, "ftrace"))
+			continue;
+		if ((err = mbuf_add(b, sys, strlen(sys) + 1)) || (err = tracing_formats(b, td, i, sys, false, &next)))
+			return err;
+		nsys++;
+	}
+	memcpy(b->p + nsys_at, &nsys, sizeof(nsys));
+	if ((err = tracing_text(b, 4, &td->kallsyms)) || (err = tracing_text(b, 4, &td->printk)))
+		return err;
+	return tracing_text(b, 8, &td->cmdlines);
+}
+
+int pdw__feat_tracing_data(struct pdata_writer *w, const struct pd_tracing_data *td)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_TRACING_DATA);
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	return feat_done(w, tracing_data(b, td));
 }
 
 /* EVENT_DESC: a pd_feat_event_desc; per event: attr, u32 nr_ids, name, ids. */

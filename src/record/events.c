@@ -348,6 +348,9 @@ again:
 		return mperf_error(-e, "%s", msg);
 	}
 	el->fd[k] = fd;
+	if (el->filter[i] && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, el->filter[i]) < 0)
+		return mperf_error(-errno, "cannot set --filter '%s' on '%s': %s", el->filter[i],
+				   res->ev[i].name, strerror(errno));
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &el->id[k]) < 0)
 		return mperf_error(-errno, "cannot read the id of event '%s': %s",
 				   res->ev[i].name, strerror(errno));

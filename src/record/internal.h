@@ -60,6 +60,7 @@ struct evlist {
 	uint64_t *id;		/* [event][cpu][thread]: PERF_EVENT_IOC_ID, 0 when not open */
 	bool *gone;		/* [thread]: exited before its events could be opened */
 	struct idmap ids;	/* id -> event */
+	const char *filter[RECORD_MAX_EVENTS];	/* a tracepoint's filter, set on each fd, or NULL */
 };
 
 /*
@@ -90,6 +91,36 @@ int evlist__event_of_id(const struct evlist *el, uint64_t id);
 /* read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record per fd that lost. */
 int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w);
 void evlist__close(struct evlist *el);
+
+/* ---- tracing.c: the tracepoints' formats, their filters, TRACING_DATA ---- */
+
+struct tep_handle;
+struct tep_event;
+
+struct tracing_tp {
+	char sys[128], name[128];
+	char *format;			/* events/SYS/NAME/format, as tracefs gives it */
+	size_t format_len;
+	struct tep_event *event;	/* parsed by libtraceevent (owned by tep) */
+};
+
+struct tracing {
+	char dir[512];			/* where tracefs is mounted */
+	struct tep_handle *tep;		/* NULL: no tracepoint */
+	struct tracing_tp tp[RECORD_MAX_EVENTS];	/* each recorded tracepoint once */
+	size_t nr;
+	char *filter[RECORD_MAX_EVENTS];	/* [event]: what PERF_EVENT_IOC_SET_FILTER sets, or NULL */
+};
+
+/*
+ * Read and parse the format of each tracepoint of o, and check each
+ * --filter's field names against its event's fields (one line for the
+ * first unknown one).  Nothing to do without tracepoints.
+ */
+int tracing__init(struct tracing *t, const struct record_opts *o);
+/* The TRACING_DATA feature (nothing without tracepoints). */
+int tracing__write(const struct tracing *t, struct pdata_writer *w);
+void tracing__free(struct tracing *t);
 
 /* ---- drain.c: one buffer per CPU, drained into the file ---- */
 

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <linux/hw_breakpoint.h>
 #include "../host/host.h"
 #include "../lib/err.h"
@@ -475,6 +476,10 @@ static int apply_term(struct pctx *c, struct record_event *e, struct pmu_terms *
 		e->period_set = false;
 		return 0;
 	}
+	if (!t->dir[0])		/* a generic event with terms (cpu-clock/period=1000/): no PMU files */
+		return fail(c, -MPERF_ERR_NOEVENT, elem, elen,
+			    "unknown term '%s' for '%s' (valid: config, config1, config2, period, freq, name)",
+			    term, t->pmu);
 	err = read_format(c, t, term, &word, &mask, elem, elen);
 	if (err < 0)
 		return err;
@@ -593,14 +598,18 @@ static void finish_terms(struct record_event *e, const struct pmu_terms *t)
 }
 
 
-/* PMU/terms/MODS, p at the PMU's name (len characters). */
-static int parse_pmu_event(struct pctx *c, const char **pp, size_t len, const char *elem, size_t elen)
+/*
+ * PMU/terms/MODS, p at the PMU's name (len characters); or, with generic,
+ * a generic or raw event of this type and config with terms, as perf takes
+ * them (cpu-clock/period=1000/, r003c/name=x/).
+ */
+static int parse_pmu_event(struct pctx *c, const char **pp, size_t len, const char *elem, size_t elen,
+			   bool generic, uint32_t type, uint64_t config)
 {
 	const char *p = *pp, *m;
 	struct pmu_terms t = { 0 };
 	char pmu[128];
 	struct record_event *e;
-	uint32_t type;
 	size_t before = c->n, mlen;
 	int err;
 
@@ -611,8 +620,12 @@ static int parse_pmu_event(struct pctx *c, const char **pp, size_t len, const ch
 	if (has_glob(pmu))
 		return syntax(c, p, "expected the name of a PMU");
 	t.pmu = pmu;
-	if ((err = read_pmu_type(c, pmu, t.dir, sizeof(t.dir), &type, elem, elen)))
+	if (generic) {
+		/* perf's legacy event with terms: the generic event, its config unless a term sets it. */
+		t.set[0] = config;
+	} else if ((err = read_pmu_type(c, pmu, t.dir, sizeof(t.dir), &type, elem, elen))) {
 		return err;
+	}
 	if (!(e = add_event(c, elem, elen, type)))
 		return -E2BIG;
 	p += len + 1;
@@ -775,6 +788,8 @@ static int add_tracepoint(struct pctx *c, const char *dir, const char *sys, cons
 		return -E2BIG;
 	e->attr.config = id;
 	e->attr.sample_period = 1;	/* the kind's default: -c/-F replace it */
+	/* As perf's tracepoints: the record itself (RAW), and where and when it fired. */
+	e->attr.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	ls = strlen(sys);
 	ln = strlen(name);
 	if (ls + 1 + ln >= sizeof(e->name))
@@ -905,8 +920,19 @@ static int parse_event(struct pctx *c, const char **pp)
 	word[wlen] = 0;
 	p += wlen;
 	if (*p == '/') {
+		char dir[600];
+		struct stat st;
+		/* A PMU of that name wins; else a generic or raw event with terms, as in perf. */
+		bool generic = ((size_t)snprintf(dir, sizeof(dir), "%s/%s", c->pmu_dir, word) >= sizeof(dir) ||
+				stat(dir, &st) < 0) &&
+			       (!pd_event_lookup(word, &type, &config) || is_raw(word, wlen));
+
+		if (generic && is_raw(word, wlen) && pd_event_lookup(word, &type, &config)) {
+			type = PERF_TYPE_RAW;
+			config = strtoull(word + 1, NULL, 16);
+		}
 		p = w;
-		if ((err = parse_pmu_event(c, &p, wlen, w, elen)))
+		if ((err = parse_pmu_event(c, &p, wlen, w, elen, generic, generic ? type : 0, generic ? config : 0)))
 			return err;
 	} else if (!strcmp(word, "mem") && *p == ':') {
 		p++;
@@ -1051,6 +1077,23 @@ int record__parse_events_env(const char *spec, struct record_event *ev, size_t m
 	if (err)
 		return err;
 	*n = c.n;
+	return 0;
+}
+
+int record__add_filter(struct record_event *ev, size_t first, size_t n, const char *filter)
+{
+	if (first >= n)
+		return mperf_error(-EINVAL, "--filter '%s' must follow a -e tracepoint option", filter);
+	for (size_t i = first; i < n; i++) {
+		if (ev[i].attr.type != PERF_TYPE_TRACEPOINT)
+			return mperf_error(-EINVAL, "--filter '%s': '%s' is not a tracepoint (only tracepoints take a filter)",
+					   filter, ev[i].name);
+		if (ev[i].nr_filters == RECORD_MAX_FILTERS)
+			return mperf_error(-EINVAL, "--filter '%s': more than %d filters on '%s'", filter,
+					   RECORD_MAX_FILTERS, ev[i].name);
+	}
+	for (size_t i = first; i < n; i++)
+		ev[i].filters[ev[i].nr_filters++] = filter;
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #define RECORD_DEFAULT_PAGES	128
 #define RECORD_MAX_PAGES	(1u << 20)	/* data pages per CPU buffer: 4 GiB of 4 KiB pages */
 #define RECORD_MAX_EVENTS	64
+#define RECORD_MAX_FILTERS	8	/* --filter options on one event */
 
 /*
  * One event of -e, as perf 6.1 parses it.  attr holds only what the event
@@ -35,6 +36,12 @@ struct record_event {
 	bool sample_read;	/* :S: leader sampling (PERF_SAMPLE_READ, read_format GROUP in a group) */
 	bool precise_max;	/* :P: attr.precise_ip is 3, to be lowered until the kernel takes it */
 	bool mod_set;		/* a modifier was given: the exclude bits are what the user asked */
+	/*
+	 * --filter strings for a tracepoint (argv's, not copied), in the order
+	 * given; set on the kernel's event as perf combines them: (a) && (b).
+	 */
+	const char *filters[RECORD_MAX_FILTERS];
+	int nr_filters;
 };
 
 /*
@@ -46,6 +53,15 @@ struct record_event {
  * and tracefs is not mounted, -EINVAL for bad syntax.
  */
 int record__parse_events(const char *spec, struct record_event *ev, size_t max, size_t *n);
+
+/*
+ * --filter FILTER, as perf: it applies to every event of the last -e
+ * (ev[first..n)), which must all be tracepoints.  0, or -EINVAL with the
+ * reason logged in one line (no -e before it, an event that is not a
+ * tracepoint, too many filters).  Field names are checked by record__run,
+ * against the events' formats, before anything is opened.
+ */
+int record__add_filter(struct record_event *ev, size_t first, size_t n, const char *filter);
 
 /* Where the parser finds PMUs and tracepoints, for tests: NULL is this machine's. */
 struct record_parse_env {

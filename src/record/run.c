@@ -212,6 +212,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	struct evlist el = { 0 };
 	struct drain d = { .el = &el, .res = res };
 	struct kernel_map k = { 0 };
+	struct tracing tr = { 0 };
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct record_signals sigs;
 	bool has_workload = o->argv && o->argv[0];
@@ -240,12 +241,16 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		return mperf_error(-EINVAL, "nothing to record: give a command, or a target (-p, -t, -a, -C)");
 	}
 	d.hits = hits__new();
-	if ((err = evlist__init(&el, o, res, &t)) || !d.hits) {
+	/* The tracepoints' formats and filters are checked before anything runs. */
+	if ((err = evlist__init(&el, o, res, &t)) || !d.hits || (err = tracing__init(&tr, o))) {
 		evlist__close(&el);
 		hits__delete(d.hits);
+		tracing__free(&tr);
 		target__exit(&t);
 		return err ? err : mperf_error(-ENOMEM, "out of memory");
 	}
+	for (size_t i = 0; i < el.nr_ev; i++)
+		el.filter[i] = tr.filter[i];
 
 	signals_install(&sigs);
 	if (has_workload) {
@@ -264,7 +269,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 	}
 	if ((err = evlist__add_to(&el, res, d.w)) || (err = features__write(d.w, o->cmd_argc, o->cmd_argv)) ||
-	    (err = evlist__write_groups(o, d.w)))
+	    (err = evlist__write_groups(o, d.w)) || (err = tracing__write(&tr, d.w)))
 		goto out;
 	if ((err = pdw__begin_data(d.w)) || (err = synthesize(&d, &t, wl.pid, &k, o->data_addr)))
 		goto out;
@@ -326,6 +331,7 @@ out:
 	drain__unmap(&d);
 	evlist__close(&el);
 	hits__delete(d.hits);
+	tracing__free(&tr);
 	target__exit(&t);
 	record_signals_restore(&sigs);
 	return err;
