@@ -268,4 +268,26 @@ test_expect_success '-v: each perf_event_open is shown' '
 		$(( 2 * $(getconf _NPROCESSORS_ONLN) ))
 '
 
+# --- pipe mode, and perf's own files ------------------------------------------------
+
+test_expect_success PERF '-a -o -: a pipe-mode stream perf and mperf read, with the tasks described' '
+	"$MPERF" record -q -a -e cpu-clock -o - "$CPUSPIN" 0.2 >a.pipe &&
+	"$PERF" report -i - --stdio --sort comm <a.pipe >a.prep 2>a.perr &&
+	test_must_be_empty a.perr &&
+	grep -q "% *cpuspin *$" a.prep &&
+	"$MPERF" report -i - --stdio --sort comm <a.pipe >a.mrep &&
+	grep "%" a.prep >a.p && grep "%" a.mrep >a.m &&
+	diff a.p a.m
+'
+
+test_expect_success PERF 'perf'"'"'s own -p, -t, -a, -C and --per-thread files: mperf report -D equals perf'"'"'s' '
+	spin_bg 60 2 &&
+	pid=$(cat spin.pid) &&
+	for t in "-p $pid" "-t $pid" "-a" "-C 1" "--per-thread -p $pid"; do
+		"$PERF" record -q $t -e cpu-clock -o perf.data -- sleep 0.2 2>/dev/null &&
+		same_dump perf.data || { stop_spin; fail "perf record $t"; exit 1; }
+	done &&
+	stop_spin
+'
+
 test_done
