@@ -50,7 +50,7 @@ CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-all: mperf noploop cpuspin
+all: mperf noploop cpuspin callpaths
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
 # so a sanitizer build never lingers as ./mperf.
@@ -68,6 +68,10 @@ noploop: tests/workloads/noploop.c
 
 cpuspin: tests/workloads/cpuspin.c
 	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
+
+# Known call paths for the call-graph tests: every function keeps its frame.
+callpaths: tests/workloads/callpaths.c
+	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -o $@ $<
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -154,7 +158,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(prefix)/share/man/man1/
 
 clean:
-	rm -rf $(B) mperf noploop cpuspin
+	rm -rf $(B) mperf noploop cpuspin callpaths
 
 .PHONY: all units check deps demo bench install clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

@@ -17,7 +17,7 @@
 #include "cmd.h"
 
 static const char record_usage[] =
-	"usage: mperf record [-e LIST]... [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
+	"usage: mperf record [-e LIST]... [-F HZ | -c PERIOD] [-g] [-m PAGES] [-o FILE] [-q] [--] CMD [ARGS]\n"
 	"\n"
 	"    -e, --event LIST      events to sample, comma-separated; -e may be repeated\n"
 	"                          (default: cycles:P, as perf); see EVENTS below\n"
@@ -29,6 +29,9 @@ static const char record_usage[] =
 	"                          rounded up to a power of two (default: 128); A (AUX) unused\n"
 	"    -o, --output FILE     output file (default: perf.data; an old one becomes FILE.old);\n"
 	"                          - writes a pipe-mode stream to standard output\n"
+	"    -g                    record call chains (frame pointers), as --call-graph fp\n"
+	"        --call-graph MODE call chains: fp (frame pointers); dwarf and lbr are not\n"
+	"                          supported yet\n"
 	"    -s, --stat            per-thread counts: READ records at each thread's exit\n"
 	"    -d, --data            sample data addresses (ADDR, DATA_SRC, data mmaps)\n"
 	"    -W, --weight          sample weights\n"
@@ -181,6 +184,28 @@ static int parse_mmap_pages(const char *arg, size_t *pages, bool *rounded)
 	return 0;
 }
 
+/*
+ * --call-graph MODE[,ARGS]: fp is frame-pointer call chains (what -g
+ * records); perf's dwarf[,SIZE] and lbr are refused, in one line, until
+ * mperf can unwind them.
+ */
+static int parse_call_graph(const char *arg, struct record_opts *o)
+{
+	size_t len = strcspn(arg, ",");
+
+	if (len == 2 && !strncmp(arg, "fp", 2)) {
+		if (arg[len])
+			return usage_error("--call-graph fp takes no more arguments: '%s'", arg);
+		o->callchain = true;
+		return 0;
+	}
+	if ((len == 5 && !strncmp(arg, "dwarf", 5)) || (len == 3 && !strncmp(arg, "lbr", 3))) {
+		cmd_error("record", "--call-graph %.*s is not supported yet (use fp, or -g)", (int)len, arg);
+		return -1;
+	}
+	return usage_error("unknown --call-graph mode '%s' (fp; dwarf and lbr are not supported yet)", arg);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -198,6 +223,7 @@ int cmd_record(int argc, char **argv)
 		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "no-buildid-cache", no_argument, NULL, 'N' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -218,7 +244,7 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	/* '+': options stop at the workload's name. */
-	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:qhsTdWN", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:qhsTdWNg", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.stat = true;
@@ -237,6 +263,13 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'i':
 			o.no_inherit = true;
+			break;
+		case 'g':
+			o.callchain = true;
+			break;
+		case 'G':
+			if (parse_call_graph(optarg, &o))
+				return EXIT_USAGE;
 			break;
 		case 'T':	/* samples always carry their time here, as perf's do by default */
 		case 'N':	/* mperf has no build-id cache to skip */

@@ -77,6 +77,7 @@ struct record_opts {
 	bool switch_events;	/* --switch-events: context switch records */
 	bool namespaces;	/* --namespaces: namespace records */
 	bool no_inherit;	/* --no-inherit: children are not followed */
+	bool callchain;		/* -g, --call-graph fp: PERF_SAMPLE_CALLCHAIN on every event */
 	const char *output;
 	char *const *argv;	/* the workload */
 	int cmd_argc;		/* the command's arguments from "record" on, for the CMDLINE feature */
