@@ -5,6 +5,7 @@
  * perf report --stdio's shape, or as JSON.
  */
 #include <errno.h>
+#include <sys/types.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,12 +15,18 @@
 #include "../lib/hash.h"
 #include "../lib/log.h"
 #include "../lib/strset.h"
+#include "callchain.h"
 #include "out.h"
 #include "report.h"
 #include "session.h"
 #include "symbols.h"
 
 #define HBUCKETS 4096
+#define DBUCKETS 256
+/* perf report's --max-stack default: kernel.perf_event_max_stack's default, 127. */
+#define MAX_STACK 127
+/* Context markers in a chain (perf_event.h): at or above this, not an address. */
+#define CONTEXT_MAX ((uint64_t)-4095)
 
 struct hent {
 	struct hent *next;		/* hash chain */
@@ -35,6 +42,17 @@ struct hent {
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	uint64_t period, nr;
+	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
+	struct cc_tree *cc;		/* its call chains, or NULL */
+};
+
+/* What hist knows of a DSO the frames name: its names, and perf's order of its DSOs. */
+struct dso_info {
+	struct dso_info *next;
+	const char *id;			/* the machine's name, interned: one per DSO */
+	const char *name;		/* short name, interned */
+	uint32_t rank;			/* the machine's dso_rank */
+	bool jit;
 };
 
 struct hists {
@@ -58,8 +76,21 @@ struct hist {
 	bool last_jit;
 	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kthread_running;
+	const char *label;
+	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
 	uint64_t total_samples;
+	/* Call chains (a file whose samples have them). */
+	bool chains;			/* some event samples CALLCHAIN */
+	bool children;			/* the Children view: chains accumulate into their frames' entries */
+	bool show;			/* chains are aggregated (not -g none) */
+	bool caller;			/* frames root first */
+	struct cc_frame *fr;		/* the current sample's chain */
+	char *lvl;			/* and each frame's level */
+	size_t fr_cap;
+	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
+	size_t seen_cap;
+	struct dso_info *dsos[DBUCKETS];
 };
 
 
@@ -117,7 +148,8 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 		return false;
 	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
 		return false;
-	if (H->key[REPORT_KEY_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start || a->level != b->level ||
+	/* perf's symbol key ignores the level: an entry shows its first sample's. */
+	if (H->key[REPORT_KEY_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start ||
 			      (!a->sym && a->addr != b->addr)))
 		return false;
 	return a->filtered == b->filtered;
@@ -134,7 +166,7 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 	if (H->key[REPORT_KEY_DSO])
 		h = hash_mix(h, (uintptr_t)e->dso);
 	if (H->key[REPORT_KEY_SYM])
-		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr) ^ (uint64_t)e->level);
+		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr));
 	return h ^ (h >> 29);
 }
 
@@ -161,23 +193,38 @@ static int insert(struct hists *hs, size_t bucket, struct hent *h)
 	return 0;
 }
 
-/* One sample of weight period into the entry of key's sort keys. */
-static int add(struct hist *H, struct hists *hs, const struct hent *key, uint64_t period)
+/*
+ * One sample of weight period into the entry of key's sort keys: its own
+ * (self), or one its chain passes through (only the Children share).
+ * The entry, or NULL when out of memory.
+ */
+static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key, uint64_t period, bool self)
 {
 	size_t b;
 	struct hent *e = lookup(H, hs, key, &b);
 
 	if (!e) {
 		if (!(e = malloc(sizeof(*e))))
-			return -ENOMEM;
+			return NULL;
 		*e = *key;
-		e->period = e->nr = 0;
-		if (insert(hs, b, e))
-			return -ENOMEM;
+		e->period = e->nr = e->acc = 0;
+		e->cc = NULL;
+		if (H->show && !(e->cc = calloc(1, sizeof(*e->cc)))) {
+			free(e);
+			return NULL;
+		}
+		if (insert(hs, b, e)) {
+			if (e->cc)
+				free(e->cc);
+			return NULL;
+		}
 	}
-	e->period += period;
-	e->nr++;
-	return 0;
+	if (self) {
+		e->period += period;
+		e->nr++;
+	}
+	e->acc += period;
+	return e;
 }
 
 /* Put entry h into hs, adding it to an equal entry if there is one (h is then freed). */
@@ -190,7 +237,8 @@ static int merge(struct hist *H, struct hists *hs, struct hent *h)
 		return insert(hs, b, h);
 	e->period += h->period;
 	e->nr += h->nr;
-	free(h);
+	e->acc += h->acc;
+	free(h);	/* no chains: with chains, kernel symbols are found before the samples come */
 	return 0;
 }
 
@@ -208,12 +256,191 @@ static struct hists *hists_of(struct hist *H, int evsel)
 	return &H->h[evsel];
 }
 
+/* The DSO the machine names dso (a stable string while its map lives). */
+static struct dso_info *dso_of(struct hist *H, const char *dso, uint32_t rank)
+{
+	const char *id = intern(H, dso);
+	size_t b = (size_t)(hash_u64((uintptr_t)id) % DBUCKETS);
+	struct dso_info *d;
+	char jit[64];
+
+	if (!id)
+		return NULL;
+	for (d = H->dsos[b]; d; d = d->next)
+		if (d->id == id)
+			return d;
+	if (!(d = calloc(1, sizeof(*d))))
+		return NULL;
+	d->id = id;
+	d->name = intern(H, short_name(dso, jit, sizeof(jit)));
+	d->jit = is_jit(dso);
+	d->rank = rank;
+	if (!d->name) {
+		free(d);
+		return NULL;
+	}
+	d->next = H->dsos[b];
+	H->dsos[b] = d;
+	return d;
+}
+
+/*
+ * One address of a chain, as perf resolves it: in the kernel's maps or the
+ * thread's, by the context the last marker before it set.  *level becomes
+ * the frame's map's ('k' or '.'); without a map it stays what it was, as
+ * perf leaves it.
+ */
+static int resolve_frame(struct hist *H, const struct session_sample *ss, int cpumode, uint64_t ip,
+			 struct cc_frame *f, char *level)
+{
+	struct resolved r;
+	const struct sym *sym = NULL;
+	struct dso_info *d;
+	uint64_t addr;
+
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	f->dso_name = "[unknown]";
+	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+		return -ENOMEM;
+	if (!r.found)
+		return 0;
+	if (!(d = dso_of(H, r.dso, r.dso_rank)))
+		return -ENOMEM;
+	f->dso = d->id;
+	f->dso_rank = d->rank;
+	f->dso_name = d->name;
+	*level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		sym = symcache__find_kernel(H->syms, ip);
+	else if (!d->jit)
+		sym = symcache__find(H->syms, r.dso, r.map_start, r.map_pgoff, ip, &addr);
+	if (sym) {
+		f->sym = sym->name;
+		f->start = sym->start;
+		f->end = sym->end;
+	}
+	return 0;
+}
+
+/*
+ * The sample's chain as perf's cursor holds it: every address (markers
+ * only set the context of the addresses after them, and any other marker
+ * drops the chain), leaf first, or root first for the caller order; at
+ * most MAX_STACK addresses, counted from the end the order starts at.
+ * The number of frames in H->fr, or a negative code.
+ */
+static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
+{
+	const struct pd_sample *s = ss->smp;
+	uint64_t nr = s->callchain_nr, n = 0;
+	int cpumode = PERF_RECORD_MISC_USER;
+	char level = 0;
+
+	if (ALLOC_GROW(H->fr, nr, H->fr_cap) || !(H->lvl = realloc(H->lvl, H->fr_cap ? H->fr_cap : 1)))
+		return -ENOMEM;
+	/* Callee order first: each address with the context its last marker set. */
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t ip = pd_sample_callchain(s, i);
+
+		if (ip >= CONTEXT_MAX) {
+			switch (ip) {
+			case (uint64_t)PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
+			case (uint64_t)PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
+			case (uint64_t)PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
+			default: return 0;	/* a guest's or a corrupt chain: perf drops it */
+			}
+			continue;
+		}
+		H->fr[n].ip = ip;
+		H->lvl[n++] = (char)cpumode;	/* the context, for now */
+	}
+	if (H->caller) {
+		for (uint64_t i = 0; i < n / 2; i++) {
+			struct cc_frame t = H->fr[i];
+			char c = H->lvl[i];
+
+			H->fr[i] = H->fr[n - 1 - i];
+			H->fr[n - 1 - i] = t;
+			H->lvl[i] = H->lvl[n - 1 - i];
+			H->lvl[n - 1 - i] = c;
+		}
+	}
+	if (n > MAX_STACK)
+		n = MAX_STACK;
+	/* The levels carry over a frame without a map, from the sample's own. */
+	switch (ss->cpumode) {
+	case PERF_RECORD_MISC_KERNEL: level = 'k'; break;
+	case PERF_RECORD_MISC_USER: level = '.'; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: level = 'g'; break;
+	case PERF_RECORD_MISC_GUEST_USER: level = 'u'; break;
+	default: level = 'H'; break;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		int mode = H->lvl[i];
+
+		if (resolve_frame(H, ss, mode, H->fr[i].ip, &H->fr[i], &level))
+			return -ENOMEM;
+		H->lvl[i] = level;
+	}
+	return (ssize_t)n;
+}
+
+/*
+ * A sample's chain: into its own entry's tree, whole; and, for the
+ * Children view, to each entry its frames name, once per sample however
+ * often recursion repeats it, with the part of the chain from that frame
+ * on.
+ */
+static int add_chain(struct hist *H, struct hists *hs, const struct session_sample *ss, struct hent *self,
+		     const struct hent *key)
+{
+	ssize_t n = build_chain(H, ss);
+	size_t nseen = 0;
+
+	if (n < 0)
+		return (int)n;
+	if (self->cc && cc_tree_append(self->cc, H->fr, (size_t)n, ss->period))
+		return -ENOMEM;
+	if (!H->children)
+		return 0;
+	if (ALLOC_GROW(H->seen, (size_t)n + 1, H->seen_cap))
+		return -ENOMEM;
+	H->seen[nseen++] = self;
+	for (ssize_t i = 0; i < n; i++) {
+		const struct cc_frame *f = &H->fr[i];
+		struct hent k = *key, *e;
+		bool dup = false;
+
+		k.level = H->lvl[i];
+		k.dso = f->dso ? f->dso_name : NULL;
+		k.sym = f->sym;
+		k.sym_start = f->start;
+		k.sym_end = f->end;
+		k.addr = f->ip;
+		k.kernel_pending = false;
+		k.filtered = (H->o->comm && !listed(H->o->comm, k.comm)) ||
+			     (H->o->dso && !(k.dso && (listed(H->o->dso, k.dso) || (f->dso && listed(H->o->dso, f->dso)))));
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = same(H, H->seen[j], &k);
+		if (dup)
+			continue;
+		if (!(e = add(H, hs, &k, ss->period, false)))
+			return -ENOMEM;
+		H->seen[nseen++] = e;
+		if (e->cc && cc_tree_append(e->cc, H->fr + i, (size_t)(n - i), ss->period))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
 	const struct resolved *w = &ss->where;
 	struct hent k = { .pid = w->pid, .tid = w->tid, .addr = ss->smp->ip };
 	const struct sym *sym = NULL;
+	struct hent *e;
 
 	switch (ss->cpumode) {
 	case PERF_RECORD_MISC_KERNEL: k.level = 'k'; break;
@@ -238,7 +465,9 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		}
 		k.dso = H->last_dso;
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
-		if (k.level == 'k')
+		if (k.level == 'k' && H->chains)
+			sym = symcache__find_kernel(H->syms, ss->smp->ip);	/* read before the samples */
+		else if (k.level == 'k')
 			k.kernel_pending = true;	/* kallsyms is still being read */
 		else if (H->last_jit)
 			k.addr = ss->smp->ip;		/* an identity map, no symbols */
@@ -262,13 +491,60 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	hs->total_period += ss->period;
 	hs->nr_samples++;
 	H->total_samples++;
-	return add(H, hs, &k, ss->period);
+	if (!(e = add(H, hs, &k, ss->period, true)))
+		return -ENOMEM;
+	if (H->chains && ss->smp->callchain && ss->machine && (H->show || H->children))
+		return add_chain(H, hs, ss, e, &k);
+	return 0;
 }
 
 static void *load_kernel_symbols(void *arg)
 {
 	symcache__load_kernel(arg);
 	return NULL;
+}
+
+static bool file_has_chains(struct pdata *p)
+{
+	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
+		if (pdata__evsel(p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+/*
+ * What the chains show, decided once the events are known (in pipe mode,
+ * at the first sample), as perf decides it: the Children view and the
+ * graph by default when some event samples CALLCHAIN; -g asked of a file
+ * without chains is refused; --children without them is said, once.
+ */
+static int decide_chains(struct hist *H)
+{
+	const struct report_hist_opts *o = H->o;
+
+	H->decided = true;
+	H->chains = file_has_chains(H->p);
+	if (!H->chains) {
+		if (o->cc_asked && o->cc_mode != REPORT_CC_NONE)
+			return mperf_error(-EINVAL, "'%s' has no call chains to show (-g): was it recorded without -g?",
+					   H->label);
+		if (o->children > 0)
+			mperf_log(MPERF_LOG_WARN, "'%s' has no call chains: --children shows the Self overhead only",
+				  H->label);
+		else if (o->cc_order_set)
+			mperf_log(MPERF_LOG_WARN, "'%s' has no call chains: -G shows none", H->label);
+		return 0;
+	}
+	H->children = o->children != 0;
+	H->show = o->cc_mode != REPORT_CC_NONE;
+	/* perf's orders: caller for the Children view, callee without it, unless one is given. */
+	H->caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : H->children;
+	/* Kernel frames are resolved as they come: kallsyms must be read by now. */
+	if (H->kthread_running) {
+		pthread_join(H->kthread, NULL);
+		H->kthread_running = false;
+	}
+	return 0;
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
@@ -319,6 +595,10 @@ static int resolve_kernel(struct hist *H)
 
 static int on_sample(void *arg, const struct session_sample *ss)
 {
+	struct hist *H = arg;
+
+	if (!H->decided && decide_chains(H))
+		return -1;	/* said */
 	return add_sample(arg, ss) ? mperf_error(-ENOMEM, "out of memory") : 0;
 }
 
@@ -376,6 +656,21 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 	const struct hist *H = ctx;
 	int c;
 
+	if (H->children) {
+		if (a->acc != b->acc)
+			return a->acc > b->acc ? -1 : 1;
+		/*
+		 * perf puts the caller above its callee when their Children are
+		 * equal, by the depth of their chains (deeper first in the
+		 * caller order), when they are of one thread.
+		 */
+		if (a->tid == b->tid && H->key[REPORT_KEY_SYM]) {
+			size_t da = a->cc ? a->cc->max_depth : 0, db = b->cc ? b->cc->max_depth : 0;
+
+			if (da != db)
+				return (da > db) == H->caller ? -1 : 1;
+		}
+	}
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	for (int i = 0; i < H->o->nr_keys; i++) {
@@ -476,7 +771,7 @@ static void print_cell(struct out *out, const struct hent *e, enum report_key k,
 		if (e->sym)
 			snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
 		else
-			snprintf(buf, sizeof(buf), "[%c] %#018" PRIx64, e->level, e->addr);
+			snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */
 		if (last)
 			out_str(out, buf);
 		else
@@ -510,17 +805,45 @@ static const char *single_value(const char *list)
 	return list && !strchr(list, ',') ? list : NULL;
 }
 
-static void print_text(struct hist *H, struct out *out)
+static double share(const struct hists *hs, uint64_t period)
+{
+	return hs->total_period ? 100.0 * (double)period / (double)hs->total_period : 0.0;
+}
+
+/*
+ * Choose and order each entry's chains for the print mode.  perf's
+ * threshold is a share of the event's total (min_callchain_hits), or, in
+ * fractal mode, of each parent.
+ */
+static int sort_chains(struct hist *H, struct hists *hs)
+{
+	const struct report_hist_opts *o = H->o;
+	uint64_t min_hit = (uint64_t)((double)hs->total_period * (o->cc_min_percent / 100.0));
+
+	if (!H->show)
+		return 0;
+	for (size_t e = 0; e < hs->n; e++)
+		if (hs->v[e]->cc && cc_tree_sort(hs->v[e]->cc, o->cc_mode, min_hit, o->cc_min_percent))
+			return -ENOMEM;
+	return 0;
+}
+
+static int print_text(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
 	enum report_key cols[REPORT_MAX_KEYS];
 	int nc = 0;
+	struct cc_print pp = {
+		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
+		/* perf leaves out the first frame of a single root when the sort starts with sym */
+		.skip_first = o->sort_given && o->keys[0] == REPORT_KEY_SYM,
+	};
 
 	if (!o->after_header)
 		out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (!H->total_samples) {
 		mperf_log(MPERF_LOG_WARN, "the file has no samples");
-		return;
+		return 0;
 	}
 	for (int k = 0; k < o->nr_keys; k++) {
 		enum report_key key = o->keys[k];
@@ -544,6 +867,8 @@ static void print_text(struct hist *H, struct out *out)
 
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
+		if (sort_chains(H, hs))
+			return mperf_error(-ENOMEM, "out of memory");
 		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
 		/* Columns fit every shown entry, including those --percent-limit hides. */
 		for (int c = 0; c < nc; c++)
@@ -566,10 +891,10 @@ static void print_text(struct hist *H, struct out *out)
 		samples_abbrev(out, hs->nr_samples);
 		out_printf(out, " of event '%s'\n", pdata__evsel(H->p, i)->name);
 		out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total_period);
-		out_str(out, "# Overhead");
+		out_str(out, H->children ? "# Children      Self" : "# Overhead");
 		for (int c = 0; c < nc; c++)
 			out_printf(out, "  %-*.*s", width[c], width[c], key_header[cols[c]]);
-		out_str(out, "\n# ........");
+		out_str(out, H->children ? "\n# ........  ........" : "\n# ........");
 		for (int c = 0; c < nc; c++) {
 			out_str(out, "  ");
 			for (int d = 0; d < width[c]; d++)
@@ -578,19 +903,25 @@ static void print_text(struct hist *H, struct out *out)
 		out_str(out, "\n#\n");
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
-			double pct = hs->total_period ? 100.0 * (double)h->period / (double)hs->total_period : 0.0;
+			double pct = share(hs, h->period), acc = share(hs, h->acc);
 
-			if (h->filtered || (float)pct < (float)o->percent_limit)
+			/* perf's --percent-limit looks at the Children share when there is one. */
+			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
 				continue;
+			if (H->children)
+				out_printf(out, "  %7.2f%%", acc);
 			out_printf(out, "  %7.2f%%", pct);
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
 				print_cell(out, h, cols[c], width[c], c + 1 == nc);
 			}
 			out_char(out, '\n');
+			if (h->cc && H->show)
+				cc_tree_print(out, h->cc, &pp, hs->total_period, H->children ? h->acc : h->period);
 		}
 	}
 	out_str(out, "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
+	return 0;
 }
 
 static void json_str(struct out *out, const char *s)
@@ -612,7 +943,7 @@ static void json_str(struct out *out, const char *s)
 }
 
 /* The schema is documented in man/mperf-report.1 (JSON OUTPUT); keep them in step. */
-static void print_json(struct hist *H, struct out *out)
+static int print_json(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
 	bool first_ev = true;
@@ -672,6 +1003,7 @@ static void print_json(struct hist *H, struct out *out)
 		out_str(out, first_row ? "]}" : "\n     ]}");
 	}
 	out_str(out, first_ev ? "]\n}\n" : "\n  ]\n}\n");
+	return 0;
 }
 
 static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
@@ -681,7 +1013,7 @@ static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20
 
 int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
 {
-	struct hist H = { .o = o, .p = p };
+	struct hist H = { .o = o, .p = p, .label = label };
 	struct session_ops ops = {
 		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = &H, .machine = true,
 	};
@@ -701,7 +1033,10 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 		H.h_cap = 1;
 	if (pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
 		H.kthread_running = true;
-	ret = H.h ? session__run(p, label, &ops) : mperf_error(-ENOMEM, "out of memory");
+	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
+	ret = !H.h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(&H);
+	if (ret >= 0)
+		ret = session__run(p, label, &ops);
 	if (ret >= 0 && (ret = resolve_kernel(&H)))
 		ret = mperf_error(ret, "out of memory");
 	else if (ret < 0 && H.kthread_running)
@@ -710,16 +1045,29 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {
 		if (o->json)
-			print_json(&H, &out);
+			ret = print_json(&H, &out);
 		else
-			print_text(&H, &out);
-		ret = out_close(&out, 0, label);
+			ret = print_text(&H, &out);
+		ret = out_close(&out, ret, label);
 	}
 	for (size_t i = 0; H.h && i < H.nr; i++) {
-		for (size_t e = 0; e < H.h[i].n; e++)
+		for (size_t e = 0; e < H.h[i].n; e++) {
+			if (H.h[i].v[e]->cc) {
+				cc_tree_free(H.h[i].v[e]->cc);
+				free(H.h[i].v[e]->cc);
+			}
 			free(H.h[i].v[e]);
+		}
 		free(H.h[i].v);
 	}
+	for (size_t b = 0; b < DBUCKETS; b++)
+		for (struct dso_info *d = H.dsos[b], *next; d; d = next) {
+			next = d->next;
+			free(d);
+		}
+	free(H.fr);
+	free(H.lvl);
+	free(H.seen);
 	strset_free(&H.strs);
 	free(H.h);
 	symcache__delete(H.syms);
