@@ -535,10 +535,17 @@ static int decide_chains(struct hist *H)
 			mperf_log(MPERF_LOG_WARN, "'%s' has no call chains: -G shows none", H->label);
 		return 0;
 	}
-	H->children = o->children != 0;
+	/*
+	 * perf decides the Children view before it reads a stream's events,
+	 * and without them it has none: a pipe-mode stream shows Self only.
+	 */
+	H->children = o->children != 0 && !pdata__is_pipe(H->p);
+	if (o->children > 0 && pdata__is_pipe(H->p))
+		mperf_log(MPERF_LOG_WARN, "'%s' is a pipe-mode stream: perf shows it without --children, and so do we",
+			  H->label);
 	H->show = o->cc_mode != REPORT_CC_NONE;
-	/* perf's orders: caller for the Children view, callee without it, unless one is given. */
-	H->caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : H->children;
+	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
+	H->caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
 	/* Kernel frames are resolved as they come: kallsyms must be read by now. */
 	if (H->kthread_running) {
 		pthread_join(H->kthread, NULL);
