@@ -949,6 +949,43 @@ static void json_str(struct out *out, const char *s)
 	out_char(out, '"');
 }
 
+static void json_frames(struct out *out, const struct cc_node *n, bool *first)
+{
+	if (!n || !n->parent)
+		return;
+	json_frames(out, n->parent, first);
+	for (size_t i = 0; i < n->nval; i++) {
+		const struct cc_frame *f = &n->val[i];
+
+		out_str(out, *first ? "{\"symbol\": " : ", {\"symbol\": ");
+		*first = false;
+		if (f->sym)
+			json_str(out, f->sym);
+		else
+			out_str(out, "null");
+		out_str(out, ", \"dso\": ");
+		json_str(out, f->dso_name);
+		out_printf(out, ", \"address\": \"%#" PRIx64 "\"}", f->sym ? f->start : f->ip);
+	}
+}
+
+/* Every chain of an entry at or above the threshold, as -g folded lists them, with its frames. */
+static void json_chains(struct out *out, const struct cc_tree *t, uint64_t total)
+{
+	out_str(out, ",\n       \"callchains\": [");
+	for (size_t i = 0; i < t->nflat; i++) {
+		const struct cc_node *n = t->flat[i];
+		bool first = true;
+
+		out_printf(out, "%s\n        {\"overhead\": %.4f, \"period\": %" PRIu64 ", \"samples\": %" PRIu64
+			   ", \"frames\": [", i ? "," : "", total ? 100.0 * (double)n->hit / (double)total : 0.0, n->hit,
+			   n->count);
+		json_frames(out, n, &first);
+		out_str(out, "]}");
+	}
+	out_str(out, t->nflat ? "\n       ]" : "]");
+}
+
 /* The schema is documented in man/mperf-report.1 (JSON OUTPUT); keep them in step. */
 static int print_json(struct hist *H, struct out *out)
 {
@@ -959,10 +996,19 @@ static int print_json(struct hist *H, struct out *out)
 		   H->total_lost);
 	for (int k = 0; k < o->nr_keys; k++)
 		out_printf(out, "%s\"%s\"", k ? ", " : "", key_name[o->keys[k]]);
-	out_str(out, "],\n  \"events\": [");
+	out_str(out, "],\n  \"children\": ");
+	out_str(out, H->children ? "true" : "false");
+	out_str(out, ",\n  \"call_graph\": ");
+	if (H->chains && H->show)
+		out_printf(out, "{\"order\": \"%s\", \"threshold\": %g}", H->caller ? "caller" : "callee",
+			   o->cc_min_percent);
+	else
+		out_str(out, "null");
+	out_str(out, ",\n  \"events\": [");
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
 		bool first_row = true;
+		uint64_t min_hit = (uint64_t)((double)hs->total_period * (o->cc_min_percent / 100.0));
 
 		if (!hs->nr_samples)
 			continue;
@@ -974,12 +1020,14 @@ static int print_json(struct hist *H, struct out *out)
 			   hs->nr_samples, hs->total_period, hs->lost);
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
-			double pct = hs->total_period ? 100.0 * (double)h->period / (double)hs->total_period : 0.0;
+			double pct = share(hs, h->period), acc = share(hs, h->acc);
 
-			if (h->filtered || (float)pct < (float)o->percent_limit)
+			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
 				continue;
 			out_printf(out, "%s\n      {\"overhead\": %.4f, \"period\": %" PRIu64 ", \"samples\": %" PRIu64,
 				   first_row ? "" : ",", pct, h->period, h->nr);
+			if (H->children)
+				out_printf(out, ", \"children_overhead\": %.4f, \"children_period\": %" PRIu64, acc, h->acc);
 			first_row = false;
 			for (int k = 0; k < o->nr_keys; k++) {
 				switch (o->keys[k]) {
@@ -1004,6 +1052,11 @@ static int print_json(struct hist *H, struct out *out)
 					out_printf(out, ", \"address\": \"%#" PRIx64 "\"", h->sym ? h->sym_start : h->addr);
 					break;
 				}
+			}
+			if (h->cc && H->show) {
+				if (cc_tree_sort(h->cc, REPORT_CC_FOLDED, min_hit, o->cc_min_percent))
+					return mperf_error(-ENOMEM, "out of memory");
+				json_chains(out, h->cc, hs->total_period);
 			}
 			out_char(out, '}');
 		}
