@@ -177,4 +177,32 @@ test_expect_success 'report -g: words perf does not know, and keys not supported
 	grep -q "not supported yet" err
 '
 
+have_json_parser () { command -v python3 >/dev/null 2>&1; }
+
+test_expect_success PERF,JSON_PARSER '--json: the Children share and the chains of -g folded, row by row' '
+	"$MPERF" report -i p.data --json >out.json &&
+	"$MPERF" report -i p.data -g folded >out.txt &&
+	python3 - <<-\PY
+	import json, re
+	d = json.load(open("out.json"))
+	assert d["children"] is True and d["call_graph"] == {"order": "caller", "threshold": 0.5}, d
+	text = open("out.txt").read().split("\n")
+	rows, cur = [], None
+	for line in text:
+	    m = re.match(r"^ +([0-9.]+)% +([0-9.]+)%  ", line)
+	    if m:
+	        cur = [float(m.group(1)), float(m.group(2)), []]
+	        rows.append(cur)
+	    elif cur is not None and re.match(r"^[0-9.]+% ", line):
+	        cur[2].append(line)
+	jrows = d["events"][0]["rows"]
+	assert len(rows) == len(jrows), (len(rows), len(jrows))
+	for (acc, self, chains), j in zip(rows, jrows):
+	    assert abs(acc - j["children_overhead"]) < 0.006 and abs(self - j["overhead"]) < 0.006, (acc, self, j)
+	    got = ["%.2f%% %s" % (c["overhead"], ";".join(f["symbol"] or f["address"] for f in c["frames"]))
+	           for c in j["callchains"]]
+	    assert got == chains, (got, chains)
+	PY
+'
+
 test_done
