@@ -230,6 +230,7 @@ int cmd_report(int argc, char **argv)
 				cmd_error("report", "invalid percent limit '%s'", optarg);
 				return EXIT_USAGE;
 			}
+			ho.cc_min_percent = ho.percent_limit;	/* perf's threshold for chains too, until a -g sets one */
 			break;
 		case 'c':
 			ho.comm = optarg;

@@ -70,6 +70,7 @@ struct hist {
 	struct symcache *syms;
 	struct strset strs;		/* comms and dso names */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
+	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
 	/* Samples come in runs from one thread and one map: remember the last ones. */
 	const char *last_comm_raw, *last_comm;
 	const char *last_dso_raw, *last_dso;
@@ -152,7 +153,11 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 	if (H->key[REPORT_KEY_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start ||
 			      (!a->sym && a->addr != b->addr)))
 		return false;
-	return a->filtered == b->filtered;
+	/*
+	 * Not the filter: as in perf, an entry is hidden or shown as its first
+	 * sample was (which matters for the entries a chain passes through).
+	 */
+	return true;
 }
 
 static uint64_t hash_ent(const struct hist *H, const struct hent *e)
@@ -418,9 +423,8 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.sym_start = f->start;
 		k.sym_end = f->end;
 		k.addr = f->ip;
+		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
-		k.filtered = (H->o->comm && !listed(H->o->comm, k.comm)) ||
-			     (H->o->dso && !(k.dso && (listed(H->o->dso, k.dso) || (f->dso && listed(H->o->dso, f->dso)))));
 		for (size_t j = 0; j < nseen && !dup; j++)
 			dup = same(H, H->seen[j], &k);
 		if (dup)
@@ -657,6 +661,14 @@ static int strcmp_null_last(const char *a, const char *b)
  * the order entries were collapsed in: each key's compare function (symbol
  * addresses, unresolved ones by address).
  */
+/* A single-value filter on a sorted key removes that column (perf's "elided" columns). */
+static const char *single_value(const char *list)
+{
+	return list && !strchr(list, ',') ? list : NULL;
+}
+
+static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H);
+
 static int ent_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct hent *a = *(const struct hent *const *)pa, *b = *(const struct hent *const *)pb;
@@ -681,6 +693,8 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	for (int i = 0; i < H->o->nr_keys; i++) {
+		if (H->elided[H->o->keys[i]])
+			continue;
 		switch (H->o->keys[i]) {
 		case REPORT_KEY_COMM:
 			c = strcmp(a->comm, b->comm);
@@ -700,13 +714,21 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
+	return collapse_order(a, b, H);
+}
+
+/* The order perf collapses entries in: each key's compare function. */
+static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H)
+{
+	int c;
+
 	for (int i = 0; i < H->o->nr_keys; i++) {
 		switch (H->o->keys[i]) {
 		case REPORT_KEY_COMM:
 			c = strcmp(a->comm, b->comm);
 			break;
 		case REPORT_KEY_PID:
-			c = 0;
+			c = (a->tid > b->tid) - (a->tid < b->tid);
 			break;
 		case REPORT_KEY_DSO:
 			c = strcmp_null_last(a->dso, b->dso);
@@ -731,6 +753,122 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
+	return 0;
+}
+
+static int collapse_cmp(const void *pa, const void *pb, void *ctx)
+{
+	return collapse_order(*(const struct hent *const *)pa, *(const struct hent *const *)pb, ctx);
+}
+
+/*
+ * perf's output tree, for the one order whose comparison is not a total
+ * order: in the Children view, entries with equal Children compare by the
+ * depth of their chains only when they are of one thread, so the result
+ * depends on how perf's red-black tree met them.  Replayed here: entries
+ * inserted in collapse order, descending left when they sort first, with
+ * the kernel's (the textbook) rebalancing; then read in order.
+ */
+struct rbn {
+	struct hent *e;
+	struct rbn *l, *r, *p;
+	bool red;
+};
+
+static void rb_rotate(struct rbn **root, struct rbn *x, bool left)
+{
+	struct rbn *y = left ? x->r : x->l;
+
+	if (left) {
+		x->r = y->l;
+		if (y->l)
+			y->l->p = x;
+	} else {
+		x->l = y->r;
+		if (y->r)
+			y->r->p = x;
+	}
+	y->p = x->p;
+	if (!x->p)
+		*root = y;
+	else if (x == x->p->l)
+		x->p->l = y;
+	else
+		x->p->r = y;
+	if (left)
+		y->l = x;
+	else
+		y->r = x;
+	x->p = y;
+}
+
+static void rb_insert(struct rbn **root, struct rbn *z, const struct hist *H)
+{
+	struct rbn *y = NULL, *x = *root;
+
+	while (x) {
+		y = x;
+		x = ent_cmp(&z->e, &x->e, (void *)H) < 0 ? x->l : x->r;
+	}
+	z->p = y;
+	z->l = z->r = NULL;
+	z->red = true;
+	if (!y)
+		*root = z;
+	else if (ent_cmp(&z->e, &y->e, (void *)H) < 0)
+		y->l = z;
+	else
+		y->r = z;
+	while (z->p && z->p->red) {
+		struct rbn *g = z->p->p;
+		bool left = z->p == g->l;
+		struct rbn *u = left ? g->r : g->l;
+
+		if (u && u->red) {
+			z->p->red = false;
+			u->red = false;
+			g->red = true;
+			z = g;
+			continue;
+		}
+		if (z == (left ? z->p->r : z->p->l)) {
+			z = z->p;
+			rb_rotate(root, z, left);
+		}
+		z->p->red = false;
+		g->red = true;
+		rb_rotate(root, g, !left);
+	}
+	(*root)->red = false;
+}
+
+static void rb_walk(const struct rbn *n, struct hent **v, size_t *i)
+{
+	for (; n; n = n->r) {
+		rb_walk(n->l, v, i);
+		v[(*i)++] = n->e;
+	}
+}
+
+/* Entries in perf's output order. */
+static int order_entries(struct hist *H, struct hists *hs)
+{
+	struct rbn *nodes, *root = NULL;
+	size_t i = 0;
+
+	if (!H->children || !H->key[REPORT_KEY_SYM] || hs->n < 2) {
+		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
+		return 0;
+	}
+	if (!(nodes = calloc(hs->n, sizeof(*nodes))))
+		return -ENOMEM;
+	qsort_r(hs->v, hs->n, sizeof(*hs->v), collapse_cmp, H);
+	for (size_t e = 0; e < hs->n; e++) {
+		nodes[e].e = hs->v[e];
+		rb_insert(&root, &nodes[e], H);
+	}
+	rb_walk(root, hs->v, &i);
+	free(nodes);
 	return 0;
 }
 
@@ -806,11 +944,6 @@ static void samples_abbrev(struct out *out, uint64_t n)
 	out_printf(out, "%" PRIu64 "%c", n, unit);
 }
 
-/* A single-value filter on a sorted key removes that column (perf's "elided" columns). */
-static const char *single_value(const char *list)
-{
-	return list && !strchr(list, ',') ? list : NULL;
-}
 
 static double share(const struct hists *hs, uint64_t period)
 {
@@ -874,9 +1007,8 @@ static int print_text(struct hist *H, struct out *out)
 
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
-		if (sort_chains(H, hs))
+		if (sort_chains(H, hs) || order_entries(H, hs))
 			return mperf_error(-ENOMEM, "out of memory");
-		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
 		/* Columns fit every shown entry, including those --percent-limit hides. */
 		for (int c = 0; c < nc; c++)
 			width[c] = (int)strlen(key_header[cols[c]]);
@@ -1012,7 +1144,8 @@ static int print_json(struct hist *H, struct out *out)
 
 		if (!hs->nr_samples)
 			continue;
-		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
+		if (order_entries(H, hs))
+			return mperf_error(-ENOMEM, "out of memory");
 		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
 		first_ev = false;
 		json_str(out, pdata__evsel(H->p, i)->name);
@@ -1084,8 +1217,18 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	if (!H.syms)
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(H.syms, recorded_build_id, p);
-	for (int k = 0; k < o->nr_keys; k++)
+	for (int k = 0; k < o->nr_keys; k++) {
 		H.key[o->keys[k]] = true;
+		H.elided[o->keys[k]] = (o->keys[k] == REPORT_KEY_COMM && single_value(o->comm)) ||
+				       (o->keys[k] == REPORT_KEY_DSO && single_value(o->dso));
+	}
+	/* Every column elided: perf shows them all again, and sorts by them. */
+	bool all = true;
+
+	for (int k = 0; k < o->nr_keys; k++)
+		all &= H.elided[o->keys[k]];
+	if (all)
+		memset(H.elided, 0, sizeof(H.elided));
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H.nr = H.h_cap = pdata__nr_evsel(p);
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
