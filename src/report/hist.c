@@ -49,7 +49,8 @@ struct hent {
 /* What hist knows of a DSO the frames name: its names, and perf's order of its DSOs. */
 struct dso_info {
 	struct dso_info *next;
-	const char *id;			/* the machine's name, interned: one per DSO */
+	const char *raw;		/* the machine's name (interned by the machine) */
+	const char *id;			/* the same, interned here: one per DSO */
 	const char *name;		/* short name, interned */
 	uint32_t rank;			/* the machine's dso_rank */
 	bool jit;
@@ -261,26 +262,27 @@ static struct hists *hists_of(struct hist *H, int evsel)
 	return &H->h[evsel];
 }
 
-/* The DSO the machine names dso (a stable string while its map lives). */
+/*
+ * The DSO the machine names dso: the machine interns its DSO names, so the
+ * pointer is the DSO while the session runs; id, interned here, outlives it.
+ */
 static struct dso_info *dso_of(struct hist *H, const char *dso, uint32_t rank)
 {
-	const char *id = intern(H, dso);
-	size_t b = (size_t)(hash_u64((uintptr_t)id) % DBUCKETS);
+	size_t b = (size_t)(hash_u64((uintptr_t)dso) % DBUCKETS);
 	struct dso_info *d;
 	char jit[64];
 
-	if (!id)
-		return NULL;
 	for (d = H->dsos[b]; d; d = d->next)
-		if (d->id == id)
+		if (d->raw == dso)
 			return d;
 	if (!(d = calloc(1, sizeof(*d))))
 		return NULL;
-	d->id = id;
+	d->raw = dso;
+	d->id = intern(H, dso);
 	d->name = intern(H, short_name(dso, jit, sizeof(jit)));
 	d->jit = is_jit(dso);
 	d->rank = rank;
-	if (!d->name) {
+	if (!d->id || !d->name) {
 		free(d);
 		return NULL;
 	}
