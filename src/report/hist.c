@@ -79,6 +79,7 @@ struct hist {
 	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kthread_running;
 	const char *label;
+	uint64_t kernel_end;		/* with chains: where perf's kernel map ends (symcache__kernel_end) */
 	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
 	uint64_t total_samples;
@@ -310,6 +311,11 @@ static int resolve_frame(struct hist *H, const struct session_sample *ss, int cp
 	f->dso_name = "[unknown]";
 	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 		return -ENOMEM;
+	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < H->kernel_end) {
+		machine__fixup_kernel_end(ss->machine, H->kernel_end);
+		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+			return -ENOMEM;
+	}
 	if (!r.found)
 		return 0;
 	if (!(d = dso_of(H, r.dso, r.dso_rank)))
@@ -444,6 +450,16 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
 	const struct resolved *w = &ss->where;
+	struct resolved again;
+
+	/* Init text past the kernel's map: perf's map reaches it once symbols are known. */
+	if (!w->found && H->chains && ss->machine && ss->cpumode == PERF_RECORD_MISC_KERNEL &&
+	    ss->smp->ip < H->kernel_end) {
+		machine__fixup_kernel_end(ss->machine, H->kernel_end);
+		if (machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, &again))
+			return -ENOMEM;
+		w = &again;
+	}
 	struct hent k = { .pid = w->pid, .tid = w->tid, .addr = ss->smp->ip };
 	const struct sym *sym = NULL;
 	struct hent *e;
@@ -557,6 +573,7 @@ static int decide_chains(struct hist *H)
 		pthread_join(H->kthread, NULL);
 		H->kthread_running = false;
 	}
+	H->kernel_end = symcache__kernel_end(H->syms);
 	return 0;
 }
 
@@ -719,6 +736,18 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 	return collapse_order(a, b, H);
 }
 
+/*
+ * perf compares addresses by their difference as a signed 64-bit number:
+ * the usual order, but for garbage far apart (a frame-pointer walk through
+ * code without frame pointers), which it orders the other way.
+ */
+static int addr_order(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(b - a);
+
+	return d > 0 ? -1 : d < 0;
+}
+
 /* The order perf collapses entries in: each key's compare function. */
 static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H)
 {
@@ -743,7 +772,7 @@ static int collapse_order(const struct hent *a, const struct hent *b, const stru
 				break;
 			}
 			if (!a->sym)
-				c = (a->addr > b->addr) - (a->addr < b->addr);
+				c = addr_order(a->addr, b->addr);
 			else if (a->sym_start != b->sym_start)
 				c = a->sym_start < b->sym_start ? -1 : 1;
 			else
@@ -804,27 +833,31 @@ static void rb_rotate(struct rbn **root, struct rbn *x, bool left)
 	x->p = y;
 }
 
-static void rb_insert(struct rbn **root, struct rbn *z, const struct hist *H)
+typedef int (*rb_cmp_fn)(const void *a, const void *b, void *ctx);
+
+static void rb_insert(struct rbn **root, struct rbn *z, rb_cmp_fn cmp, const struct hist *H)
 {
 	struct rbn *y = NULL, *x = *root;
+	bool left = false;
 
 	while (x) {
 		y = x;
-		x = ent_cmp(&z->e, &x->e, (void *)H) < 0 ? x->l : x->r;
+		left = cmp(&z->e, &x->e, (void *)H) < 0;
+		x = left ? x->l : x->r;
 	}
 	z->p = y;
 	z->l = z->r = NULL;
 	z->red = true;
 	if (!y)
 		*root = z;
-	else if (ent_cmp(&z->e, &y->e, (void *)H) < 0)
+	else if (left)
 		y->l = z;
 	else
 		y->r = z;
 	while (z->p && z->p->red) {
 		struct rbn *g = z->p->p;
-		bool left = z->p == g->l;
-		struct rbn *u = left ? g->r : g->l;
+		bool pleft = z->p == g->l;
+		struct rbn *u = pleft ? g->r : g->l;
 
 		if (u && u->red) {
 			z->p->red = false;
@@ -833,13 +866,13 @@ static void rb_insert(struct rbn **root, struct rbn *z, const struct hist *H)
 			z = g;
 			continue;
 		}
-		if (z == (left ? z->p->r : z->p->l)) {
+		if (z == (pleft ? z->p->r : z->p->l)) {
 			z = z->p;
-			rb_rotate(root, z, left);
+			rb_rotate(root, z, pleft);
 		}
 		z->p->red = false;
 		g->red = true;
-		rb_rotate(root, g, !left);
+		rb_rotate(root, g, !pleft);
 	}
 	(*root)->red = false;
 }
@@ -852,11 +885,30 @@ static void rb_walk(const struct rbn *n, struct hent **v, size_t *i)
 	}
 }
 
-/* Entries in perf's output order. */
+/* Insert v[0..n) in that order into a tree ordered by cmp; v gets the tree's order. */
+static void rb_replay(struct hent **v, size_t n, struct rbn *nodes, rb_cmp_fn cmp, const struct hist *H)
+{
+	struct rbn *root = NULL;
+	size_t i = 0;
+
+	for (size_t e = 0; e < n; e++) {
+		nodes[e].e = v[e];
+		rb_insert(&root, &nodes[e], cmp, H);
+	}
+	rb_walk(root, v, &i);
+}
+
+/*
+ * Entries in perf's output order.  hs->v is in the order entries were
+ * made (the order perf's samples made them): perf's input tree by the
+ * keys' compare functions (its collapse tree compares the same way), then
+ * its output tree.  What this cannot replay: perf compares some keys by
+ * the addresses of its objects (DSOs), so among tied entries of a
+ * system-wide recording a few may still come in another order.
+ */
 static int order_entries(struct hist *H, struct hists *hs)
 {
-	struct rbn *nodes, *root = NULL;
-	size_t i = 0;
+	struct rbn *nodes;
 
 	if (!H->children || !H->key[REPORT_KEY_SYM] || hs->n < 2) {
 		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
@@ -864,12 +916,8 @@ static int order_entries(struct hist *H, struct hists *hs)
 	}
 	if (!(nodes = calloc(hs->n, sizeof(*nodes))))
 		return -ENOMEM;
-	qsort_r(hs->v, hs->n, sizeof(*hs->v), collapse_cmp, H);
-	for (size_t e = 0; e < hs->n; e++) {
-		nodes[e].e = hs->v[e];
-		rb_insert(&root, &nodes[e], H);
-	}
-	rb_walk(root, hs->v, &i);
+	rb_replay(hs->v, hs->n, nodes, collapse_cmp, H);
+	rb_replay(hs->v, hs->n, nodes, ent_cmp, H);
 	free(nodes);
 	return 0;
 }
