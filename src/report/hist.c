@@ -1249,6 +1249,24 @@ static int print_json(struct hist *H, struct out *out)
 	return 0;
 }
 
+/* The sort keys, and which of them a single-value filter elides (every one: none). */
+static void set_keys(struct hist *H)
+{
+	const struct report_hist_opts *o = H->o;
+	bool all = true;
+
+	for (int k = 0; k < o->nr_keys; k++) {
+		enum report_key key = o->keys[k];
+
+		H->key[key] = true;
+		H->elided[key] = (key == REPORT_KEY_COMM && single_value(o->comm)) ||
+				 (key == REPORT_KEY_DSO && single_value(o->dso));
+		all &= H->elided[key];
+	}
+	if (all)
+		memset(H->elided, 0, sizeof(H->elided));
+}
+
 static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
 {
 	return pdata__build_id(arg, name, id);
@@ -1267,18 +1285,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	if (!H.syms)
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(H.syms, recorded_build_id, p);
-	for (int k = 0; k < o->nr_keys; k++) {
-		H.key[o->keys[k]] = true;
-		H.elided[o->keys[k]] = (o->keys[k] == REPORT_KEY_COMM && single_value(o->comm)) ||
-				       (o->keys[k] == REPORT_KEY_DSO && single_value(o->dso));
-	}
-	/* Every column elided: perf shows them all again, and sorts by them. */
-	bool all = true;
-
-	for (int k = 0; k < o->nr_keys; k++)
-		all &= H.elided[o->keys[k]];
-	if (all)
-		memset(H.elided, 0, sizeof(H.elided));
+	set_keys(&H);
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H.nr = H.h_cap = pdata__nr_evsel(p);
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
