@@ -71,7 +71,7 @@ cpuspin: tests/workloads/cpuspin.c
 
 # Known call paths for the call-graph tests: every function keeps its frame.
 callpaths: tests/workloads/callpaths.c
-	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -o $@ $<
+	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -pthread -o $@ $<
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -84,12 +84,12 @@ test_expect_success PERF 'the Children view shows the known call paths' '
 	"$MPERF" report -i p.data >out &&
 	grep -q "^ *[0-9.]*% *[0-9.]*%  callpaths  callpaths  *\[\.\] leaf$" out &&
 	"$MPERF" report -i p.data -g folded,0 >folded &&
-	grep -q "^[0-9.]*% __libc_start_call_main;main;a;b;leaf$" folded &&
-	grep -q "^[0-9.]*% __libc_start_call_main;main;a;helper;leaf$" folded &&
-	grep -q "^[0-9.]*% __libc_start_call_main;main;c;helper;leaf$" folded &&
-	grep -q "^[0-9.]*% __libc_start_call_main;main;rec;rec;rec;rec;leaf$" folded &&
+	grep -q "^[0-9.]*% __libc_start_call_main;main;spin;a;b;leaf$" folded &&
+	grep -q "^[0-9.]*% __libc_start_call_main;main;spin;a;helper;leaf$" folded &&
+	grep -q "^[0-9.]*% __libc_start_call_main;main;spin;c;helper;leaf$" folded &&
+	grep -q "^[0-9.]*% __libc_start_call_main;main;spin;rec;rec;rec;rec;leaf$" folded &&
 	"$MPERF" report -i p.data --no-children -g folded,0 >callee &&
-	grep -q "^[0-9.]*% leaf;helper;c;main;__libc_start_call_main$" callee
+	grep -q "^[0-9.]*% leaf;helper;c;spin;main;__libc_start_call_main$" callee
 '
 
 test_expect_success PERF 'mperf -g file: every view equals perf'"'"'s' '
@@ -153,6 +153,17 @@ test_expect_success PERF 'system-wide (-a -g): the same entries and chains as pe
 		test_must_be_empty mperf.err &&
 		diff -u perf.out mperf.out >diff.out || { head -n 40 diff.out; exit 1; }
 	done
+'
+
+test_expect_success PERF 'threads of one process: perf'"'"'s order, per thread' '
+	"$PERF" record -q -g -e cpu-clock -o thr.data "$CALLPATHS" 0.6 3 >/dev/null 2>&1 &&
+	same_report thr.data &&
+	same_report thr.data -g callee &&
+	same_report thr.data --sort pid &&
+	same_report thr.data --sort pid,sym -G &&
+	"$MPERF" record -q -g -e cpu-clock -o mthr.data "$CALLPATHS" 0.6 3 &&
+	same_report mthr.data &&
+	same_report mthr.data --sort pid
 '
 
 test_expect_success PERF '-D equals perf'"'"'s on both -g files' '
