@@ -10,11 +10,11 @@
 # perf's random tip; the remainder line of fractal mode, which perf 6.1
 # names with a symbol it leaves uninitialised ("[...]", or "[...] (inlined)"
 # as its heap has it).
-# A sample in .plt shows as "name@plt" or as "_init" in perf, as its
-# symbol tree has it (t3002 folds it the same way).
+# An address in .plt shows as "name@plt" or as "_init" in perf, as its
+# symbol tree has it (t3002 folds it the same way), in entries and chains.
 filter () {
 	grep -v '^# (Tip:\|^# (Cannot load tips' |
-	sed -E 's/--\[\.\.\.\] \(inlined\)$/--[...]/; s/\[\.\] (_init|[A-Za-z0-9_.]*@plt)$/[.] _init-or-plt/'
+	sed -E 's/--\[\.\.\.\] \(inlined\)$/--[...]/; s/(_init|[A-Za-z0-9_.]+@plt)([^A-Za-z0-9_.@]|$)/_init-or-plt\2/g'
 }
 
 same_report () {	# same_report FILE [OPTIONS...]
@@ -212,6 +212,20 @@ test_expect_success PERF '--children or -G on a file without chains: said in one
 	grep -q "no call chains: -G shows none" err &&
 	"$MPERF" report -i flat.data -g none >out 2>err &&
 	test_must_be_empty err
+'
+
+test_expect_success PERF 'a --call-graph dwarf file: its chains stop at the kernel'"'"'s, and it is said' '
+	"$PERF" record -q --call-graph dwarf -e cpu-clock -o dw.data "$CALLPATHS" 0.1 >/dev/null 2>&1 &&
+	"$MPERF" report -i dw.data >out 2>err &&
+	test_line_count = 1 err &&
+	grep -q "'"'"'dw.data'"'"': event '"'"'cpu-clock'"'"' has DWARF user stacks (--call-graph dwarf), which mperf does not unwind yet" err
+'
+
+test_expect_success PERF '-g on a file where one event has no chains: said for that event' '
+	"$PERF" record -q -e cpu-clock -e task-clock/call-graph=fp/ -o mixed.data "$CALLPATHS" 0.1 >/dev/null 2>&1 &&
+	"$MPERF" report -i mixed.data -g >out 2>err &&
+	test_line_count = 1 err &&
+	grep -q "event '"'"'cpu-clock'"'"' has no call chains (-g): its entries show none" err
 '
 
 test_expect_success 'report -g: words perf does not know, and keys not supported yet, are refused' '

@@ -546,6 +546,21 @@ static int decide_chains(struct hist *H)
 
 	H->decided = true;
 	H->chains = file_has_chains(H->p);
+	for (size_t i = 0; H->chains && i < pdata__nr_evsel(H->p); i++) {
+		const struct pd_evsel *ev = pdata__evsel(H->p, i);
+		uint64_t st = ev->attr.sample_type;
+
+		/* What perf would add to these chains and mperf cannot yet: said, not dropped. */
+		if ((st & PERF_SAMPLE_STACK_USER) && (st & PERF_SAMPLE_REGS_USER))
+			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has DWARF user stacks (--call-graph dwarf), which "
+				  "mperf does not unwind yet: its chains stop where the kernel's do", H->label, ev->name);
+		else if ((st & PERF_SAMPLE_BRANCH_STACK) && (ev->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has LBR call stacks (--call-graph lbr), which mperf "
+				  "does not read yet: its chains are the frame-pointer ones", H->label, ev->name);
+		else if (!(st & PERF_SAMPLE_CALLCHAIN) && o->cc_asked && o->cc_mode != REPORT_CC_NONE)
+			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has no call chains (-g): its entries show none",
+				  H->label, ev->name);
+	}
 	if (!H->chains) {
 		if (o->cc_asked && o->cc_mode != REPORT_CC_NONE)
 			return mperf_error(-EINVAL, "'%s' has no call chains to show (-g): was it recorded without -g?",
