@@ -90,7 +90,7 @@ struct hist {
 	bool caller;			/* frames root first */
 	struct cc_frame *fr;		/* the current sample's chain */
 	char *lvl;			/* and each frame's level */
-	size_t fr_cap;
+	size_t fr_cap, lvl_cap;
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
 	struct dso_info *dsos[DBUCKETS];
@@ -350,7 +350,7 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 	int cpumode = PERF_RECORD_MISC_USER;
 	char level = 0;
 
-	if (ALLOC_GROW(H->fr, nr, H->fr_cap) || !(H->lvl = realloc(H->lvl, H->fr_cap ? H->fr_cap : 1)))
+	if (ALLOC_GROW(H->fr, nr, H->fr_cap) || ALLOC_GROW(H->lvl, nr, H->lvl_cap))
 		return -ENOMEM;
 	/* Callee order first: each address with the context its last marker set. */
 	for (uint64_t i = 0; i < nr; i++) {
@@ -446,23 +446,35 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 	return 0;
 }
 
+/*
+ * Where the sample's ip is: as the session found it, but for init text
+ * past the kernel's map, which perf's map reaches once symbols are known
+ * (resolved again into *again).  NULL when out of memory.
+ */
+static const struct resolved *where_of(struct hist *H, const struct session_sample *ss, struct resolved *again)
+{
+	const struct resolved *w = &ss->where;
+
+	if (w->found || !H->chains || !ss->machine || ss->cpumode != PERF_RECORD_MISC_KERNEL ||
+	    ss->smp->ip >= H->kernel_end)
+		return w;
+	machine__fixup_kernel_end(ss->machine, H->kernel_end);
+	return machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, again) ? NULL : again;
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
-	const struct resolved *w = &ss->where;
 	struct resolved again;
-
-	/* Init text past the kernel's map: perf's map reaches it once symbols are known. */
-	if (!w->found && H->chains && ss->machine && ss->cpumode == PERF_RECORD_MISC_KERNEL &&
-	    ss->smp->ip < H->kernel_end) {
-		machine__fixup_kernel_end(ss->machine, H->kernel_end);
-		if (machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, &again))
-			return -ENOMEM;
-		w = &again;
-	}
-	struct hent k = { .pid = w->pid, .tid = w->tid, .addr = ss->smp->ip };
+	const struct resolved *w = where_of(H, ss, &again);
+	struct hent k = { 0 }, *e;
 	const struct sym *sym = NULL;
-	struct hent *e;
+
+	if (!w)
+		return -ENOMEM;
+	k.pid = w->pid;
+	k.tid = w->tid;
+	k.addr = ss->smp->ip;
 
 	switch (ss->cpumode) {
 	case PERF_RECORD_MISC_KERNEL: k.level = 'k'; break;
