@@ -51,7 +51,7 @@ CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-all: mperf noploop cpuspin
+all: mperf noploop cpuspin callpaths
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
 # so a sanitizer build never lingers as ./mperf.
@@ -69,6 +69,10 @@ noploop: tests/workloads/noploop.c
 
 cpuspin: tests/workloads/cpuspin.c
 	$(QUIET_LINK)$(CC) -O1 -Wall -pthread -o $@ $<
+
+# Known call paths for the call-graph tests: every function keeps its frame.
+callpaths: tests/workloads/callpaths.c
+	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -pthread -o $@ $<
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -148,6 +152,7 @@ demo: all
 bench: all
 	bench/report-vs-perf.sh
 	bench/record-startup-vs-perf.sh
+	bench/callgraph-vs-perf.sh
 
 install: all
 	install -d $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/share/man/man1
@@ -155,7 +160,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(prefix)/share/man/man1/
 
 clean:
-	rm -rf $(B) mperf noploop cpuspin
+	rm -rf $(B) mperf noploop cpuspin callpaths
 
 .PHONY: all units check deps demo bench install clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

@@ -17,8 +17,8 @@
 #include "cmd.h"
 
 static const char record_usage[] =
-	"usage: mperf record [-e LIST [--filter FILTER]]... [-F HZ | -c PERIOD] [-m PAGES] [-o FILE] [-q]\n"
-	"                    [--] CMD [ARGS]\n"
+	"usage: mperf record [-e LIST [--filter FILTER]]... [-F HZ | -c PERIOD] [-g] [-m PAGES] [-o FILE]\n"
+	"                    [-q] [--] CMD [ARGS]\n"
 	"   or: mperf record [-e LIST [--filter FILTER]]... [options] {-p PID | -t TID | -a | -C CPUS}\n"
 	"                    [[--] CMD [ARGS]]\n"
 	"\n"
@@ -40,6 +40,9 @@ static const char record_usage[] =
 	"    -a, --all-cpus        sample every task on every CPU\n"
 	"    -C, --cpu CPUS        sample every task on these CPUs (0-1,3)\n"
 	"        --per-thread      events per thread, not per CPU (no timestamps without -T)\n"
+	"    -g                    record call chains (frame pointers), as --call-graph fp\n"
+	"        --call-graph MODE call chains: fp (frame pointers); dwarf and lbr are not\n"
+	"                          supported yet\n"
 	"    -s, --stat            per-thread counts: READ records at each thread's exit\n"
 	"    -d, --data            sample data addresses (ADDR, DATA_SRC, data mmaps)\n"
 	"    -W, --weight          sample weights\n"
@@ -194,6 +197,28 @@ static int parse_mmap_pages(const char *arg, size_t *pages, bool *rounded)
 	return 0;
 }
 
+/*
+ * --call-graph MODE[,ARGS]: fp is frame-pointer call chains (what -g
+ * records); perf's dwarf[,SIZE] and lbr are refused, in one line, until
+ * mperf can unwind them.
+ */
+static int parse_call_graph(const char *arg, struct record_opts *o)
+{
+	size_t len = strcspn(arg, ",");
+
+	if (len == 2 && !strncmp(arg, "fp", 2)) {
+		if (arg[len])
+			return usage_error("--call-graph fp takes no more arguments: '%s'", arg);
+		o->callchain = true;
+		return 0;
+	}
+	if ((len == 5 && !strncmp(arg, "dwarf", 5)) || (len == 3 && !strncmp(arg, "lbr", 3))) {
+		cmd_error("record", "--call-graph %.*s is not supported yet (use fp, or -g)", (int)len, arg);
+		return -1;
+	}
+	return usage_error("unknown --call-graph mode '%s' (fp; dwarf and lbr are not supported yet)", arg);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -218,6 +243,7 @@ int cmd_record(int argc, char **argv)
 		{ "per-thread", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "call-graph", required_argument, NULL, 'G' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -238,7 +264,7 @@ int cmd_record(int argc, char **argv)
 	int c, ret;
 
 	/* '+': options stop at the workload's name. */
-	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:p:t:C:aqvhsTdWN", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:p:t:C:aqvhsTdWNg", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.stat = true;
@@ -257,6 +283,13 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'i':
 			o.no_inherit = true;
+			break;
+		case 'g':
+			o.callchain = true;
+			break;
+		case 'G':
+			if (parse_call_graph(optarg, &o))
+				return EXIT_USAGE;
 			break;
 		case 'T':	/* samples carry their time by default; -T also per thread */
 			o.sample_time = true;

@@ -13,6 +13,7 @@
 
 static const char report_usage[] =
 	"usage: mperf report [-i FILE] [--stdio | --json] [--sort KEYS] [--percent-limit P] [--comms C] [--dsos D]\n"
+	"                    [--children | --no-children] [-g [MODE,...]] [-G]\n"
 	"       mperf report [-i FILE] (-D | --stats)\n"
 	"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
@@ -27,6 +28,14 @@ static const char report_usage[] =
 	"        --percent-limit P  hide entries below P percent\n"
 	"    -c, --comms C          only these commands (comma-separated)\n"
 	"    -d, --dsos D           only these shared objects (comma-separated)\n"
+	"        --children         with call chains (the default when the file has them): each\n"
+	"                           entry also gets what its callees cost (Children), with its chains\n"
+	"        --no-children      the Self overhead only, each entry with the chains to it\n"
+	"    -g, --call-graph[=ARGS] how chains show, comma-separated, as perf: graph, flat, fractal,\n"
+	"                           folded or none; caller or callee; function; percent, period or\n"
+	"                           count; a threshold in percent; a limit of chains per entry\n"
+	"                           (-g alone: graph,0.5,caller,function,percent)\n"
+	"    -G, --inverted         the caller order (root first)\n"
 	"    -h, --help             show this help\n";
 
 static int parse_keys(const char *list, struct report_hist_opts *o)
@@ -60,6 +69,77 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 	return 0;
 }
 
+/* perf matches a -g word by any prefix of a name, in this order. */
+static bool word(const char *tok, const char *name)
+{
+	return !strncmp(tok, name, strlen(tok));
+}
+
+/*
+ * -g ARGS as perf report parses them: words for the mode, the order, the
+ * key and the value, then numbers: the threshold, then the print limit.
+ * "none" ends the list.  Keys other than function are refused: not yet.
+ */
+static int parse_call_graph(const char *arg, struct report_hist_opts *o)
+{
+	char buf[256], *save = NULL, *tok;
+	bool have_min = false;
+
+	o->cc_asked = true;
+	if (strlen(arg) >= sizeof(buf)) {
+		cmd_error("report", "invalid -g argument '%s'", arg);
+		return -1;
+	}
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		if (word(tok, "none")) {
+			o->cc_mode = REPORT_CC_NONE;
+			return 0;
+		}
+		if (word(tok, "graph"))
+			o->cc_mode = REPORT_CC_GRAPH;
+		else if (word(tok, "flat"))
+			o->cc_mode = REPORT_CC_FLAT;
+		else if (word(tok, "fractal"))
+			o->cc_mode = REPORT_CC_FRACTAL;
+		else if (word(tok, "folded"))
+			o->cc_mode = REPORT_CC_FOLDED;
+		else if (word(tok, "caller") || word(tok, "callee")) {
+			o->cc_order = word(tok, "caller") ? REPORT_CC_CALLER : REPORT_CC_CALLEE;
+			o->cc_order_set = true;
+		} else if (word(tok, "function"))
+			;
+		else if (word(tok, "address") || word(tok, "srcline") || word(tok, "branch")) {
+			cmd_error("report", "-g %s is not supported yet (function is)", tok);
+			return -1;
+		} else if (word(tok, "percent"))
+			o->cc_value = REPORT_CC_PERCENT;
+		else if (word(tok, "period"))
+			o->cc_value = REPORT_CC_PERIOD;
+		else if (word(tok, "count"))
+			o->cc_value = REPORT_CC_COUNT;
+		else if (!have_min) {
+			o->cc_min_percent = strtod(tok, &end);
+			if (end == tok) {
+				cmd_error("report", "invalid -g argument '%s' (%s)", arg, tok);
+				return -1;
+			}
+			have_min = true;
+		} else {
+			unsigned long v = strtoul(tok, &end, 0);
+
+			if (end == tok) {
+				cmd_error("report", "invalid -g argument '%s' (%s)", arg, tok);
+				return -1;
+			}
+			o->cc_print_limit = (unsigned)v;
+		}
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -76,6 +156,10 @@ int cmd_report(int argc, char **argv)
 		{ "comm", required_argument, NULL, 'c' },
 		{ "dsos", required_argument, NULL, 'd' },
 		{ "dso", required_argument, NULL, 'd' },
+		{ "children", no_argument, NULL, 'C' },
+		{ "no-children", no_argument, NULL, 'N' },
+		{ "call-graph", optional_argument, NULL, 'g' },
+		{ "inverted", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -88,10 +172,13 @@ int cmd_report(int argc, char **argv)
 	struct report_hist_opts ho = {
 		.keys = { REPORT_KEY_COMM, REPORT_KEY_DSO, REPORT_KEY_SYM },
 		.nr_keys = 3,
+		.children = -1,
+		.cc_min_percent = 0.5,
 	};
+	bool inverted = false;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "i:Dhs:c:d:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:Dhs:c:d:g::G", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -116,6 +203,26 @@ int cmd_report(int argc, char **argv)
 		case 's':
 			if (parse_keys(optarg, &ho))
 				return EXIT_USAGE;
+			ho.sort_given = true;
+			break;
+		case 'C':
+			ho.children = 1;
+			break;
+		case 'N':
+			ho.children = 0;
+			break;
+		case 'g': {
+			/* As perf: a next word not starting with '-' is -g's argument. */
+			const char *arg = optarg;
+
+			if (!arg && optind < argc && argv[optind][0] != '-')
+				arg = argv[optind++];
+			if (parse_call_graph(arg ? arg : "graph,0.5,caller,function,percent", &ho))
+				return EXIT_USAGE;
+			break;
+		}
+		case 'G':
+			inverted = true;
 			break;
 		case 'P':
 			ho.percent_limit = strtod(optarg, &end);
@@ -123,6 +230,7 @@ int cmd_report(int argc, char **argv)
 				cmd_error("report", "invalid percent limit '%s'", optarg);
 				return EXIT_USAGE;
 			}
+			ho.cc_min_percent = ho.percent_limit;	/* perf's threshold for chains too, until a -g sets one */
 			break;
 		case 'c':
 			ho.comm = optarg;
@@ -141,6 +249,10 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc) {
 		cmd_error("report", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
+	}
+	if (inverted) {	/* -G wins over an order -g gave, as in perf */
+		ho.cc_order = REPORT_CC_CALLER;
+		ho.cc_order_set = true;
 	}
 	/*
 	 * A closed reader of our stdout ends us through write errors, not

@@ -253,4 +253,26 @@ test_expect_success PERF,TRACEFS,SCHED_SWITCH 'perf reads mperf'"'"'s tracepoint
 	same_as_perf tp && same_as_perf glob
 '
 
+# -g: the whole of perf evlist -v, not only the event string's fields
+# (sample_type gains CALLCHAIN on every event, and nothing else changes).
+for args in "-g -e cpu-clock" "--call-graph fp -e cpu-clock,task-clock" "-g -e cpu-clock -e page-faults"; do
+	test_expect_success PERF "call chains ($args): perf's attrs, every field" '
+		record_both g $args &&
+		same_as_perf g &&
+		grep -c "sample_type: [A-Z|]*CALLCHAIN" g.mperf.evlist >n &&
+		test "$(cat n)" = "$(grep -c . g.mperf.evlist)" &&
+		diff g.perf.evlist g.mperf.evlist
+	'
+done
+
+test_expect_success '--call-graph dwarf and lbr: refused in one line, no file' '
+	for mode in dwarf dwarf,4096 lbr; do
+		rc=0 && "$MPERF" record -q --call-graph $mode -o cg.data "$CPUSPIN" 0.1 2>err || rc=$?
+		test $rc = 129 || exit 1
+		test_line_count = 1 err &&
+		grep -q "^mperf record: --call-graph ${mode%%,*} is not supported yet" err &&
+		! test -e cg.data || exit 1
+	done
+'
+
 test_done

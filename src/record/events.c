@@ -51,6 +51,13 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	if (o->weight)
 		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+	/*
+	 * Frame-pointer call chains, as perf 6.1 asks for them: CALLCHAIN
+	 * alone, with the kernel's depth (perf_event_max_stack) and both
+	 * contexts; no sample_max_stack, no exclude_callchain_*.
+	 */
+	if (o->callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (!own) {
 		a->freq = o->freq != 0;
 		if (o->freq)

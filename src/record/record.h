@@ -93,6 +93,7 @@ struct record_opts {
 	bool switch_events;	/* --switch-events: context switch records */
 	bool namespaces;	/* --namespaces: namespace records */
 	bool no_inherit;	/* --no-inherit: children are not followed */
+	bool callchain;		/* -g, --call-graph fp: PERF_SAMPLE_CALLCHAIN on every event */
 	bool sample_time;	/* -T: samples carry their time even --per-thread */
 	/*
 	 * The target, as perf's: none is the workload (and its children);

@@ -5,6 +5,7 @@
  * perf report --stdio's shape, or as JSON.
  */
 #include <errno.h>
+#include <sys/types.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,12 +15,18 @@
 #include "../lib/hash.h"
 #include "../lib/log.h"
 #include "../lib/strset.h"
+#include "callchain.h"
 #include "out.h"
 #include "report.h"
 #include "session.h"
 #include "symbols.h"
 
 #define HBUCKETS 4096
+#define DBUCKETS 256
+/* perf report's --max-stack default: kernel.perf_event_max_stack's default, 127. */
+#define MAX_STACK 127
+/* Context markers in a chain (perf_event.h): at or above this, not an address. */
+#define CONTEXT_MAX ((uint64_t)-4095)
 
 struct hent {
 	struct hent *next;		/* hash chain */
@@ -35,6 +42,18 @@ struct hent {
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	uint64_t period, nr;
+	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
+	struct cc_tree *cc;		/* its call chains, or NULL */
+};
+
+/* What hist knows of a DSO the frames name: its names, and perf's order of its DSOs. */
+struct dso_info {
+	struct dso_info *next;
+	const char *raw;		/* the machine's name (interned by the machine) */
+	const char *id;			/* the same, interned here: one per DSO */
+	const char *name;		/* short name, interned */
+	uint32_t rank;			/* the machine's dso_rank */
+	bool jit;
 };
 
 struct hists {
@@ -52,14 +71,29 @@ struct hist {
 	struct symcache *syms;
 	struct strset strs;		/* comms and dso names */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
+	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
 	/* Samples come in runs from one thread and one map: remember the last ones. */
 	const char *last_comm_raw, *last_comm;
 	const char *last_dso_raw, *last_dso;
 	bool last_jit;
 	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kthread_running;
+	const char *label;
+	uint64_t kernel_end;		/* with chains: where perf's kernel map ends (symcache__kernel_end) */
+	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
 	uint64_t total_samples;
+	/* Call chains (a file whose samples have them). */
+	bool chains;			/* some event samples CALLCHAIN */
+	bool children;			/* the Children view: chains accumulate into their frames' entries */
+	bool show;			/* chains are aggregated (not -g none) */
+	bool caller;			/* frames root first */
+	struct cc_frame *fr;		/* the current sample's chain */
+	char *lvl;			/* and each frame's level */
+	size_t fr_cap, lvl_cap;
+	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
+	size_t seen_cap;
+	struct dso_info *dsos[DBUCKETS];
 };
 
 
@@ -117,10 +151,15 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 		return false;
 	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
 		return false;
-	if (H->key[REPORT_KEY_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start || a->level != b->level ||
+	/* perf's symbol key ignores the level: an entry shows its first sample's. */
+	if (H->key[REPORT_KEY_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start ||
 			      (!a->sym && a->addr != b->addr)))
 		return false;
-	return a->filtered == b->filtered;
+	/*
+	 * Not the filter: as in perf, an entry is hidden or shown as its first
+	 * sample was (which matters for the entries a chain passes through).
+	 */
+	return true;
 }
 
 static uint64_t hash_ent(const struct hist *H, const struct hent *e)
@@ -134,7 +173,7 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 	if (H->key[REPORT_KEY_DSO])
 		h = hash_mix(h, (uintptr_t)e->dso);
 	if (H->key[REPORT_KEY_SYM])
-		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr) ^ (uint64_t)e->level);
+		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr));
 	return h ^ (h >> 29);
 }
 
@@ -161,23 +200,38 @@ static int insert(struct hists *hs, size_t bucket, struct hent *h)
 	return 0;
 }
 
-/* One sample of weight period into the entry of key's sort keys. */
-static int add(struct hist *H, struct hists *hs, const struct hent *key, uint64_t period)
+/*
+ * One sample of weight period into the entry of key's sort keys: its own
+ * (self), or one its chain passes through (only the Children share).
+ * The entry, or NULL when out of memory.
+ */
+static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key, uint64_t period, bool self)
 {
 	size_t b;
 	struct hent *e = lookup(H, hs, key, &b);
 
 	if (!e) {
 		if (!(e = malloc(sizeof(*e))))
-			return -ENOMEM;
+			return NULL;
 		*e = *key;
-		e->period = e->nr = 0;
-		if (insert(hs, b, e))
-			return -ENOMEM;
+		e->period = e->nr = e->acc = 0;
+		e->cc = NULL;
+		if (H->show && !(e->cc = calloc(1, sizeof(*e->cc)))) {
+			free(e);
+			return NULL;
+		}
+		if (insert(hs, b, e)) {
+			if (e->cc)
+				free(e->cc);
+			return NULL;
+		}
 	}
-	e->period += period;
-	e->nr++;
-	return 0;
+	if (self) {
+		e->period += period;
+		e->nr++;
+	}
+	e->acc += period;
+	return e;
 }
 
 /* Put entry h into hs, adding it to an equal entry if there is one (h is then freed). */
@@ -190,7 +244,8 @@ static int merge(struct hist *H, struct hists *hs, struct hent *h)
 		return insert(hs, b, h);
 	e->period += h->period;
 	e->nr += h->nr;
-	free(h);
+	e->acc += h->acc;
+	free(h);	/* no chains: with chains, kernel symbols are found before the samples come */
 	return 0;
 }
 
@@ -208,12 +263,218 @@ static struct hists *hists_of(struct hist *H, int evsel)
 	return &H->h[evsel];
 }
 
+/*
+ * The DSO the machine names dso: the machine interns its DSO names, so the
+ * pointer is the DSO while the session runs; id, interned here, outlives it.
+ */
+static struct dso_info *dso_of(struct hist *H, const char *dso, uint32_t rank)
+{
+	size_t b = (size_t)(hash_u64((uintptr_t)dso) % DBUCKETS);
+	struct dso_info *d;
+	char jit[64];
+
+	for (d = H->dsos[b]; d; d = d->next)
+		if (d->raw == dso)
+			return d;
+	if (!(d = calloc(1, sizeof(*d))))
+		return NULL;
+	d->raw = dso;
+	d->id = intern(H, dso);
+	d->name = intern(H, short_name(dso, jit, sizeof(jit)));
+	d->jit = is_jit(dso);
+	d->rank = rank;
+	if (!d->id || !d->name) {
+		free(d);
+		return NULL;
+	}
+	d->next = H->dsos[b];
+	H->dsos[b] = d;
+	return d;
+}
+
+/*
+ * One address of a chain, as perf resolves it: in the kernel's maps or the
+ * thread's, by the context the last marker before it set.  *level becomes
+ * the frame's map's ('k' or '.'); without a map it stays what it was, as
+ * perf leaves it.
+ */
+static int resolve_frame(struct hist *H, const struct session_sample *ss, int cpumode, uint64_t ip,
+			 struct cc_frame *f, char *level)
+{
+	struct resolved r;
+	const struct sym *sym = NULL;
+	struct dso_info *d;
+	uint64_t addr;
+
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	f->dso_name = "[unknown]";
+	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+		return -ENOMEM;
+	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < H->kernel_end) {
+		machine__fixup_kernel_end(ss->machine, H->kernel_end);
+		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+			return -ENOMEM;
+	}
+	if (!r.found)
+		return 0;
+	if (!(d = dso_of(H, r.dso, r.dso_rank)))
+		return -ENOMEM;
+	f->dso = d->id;
+	f->dso_rank = d->rank;
+	f->dso_name = d->name;
+	*level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		sym = symcache__find_kernel(H->syms, ip);
+	else if (!d->jit)
+		sym = symcache__find(H->syms, r.dso, r.map_start, r.map_pgoff, ip, &addr);
+	if (sym) {
+		f->sym = sym->name;
+		f->start = sym->start;
+		f->end = sym->end;
+	}
+	return 0;
+}
+
+/*
+ * The sample's chain as perf's cursor holds it: every address (markers
+ * only set the context of the addresses after them, and any other marker
+ * drops the chain), leaf first, or root first for the caller order; at
+ * most MAX_STACK addresses, counted from the end the order starts at.
+ * The number of frames in H->fr, or a negative code.
+ */
+static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
+{
+	const struct pd_sample *s = ss->smp;
+	uint64_t nr = s->callchain_nr, n = 0;
+	int cpumode = PERF_RECORD_MISC_USER;
+	char level = 0;
+
+	if (ALLOC_GROW(H->fr, nr, H->fr_cap) || ALLOC_GROW(H->lvl, nr, H->lvl_cap))
+		return -ENOMEM;
+	/* Callee order first: each address with the context its last marker set. */
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t ip = pd_sample_callchain(s, i);
+
+		if (ip >= CONTEXT_MAX) {
+			switch (ip) {
+			case (uint64_t)PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
+			case (uint64_t)PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
+			case (uint64_t)PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
+			default: return 0;	/* a guest's or a corrupt chain: perf drops it */
+			}
+			continue;
+		}
+		H->fr[n].ip = ip;
+		H->lvl[n++] = (char)cpumode;	/* the context, for now */
+	}
+	if (H->caller) {
+		for (uint64_t i = 0; i < n / 2; i++) {
+			struct cc_frame t = H->fr[i];
+			char c = H->lvl[i];
+
+			H->fr[i] = H->fr[n - 1 - i];
+			H->fr[n - 1 - i] = t;
+			H->lvl[i] = H->lvl[n - 1 - i];
+			H->lvl[n - 1 - i] = c;
+		}
+	}
+	if (n > MAX_STACK)
+		n = MAX_STACK;
+	/* The levels carry over a frame without a map, from the sample's own. */
+	switch (ss->cpumode) {
+	case PERF_RECORD_MISC_KERNEL: level = 'k'; break;
+	case PERF_RECORD_MISC_USER: level = '.'; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: level = 'g'; break;
+	case PERF_RECORD_MISC_GUEST_USER: level = 'u'; break;
+	default: level = 'H'; break;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		int mode = H->lvl[i];
+
+		if (resolve_frame(H, ss, mode, H->fr[i].ip, &H->fr[i], &level))
+			return -ENOMEM;
+		H->lvl[i] = level;
+	}
+	return (ssize_t)n;
+}
+
+/*
+ * A sample's chain: into its own entry's tree, whole; and, for the
+ * Children view, to each entry its frames name, once per sample however
+ * often recursion repeats it, with the part of the chain from that frame
+ * on.
+ */
+static int add_chain(struct hist *H, struct hists *hs, const struct session_sample *ss, struct hent *self,
+		     const struct hent *key)
+{
+	ssize_t n = build_chain(H, ss);
+	size_t nseen = 0;
+
+	if (n < 0)
+		return (int)n;
+	if (self->cc && cc_tree_append(self->cc, H->fr, (size_t)n, ss->period))
+		return -ENOMEM;
+	if (!H->children)
+		return 0;
+	if (ALLOC_GROW(H->seen, (size_t)n + 1, H->seen_cap))
+		return -ENOMEM;
+	H->seen[nseen++] = self;
+	for (ssize_t i = 0; i < n; i++) {
+		const struct cc_frame *f = &H->fr[i];
+		struct hent k = *key, *e;
+		bool dup = false;
+
+		k.level = H->lvl[i];
+		k.dso = f->dso ? f->dso_name : NULL;
+		k.sym = f->sym;
+		k.sym_start = f->start;
+		k.sym_end = f->end;
+		k.addr = f->ip;
+		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
+		k.kernel_pending = false;
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = same(H, H->seen[j], &k);
+		if (dup)
+			continue;
+		if (!(e = add(H, hs, &k, ss->period, false)))
+			return -ENOMEM;
+		H->seen[nseen++] = e;
+		if (e->cc && cc_tree_append(e->cc, H->fr + i, (size_t)(n - i), ss->period))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Where the sample's ip is: as the session found it, but for init text
+ * past the kernel's map, which perf's map reaches once symbols are known
+ * (resolved again into *again).  NULL when out of memory.
+ */
+static const struct resolved *where_of(struct hist *H, const struct session_sample *ss, struct resolved *again)
+{
+	const struct resolved *w = &ss->where;
+
+	if (w->found || !H->chains || !ss->machine || ss->cpumode != PERF_RECORD_MISC_KERNEL ||
+	    ss->smp->ip >= H->kernel_end)
+		return w;
+	machine__fixup_kernel_end(ss->machine, H->kernel_end);
+	return machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, again) ? NULL : again;
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
-	const struct resolved *w = &ss->where;
-	struct hent k = { .pid = w->pid, .tid = w->tid, .addr = ss->smp->ip };
+	struct resolved again;
+	const struct resolved *w = where_of(H, ss, &again);
+	struct hent k = { 0 }, *e;
 	const struct sym *sym = NULL;
+
+	if (!w)
+		return -ENOMEM;
+	k.pid = w->pid;
+	k.tid = w->tid;
+	k.addr = ss->smp->ip;
 
 	switch (ss->cpumode) {
 	case PERF_RECORD_MISC_KERNEL: k.level = 'k'; break;
@@ -238,7 +499,9 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		}
 		k.dso = H->last_dso;
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
-		if (k.level == 'k')
+		if (k.level == 'k' && H->chains)
+			sym = symcache__find_kernel(H->syms, ss->smp->ip);	/* read before the samples */
+		else if (k.level == 'k')
 			k.kernel_pending = true;	/* kallsyms is still being read */
 		else if (H->last_jit)
 			k.addr = ss->smp->ip;		/* an identity map, no symbols */
@@ -262,13 +525,83 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	hs->total_period += ss->period;
 	hs->nr_samples++;
 	H->total_samples++;
-	return add(H, hs, &k, ss->period);
+	if (!(e = add(H, hs, &k, ss->period, true)))
+		return -ENOMEM;
+	if (H->chains && ss->smp->callchain && ss->machine && (H->show || H->children))
+		return add_chain(H, hs, ss, e, &k);
+	return 0;
 }
 
 static void *load_kernel_symbols(void *arg)
 {
 	symcache__load_kernel(arg);
 	return NULL;
+}
+
+static bool file_has_chains(struct pdata *p)
+{
+	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
+		if (pdata__evsel(p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+/*
+ * What the chains show, decided once the events are known (in pipe mode,
+ * at the first sample), as perf decides it: the Children view and the
+ * graph by default when some event samples CALLCHAIN; -g asked of a file
+ * without chains is refused; --children without them is said, once.
+ */
+static int decide_chains(struct hist *H)
+{
+	const struct report_hist_opts *o = H->o;
+
+	H->decided = true;
+	H->chains = file_has_chains(H->p);
+	for (size_t i = 0; H->chains && i < pdata__nr_evsel(H->p); i++) {
+		const struct pd_evsel *ev = pdata__evsel(H->p, i);
+		uint64_t st = ev->attr.sample_type;
+
+		/* What perf would add to these chains and mperf cannot yet: said, not dropped. */
+		if ((st & PERF_SAMPLE_STACK_USER) && (st & PERF_SAMPLE_REGS_USER))
+			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has DWARF user stacks (--call-graph dwarf), which "
+				  "mperf does not unwind yet: its chains stop where the kernel's do", H->label, ev->name);
+		else if ((st & PERF_SAMPLE_BRANCH_STACK) && (ev->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has LBR call stacks (--call-graph lbr), which mperf "
+				  "does not read yet: its chains are the frame-pointer ones", H->label, ev->name);
+		else if (!(st & PERF_SAMPLE_CALLCHAIN) && o->cc_asked && o->cc_mode != REPORT_CC_NONE)
+			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has no call chains (-g): its entries show none",
+				  H->label, ev->name);
+	}
+	if (!H->chains) {
+		if (o->cc_asked && o->cc_mode != REPORT_CC_NONE)
+			return mperf_error(-EINVAL, "'%s' has no call chains to show (-g): was it recorded without -g?",
+					   H->label);
+		if (o->children > 0)
+			mperf_log(MPERF_LOG_WARN, "'%s' has no call chains: --children shows the Self overhead only",
+				  H->label);
+		else if (o->cc_order_set)
+			mperf_log(MPERF_LOG_WARN, "'%s' has no call chains: -G shows none", H->label);
+		return 0;
+	}
+	/*
+	 * perf decides the Children view before it reads a stream's events,
+	 * and without them it has none: a pipe-mode stream shows Self only.
+	 */
+	H->children = o->children != 0 && !pdata__is_pipe(H->p);
+	if (o->children > 0 && pdata__is_pipe(H->p))
+		mperf_log(MPERF_LOG_WARN, "'%s' is a pipe-mode stream: perf shows it without --children, and so do we",
+			  H->label);
+	H->show = o->cc_mode != REPORT_CC_NONE;
+	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
+	H->caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
+	/* Kernel frames are resolved as they come: kallsyms must be read by now. */
+	if (H->kthread_running) {
+		pthread_join(H->kthread, NULL);
+		H->kthread_running = false;
+	}
+	H->kernel_end = symcache__kernel_end(H->syms);
+	return 0;
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
@@ -319,6 +652,10 @@ static int resolve_kernel(struct hist *H)
 
 static int on_sample(void *arg, const struct session_sample *ss)
 {
+	struct hist *H = arg;
+
+	if (!H->decided && decide_chains(H))
+		return -1;	/* said */
 	return add_sample(arg, ss) ? mperf_error(-ENOMEM, "out of memory") : 0;
 }
 
@@ -370,15 +707,40 @@ static int strcmp_null_last(const char *a, const char *b)
  * the order entries were collapsed in: each key's compare function (symbol
  * addresses, unresolved ones by address).
  */
+/* A single-value filter on a sorted key removes that column (perf's "elided" columns). */
+static const char *single_value(const char *list)
+{
+	return list && !strchr(list, ',') ? list : NULL;
+}
+
+static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H);
+
 static int ent_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct hent *a = *(const struct hent *const *)pa, *b = *(const struct hent *const *)pb;
 	const struct hist *H = ctx;
 	int c;
 
+	if (H->children) {
+		if (a->acc != b->acc)
+			return a->acc > b->acc ? -1 : 1;
+		/*
+		 * perf puts the caller above its callee when their Children are
+		 * equal, by the depth of their chains (deeper first in the
+		 * caller order), when they are of one thread.
+		 */
+		if (a->tid == b->tid && H->key[REPORT_KEY_SYM]) {
+			size_t da = a->cc ? a->cc->max_depth : 0, db = b->cc ? b->cc->max_depth : 0;
+
+			if (da != db)
+				return (da > db) == H->caller ? -1 : 1;
+		}
+	}
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
 	for (int i = 0; i < H->o->nr_keys; i++) {
+		if (H->elided[H->o->keys[i]])
+			continue;
 		switch (H->o->keys[i]) {
 		case REPORT_KEY_COMM:
 			c = strcmp(a->comm, b->comm);
@@ -398,13 +760,33 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
+	return collapse_order(a, b, H);
+}
+
+/*
+ * perf compares addresses by their difference as a signed 64-bit number:
+ * the usual order, but for garbage far apart (a frame-pointer walk through
+ * code without frame pointers), which it orders the other way.
+ */
+static int addr_order(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(b - a);
+
+	return d > 0 ? -1 : d < 0;
+}
+
+/* The order perf collapses entries in: each key's compare function. */
+static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H)
+{
+	int c;
+
 	for (int i = 0; i < H->o->nr_keys; i++) {
 		switch (H->o->keys[i]) {
 		case REPORT_KEY_COMM:
 			c = strcmp(a->comm, b->comm);
 			break;
 		case REPORT_KEY_PID:
-			c = 0;
+			c = (a->tid > b->tid) - (a->tid < b->tid);
 			break;
 		case REPORT_KEY_DSO:
 			c = strcmp_null_last(a->dso, b->dso);
@@ -417,7 +799,7 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 				break;
 			}
 			if (!a->sym)
-				c = (a->addr > b->addr) - (a->addr < b->addr);
+				c = addr_order(a->addr, b->addr);
 			else if (a->sym_start != b->sym_start)
 				c = a->sym_start < b->sym_start ? -1 : 1;
 			else
@@ -429,6 +811,141 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
+	return 0;
+}
+
+static int collapse_cmp(const void *pa, const void *pb, void *ctx)
+{
+	return collapse_order(*(const struct hent *const *)pa, *(const struct hent *const *)pb, ctx);
+}
+
+/*
+ * perf's output tree, for the one order whose comparison is not a total
+ * order: in the Children view, entries with equal Children compare by the
+ * depth of their chains only when they are of one thread, so the result
+ * depends on how perf's red-black tree met them.  Replayed here: entries
+ * inserted in collapse order, descending left when they sort first, with
+ * the kernel's (the textbook) rebalancing; then read in order.
+ */
+struct rbn {
+	struct hent *e;
+	struct rbn *l, *r, *p;
+	bool red;
+};
+
+static void rb_rotate(struct rbn **root, struct rbn *x, bool left)
+{
+	struct rbn *y = left ? x->r : x->l;
+
+	if (left) {
+		x->r = y->l;
+		if (y->l)
+			y->l->p = x;
+	} else {
+		x->l = y->r;
+		if (y->r)
+			y->r->p = x;
+	}
+	y->p = x->p;
+	if (!x->p)
+		*root = y;
+	else if (x == x->p->l)
+		x->p->l = y;
+	else
+		x->p->r = y;
+	if (left)
+		y->l = x;
+	else
+		y->r = x;
+	x->p = y;
+}
+
+typedef int (*rb_cmp_fn)(const void *a, const void *b, void *ctx);
+
+static void rb_insert(struct rbn **root, struct rbn *z, rb_cmp_fn cmp, const struct hist *H)
+{
+	struct rbn *y = NULL, *x = *root;
+	bool left = false;
+
+	while (x) {
+		y = x;
+		left = cmp(&z->e, &x->e, (void *)H) < 0;
+		x = left ? x->l : x->r;
+	}
+	z->p = y;
+	z->l = z->r = NULL;
+	z->red = true;
+	if (!y)
+		*root = z;
+	else if (left)
+		y->l = z;
+	else
+		y->r = z;
+	while (z->p && z->p->red) {
+		struct rbn *g = z->p->p;
+		bool pleft = z->p == g->l;
+		struct rbn *u = pleft ? g->r : g->l;
+
+		if (u && u->red) {
+			z->p->red = false;
+			u->red = false;
+			g->red = true;
+			z = g;
+			continue;
+		}
+		if (z == (pleft ? z->p->r : z->p->l)) {
+			z = z->p;
+			rb_rotate(root, z, pleft);
+		}
+		z->p->red = false;
+		g->red = true;
+		rb_rotate(root, g, !pleft);
+	}
+	(*root)->red = false;
+}
+
+static void rb_walk(const struct rbn *n, struct hent **v, size_t *i)
+{
+	for (; n; n = n->r) {
+		rb_walk(n->l, v, i);
+		v[(*i)++] = n->e;
+	}
+}
+
+/* Insert v[0..n) in that order into a tree ordered by cmp; v gets the tree's order. */
+static void rb_replay(struct hent **v, size_t n, struct rbn *nodes, rb_cmp_fn cmp, const struct hist *H)
+{
+	struct rbn *root = NULL;
+	size_t i = 0;
+
+	for (size_t e = 0; e < n; e++) {
+		nodes[e].e = v[e];
+		rb_insert(&root, &nodes[e], cmp, H);
+	}
+	rb_walk(root, v, &i);
+}
+
+/*
+ * Entries in perf's output order.  hs->v is in the order entries were
+ * made (the order perf's samples made them): perf's input tree by the
+ * keys' compare functions (its collapse tree compares the same way), then
+ * its output tree.  What this cannot replay: perf compares some keys by
+ * the addresses of its objects (DSOs), so among tied entries of a
+ * system-wide recording a few may still come in another order.
+ */
+static int order_entries(struct hist *H, struct hists *hs)
+{
+	struct rbn *nodes;
+
+	if (!H->children || !H->key[REPORT_KEY_SYM] || hs->n < 2) {
+		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
+		return 0;
+	}
+	if (!(nodes = calloc(hs->n, sizeof(*nodes))))
+		return -ENOMEM;
+	rb_replay(hs->v, hs->n, nodes, collapse_cmp, H);
+	rb_replay(hs->v, hs->n, nodes, ent_cmp, H);
+	free(nodes);
 	return 0;
 }
 
@@ -476,7 +993,7 @@ static void print_cell(struct out *out, const struct hent *e, enum report_key k,
 		if (e->sym)
 			snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
 		else
-			snprintf(buf, sizeof(buf), "[%c] %#018" PRIx64, e->level, e->addr);
+			snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */
 		if (last)
 			out_str(out, buf);
 		else
@@ -504,23 +1021,46 @@ static void samples_abbrev(struct out *out, uint64_t n)
 	out_printf(out, "%" PRIu64 "%c", n, unit);
 }
 
-/* A single-value filter on a sorted key removes that column (perf's "elided" columns). */
-static const char *single_value(const char *list)
+
+static double share(const struct hists *hs, uint64_t period)
 {
-	return list && !strchr(list, ',') ? list : NULL;
+	return hs->total_period ? 100.0 * (double)period / (double)hs->total_period : 0.0;
 }
 
-static void print_text(struct hist *H, struct out *out)
+/*
+ * Choose and order each entry's chains for the print mode.  perf's
+ * threshold is a share of the event's total (min_callchain_hits), or, in
+ * fractal mode, of each parent.
+ */
+static int sort_chains(struct hist *H, struct hists *hs)
+{
+	const struct report_hist_opts *o = H->o;
+	uint64_t min_hit = (uint64_t)((double)hs->total_period * (o->cc_min_percent / 100.0));
+
+	if (!H->show)
+		return 0;
+	for (size_t e = 0; e < hs->n; e++)
+		if (hs->v[e]->cc && cc_tree_sort(hs->v[e]->cc, o->cc_mode, min_hit, o->cc_min_percent))
+			return -ENOMEM;
+	return 0;
+}
+
+static int print_text(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
 	enum report_key cols[REPORT_MAX_KEYS];
 	int nc = 0;
+	struct cc_print pp = {
+		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
+		/* perf leaves out the first frame of a single root when the sort starts with sym */
+		.skip_first = o->sort_given && o->keys[0] == REPORT_KEY_SYM,
+	};
 
 	if (!o->after_header)
 		out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (!H->total_samples) {
 		mperf_log(MPERF_LOG_WARN, "the file has no samples");
-		return;
+		return 0;
 	}
 	for (int k = 0; k < o->nr_keys; k++) {
 		enum report_key key = o->keys[k];
@@ -544,7 +1084,8 @@ static void print_text(struct hist *H, struct out *out)
 
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
-		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
+		if (sort_chains(H, hs) || order_entries(H, hs))
+			return mperf_error(-ENOMEM, "out of memory");
 		/* Columns fit every shown entry, including those --percent-limit hides. */
 		for (int c = 0; c < nc; c++)
 			width[c] = (int)strlen(key_header[cols[c]]);
@@ -566,10 +1107,10 @@ static void print_text(struct hist *H, struct out *out)
 		samples_abbrev(out, hs->nr_samples);
 		out_printf(out, " of event '%s'\n", pdata__evsel(H->p, i)->name);
 		out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total_period);
-		out_str(out, "# Overhead");
+		out_str(out, H->children ? "# Children      Self" : "# Overhead");
 		for (int c = 0; c < nc; c++)
 			out_printf(out, "  %-*.*s", width[c], width[c], key_header[cols[c]]);
-		out_str(out, "\n# ........");
+		out_str(out, H->children ? "\n# ........  ........" : "\n# ........");
 		for (int c = 0; c < nc; c++) {
 			out_str(out, "  ");
 			for (int d = 0; d < width[c]; d++)
@@ -578,19 +1119,25 @@ static void print_text(struct hist *H, struct out *out)
 		out_str(out, "\n#\n");
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
-			double pct = hs->total_period ? 100.0 * (double)h->period / (double)hs->total_period : 0.0;
+			double pct = share(hs, h->period), acc = share(hs, h->acc);
 
-			if (h->filtered || (float)pct < (float)o->percent_limit)
+			/* perf's --percent-limit looks at the Children share when there is one. */
+			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
 				continue;
+			if (H->children)
+				out_printf(out, "  %7.2f%%", acc);
 			out_printf(out, "  %7.2f%%", pct);
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
 				print_cell(out, h, cols[c], width[c], c + 1 == nc);
 			}
 			out_char(out, '\n');
+			if (h->cc && H->show)
+				cc_tree_print(out, h->cc, &pp, hs->total_period, H->children ? h->acc : h->period);
 		}
 	}
 	out_str(out, "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
+	return 0;
 }
 
 static void json_str(struct out *out, const char *s)
@@ -611,8 +1158,45 @@ static void json_str(struct out *out, const char *s)
 	out_char(out, '"');
 }
 
+static void json_frames(struct out *out, const struct cc_node *n, bool *first)
+{
+	if (!n || !n->parent)
+		return;
+	json_frames(out, n->parent, first);
+	for (size_t i = 0; i < n->nval; i++) {
+		const struct cc_frame *f = &n->val[i];
+
+		out_str(out, *first ? "{\"symbol\": " : ", {\"symbol\": ");
+		*first = false;
+		if (f->sym)
+			json_str(out, f->sym);
+		else
+			out_str(out, "null");
+		out_str(out, ", \"dso\": ");
+		json_str(out, f->dso_name);
+		out_printf(out, ", \"address\": \"%#" PRIx64 "\"}", f->sym ? f->start : f->ip);
+	}
+}
+
+/* Every chain of an entry at or above the threshold, as -g folded lists them, with its frames. */
+static void json_chains(struct out *out, const struct cc_tree *t, uint64_t total)
+{
+	out_str(out, ",\n       \"callchains\": [");
+	for (size_t i = 0; i < t->nflat; i++) {
+		const struct cc_node *n = t->flat[i];
+		bool first = true;
+
+		out_printf(out, "%s\n        {\"overhead\": %.4f, \"period\": %" PRIu64 ", \"samples\": %" PRIu64
+			   ", \"frames\": [", i ? "," : "", total ? 100.0 * (double)n->hit / (double)total : 0.0, n->hit,
+			   n->count);
+		json_frames(out, n, &first);
+		out_str(out, "]}");
+	}
+	out_str(out, t->nflat ? "\n       ]" : "]");
+}
+
 /* The schema is documented in man/mperf-report.1 (JSON OUTPUT); keep them in step. */
-static void print_json(struct hist *H, struct out *out)
+static int print_json(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
 	bool first_ev = true;
@@ -621,14 +1205,24 @@ static void print_json(struct hist *H, struct out *out)
 		   H->total_lost);
 	for (int k = 0; k < o->nr_keys; k++)
 		out_printf(out, "%s\"%s\"", k ? ", " : "", key_name[o->keys[k]]);
-	out_str(out, "],\n  \"events\": [");
+	out_str(out, "],\n  \"children\": ");
+	out_str(out, H->children ? "true" : "false");
+	out_str(out, ",\n  \"call_graph\": ");
+	if (H->chains && H->show)
+		out_printf(out, "{\"order\": \"%s\", \"threshold\": %g}", H->caller ? "caller" : "callee",
+			   o->cc_min_percent);
+	else
+		out_str(out, "null");
+	out_str(out, ",\n  \"events\": [");
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
 		bool first_row = true;
+		uint64_t min_hit = (uint64_t)((double)hs->total_period * (o->cc_min_percent / 100.0));
 
 		if (!hs->nr_samples)
 			continue;
-		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
+		if (order_entries(H, hs))
+			return mperf_error(-ENOMEM, "out of memory");
 		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
 		first_ev = false;
 		json_str(out, pdata__evsel(H->p, i)->name);
@@ -636,12 +1230,14 @@ static void print_json(struct hist *H, struct out *out)
 			   hs->nr_samples, hs->total_period, hs->lost);
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
-			double pct = hs->total_period ? 100.0 * (double)h->period / (double)hs->total_period : 0.0;
+			double pct = share(hs, h->period), acc = share(hs, h->acc);
 
-			if (h->filtered || (float)pct < (float)o->percent_limit)
+			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
 				continue;
 			out_printf(out, "%s\n      {\"overhead\": %.4f, \"period\": %" PRIu64 ", \"samples\": %" PRIu64,
 				   first_row ? "" : ",", pct, h->period, h->nr);
+			if (H->children)
+				out_printf(out, ", \"children_overhead\": %.4f, \"children_period\": %" PRIu64, acc, h->acc);
 			first_row = false;
 			for (int k = 0; k < o->nr_keys; k++) {
 				switch (o->keys[k]) {
@@ -667,11 +1263,35 @@ static void print_json(struct hist *H, struct out *out)
 					break;
 				}
 			}
+			if (h->cc && H->show) {
+				if (cc_tree_sort(h->cc, REPORT_CC_FOLDED, min_hit, o->cc_min_percent))
+					return mperf_error(-ENOMEM, "out of memory");
+				json_chains(out, h->cc, hs->total_period);
+			}
 			out_char(out, '}');
 		}
 		out_str(out, first_row ? "]}" : "\n     ]}");
 	}
 	out_str(out, first_ev ? "]\n}\n" : "\n  ]\n}\n");
+	return 0;
+}
+
+/* The sort keys, and which of them a single-value filter elides (every one: none). */
+static void set_keys(struct hist *H)
+{
+	const struct report_hist_opts *o = H->o;
+	bool all = true;
+
+	for (int k = 0; k < o->nr_keys; k++) {
+		enum report_key key = o->keys[k];
+
+		H->key[key] = true;
+		H->elided[key] = (key == REPORT_KEY_COMM && single_value(o->comm)) ||
+				 (key == REPORT_KEY_DSO && single_value(o->dso));
+		all &= H->elided[key];
+	}
+	if (all)
+		memset(H->elided, 0, sizeof(H->elided));
 }
 
 static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
@@ -681,7 +1301,7 @@ static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20
 
 int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
 {
-	struct hist H = { .o = o, .p = p };
+	struct hist H = { .o = o, .p = p, .label = label };
 	struct session_ops ops = {
 		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = &H, .machine = true,
 	};
@@ -692,8 +1312,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	if (!H.syms)
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(H.syms, recorded_build_id, p);
-	for (int k = 0; k < o->nr_keys; k++)
-		H.key[o->keys[k]] = true;
+	set_keys(&H);
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H.nr = H.h_cap = pdata__nr_evsel(p);
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
@@ -701,7 +1320,10 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 		H.h_cap = 1;
 	if (pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
 		H.kthread_running = true;
-	ret = H.h ? session__run(p, label, &ops) : mperf_error(-ENOMEM, "out of memory");
+	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
+	ret = !H.h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(&H);
+	if (ret >= 0)
+		ret = session__run(p, label, &ops);
 	if (ret >= 0 && (ret = resolve_kernel(&H)))
 		ret = mperf_error(ret, "out of memory");
 	else if (ret < 0 && H.kthread_running)
@@ -710,16 +1332,29 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {
 		if (o->json)
-			print_json(&H, &out);
+			ret = print_json(&H, &out);
 		else
-			print_text(&H, &out);
-		ret = out_close(&out, 0, label);
+			ret = print_text(&H, &out);
+		ret = out_close(&out, ret, label);
 	}
 	for (size_t i = 0; H.h && i < H.nr; i++) {
-		for (size_t e = 0; e < H.h[i].n; e++)
+		for (size_t e = 0; e < H.h[i].n; e++) {
+			if (H.h[i].v[e]->cc) {
+				cc_tree_free(H.h[i].v[e]->cc);
+				free(H.h[i].v[e]->cc);
+			}
 			free(H.h[i].v[e]);
+		}
 		free(H.h[i].v);
 	}
+	for (size_t b = 0; b < DBUCKETS; b++)
+		for (struct dso_info *d = H.dsos[b], *next; d; d = next) {
+			next = d->next;
+			free(d);
+		}
+	free(H.fr);
+	free(H.lvl);
+	free(H.seen);
 	strset_free(&H.strs);
 	free(H.h);
 	symcache__delete(H.syms);

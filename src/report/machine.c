@@ -38,16 +38,56 @@ struct thread {
 	struct thread *next;	/* hash chain */
 };
 
+#define DSO_BUCKETS	256
+
+/* The order perf made its dso objects in: the kernel's first, then as mmaps name them. */
+struct dso_rank {
+	const char *dso;	/* interned */
+	uint32_t rank;
+	struct dso_rank *next;
+};
+
 struct machine {
 	struct thread *threads[THREAD_BUCKETS];
 	struct maps kmaps;
 	struct strset strs;
+	struct dso_rank *ranks[DSO_BUCKETS];
+	uint32_t nr_ranks;
 };
 
 /* dso names are shared by many maps: one interned copy each. */
 static const char *intern(struct machine *m, const char *s)
 {
 	return strset_intern(&m->strs, s);
+}
+
+static size_t dso_bucket(const char *dso)
+{
+	return (size_t)(((uintptr_t)dso >> 4) * 0x9e3779b97f4a7c15ULL >> 56) % DSO_BUCKETS;
+}
+
+static uint32_t dso_rank(const struct machine *m, const char *dso)
+{
+	for (const struct dso_rank *r = m->ranks[dso_bucket(dso)]; r; r = r->next)
+		if (r->dso == dso)
+			return r->rank;
+	return 0;	/* the kernel's, made before any record */
+}
+
+static int note_dso(struct machine *m, const char *dso)
+{
+	size_t b = dso_bucket(dso);
+	struct dso_rank *r;
+
+	if (dso_rank(m, dso) || !strcmp(dso, "[kernel.kallsyms]"))
+		return 0;
+	if (!(r = malloc(sizeof(*r))))
+		return -ENOMEM;
+	r->dso = dso;
+	r->rank = ++m->nr_ranks;
+	r->next = m->ranks[b];
+	m->ranks[b] = r;
+	return 0;
 }
 
 /* ---- maps ---- */
@@ -272,6 +312,11 @@ void machine__delete(struct machine *m)
 	for (int b = 0; b < THREAD_BUCKETS; b++)
 		while (m->threads[b])
 			remove_thread(m, m->threads[b]);
+	for (int b = 0; b < DSO_BUCKETS; b++)
+		for (struct dso_rank *r = m->ranks[b], *next; r; r = next) {
+			next = r->next;
+			free(r);
+		}
 	strset_free(&m->strs);
 	free(m->kmaps.v);
 	free(m);
@@ -344,7 +389,7 @@ int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t sta
 		} else {
 			return 0;
 		}
-		return nm.dso ? maps__insert(&m->kmaps, &nm) : -ENOMEM;
+		return !nm.dso || note_dso(m, nm.dso) ? -ENOMEM : maps__insert(&m->kmaps, &nm);
 	}
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return 0;	/* guest and hypervisor maps: samples there print [hypervisor] */
@@ -360,7 +405,7 @@ int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t sta
 		filename = buf;
 	}
 	nm.dso = intern(m, filename);
-	return nm.dso ? maps__insert(th->maps, &nm) : -ENOMEM;
+	return !nm.dso || note_dso(m, nm.dso) ? -ENOMEM : maps__insert(th->maps, &nm);
 }
 
 int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name, bool unregister)
@@ -377,7 +422,7 @@ int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char 
 		return 0;
 	/* perf gives trampolines and dispatchers a dso with an empty name. */
 	nm.dso = intern(m, starts(name, "bpf_trampoline_") || starts(name, "bpf_dispatcher_") ? "" : name);
-	return nm.dso ? maps__insert(&m->kmaps, &nm) : -ENOMEM;
+	return !nm.dso || note_dso(m, nm.dso) ? -ENOMEM : maps__insert(&m->kmaps, &nm);
 }
 
 const char *machine__thread_comm(struct machine *m, int tid)
@@ -385,6 +430,22 @@ const char *machine__thread_comm(struct machine *m, int tid)
 	struct thread *th = find_thread(m, tid);
 
 	return th ? th->comm : NULL;
+}
+
+void machine__fixup_kernel_end(struct machine *m, uint64_t end)
+{
+	for (size_t i = 0; i < m->kmaps.n; i++) {
+		struct map *k = &m->kmaps.v[i];
+
+		if (!k->is_kernel || k->end >= end)
+			continue;
+		/* Never over the next map (a module's). */
+		if (i + 1 < m->kmaps.n && m->kmaps.v[i + 1].start < end)
+			end = m->kmaps.v[i + 1].start;
+		if (end > k->end)
+			k->end = end;
+		return;
+	}
 }
 
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r)
@@ -409,6 +470,7 @@ int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t 
 	r->dso = map ? map->dso : "<not found>";
 	if (map) {
 		r->found = true;
+		r->dso_rank = dso_rank(m, map->dso);
 		r->map_start = map->start;
 		r->map_pgoff = map->pgoff;
 	}

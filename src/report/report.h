@@ -32,6 +32,11 @@ enum report_key { REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SY
 #define REPORT_NR_KEYS (REPORT_KEY_SYM + 1)
 #define REPORT_MAX_KEYS 8
 
+/* perf's -g print modes, orders and values (-g graph,0.5,caller,function,percent). */
+enum report_cc_mode { REPORT_CC_GRAPH, REPORT_CC_FRACTAL, REPORT_CC_FLAT, REPORT_CC_FOLDED, REPORT_CC_NONE };
+enum report_cc_order { REPORT_CC_CALLEE, REPORT_CC_CALLER };
+enum report_cc_value { REPORT_CC_PERCENT, REPORT_CC_PERIOD, REPORT_CC_COUNT };
+
 struct report_hist_opts {
 	enum report_key keys[REPORT_MAX_KEYS];	/* sort order (default comm,dso,sym) */
 	int nr_keys;
@@ -40,6 +45,19 @@ struct report_hist_opts {
 	const char *dso;			/* comma-separated DSO names to keep, or NULL */
 	bool json;				/* one JSON document instead of text */
 	bool after_header;			/* --header came first: no prologue line */
+	/*
+	 * Call chains, for files whose samples have them: perf's defaults
+	 * are the Children view with a caller graph, or callee without it.
+	 */
+	int children;				/* -1: perf's default (on when the file has chains) */
+	bool cc_asked;				/* -g/--call-graph or -G was given */
+	enum report_cc_mode cc_mode;
+	enum report_cc_order cc_order;
+	bool cc_order_set;			/* an order was given (-g caller/callee, -G) */
+	enum report_cc_value cc_value;
+	double cc_min_percent;			/* the threshold (default 0.5) */
+	unsigned cc_print_limit;		/* chains printed per entry, 0: all */
+	bool sort_given;			/* --sort was given (perf elides a graph's first frame for sym...) */
 };
 
 /* The per-event histograms of perf report --stdio. */

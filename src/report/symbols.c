@@ -842,3 +842,20 @@ const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 	k->found.name = k->text + (k->name[i] & 0x7fffffffu);
 	return &k->found;
 }
+
+uint64_t symcache__kernel_end(struct symcache *c)
+{
+	const struct ksyms *k;
+	const struct sym *s;
+
+	if (!c->kernel_tried)
+		load_kallsyms(c);
+	k = c->kallsyms;
+	for (size_t i = k ? k->n : 0; i-- > 0; ) {
+		if (k->name[i] & 0x80000000u)
+			continue;
+		s = symcache__find_kernel(c, k->addr[i]);
+		return s ? s->end : 0;
+	}
+	return 0;
+}

@@ -42,6 +42,8 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
  * are read).  Only symcache__find_kernel() touches what it loads.
  */
 void symcache__load_kernel(struct symcache *c);
+/* The end of the kernel's last symbol (not a module's), or 0. */
+uint64_t symcache__kernel_end(struct symcache *c);
 /* The kernel symbol covering ip (from /proc/kallsyms), or NULL; valid until the next call. */
 const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip);
 

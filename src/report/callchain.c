@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Call-chain trees: chains of frames merged into a radix tree, sorted and
+ * filtered for one of perf's print modes, and printed in the shapes of
+ * perf report --stdio (graph with its "---", "|--", "--N.NN%--" lines,
+ * fractal, flat, folded).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/alloc.h"
+#include "callchain.h"
+#include "out.h"
+
+/* Markers between contexts in a chain; perf prints none of them. */
+#define CONTEXT_MAX ((uint64_t)-4095)
+
+/*
+ * perf's frame order (match_chain): the DSO first, then the symbol start
+ * when both frames have a symbol, else the address.  <0, 0, >0.
+ */
+static int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
+{
+	if (a->dso != b->dso)
+		return a->dso_rank < b->dso_rank ? -1 : a->dso_rank > b->dso_rank ? 1 : a->dso < b->dso ? -1 : 1;
+	if (a->sym && b->sym)
+		return a->start < b->start ? -1 : a->start > b->start;
+	return a->ip < b->ip ? -1 : a->ip > b->ip;
+}
+
+static uint64_t cumul(const struct cc_node *n)
+{
+	return n->hit + n->children_hit;
+}
+
+static uint64_t cumul_count(const struct cc_node *n)
+{
+	return n->count + n->children_count;
+}
+
+static struct cc_node *new_node(struct cc_node *parent, const struct cc_frame *f, size_t n)
+{
+	struct cc_node *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->parent = parent;
+	if (n) {
+		c->val = malloc(n * sizeof(*f));
+		if (!c->val) {
+			free(c);
+			return NULL;
+		}
+		memcpy(c->val, f, n * sizeof(*f));
+	}
+	c->nval = n;
+	return c;
+}
+
+static void free_node(struct cc_node *n)
+{
+	for (size_t i = 0; i < n->nkid; i++) {
+		free_node(n->kid[i]);
+		free(n->kid[i]);
+	}
+	free(n->kid);
+	free(n->out);
+	free(n->val);
+}
+
+/*
+ * Children are kept as perf's insertion tree keeps them: a frame that
+ * compares greater goes before (perf descends left when the existing node
+ * is the smaller).  Where the new first frame f would go among p's kids.
+ */
+static size_t kid_pos(const struct cc_node *p, const struct cc_frame *f, bool *found)
+{
+	size_t lo = 0, hi = p->nkid;
+
+	*found = false;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = frame_cmp(&p->kid[mid]->val[0], f);
+
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int insert_kid(struct cc_node *p, size_t pos, struct cc_node *c)
+{
+	if (ALLOC_GROW(p->kid, p->nkid + 1, p->kcap))
+		return -ENOMEM;
+	memmove(p->kid + pos + 1, p->kid + pos, (p->nkid - pos) * sizeof(*p->kid));
+	p->kid[pos] = c;
+	p->nkid++;
+	return 0;
+}
+
+static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period);
+
+/*
+ * The chain f[0..n) enters node c, whose first frame equals f[0].  As
+ * perf: match as much of c's run as the chain shares, split c where they
+ * part, and go on below.
+ */
+static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, uint64_t period)
+{
+	size_t m = 0;
+
+	while (m < c->nval && m < n && !frame_cmp(&c->val[m], &f[m]))
+		m++;
+	if (m < c->nval) {
+		/* Split: the tail of c, with its children and hits, moves to a new child. */
+		struct cc_node *tail = new_node(c, c->val + m, c->nval - m);
+
+		if (!tail)
+			return -ENOMEM;
+		tail->kid = c->kid;
+		tail->nkid = c->nkid;
+		tail->kcap = c->kcap;
+		for (size_t i = 0; i < tail->nkid; i++)
+			tail->kid[i]->parent = tail;
+		tail->hit = c->hit;
+		tail->children_hit = c->children_hit;
+		tail->count = c->count;
+		tail->children_count = c->children_count;
+		c->kid = NULL;
+		c->nkid = c->kcap = 0;
+		c->nval = m;
+		if (insert_kid(c, 0, tail)) {
+			free_node(tail);
+			free(tail);
+			return -ENOMEM;
+		}
+		c->children_hit = cumul(tail);
+		c->children_count = cumul_count(tail);
+		if (m < n) {
+			struct cc_node *rest = new_node(c, f + m, n - m);
+
+			if (!rest)
+				return -ENOMEM;
+			rest->hit = period;
+			rest->count = 1;
+			c->hit = 0;
+			c->count = 0;
+			c->children_hit += period;
+			c->children_count++;
+			if (insert_kid(c, frame_cmp(&tail->val[0], &f[m]) < 0 ? 0 : 1, rest)) {
+				free_node(rest);
+				free(rest);
+				return -ENOMEM;
+			}
+		} else {
+			c->hit = period;
+			c->count = 1;
+		}
+		return 0;
+	}
+	if (m == n) {
+		c->hit += period;
+		c->count++;
+		return 0;
+	}
+	return append_children(c, f + m, n - m, period);
+}
+
+static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period)
+{
+	bool found;
+	size_t pos = kid_pos(p, f, &found);
+	int err;
+
+	if (found) {
+		err = append_node(p->kid[pos], f, n, period);
+	} else {
+		struct cc_node *c = new_node(p, f, n);
+
+		if (!c)
+			return -ENOMEM;
+		c->hit = period;
+		c->count = 1;
+		err = insert_kid(p, pos, c);
+		if (err) {
+			free_node(c);
+			free(c);
+		}
+	}
+	if (err)
+		return err;
+	p->children_hit += period;
+	p->children_count++;
+	return 0;
+}
+
+int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period)
+{
+	int err;
+
+	if (!n)
+		return 0;
+	if ((err = append_children(&t->root, f, n, period)))
+		return err;
+	if (n > t->max_depth)
+		t->max_depth = n;
+	return 0;
+}
+
+void cc_tree_free(struct cc_tree *t)
+{
+	free_node(&t->root);
+	free(t->flat);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- sorting ---- */
+
+/*
+ * Sort v by key, descending; equal keys keep their order (perf inserts
+ * them into its output tree to the right of their equals).
+ */
+static void sort_desc(struct cc_node **v, size_t n, bool by_hit)
+{
+	/* Insertion sort: children lists are short, and it is stable. */
+	for (size_t i = 1; i < n; i++) {
+		struct cc_node *x = v[i];
+		uint64_t kx = by_hit ? x->hit : cumul(x);
+		size_t j = i;
+
+		while (j > 0 && (by_hit ? v[j - 1]->hit : cumul(v[j - 1])) < kx) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+static int sort_graph(struct cc_node *n, bool rel, uint64_t min_hit, double min_frac)
+{
+	free(n->out);
+	n->out = NULL;
+	n->nout = 0;
+	if (rel)
+		min_hit = (uint64_t)ceil((double)n->children_hit * min_frac);
+	if (n->nkid && !(n->out = malloc(n->nkid * sizeof(*n->out))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n->nkid; i++) {
+		int err = sort_graph(n->kid[i], rel, min_hit, min_frac);
+
+		if (err)
+			return err;
+		if (cumul(n->kid[i]) >= min_hit)
+			n->out[n->nout++] = n->kid[i];
+	}
+	sort_desc(n->out, n->nout, false);
+	return 0;
+}
+
+struct flat_list {
+	struct cc_node **v;
+	size_t n, cap;
+};
+
+/* Every node where chains end, children before their parent, as perf walks them. */
+static int collect_flat(struct cc_node *n, uint64_t min_hit, struct flat_list *l)
+{
+	for (size_t i = 0; i < n->nkid; i++) {
+		int err = collect_flat(n->kid[i], min_hit, l);
+
+		if (err)
+			return err;
+	}
+	if (n->hit && n->hit >= min_hit) {
+		if (ALLOC_GROW(l->v, l->n + 1, l->cap))
+			return -ENOMEM;
+		l->v[l->n++] = n;
+	}
+	return 0;
+}
+
+int cc_tree_sort(struct cc_tree *t, enum report_cc_mode mode, uint64_t min_hit, double min_percent)
+{
+	struct flat_list l = { 0 };
+	int err;
+
+	switch (mode) {
+	case REPORT_CC_GRAPH:
+	case REPORT_CC_FRACTAL:
+		return sort_graph(&t->root, mode == REPORT_CC_FRACTAL, min_hit, min_percent / 100.0);
+	case REPORT_CC_FLAT:
+	case REPORT_CC_FOLDED:
+		free(t->flat);
+		t->flat = NULL;
+		t->nflat = 0;
+		if ((err = collect_flat(&t->root, min_hit, &l))) {
+			free(l.v);
+			return err;
+		}
+		sort_desc(l.v, l.n, true);
+		t->flat = l.v;
+		t->nflat = l.n;
+		return 0;
+	case REPORT_CC_NONE:
+		break;
+	}
+	return 0;
+}
+
+/* ---- printing ---- */
+
+const char *cc_frame_name(const struct cc_frame *f, char *buf, size_t len)
+{
+	if (f->sym)
+		return f->sym;
+	snprintf(buf, len, "%#" PRIx64, f->ip);
+	return buf;
+}
+
+struct printer {
+	struct out *out;
+	const struct cc_print *p;
+};
+
+/*
+ * perf keeps its depth mask in an int and shifts by the depth: past 31
+ * levels the x86 shift count wraps, and so does ours.
+ */
+static unsigned bit(int i)
+{
+	return 1u << (i & 31);
+}
+
+static void value(struct printer *pr, uint64_t hit, uint64_t count, uint64_t total)
+{
+	switch (pr->p->value) {
+	case REPORT_CC_PERIOD:
+		out_u64(pr->out, hit);
+		break;
+	case REPORT_CC_COUNT:
+		out_printf(pr->out, "%u", (unsigned)count);
+		break;
+	case REPORT_CC_PERCENT:
+		out_printf(pr->out, "%.2f%%", total ? (double)hit * 100.0 / (double)total : 0.0);
+		break;
+	}
+}
+
+static void node_value(struct printer *pr, const struct cc_node *n, uint64_t total)
+{
+	if (pr->p->mode == REPORT_CC_FOLDED)
+		value(pr, n->hit, n->count, total);
+	else
+		value(pr, cumul(n), cumul_count(n), total);
+}
+
+static const char margin[] = "            ";	/* perf's left margin: 12 spaces */
+
+static void graph_line(struct printer *pr, int depth, unsigned mask, int left)
+{
+	out_str(pr->out, margin);
+	for (int i = 0; i < left; i++)
+		out_char(pr->out, ' ');
+	for (int i = 0; i < depth; i++)
+		out_str(pr->out, mask & bit(i) ? "|          " : "           ");
+	out_char(pr->out, '\n');
+}
+
+/* One frame line; the first of a node carries the node's value: "|--12.34%--name". */
+static void frame_line(struct printer *pr, uint64_t hit, uint64_t count, const char *name, int depth, unsigned mask,
+		       bool first, uint64_t total, int left)
+{
+	out_str(pr->out, margin);
+	for (int i = 0; i < left; i++)
+		out_char(pr->out, ' ');
+	for (int i = 0; i < depth; i++) {
+		out_char(pr->out, mask & bit(i) ? '|' : ' ');
+		if (first && i == depth - 1) {
+			out_str(pr->out, "--");
+			value(pr, hit, count, total);
+			out_str(pr->out, "--");
+		} else {
+			out_str(pr->out, "          ");
+		}
+	}
+	out_str(pr->out, name);
+	out_char(pr->out, '\n');
+}
+
+/* The children of n at depth, perf's __callchain__fprintf_graph. Returns whether it printed. */
+static bool graph_level(struct printer *pr, const struct cc_node *n, uint64_t total, int depth, unsigned mask,
+			int left)
+{
+	const bool rel = pr->p->mode == REPORT_CC_FRACTAL;
+	unsigned new_mask = mask;
+	uint64_t remaining = total, counted = 0;
+	const struct cc_node *child = NULL;
+	unsigned printed = 0;
+	char buf[64];
+
+	for (size_t k = 0; k < n->nout; k++) {
+		child = n->out[k];
+		remaining -= cumul(child);
+		counted += cumul_count(child);
+		/* The last child closes its level's pipe, unless fractal mode's remainder follows. */
+		if (k + 1 == n->nout && (!rel || !remaining))
+			new_mask &= ~bit(depth - 1);
+		graph_line(pr, depth, mask, left);
+		for (size_t i = 0; i < child->nval; i++)
+			frame_line(pr, cumul(child), cumul_count(child), cc_frame_name(&child->val[i], buf, sizeof(buf)),
+				   depth, new_mask, i == 0, total, left);
+		graph_level(pr, child, rel ? child->children_hit : total, depth + 1, new_mask | bit(depth), left);
+		if (++printed == pr->p->print_limit)
+			break;
+	}
+	if (rel && remaining && remaining != total) {
+		uint64_t count = 0;
+
+		if (pr->p->value == REPORT_CC_COUNT && child && child->parent) {
+			int64_t c = (int64_t)child->parent->children_count - (int64_t)counted;
+
+			if (c <= 0)
+				return n->nout != 0;
+			count = (uint64_t)c;
+		}
+		new_mask &= ~bit(depth - 1);
+		/*
+		 * perf 6.1 names the filtered remainder with a symbol whose flags
+		 * it leaves uninitialised: it may print as "[...] (inlined)", as
+		 * the heap has it.  The name is "[...]".
+		 */
+		frame_line(pr, remaining, count, "[...]", depth, new_mask, true, total, left);
+	}
+	return n->nout != 0 || (rel && remaining && remaining != total);
+}
+
+static void print_graph(struct printer *pr, const struct cc_tree *t, uint64_t total, uint64_t parent)
+{
+	const struct cc_node *root = &t->root;
+	bool printed = false;
+	int left = 0;
+	char buf[64];
+
+	/*
+	 * One root holding the whole entry: no percentage for it (it would
+	 * repeat the entry's), and its frames open the graph with "---".
+	 */
+	if (root->nout == 1 && cumul(root->out[0]) == parent) {
+		const struct cc_node *c = root->out[0];
+		unsigned shown = 0;
+
+		for (size_t i = 0; i < c->nval; i++) {
+			if (!i && pr->p->skip_first)
+				continue;
+			out_str(pr->out, margin);
+			for (int s = 0; s < left; s++)
+				out_char(pr->out, ' ');
+			if (!printed) {
+				out_str(pr->out, "|\n");
+				out_str(pr->out, margin);
+				out_str(pr->out, "---");
+				left += 3;
+				printed = true;
+			}
+			out_str(pr->out, cc_frame_name(&c->val[i], buf, sizeof(buf)));
+			out_char(pr->out, '\n');
+			if (++shown == pr->p->print_limit)
+				break;
+		}
+		root = c;
+	}
+	if (pr->p->mode == REPORT_CC_FRACTAL)
+		total = parent;
+	if (graph_level(pr, root, total, 1, 1, left) || printed)
+		out_char(pr->out, '\n');
+}
+
+/* The frames from the top of the tree down to n, each as print() wants it. */
+static void path(struct printer *pr, const struct cc_node *n, bool folded, bool *first)
+{
+	char buf[64];
+
+	if (!n || !n->parent)
+		return;
+	path(pr, n->parent, folded, first);
+	for (size_t i = 0; i < n->nval; i++) {
+		if (n->val[i].ip >= CONTEXT_MAX)
+			continue;
+		if (folded) {
+			if (!*first)
+				out_char(pr->out, ';');
+			*first = false;
+			out_str(pr->out, cc_frame_name(&n->val[i], buf, sizeof(buf)));
+		} else {
+			out_str(pr->out, "                ");
+			out_str(pr->out, cc_frame_name(&n->val[i], buf, sizeof(buf)));
+			out_char(pr->out, '\n');
+		}
+	}
+}
+
+void cc_tree_print(struct out *out, const struct cc_tree *t, const struct cc_print *p, uint64_t total,
+		   uint64_t parent)
+{
+	struct printer pr = { .out = out, .p = p };
+
+	switch (p->mode) {
+	case REPORT_CC_GRAPH:
+	case REPORT_CC_FRACTAL:
+		print_graph(&pr, t, total, parent);
+		break;
+	case REPORT_CC_FLAT:
+		for (size_t i = 0; i < t->nflat; i++) {
+			bool first = true;
+
+			out_str(out, "           ");
+			node_value(&pr, t->flat[i], total);
+			out_char(out, '\n');
+			path(&pr, t->flat[i], false, &first);
+			out_char(out, '\n');
+			if (i + 1 == p->print_limit)
+				break;
+		}
+		break;
+	case REPORT_CC_FOLDED:
+		for (size_t i = 0; i < t->nflat; i++) {
+			bool first = true;
+
+			node_value(&pr, t->flat[i], total);
+			out_char(out, ' ');
+			path(&pr, t->flat[i], true, &first);
+			out_char(out, '\n');
+			if (i + 1 == p->print_limit)
+				break;
+		}
+		break;
+	case REPORT_CC_NONE:
+		break;
+	}
+}

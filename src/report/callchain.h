@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_REPORT_CALLCHAIN_H
+#define MPERF_REPORT_CALLCHAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "report.h"
+
+/*
+ * The call chains of one histogram entry, aggregated as perf report does:
+ * a radix tree of frames (a node holds a run of frames that every chain
+ * through it shares, and splits where chains part), with the period of
+ * the chains that end in each node (hit) and below it (children_hit).
+ * Frames are compared as perf compares them by function: the same DSO
+ * and symbol start, or the same address when either is unresolved.
+ */
+struct cc_frame {
+	const char *dso;	/* identity of the DSO (stable pointer), NULL when no map covers ip */
+	uint32_t dso_rank;	/* perf orders siblings by its DSO objects' addresses: their creation order */
+	const char *sym;	/* symbol name, NULL when unresolved */
+	const char *dso_name;	/* short name, for JSON ("[unknown]" when dso is NULL) */
+	uint64_t start, end;	/* the symbol's [start, end), in the DSO's address space */
+	uint64_t ip;		/* the address in the chain, as recorded */
+};
+
+struct cc_node {
+	struct cc_node *parent;
+	struct cc_frame *val;	/* the frames of this node, in chain order */
+	size_t nval;
+	struct cc_node **kid;	/* in perf's insertion-tree order: by (dso, address), descending */
+	size_t nkid, kcap;
+	struct cc_node **out;	/* after cc_tree_sort: the children shown, in print order */
+	size_t nout;
+	uint64_t hit, children_hit;
+	uint64_t count, children_count;
+};
+
+struct cc_tree {
+	struct cc_node root;	/* no frames of its own */
+	size_t max_depth;	/* the longest chain appended (perf sorts equal entries by it) */
+	struct cc_node **flat;	/* after cc_tree_sort in flat or folded mode: the chains shown */
+	size_t nflat;
+};
+
+/* Add a chain of n frames (n may be 0: nothing is added) weighing period. 0 or -ENOMEM. */
+int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period);
+void cc_tree_free(struct cc_tree *t);
+
+/*
+ * Choose and order what is shown, as perf's callchain sort does for mode:
+ * graph keeps the children whose total is at least min_hit; fractal those
+ * at least min_percent of their parent's; flat and folded list the nodes
+ * where at least min_hit of chains end.  0 or -ENOMEM.
+ */
+int cc_tree_sort(struct cc_tree *t, enum report_cc_mode mode, uint64_t min_hit, double min_percent);
+
+struct out;
+
+struct cc_print {
+	enum report_cc_mode mode;
+	enum report_cc_value value;
+	unsigned print_limit;	/* 0: no limit */
+	bool skip_first;	/* sorted by symbol first: the single root's first frame is the entry's */
+};
+
+/*
+ * The chains under an entry, in perf report --stdio's shape: total is the
+ * event's total period, parent the entry's own (its Children share when
+ * accumulating, else its Self).
+ */
+void cc_tree_print(struct out *out, const struct cc_tree *t, const struct cc_print *p, uint64_t total,
+		   uint64_t parent);
+
+/* The name perf prints for a frame: its symbol, or its address in hex. */
+const char *cc_frame_name(const struct cc_frame *f, char *buf, size_t len);
+
+#endif
