@@ -164,6 +164,14 @@ struct record_signals {
 	sigset_t old_mask;
 	sigset_t wait_mask;	/* the mask inside ppoll: ours unblocked */
 };
+/*
+ * Block SIGCHLD, SIGINT, SIGTERM and SIGHUP (but an ignored SIGHUP) and
+ * catch them into *record_signals_flag(), to be taken only while waiting
+ * with wait_mask; SIGPIPE is ignored.
+ */
+void record_signals_install(struct record_signals *s);
+/* The signal that arrived last (SIGCHLD only when nothing else did), or 0; -1 set by the drain. */
+volatile sig_atomic_t *record_signals_flag(void);
 /* Put back the handlers and the mask record found (in record, and in the workload before exec). */
 void record_signals_restore(const struct record_signals *s);
 

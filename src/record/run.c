@@ -37,7 +37,7 @@ static void on_signal(int sig)
 static const int record_signals[RECORD_NR_SIGNALS] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP };
 #define NR_SIGNALS RECORD_NR_SIGNALS
 
-static void signals_install(struct record_signals *s)
+void record_signals_install(struct record_signals *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block;
@@ -58,6 +58,11 @@ static void signals_install(struct record_signals *s)
 		sigaction(record_signals[i], &sa, NULL);
 		sigdelset(&s->wait_mask, record_signals[i]);
 	}
+}
+
+volatile sig_atomic_t *record_signals_flag(void)
+{
+	return &record_done;
 }
 
 void record_signals_restore(const struct record_signals *s)
@@ -252,7 +257,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	for (size_t i = 0; i < el.nr_ev; i++)
 		el.filter[i] = tr.filter[i];
 
-	signals_install(&sigs);
+	record_signals_install(&sigs);
 	if (has_workload) {
 		if ((err = workload__prepare(&wl, o->argv, &sigs, !strcmp(o->output, "-")))) {
 			mperf_error(err, "cannot start the workload: %s", strerror(-err));
