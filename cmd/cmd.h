@@ -3,11 +3,16 @@
 #define MPERF_CMD_H
 
 #define EXIT_USAGE 129
+/*
+ * mperf's own failure, as timeout(1) and env(1) say theirs: out of the way
+ * of a workload's status, which record and stat pass through.
+ */
+#define EXIT_MPERF 125
 
 /*
  * A command returns its exit status, or a negative code from src/ whose
  * cause src/ has already logged; main() turns that into the exit status
- * (-EPIPE: 141, quietly; anything else: 1).
+ * (-EPIPE: 141, quietly; anything else: EXIT_MPERF, 125).
  */
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -343,7 +343,7 @@ int cmd_record(int argc, char **argv)
 		return usage_error("%s", "no command given to run, and no target (-p, -t, -a, -C) to sample");
 	/* perf's default: cycles, as precise as the PMU allows. */
 	if (!nr_events && record__parse_events("cycles:P", events, RECORD_MAX_EVENTS, &nr_events) < 0)
-		return 1;
+		return EXIT_MPERF;
 	o.events = events;
 	o.nr_events = nr_events;
 	o.argv = optind < argc ? argv + optind : NULL;
@@ -355,7 +355,7 @@ int cmd_record(int argc, char **argv)
 	res = calloc(1, sizeof(*res));
 	if (!res) {
 		cmd_error("record", "out of memory");
-		return 1;
+		return EXIT_MPERF;
 	}
 	ret = record__run(&o, res);
 	if (ret < 0) {
@@ -415,7 +415,7 @@ int cmd_record(int argc, char **argv)
 	else if (WIFSIGNALED(res->wait_status))
 		ret = 128 + WTERMSIG(res->wait_status);
 	else
-		ret = 1;
+		ret = EXIT_MPERF;
 	free(res);
 	return ret;
 }

@@ -59,7 +59,7 @@ static int workload_status(int status)
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
-	return 125;
+	return EXIT_MPERF;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -154,7 +154,7 @@ int cmd_stat(int argc, char **argv)
 	if (repeat > 1 && optind >= argc)
 		return usage_error("%s", "-r needs a command to repeat");
 	if (!nr_events && record__parse_events(STAT_DEFAULT_EVENTS, events, RECORD_MAX_EVENTS, &nr_events) < 0)
-		return -MPERF_ERR_NOEVENT;
+		return EXIT_MPERF;
 	o.events = events;
 	o.nr_events = nr_events;
 	o.argv = optind < argc ? argv + optind : NULL;
