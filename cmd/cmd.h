@@ -23,6 +23,12 @@ void cmd_set_quiet(void);
 /* -v: debug lines too (each perf_event_open). */
 void cmd_set_verbose(void);
 
+struct stat_summary;
+/* --check-tolerance PCT: 0 to 100; 0, or -1 for anything else. */
+int cmd_parse_tolerance(const char *arg, double *pct);
+/* The JSON summary into path ("-": standard output); 0, or -1 said in one line. */
+int cmd_write_json(const char *path, const struct stat_summary *s);
+
 /* "mperf <cmd>: <msg>" on stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -14,6 +14,7 @@
 #include "../src/host/host.h"
 #include "../src/lib/err.h"
 #include "../src/record/record.h"
+#include "../src/stat/stat.h"
 #include "cmd.h"
 
 static const char record_usage[] =
@@ -48,6 +49,10 @@ static const char record_usage[] =
 	"        --no-inherit      do not follow the workload's children\n"
 	"    -T, --timestamp       sample times, also --per-thread\n"
 	"    -N, --no-buildid-cache   accepted, as in perf (no effect here)\n"
+	"        --check           exit 3 when an event lost samples, was throttled, ran less than\n"
+	"                          enabled, or is more than the tolerance below a like event\n"
+	"        --check-tolerance PCT  how far like events may differ (default: 5)\n"
+	"        --json-summary FILE  every event's samples, lost, throttles as JSON (see mperf-record(1))\n"
 	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
 	"    -v, --verbose         also print each perf_event_open\n"
 	"    -h, --help            show this help\n"
@@ -219,10 +224,18 @@ int cmd_record(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "check", no_argument, NULL, 'K' },
+		{ "check-tolerance", required_argument, NULL, 'k' },
+		{ "json-summary", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_event events[RECORD_MAX_EVENTS];
+	struct check_event *checks;
+	const char *json_summary = NULL;
+	bool check = false;
+	double tolerance = STAT_CHECK_TOLERANCE;
+	int failed = 0;
 	struct record_opts o = {
 		.freq = RECORD_DEFAULT_FREQ,
 		.mmap_pages = RECORD_DEFAULT_PAGES,
@@ -321,6 +334,16 @@ int cmd_record(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'K':
+			check = true;
+			break;
+		case 'k':
+			if (cmd_parse_tolerance(optarg, &tolerance))
+				return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", optarg);
+			break;
+		case 'j':
+			json_summary = optarg;
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			return 0;
@@ -331,6 +354,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (have_F && have_c)
 		return usage_error("%s", "-F and -c cannot be used together");
+	if (json_summary && !strcmp(json_summary, "-") && !strcmp(o.output, "-"))
+		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
 	if (freq_arg && (ret = parse_freq(freq_arg, strict_freq, &o.freq)))
 		return ret;
 	if (rounded && !quiet) {
@@ -396,6 +421,37 @@ int cmd_record(int argc, char **argv)
 	if (res->lost_records)
 		fprintf(stderr, "[ mperf record: %llu LOST records: %llu events lost, buffer too small? (try -m) ]\n",
 			(unsigned long long)res->lost_records, (unsigned long long)res->lost_events);
+	checks = calloc(res->nr_events ? res->nr_events : 1, sizeof(*checks));
+	if (!checks) {
+		cmd_error("record", "out of memory");
+		free(res);
+		return EXIT_MPERF;
+	}
+	for (size_t i = 0; i < res->nr_events; i++) {
+		const struct record_event_stats *e = &res->ev[i];
+
+		checks[i] = (struct check_event){ .attr = e->attr, .tracking = e->tracking, .value = e->samples,
+						  .lost = e->lost, .throttles = e->throttles,
+						  .has_times = e->has_times, .ena = e->ena, .run = e->run };
+		snprintf(checks[i].name, sizeof(checks[i].name), "%s", e->name);
+	}
+	if (json_summary) {
+		struct stat_summary s = {
+			.source = "record", .file = o.output, .ev = checks, .nr_events = res->nr_events,
+			.samples = res->samples, .lost_records = res->lost_records, .lost_events = res->lost_events,
+			.has_run = true, .elapsed_ns = res->elapsed_ns, .wakeups = res->wakeups,
+			.poll_timeouts = res->timeouts, .fell_back = res->fell_back, .user_only = res->user_only,
+		};
+
+		if (cmd_write_json(json_summary, &s)) {
+			free(checks);
+			free(res);
+			return EXIT_MPERF;
+		}
+	}
+	if (check)
+		failed = stat__check(checks, res->nr_events, tolerance);
+	free(checks);
 	if (res->stop_signal) {
 		/*
 		 * Stopped by SIGINT, SIGTERM or SIGHUP: the file is complete and the
@@ -417,5 +473,6 @@ int cmd_record(int argc, char **argv)
 	else
 		ret = EXIT_MPERF;
 	free(res);
-	return ret;
+	/* A failed check fails the job, unless the workload's own failure says more. */
+	return failed && !ret ? STAT_EXIT_CHECK : ret;
 }

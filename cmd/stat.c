@@ -28,6 +28,9 @@ static const char stat_usage[] =
 	"    -x, --field-separator SEP  perf stat -x's fields, separated by SEP, one line per event\n"
 	"        --json            one JSON document (schema in mperf-stat(1))\n"
 	"    -o, --output FILE     write the counts to FILE (default: standard error, as perf)\n"
+	"        --check           exit 3 when an event ran less than it was enabled (multiplexed),\n"
+	"                          or counted more than the tolerance below a like event\n"
+	"        --check-tolerance PCT  how far like events may differ (default: 5)\n"
 	"    -p, --pid PID[,PID]   count running processes, all their threads (until they exit,\n"
 	"                          CMD ends, or SIGINT/SIGTERM)\n"
 	"    -t, --tid TID[,TID]   count running threads only (implies --no-inherit)\n"
@@ -62,6 +65,22 @@ static int workload_status(int status)
 	return EXIT_MPERF;
 }
 
+/* --check on the counts: multiplexed events, like events that counted apart. */
+static int check_runs(const struct stat_runs *s, double tolerance)
+{
+	struct check_event ev[RECORD_MAX_EVENTS];
+
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct stat_event *e = &s->ev[i];
+
+		ev[i] = (struct check_event){ .attr = e->attr, .counting = true, .value = (uint64_t)e->val.mean,
+					      .has_times = e->supported, .ena = (uint64_t)e->ena.mean,
+					      .run = (uint64_t)e->run.mean };
+		snprintf(ev[i].name, sizeof(ev[i].name), "%s", e->name);
+	}
+	return stat__check(ev, s->nr_events, tolerance);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -77,10 +96,14 @@ int cmd_stat(int argc, char **argv)
 		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "check", no_argument, NULL, 'K' },
+		{ "check-tolerance", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_event events[RECORD_MAX_EVENTS];
+	double tolerance = STAT_CHECK_TOLERANCE;
+	bool check = false;
 	struct count_opts o = { 0 };
 	struct stat_print_opts po = { .format = STAT_TEXT, .sep = "," };
 	struct count_result *res;
@@ -140,6 +163,13 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = true;
+			break;
+		case 'K':
+			check = true;
+			break;
+		case 'k':
+			if (cmd_parse_tolerance(optarg, &tolerance))
+				return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", optarg);
 			break;
 		case 'h':
 			fputs(stat_usage, stdout);
@@ -210,6 +240,9 @@ int cmd_stat(int argc, char **argv)
 		return 128 + sig;
 	} else {
 		ret = runs->has_workload || o.argv ? workload_status(res->wait_status) : 0;
+		/* A failed check fails the job, unless the workload's own failure says more. */
+		if (check && check_runs(runs, tolerance) && !ret)
+			ret = STAT_EXIT_CHECK;
 	}
 	if (out != stderr && fclose(out) && ret >= 0) {
 		cmd_error("stat", "cannot write '%s': %s", output, strerror(errno));

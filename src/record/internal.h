@@ -88,7 +88,10 @@ int evlist__add_to(const struct evlist *el, const struct record_result *res, str
 int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w);
 /* The event a sample id belongs to, or -1. */
 int evlist__event_of_id(const struct evlist *el, uint64_t id);
-/* read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record per fd that lost. */
+/*
+ * read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record
+ * per fd that lost; with -s also the times enabled and running (res->ev[].ena, run).
+ */
 int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w);
 void evlist__close(struct evlist *el);
 

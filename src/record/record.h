@@ -116,6 +116,9 @@ struct record_event_stats {
 	uint64_t samples;	/* SAMPLE records written for this event */
 	uint64_t lost;		/* samples the kernel dropped (read_format LOST) */
 	uint64_t throttles;	/* THROTTLE records: times the kernel stopped sampling it */
+	struct perf_event_attr attr;	/* as opened (after a fallback) */
+	bool has_times;		/* -s: read_format has the times, ena and run are their sums */
+	uint64_t ena, run;	/* ns enabled and running, over every fd (multiplexed when run < ena) */
 };
 
 struct record_result {
@@ -130,6 +133,7 @@ struct record_result {
 	uint64_t samples;
 	uint64_t lost_records;	/* PERF_RECORD_LOST seen in the buffers */
 	uint64_t lost_events;	/* events those records say were lost */
+	uint64_t elapsed_ns;	/* from the start of the workload (or the enable) to the end of the drain */
 	size_t nr_events;
 	struct record_event_stats ev[RECORD_MAX_EVENTS];
 };

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "../host/host.h"
 #include "../lib/err.h"
@@ -211,6 +212,14 @@ static int finish(struct drain *d, struct kernel_map *k)
 	return pdw__finish(d->w);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int record__run(const struct record_opts *o, struct record_result *res)
 {
 	struct target t;
@@ -224,6 +233,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	int err, status = 0;
 	pid_t reaped;
 	int64_t wrote;
+	uint64_t t0 = 0;
 	struct stat st;
 
 	memset(res, 0, sizeof(*res));
@@ -268,6 +278,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if ((err = evlist__open(&el, res)) || (err = drain__map(&d, o->mmap_pages)) ||
 	    (err = rename_old(o->output)))
 		goto out;
+	for (size_t i = 0; i < el.nr_ev; i++)
+		res->ev[i].attr = el.attr[i];
 	d.w = pdw__create(o->output);
 	if (!d.w) {
 		err = -errno;
@@ -279,6 +291,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if ((err = pdw__begin_data(d.w)) || (err = synthesize(&d, &t, wl.pid, &k, o->data_addr)))
 		goto out;
 
+	t0 = now_ns();
 	if (has_workload) {
 		res->exec_errno = workload__start(&wl);
 		if (res->exec_errno) {
@@ -318,6 +331,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		err = (int)wrote;
 		goto out;
 	}
+	res->elapsed_ns = now_ns() - t0;
 	if ((err = finish(&d, &k)))
 		goto out;
 	if (pdw__is_pipe(d.w))

@@ -62,4 +62,53 @@ void stat__subject(char *buf, size_t len, const struct count_opts *o);
 /* Print s in p's format.  0, or -errno of a failed write (not logged). */
 int stat__print(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p);
 
+/* ---- --check (record, report, stat) ---- */
+
+#define STAT_CHECK_TOLERANCE	5.0	/* percent, --check-tolerance's default */
+#define STAT_EXIT_CHECK		3	/* the exit status of a failed --check */
+
+/* One event as --check sees it, from a recording, a file or a count. */
+struct check_event {
+	char name[128];
+	struct perf_event_attr attr;	/* as opened: what makes two events alike */
+	bool tracking;		/* perf's dummy:HG of -a/-C: samples nothing, not checked */
+	bool counting;		/* value is a count (stat), not a number of samples */
+	uint64_t value;		/* samples, or the count */
+	uint64_t lost;		/* samples lost */
+	uint64_t throttles;	/* times the kernel throttled it */
+	bool has_times;		/* ena and run are known */
+	uint64_t ena, run;	/* time enabled and running, ns */
+};
+
+/*
+ * Check ev[0..n): one line through the log hook (MPERF_LOG_NOTICE, so
+ * that -q keeps it) per event that lost samples, was throttled or ran
+ * less than it was enabled, and per event more than tolerance percent
+ * below the largest of its like ones (same type, config, period or
+ * frequency, modifiers).  Returns the number of findings.
+ */
+int stat__check(const struct check_event *ev, size_t n, double tolerance);
+
+/* ---- the JSON summary of a recording (record --json-summary, report --stats --json) ---- */
+
+#define STAT_SUMMARY_VERSION 1
+
+struct stat_summary {
+	const char *source;	/* "record" or "report" */
+	const char *file;	/* the perf.data written or read */
+	const struct check_event *ev;	/* every event, by index */
+	size_t nr_events;
+	uint64_t samples;
+	uint64_t lost_records, lost_events;	/* PERF_RECORD_LOST and the events they say were lost */
+	/* What only the recording knows (record): has_run says they are set. */
+	bool has_run;
+	uint64_t elapsed_ns, wakeups, poll_timeouts;
+	bool fell_back, user_only;
+	/* What only the file says (report): the span of the sample times, 0 when unknown. */
+	uint64_t first_time, last_time;
+};
+
+/* Write s as one JSON document (schema mperf-summary/1, in mperf-record(1)).  0, or -errno. */
+int stat__summary_json(FILE *f, const struct stat_summary *s);
+
 #endif

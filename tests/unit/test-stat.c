@@ -8,8 +8,86 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../src/lib/log.h"
 #include "../../src/stat/stat.h"
 #include "tap.h"
+
+/* The check's lines, as the log hook gets them. */
+static char notices[4096];
+static int nr_notices;
+
+static void hook(enum mperf_log_level level, const char *msg)
+{
+	size_t n = strlen(notices);
+
+	if (level != MPERF_LOG_NOTICE)
+		return;
+	snprintf(notices + n, sizeof(notices) - n, "%s\n", msg);
+	nr_notices++;
+}
+
+static int check(const struct check_event *ev, size_t n, double tol)
+{
+	notices[0] = 0;
+	nr_notices = 0;
+	return stat__check(ev, n, tol);
+}
+
+static struct check_event cev(const char *name, uint64_t config, uint64_t period, uint64_t value)
+{
+	struct check_event e = { .attr = { .type = PERF_TYPE_SOFTWARE, .config = config, .sample_period = period },
+				 .value = value };
+
+	snprintf(e.name, sizeof(e.name), "%s", name);
+	return e;
+}
+
+static void test_check(void)
+{
+	struct check_event ev[4];
+
+	mperf_set_log(hook);
+	ev[0] = cev("cpu-clock", PERF_COUNT_SW_CPU_CLOCK, 250000, 4000);
+	ev[1] = cev("cpu-clock", PERF_COUNT_SW_CPU_CLOCK, 250000, 3900);
+	ev[2] = cev("cpu-clock", PERF_COUNT_SW_CPU_CLOCK, 250000, 1333);
+	is_int(check(ev, 3, 5), 1, "check: one of three like events starved");
+	is_str(notices, "check: event #2 'cpu-clock' has 1333 samples, 66.7% fewer than the 4000 of event #0 'cpu-clock' (tolerance 5%)\n",
+	       "check: the starved event, its figure, the one it falls short of");
+	is_int(check(ev, 2, 5), 0, "check: 2.5%% apart passes at 5%%");
+	is_int(check(ev, 2, 2), 1, "check: and fails at 2%%");
+	/* Other periods, other events, other modifiers: not like. */
+	ev[2].attr.sample_period = 1000000;
+	is_int(check(ev, 3, 5), 0, "check: another period is not compared");
+	ev[2] = cev("task-clock", PERF_COUNT_SW_TASK_CLOCK, 250000, 10);
+	is_int(check(ev, 3, 5), 0, "check: another event is not compared");
+	ev[2] = cev("cpu-clock:u", PERF_COUNT_SW_CPU_CLOCK, 250000, 10);
+	ev[2].attr.exclude_kernel = 1;
+	is_int(check(ev, 3, 5), 0, "check: other modifiers are not compared");
+
+	ev[0].lost = 12;
+	ev[1].throttles = 3;
+	is_int(check(ev, 2, 5), 2, "check: lost and throttled");
+	is_str(notices, "check: event #0 'cpu-clock' lost 12 samples\ncheck: event #1 'cpu-clock' was throttled 3 times\n",
+	       "check: one line each, naming the event");
+	ev[0].lost = ev[1].throttles = 0;
+
+	ev[3] = cev("dummy:HG", PERF_COUNT_SW_DUMMY, 1, 0);
+	ev[3].tracking = true;
+	ev[3].lost = 5;
+	is_int(check(&ev[3], 1, 5), 0, "check: perf's tracking event is not checked");
+
+	ev[0] = cev("page-faults", PERF_COUNT_SW_PAGE_FAULTS, 0, 100);
+	ev[0].counting = ev[0].has_times = true;
+	ev[0].ena = 300;
+	ev[0].run = 200;
+	ev[1] = ev[0];
+	ev[1].value = 50;
+	ev[1].run = ev[1].ena;
+	is_int(check(ev, 2, 5), 2, "check: multiplexed, and a count below its like one");
+	is_str(notices, "check: event #0 'page-faults' ran 66.67% of the time it was enabled (multiplexed)\n"
+			"check: event #1 'page-faults' counted 50, 50.0% less than the 100 of event #0 'page-faults' (tolerance 5%)\n",
+	       "check: the counting mode's words");
+}
 
 static void event(struct count_result *r, const char *name, uint32_t type, uint64_t config, double val,
 		  uint64_t ena, uint64_t run, bool supported)
@@ -126,5 +204,6 @@ int main(void)
 	free(out);
 	free(r);
 	free(s);
+	test_check();
 	return done_testing();
 }
