@@ -34,7 +34,7 @@ ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-LIBS = -pthread $(PKG_LIBS)
+LIBS = -pthread $(PKG_LIBS) -lm
 LDFLAGS += -Wl,--as-needed
 
 ifneq ($(V),1)
@@ -44,7 +44,7 @@ QUIET_LINK = @echo '  LINK    '$@;
 endif
 
 B = build
-LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/report/*.c)
+LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/report/*.c src/stat/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
@@ -101,7 +101,7 @@ $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
-		-o $@ $< $(LIB_SRC) $(PKG_LIBS)
+		-o $@ $< $(LIB_SRC) $(PKG_LIBS) -lm
 
 fuzz: $(FUZZ_BIN)
 

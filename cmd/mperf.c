@@ -15,6 +15,7 @@ static const struct cmd {
 } commands[] = {
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "Read perf.data (mperf's or perf's) and display it" },
+	{ "stat", cmd_stat, "Run a command and count its events, as perf stat" },
 };
 
 static int quiet_level = MPERF_LOG_INFO;
@@ -51,13 +52,14 @@ void cmd_error(const char *cmd, const char *fmt, ...)
  * A command returns an exit status, or a negative code from src/ whose
  * cause is already logged.  The one place that decides what a closed pipe
  * means: the reader of our output went away, so we end as a SIGPIPE death
- * would, quietly (128 + 13).
+ * would, quietly (128 + 13).  Any other failure of mperf's own is 125, so
+ * that a CI job never takes it for the workload's status.
  */
 static int exit_status(int ret)
 {
 	if (ret == -EPIPE)
 		return 128 + SIGPIPE;
-	return ret < 0 ? 1 : ret;
+	return ret < 0 ? EXIT_MPERF : ret;
 }
 
 static void usage(FILE *f)
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
 			if (errno != EPIPE) {
 				cmd_error(commands[i].name, "write error on standard output: %s",
 					  strerror(errno ? errno : EIO));
-				return 1;
+				return EXIT_MPERF;
 			}
 			ret = -EPIPE;
 		}

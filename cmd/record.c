@@ -14,6 +14,7 @@
 #include "../src/host/host.h"
 #include "../src/lib/err.h"
 #include "../src/record/record.h"
+#include "../src/stat/stat.h"
 #include "cmd.h"
 
 static const char record_usage[] =
@@ -51,6 +52,10 @@ static const char record_usage[] =
 	"        --no-inherit      do not follow the workload's children\n"
 	"    -T, --timestamp       sample times, also --per-thread\n"
 	"    -N, --no-buildid-cache   accepted, as in perf (no effect here)\n"
+	"        --check           exit 3 when an event lost samples, was throttled, ran less than\n"
+	"                          enabled, or is more than the tolerance below a like event\n"
+	"        --check-tolerance PCT  how far like events may differ (default: 5)\n"
+	"        --json-summary FILE  every event's samples, lost, throttles as JSON (see mperf-record(1))\n"
 	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
 	"    -v, --verbose         also print each perf_event_open\n"
 	"    -h, --help            show this help\n"
@@ -245,10 +250,18 @@ int cmd_record(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "call-graph", required_argument, NULL, 'G' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "check", no_argument, NULL, 'K' },
+		{ "check-tolerance", required_argument, NULL, 'k' },
+		{ "json-summary", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct record_event events[RECORD_MAX_EVENTS];
+	struct check_event *checks;
+	const char *json_summary = NULL;
+	bool check = false;
+	double tolerance = STAT_CHECK_TOLERANCE;
+	int failed = 0;
 	struct record_opts o = {
 		.freq = RECORD_DEFAULT_FREQ,
 		.mmap_pages = RECORD_DEFAULT_PAGES,
@@ -354,6 +367,16 @@ int cmd_record(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 'K':
+			check = true;
+			break;
+		case 'k':
+			if (cmd_parse_tolerance(optarg, &tolerance))
+				return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", optarg);
+			break;
+		case 'j':
+			json_summary = optarg;
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			return 0;
@@ -364,6 +387,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (have_F && have_c)
 		return usage_error("%s", "-F and -c cannot be used together");
+	if (json_summary && !strcmp(json_summary, "-") && !strcmp(o.output, "-"))
+		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
 	if (freq_arg && (ret = parse_freq(freq_arg, strict_freq, &o.freq)))
 		return ret;
 	if (rounded && !quiet) {
@@ -376,7 +401,7 @@ int cmd_record(int argc, char **argv)
 		return usage_error("%s", "no command given to run, and no target (-p, -t, -a, -C) to sample");
 	/* perf's default: cycles, as precise as the PMU allows. */
 	if (!nr_events && record__parse_events("cycles:P", events, RECORD_MAX_EVENTS, &nr_events) < 0)
-		return 1;
+		return EXIT_MPERF;
 	o.events = events;
 	o.nr_events = nr_events;
 	o.argv = optind < argc ? argv + optind : NULL;
@@ -388,7 +413,7 @@ int cmd_record(int argc, char **argv)
 	res = calloc(1, sizeof(*res));
 	if (!res) {
 		cmd_error("record", "out of memory");
-		return 1;
+		return EXIT_MPERF;
 	}
 	ret = record__run(&o, res);
 	if (ret < 0) {
@@ -429,6 +454,37 @@ int cmd_record(int argc, char **argv)
 	if (res->lost_records)
 		fprintf(stderr, "[ mperf record: %llu LOST records: %llu events lost, buffer too small? (try -m) ]\n",
 			(unsigned long long)res->lost_records, (unsigned long long)res->lost_events);
+	checks = calloc(res->nr_events ? res->nr_events : 1, sizeof(*checks));
+	if (!checks) {
+		cmd_error("record", "out of memory");
+		free(res);
+		return EXIT_MPERF;
+	}
+	for (size_t i = 0; i < res->nr_events; i++) {
+		const struct record_event_stats *e = &res->ev[i];
+
+		checks[i] = (struct check_event){ .attr = e->attr, .tracking = e->tracking, .value = e->samples,
+						  .lost = e->lost, .throttles = e->throttles,
+						  .has_times = e->has_times, .ena = e->ena, .run = e->run };
+		snprintf(checks[i].name, sizeof(checks[i].name), "%s", e->name);
+	}
+	if (json_summary) {
+		struct stat_summary s = {
+			.source = "record", .file = o.output, .ev = checks, .nr_events = res->nr_events,
+			.samples = res->samples, .lost_records = res->lost_records, .lost_events = res->lost_events,
+			.has_run = true, .elapsed_ns = res->elapsed_ns, .wakeups = res->wakeups,
+			.poll_timeouts = res->timeouts, .fell_back = res->fell_back, .user_only = res->user_only,
+		};
+
+		if (cmd_write_json(json_summary, &s)) {
+			free(checks);
+			free(res);
+			return EXIT_MPERF;
+		}
+	}
+	if (check)
+		failed = stat__check(checks, res->nr_events, tolerance);
+	free(checks);
 	if (res->stop_signal) {
 		/*
 		 * Stopped by SIGINT, SIGTERM or SIGHUP: the file is complete and the
@@ -448,7 +504,8 @@ int cmd_record(int argc, char **argv)
 	else if (WIFSIGNALED(res->wait_status))
 		ret = 128 + WTERMSIG(res->wait_status);
 	else
-		ret = 1;
+		ret = EXIT_MPERF;
 	free(res);
-	return ret;
+	/* A failed check fails the job, unless the workload's own failure says more. */
+	return failed && !ret ? STAT_EXIT_CHECK : ret;
 }

@@ -9,16 +9,22 @@
 #include <sys/stat.h>
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
+#include "../src/stat/stat.h"
 #include "cmd.h"
 
 static const char report_usage[] =
 	"usage: mperf report [-i FILE] [--stdio | --json] [--sort KEYS] [--percent-limit P] [--comms C] [--dsos D]\n"
 	"                    [--children | --no-children] [-g [MODE,...]] [-G]\n"
 	"       mperf report [-i FILE] (-D | --stats)\n"
+	"       mperf report [-i FILE] [--stats --json] [--check [--check-tolerance PCT]]\n"
 	"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
 	"    -D, --dump-raw-trace   dump every record as perf report -D does, then per-event stats\n"
-	"        --stats            only the per-event stats that end -D\n"
+	"        --stats            only the per-event stats that end -D; with --json every event's\n"
+	"                           samples, lost and throttles as JSON (see mperf-record(1))\n"
+	"        --check            exit 3 when an event lost samples, was throttled, or is more than\n"
+	"                           the tolerance below a like event (one line each on stderr)\n"
+	"        --check-tolerance PCT  how far like events may differ (default: 5)\n"
 	"        --stdio            text output, perf report --stdio's (the default)\n"
 	"        --json             the histograms as one JSON document (see mperf-report(1))\n"
 	"        --header           print the file's header and features first\n"
@@ -140,6 +146,56 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 	return 0;
 }
 
+/*
+ * --stats --json and --check: every event's samples, lost and throttles,
+ * from one reading of the file; the summary on stdout, the check's
+ * findings on stderr and its exit status.
+ */
+static int summarize(struct pdata *p, const char *label, const char *input, bool json, bool check,
+		     double tolerance)
+{
+	struct report_file_stats fs;
+	struct check_event *ev;
+	uint64_t samples = 0;
+	int ret = report__file_stats(p, label, &fs), failed = 0;
+
+	if (ret < 0) {
+		free(fs.ev);
+		return ret;
+	}
+	ev = calloc(fs.nr_events ? fs.nr_events : 1, sizeof(*ev));
+	if (!ev) {
+		free(fs.ev);
+		cmd_error("report", "out of memory");
+		return EXIT_MPERF;
+	}
+	for (size_t i = 0; i < fs.nr_events; i++) {
+		const struct report_event_stats *e = &fs.ev[i];
+
+		ev[i] = (struct check_event){ .attr = *e->attr, .value = e->samples, .lost = e->lost,
+					      .throttles = e->throttles };
+		/* perf's dummy:HG of -a/-C: it carries the side band, it samples nothing. */
+		ev[i].tracking = e->attr->type == PERF_TYPE_SOFTWARE && e->attr->config == PERF_COUNT_SW_DUMMY;
+		snprintf(ev[i].name, sizeof(ev[i].name), "%s", e->name ? e->name : "");
+		samples += e->samples;
+	}
+	if (json) {
+		struct stat_summary s = {
+			.source = "report", .file = input, .ev = ev, .nr_events = fs.nr_events, .samples = samples,
+			.lost_records = fs.lost_records, .lost_events = fs.lost_events,
+			.first_time = fs.first_time, .last_time = fs.last_time,
+		};
+
+		/* A write error on stdout is main's to say (or a quiet 141). */
+		stat__summary_json(stdout, &s);
+	}
+	if (check)
+		failed = stat__check(ev, fs.nr_events, tolerance);
+	free(ev);
+	free(fs.ev);
+	return ret ? ret : failed ? STAT_EXIT_CHECK : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -160,11 +216,14 @@ int cmd_report(int argc, char **argv)
 		{ "no-children", no_argument, NULL, 'N' },
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
+		{ "check", no_argument, NULL, 'K' },
+		{ "check-tolerance", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "perf.data", *label;
-	bool dump = false, stats = false, header = false, header_only = false;
+	bool dump = false, stats = false, header = false, header_only = false, check = false;
+	double tolerance = STAT_CHECK_TOLERANCE;
 	struct pdata *p;
 	static char obuf[1 << 16];
 	int c, ret;
@@ -238,6 +297,15 @@ int cmd_report(int argc, char **argv)
 		case 'd':
 			ho.dso = optarg;
 			break;
+		case 'K':
+			check = true;
+			break;
+		case 'k':
+			if (cmd_parse_tolerance(optarg, &tolerance)) {
+				cmd_error("report", "invalid --check-tolerance '%s' (a percentage, 0 to 100)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 0;
@@ -253,6 +321,10 @@ int cmd_report(int argc, char **argv)
 	if (inverted) {	/* -G wins over an order -g gave, as in perf */
 		ho.cc_order = REPORT_CC_CALLER;
 		ho.cc_order_set = true;
+	}
+	if (check && (dump || header || (ho.json && !stats) || (stats && !ho.json))) {
+		cmd_error("report", "--check goes alone or with --stats --json (one reading of the file)");
+		return EXIT_USAGE;
 	}
 	/*
 	 * A closed reader of our stdout ends us through write errors, not
@@ -270,7 +342,7 @@ int cmd_report(int argc, char **argv)
 		if (pdata__is_pipe(p)) {
 			cmd_error("report", "--header needs a file-mode perf.data, not a pipe-mode stream");
 			pdata__close(p);
-			return 1;
+			return EXIT_MPERF;
 		}
 		ret = report__header(p, label, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
 		if (ret < 0 || header_only) {
@@ -279,7 +351,9 @@ int cmd_report(int argc, char **argv)
 		}
 		ho.after_header = true;
 	}
-	if (dump)
+	if (check || (stats && ho.json))
+		ret = summarize(p, label, input, stats && ho.json, check, tolerance);
+	else if (dump)
 		ret = report__dump(p, label, stdout);
 	else if (stats)
 		ret = report__stats(p, label, stdout);

@@ -11,8 +11,8 @@ have_tmpfs_mount () {
 	umount "$TRASH_DIRECTORY/small"
 }
 
-test_expect_success 'output on /dev/full: one line naming the file and ENOSPC, exit 1' '
-	test_expect_code 1 "$MPERF" record -q -e cpu-clock -o /dev/full "$NOPLOOP" 0.2 2>err &&
+test_expect_success 'output on /dev/full: one line naming the file and ENOSPC, exit 125' '
+	test_expect_code 125 "$MPERF" record -q -e cpu-clock -o /dev/full "$NOPLOOP" 0.2 2>err &&
 	test_line_count = 1 err &&
 	grep -q "cannot write '\''/dev/full'\'': No space left on device" err &&
 	test -c /dev/full
@@ -23,7 +23,7 @@ test_expect_success TMPFS_MOUNT 'a disk that fills up mid-record: error, workloa
 	rc=0 && "$MPERF" record -q -e cpu-clock -c 100000 -o small/x.data sh -c "echo \$\$ >pid; exec \"$CPUSPIN\" 3" 2>err || rc=$? &&
 	umount_rc=0 && ls small >left || umount_rc=$? &&
 	umount small &&
-	test "$rc" = 1 &&
+	test "$rc" = 125 &&
 	grep -q "cannot write '\''small/x.data'\'': No space left on device" err &&
 	test_must_be_empty left &&
 	! kill -0 "$(cat pid)" 2>/dev/null
@@ -63,7 +63,7 @@ test_expect_success 'a workload that fails: its exit status, complete file' '
 # with a single CPU too.
 test_expect_success 'too few file descriptors: the message names the limit' '
 	rc=0 && (ulimit -n 12 && exec "$MPERF" record -q -e cpu-clock$(printf ",cpu-clock%.0s" $(seq 15)) -o fd.data true) 2>err || rc=$? &&
-	test "$rc" = 1 &&
+	test "$rc" = 125 &&
 	test_line_count = 1 err &&
 	grep -q "Too many open files.*ulimit -n" err &&
 	! test -e fd.data

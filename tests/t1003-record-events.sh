@@ -221,7 +221,7 @@ test_expect_success PERF 'a pinned group {a,b}:D: only the leader is pinned, as 
 '
 
 test_expect_success 'the S modifier on a single event is refused in one line' '
-	test_expect_code 1 "$MPERF" record -q -e cpu-clock:S -o s1.data "$CPUSPIN" 0.1 2>err &&
+	test_expect_code 125 "$MPERF" record -q -e cpu-clock:S -o s1.data "$CPUSPIN" 0.1 2>err &&
 	test_line_count = 1 err &&
 	grep -q "outside a group is not supported yet" err
 '

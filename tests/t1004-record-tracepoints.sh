@@ -194,7 +194,7 @@ test_expect_success PERF,TRACEFS,SCHED 'two --filter options are combined: (a) &
 '
 
 test_expect_success TRACEFS,SCHED '--filter naming a field the event lacks: refused in one line, before it runs' '
-	test_expect_code 1 "$MPERF" record -q -e sched:sched_switch --filter "prev_pidd == 1" \
+	test_expect_code 125 "$MPERF" record -q -e sched:sched_switch --filter "prev_pidd == 1" \
 		-o unk.data sh -c "touch ran" 2>err &&
 	test_line_count = 1 err &&
 	grep -q "^mperf record: --filter '"'"'prev_pidd == 1'"'"': sched:sched_switch has no field '"'"'prev_pidd'"'"'$" err &&
@@ -208,7 +208,7 @@ test_expect_success TRACEFS,SCHED 'the common fields and the kernel'"'"'s generi
 '
 
 test_expect_success TRACEFS,SCHED 'a filter the kernel refuses: one line, naming the filter and the event' '
-	test_expect_code 1 "$MPERF" record -q -e sched:sched_switch --filter "prev_pid == " \
+	test_expect_code 125 "$MPERF" record -q -e sched:sched_switch --filter "prev_pid == " \
 		-o einval.data "$CPUSPIN" 0.1 2>err &&
 	test_line_count = 1 err &&
 	grep -q "^mperf record: cannot set --filter '"'"'prev_pid == '"'"' on '"'"'sched:sched_switch'"'"': Invalid argument$" err &&

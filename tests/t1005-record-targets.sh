@@ -157,16 +157,16 @@ test_expect_success '-t: only that thread is sampled (and not its siblings)' '
 '
 
 test_expect_success 'unknown or malformed targets: one line each, and no file' '
-	test_expect_code 1 "$MPERF" record -p 2147483646 -o bad.data 2>bad.err &&
+	test_expect_code 125 "$MPERF" record -p 2147483646 -o bad.data 2>bad.err &&
 	grep -q "^mperf record: no such process: 2147483646$" bad.err &&
 	test_line_count = 1 bad.err &&
-	test_expect_code 1 "$MPERF" record -t 2147483646 -o bad.data 2>bad.err &&
+	test_expect_code 125 "$MPERF" record -t 2147483646 -o bad.data 2>bad.err &&
 	grep -q "^mperf record: no such thread: 2147483646$" bad.err &&
-	test_expect_code 1 "$MPERF" record -p 12x -o bad.data 2>bad.err &&
+	test_expect_code 125 "$MPERF" record -p 12x -o bad.data 2>bad.err &&
 	grep -q "^mperf record: invalid pid list .12x.$" bad.err &&
-	test_expect_code 1 "$MPERF" record -C 4095 -o bad.data true 2>bad.err &&
+	test_expect_code 125 "$MPERF" record -C 4095 -o bad.data true 2>bad.err &&
 	grep -q "^mperf record: -C .4095.: cpu 4095 is not online$" bad.err &&
-	test_expect_code 1 "$MPERF" record -C 0-x -o bad.data true 2>bad.err &&
+	test_expect_code 125 "$MPERF" record -C 0-x -o bad.data true 2>bad.err &&
 	grep -q "^mperf record: invalid CPU list .0-x." bad.err &&
 	test_expect_code 129 "$MPERF" record -o bad.data 2>bad.err &&
 	grep -q "no command given to run, and no target" bad.err &&

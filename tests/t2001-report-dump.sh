@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mperf report -D on mperf's own files: the dump, the stats block, and one
-# clear line (exit 1) for every kind of broken file.
+# clear line (exit 125) for every kind of broken file.
 . "$(dirname "$0")/lib.sh"
 
 # Little-endian u64 at a byte offset: read and overwrite.
@@ -76,9 +76,9 @@ test_expect_success '--stats prints the end block of -D, alone' '
 	cmp expect actual
 '
 
-# Broken files: exactly one line on stderr naming the problem, exit 1.
+# Broken files: exactly one line on stderr naming the problem, exit 125.
 check_broken () {
-	test_expect_code 1 "$MPERF" report -D -i "$1" >/dev/null 2>err &&
+	test_expect_code 125 "$MPERF" report -D -i "$1" >/dev/null 2>err &&
 	test_line_count = 1 err &&
 	grep -F -q -- "$2" err
 }
@@ -141,7 +141,7 @@ test_expect_success 'data size 0 (recorder killed): read to the end with a warni
 '
 
 test_expect_success 'a broken pipe-mode stream on stdin' '
-	printf "NOTPERF!xxxxxxxx" | test_expect_code 1 "$MPERF" report -D -i - >/dev/null 2>err &&
+	printf "NOTPERF!xxxxxxxx" | test_expect_code 125 "$MPERF" report -D -i - >/dev/null 2>err &&
 	grep -q "'\''stdin'\'': not a perf.data file: bad magic" err
 '
 
@@ -151,8 +151,8 @@ test_expect_success 'a reader that goes away: quiet exit 141' '
 	test_must_be_empty err
 '
 
-test_expect_success 'a full output device: one line naming the error, exit 1' '
-	test_expect_code 1 "$MPERF" report -D -i three.data >/dev/full 2>err &&
+test_expect_success 'a full output device: one line naming the error, exit 125' '
+	test_expect_code 125 "$MPERF" report -D -i three.data >/dev/full 2>err &&
 	test_line_count = 1 err &&
 	grep -q "No space left on device" err
 '

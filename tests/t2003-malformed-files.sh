@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Malformed perf.data files, one table: each broken file gets exactly one
-# line on stderr, the expected one, and exit status 1 (two cases are read
+# line on stderr, the expected one, and exit status 125 (two cases are read
 # with a warning instead, as noted).  Never a crash: under
 # `make check SANITIZE=address,undefined` a sanitizer report fails too.
 . "$(dirname "$0")/lib.sh"
@@ -23,7 +23,7 @@ record_off () {
 }
 
 check () {	# check FILE 'expected message'
-	test_expect_code 1 "$MPERF" report -D -i "$1" >/dev/null 2>err &&
+	test_expect_code 125 "$MPERF" report -D -i "$1" >/dev/null 2>err &&
 	test_line_count = 1 err &&
 	{ grep -F -q -- "$2" err || { echo "expected: $2"; cat err; false; }; } &&
 	! grep -q -E "Sanitizer|runtime error" err

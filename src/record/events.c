@@ -424,7 +424,7 @@ int evlist__event_of_id(const struct evlist *el, uint64_t id)
 
 int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w)
 {
-	if (!(el->attr[0].read_format & PERF_FORMAT_LOST))
+	if (!(el->attr[0].read_format & (PERF_FORMAT_LOST | PERF_FORMAT_TOTAL_TIME_ENABLED)))
 		return 0;
 	for (size_t i = 0; i < el->nr_ev; i++) {
 		/* A GROUP read of the leader gives every member's values, each with its id. */
@@ -438,6 +438,15 @@ int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata
 
 			if (n <= 0 || pd_read_parse(el->attr[i].read_format, buf, (size_t)n, &rv) < 0)
 				continue;
+			if (el->attr[i].read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) {
+				/* A group's read has the leader's times: its members ran with it. */
+				for (size_t j = i; j < el->nr_ev; j++)
+					if (j == i || ((el->attr[i].read_format & PERF_FORMAT_GROUP) && el->leader[j] == (int)i)) {
+						res->ev[j].has_times = true;
+						res->ev[j].ena += rv.time_enabled;
+						res->ev[j].run += rv.time_running;
+					}
+			}
 			for (uint64_t r = 0; r < rv.nr; r++) {
 				struct pd_read_value v;
 				int ev, err;

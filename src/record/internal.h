@@ -88,7 +88,10 @@ int evlist__add_to(const struct evlist *el, const struct record_result *res, str
 int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w);
 /* The event a sample id belongs to, or -1. */
 int evlist__event_of_id(const struct evlist *el, uint64_t id);
-/* read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record per fd that lost. */
+/*
+ * read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record
+ * per fd that lost; with -s also the times enabled and running (res->ev[].ena, run).
+ */
 int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w);
 void evlist__close(struct evlist *el);
 
@@ -164,6 +167,14 @@ struct record_signals {
 	sigset_t old_mask;
 	sigset_t wait_mask;	/* the mask inside ppoll: ours unblocked */
 };
+/*
+ * Block SIGCHLD, SIGINT, SIGTERM and SIGHUP (but an ignored SIGHUP) and
+ * catch them into *record_signals_flag(), to be taken only while waiting
+ * with wait_mask; SIGPIPE is ignored.
+ */
+void record_signals_install(struct record_signals *s);
+/* The signal that arrived last (SIGCHLD only when nothing else did), or 0; -1 set by the drain. */
+volatile sig_atomic_t *record_signals_flag(void);
 /* Put back the handlers and the mask record found (in record, and in the workload before exec). */
 void record_signals_restore(const struct record_signals *s);
 

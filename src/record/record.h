@@ -117,6 +117,9 @@ struct record_event_stats {
 	uint64_t samples;	/* SAMPLE records written for this event */
 	uint64_t lost;		/* samples the kernel dropped (read_format LOST) */
 	uint64_t throttles;	/* THROTTLE records: times the kernel stopped sampling it */
+	struct perf_event_attr attr;	/* as opened (after a fallback) */
+	bool has_times;		/* -s: read_format has the times, ena and run are their sums */
+	uint64_t ena, run;	/* ns enabled and running, over every fd (multiplexed when run < ena) */
 };
 
 struct record_result {
@@ -131,6 +134,7 @@ struct record_result {
 	uint64_t samples;
 	uint64_t lost_records;	/* PERF_RECORD_LOST seen in the buffers */
 	uint64_t lost_events;	/* events those records say were lost */
+	uint64_t elapsed_ns;	/* from the start of the workload (or the enable) to the end of the drain */
 	size_t nr_events;
 	struct record_event_stats ev[RECORD_MAX_EVENTS];
 };
@@ -143,5 +147,50 @@ struct record_result {
  * "<output>.old" first, as perf does.
  */
 int record__run(const struct record_opts *opts, struct record_result *res);
+
+/* ---- counting (mperf stat): the same events and targets, counted, not sampled ---- */
+
+struct count_opts {
+	const struct record_event *events;
+	size_t nr_events;
+	/* The target, as record's (see struct record_opts). */
+	const char *pids, *tids, *cpu_list;
+	bool system_wide;
+	bool no_inherit;	/* children are not counted (-t implies it) */
+	char *const *argv;	/* the workload, or NULL: count until SIGINT/SIGTERM (or the tasks end) */
+};
+
+struct count_value {
+	char name[128];		/* as -e named it (NAME:u after the paranoid fallback) */
+	struct perf_event_attr attr;	/* as opened */
+	bool supported;		/* false: the kernel has no such event here (perf's <not supported>) */
+	uint64_t raw;		/* the sum of every fd's count */
+	double val;		/* the sum of every fd's count scaled by enabled/running (perf's scaling) */
+	uint64_t ena, run;	/* the sums of TOTAL_TIME_ENABLED and TOTAL_TIME_RUNNING */
+};
+
+struct count_result {
+	int wait_status;	/* the workload's, from wait4() */
+	int exec_errno;		/* non-zero when the command could not be run */
+	int stop_signal;	/* SIGINT, SIGTERM or SIGHUP that stopped the count, or 0 */
+	bool user_only;		/* the paranoid fallback: user space only (NAME:u) */
+	bool has_workload;	/* the command is what was counted (its rusage is below) */
+	bool has_cpu;		/* -a or -C: every task of the CPUs */
+	uint64_t elapsed_ns;	/* from the workload's start (or the enable) to its end */
+	uint64_t utime_ns, stime_ns;	/* the workload's user and system time (wait4) */
+	size_t nr_events;
+	struct count_value ev[RECORD_MAX_EVENTS];
+};
+
+/*
+ * Count o's events on the target as perf stat does: read_format
+ * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, inherit, enable_on_exec for the
+ * workload, one fd per thread (cpu -1) for a task target, one per CPU
+ * (pid -1) with -a or -C; every fd read once at the end and summed.  An
+ * event the kernel does not have here is reported unsupported, not an
+ * error.  Returns 0 (whatever the workload's status), or a negative code,
+ * logged (res->exec_errno says when the command could not be run).
+ */
+int record__count(const struct count_opts *o, struct count_result *res);
 
 #endif

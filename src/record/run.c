@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "../host/host.h"
 #include "../lib/err.h"
@@ -37,7 +38,7 @@ static void on_signal(int sig)
 static const int record_signals[RECORD_NR_SIGNALS] = { SIGCHLD, SIGINT, SIGTERM, SIGHUP };
 #define NR_SIGNALS RECORD_NR_SIGNALS
 
-static void signals_install(struct record_signals *s)
+void record_signals_install(struct record_signals *s)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block;
@@ -58,6 +59,11 @@ static void signals_install(struct record_signals *s)
 		sigaction(record_signals[i], &sa, NULL);
 		sigdelset(&s->wait_mask, record_signals[i]);
 	}
+}
+
+volatile sig_atomic_t *record_signals_flag(void)
+{
+	return &record_done;
 }
 
 void record_signals_restore(const struct record_signals *s)
@@ -206,6 +212,14 @@ static int finish(struct drain *d, struct kernel_map *k)
 	return pdw__finish(d->w);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int record__run(const struct record_opts *o, struct record_result *res)
 {
 	struct target t;
@@ -219,6 +233,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	int err, status = 0;
 	pid_t reaped;
 	int64_t wrote;
+	uint64_t t0 = 0;
 	struct stat st;
 
 	memset(res, 0, sizeof(*res));
@@ -252,7 +267,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	for (size_t i = 0; i < el.nr_ev; i++)
 		el.filter[i] = tr.filter[i];
 
-	signals_install(&sigs);
+	record_signals_install(&sigs);
 	if (has_workload) {
 		if ((err = workload__prepare(&wl, o->argv, &sigs, !strcmp(o->output, "-")))) {
 			mperf_error(err, "cannot start the workload: %s", strerror(-err));
@@ -263,6 +278,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if ((err = evlist__open(&el, res)) || (err = drain__map(&d, o->mmap_pages)) ||
 	    (err = rename_old(o->output)))
 		goto out;
+	for (size_t i = 0; i < el.nr_ev; i++)
+		res->ev[i].attr = el.attr[i];
 	d.w = pdw__create(o->output);
 	if (!d.w) {
 		err = -errno;
@@ -274,6 +291,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if ((err = pdw__begin_data(d.w)) || (err = synthesize(&d, &t, wl.pid, &k, o->data_addr)))
 		goto out;
 
+	t0 = now_ns();
 	if (has_workload) {
 		res->exec_errno = workload__start(&wl);
 		if (res->exec_errno) {
@@ -313,6 +331,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		err = (int)wrote;
 		goto out;
 	}
+	res->elapsed_ns = now_ns() - t0;
 	if ((err = finish(&d, &k)))
 		goto out;
 	if (pdw__is_pipe(d.w))

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -18,6 +19,7 @@
  * hist.c, report__header in header.c.
  */
 struct pdata;
+struct perf_event_attr;
 
 /*
  * `report -D`: print every record of p in perf 6.1's dump format, ordered
@@ -27,6 +29,31 @@ int report__dump(struct pdata *p, const char *label, FILE *out);
 
 /* The end block of -D alone (aggregated and per-event stats), read the same way. */
 int report__stats(struct pdata *p, const char *label, FILE *out);
+
+/* What --check and --stats --json need of each event of a file. */
+struct report_event_stats {
+	const char *name;		/* the file's (valid while p is open) */
+	const struct perf_event_attr *attr;
+	uint64_t samples;		/* SAMPLE records (and READ values with :S) */
+	uint64_t lost;			/* samples lost: LOST_SAMPLES (else LOST records' counts, by id) */
+	uint64_t throttles;		/* THROTTLE records */
+};
+
+struct report_file_stats {
+	uint64_t records;		/* every record */
+	uint64_t lost_records;		/* PERF_RECORD_LOST */
+	uint64_t lost_events;		/* the events those say were lost */
+	uint64_t first_time, last_time;	/* of the samples, ns, 0 when unknown */
+	size_t nr_events;
+	struct report_event_stats *ev;	/* [nr_events], every event of the file, by index (malloc'd) */
+};
+
+/*
+ * Read p through the session and fill fs: per event (every one, those
+ * without a sample too) its samples, lost samples and throttles.
+ * Free fs->ev with free().
+ */
+int report__file_stats(struct pdata *p, const char *label, struct report_file_stats *fs);
 
 enum report_key { REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM };
 #define REPORT_NR_KEYS (REPORT_KEY_SYM + 1)

@@ -13,6 +13,7 @@
 #include "../lib/alloc.h"
 #include "../lib/log.h"
 #include "out.h"
+#include "report.h"
 #include "session.h"
 
 struct stats {
@@ -152,4 +153,132 @@ int report__stats(struct pdata *p, const char *label, FILE *f)
 	ret = out_close(&out, ret, label);
 	stats__delete(st);
 	return ret;
+}
+
+/* ---- what --check and --stats --json read ---- */
+
+struct file_stats {
+	struct pdata *p;
+	struct report_file_stats *fs;
+	/*
+	 * The kernel counts a sample lost to a full buffer both in the LOST
+	 * record of the buffer's owner and in the event's own lost count
+	 * (read_format LOST, written as LOST_SAMPLES): LOST records are
+	 * attributed, by id, only to a file without LOST_SAMPLES.
+	 */
+	uint64_t *lost_rec;
+	size_t cap;
+	bool lost_samples;
+};
+
+static int fs_grow(struct file_stats *f)
+{
+	size_t n = pdata__nr_evsel(f->p);
+
+	/* Pipe mode adds events as the stream goes. */
+	if (n > f->fs->nr_events) {
+		struct report_event_stats *ev = realloc(f->fs->ev, n * sizeof(*ev));
+
+		if (!ev)
+			return mperf_error(-ENOMEM, "out of memory");
+		memset(ev + f->fs->nr_events, 0, (n - f->fs->nr_events) * sizeof(*ev));
+		f->fs->ev = ev;
+		if (ALLOC_GROW(f->lost_rec, n, f->cap))
+			return mperf_error(-ENOMEM, "out of memory");
+		memset(f->lost_rec + f->fs->nr_events, 0, (n - f->fs->nr_events) * sizeof(*f->lost_rec));
+		f->fs->nr_events = n;
+	}
+	return 0;
+}
+
+static int fs_record(void *arg, const struct session_record *r)
+{
+	struct file_stats *f = arg;
+	const struct perf_event_header *h = r->h;
+	int err, ev;
+
+	if ((err = fs_grow(f)))
+		return err;
+	f->fs->records++;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		if (r->evsel >= 0 && !((r->ev->attr.sample_type & PERF_SAMPLE_READ) && r->smp->read)) {
+			f->fs->ev[r->evsel].samples++;
+			if (r->smp->time && (!f->fs->first_time || r->smp->time < f->fs->first_time))
+				f->fs->first_time = r->smp->time;
+			if (r->smp->time > f->fs->last_time)
+				f->fs->last_time = r->smp->time;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES: {
+		struct pd_lost_samples_event e;
+
+		PD_VIEW(h, &e);
+		f->lost_samples = true;
+		if (r->evsel >= 0)
+			f->fs->ev[r->evsel].lost += e.lost;
+		break;
+	}
+	case PERF_RECORD_LOST: {
+		struct pd_lost_event e;
+
+		PD_VIEW(h, &e);
+		f->fs->lost_records++;
+		f->fs->lost_events += e.lost;
+		ev = pdata__nr_evsel(f->p) == 1 ? 0 : pdata__evsel_by_id(f->p, e.id);
+		if (ev >= 0 && (size_t)ev < f->fs->nr_events)
+			f->lost_rec[ev] += e.lost;
+		break;
+	}
+	case PERF_RECORD_THROTTLE: {
+		struct pd_throttle_event e;
+
+		PD_VIEW(h, &e);
+		ev = pdata__nr_evsel(f->p) == 1 ? 0 : pdata__evsel_by_id(f->p, e.id);
+		if (ev >= 0 && (size_t)ev < f->fs->nr_events)
+			f->fs->ev[ev].throttles++;
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int fs_sample(void *arg, const struct session_sample *ss)
+{
+	struct file_stats *f = arg;
+	int err;
+
+	if (!ss->from_read)
+		return 0;
+	if ((err = fs_grow(f)))
+		return err;
+	if (ss->evsel >= 0 && (size_t)ss->evsel < f->fs->nr_events)
+		f->fs->ev[ss->evsel].samples++;
+	return 0;
+}
+
+int report__file_stats(struct pdata *p, const char *label, struct report_file_stats *fs)
+{
+	struct file_stats f = { .p = p, .fs = fs };
+	struct session_ops ops = { .record = fs_record, .sample = fs_sample, .arg = &f };
+	int ret;
+
+	memset(fs, 0, sizeof(*fs));
+	if ((ret = fs_grow(&f)))
+		return ret;
+	ret = session__run(p, label, &ops);
+	if ((ret = ret ? ret : fs_grow(&f))) {
+		free(f.lost_rec);
+		return ret;
+	}
+	for (size_t i = 0; i < fs->nr_events; i++) {
+		fs->ev[i].name = pdata__evsel(p, i)->name;
+		fs->ev[i].attr = &pdata__evsel(p, i)->attr;
+		if (!f.lost_samples)
+			fs->ev[i].lost = f.lost_rec[i];
+	}
+	free(f.lost_rec);
+	return 0;
 }

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What record, report and stat share for CI: --check-tolerance and the JSON summary file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../src/stat/stat.h"
+#include "cmd.h"
+
+int cmd_parse_tolerance(const char *arg, double *pct)
+{
+	char *end;
+
+	errno = 0;
+	*pct = strtod(arg, &end);
+	return end == arg || *end || errno || !(*pct >= 0 && *pct <= 100) ? -1 : 0;
+}
+
+int cmd_write_json(const char *path, const struct stat_summary *s)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f) {
+		cmd_error(s->source, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (stat__summary_json(f, s) < 0 || (f != stdout && fclose(f))) {
+		cmd_error(s->source, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+		if (f != stdout)
+			fclose(f);
+		return -1;
+	}
+	return 0;
+}

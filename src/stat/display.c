@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mperf stat's output, in perf stat 6.1's shapes (learnt from what
+ * /usr/bin/perf prints): the counts, the units perf gives the clocks
+ * (msec), the "#" column (CPUs utilized for a clock, N /sec for the other
+ * counts when a clock of the same modifiers was counted), the noise of -r
+ * and the running percentage when the kernel multiplexed.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "stat.h"
+
+void stat_acc__add(struct stat_acc *a, double v)
+{
+	double d = v - a->mean;
+
+	a->n += 1;
+	a->mean += d / a->n;
+	a->m2 += d * (v - a->mean);
+}
+
+double stat_acc__stddev(const struct stat_acc *a)
+{
+	if (a->n < 2)
+		return 0.0;
+	return sqrt(a->m2 / (a->n - 1) / a->n);
+}
+
+void stat_runs__add(struct stat_runs *s, const struct count_result *r)
+{
+	if (!s->runs) {
+		s->nr_events = r->nr_events;
+		for (size_t i = 0; i < r->nr_events; i++) {
+			snprintf(s->ev[i].name, sizeof(s->ev[i].name), "%s", r->ev[i].name);
+			s->ev[i].attr = r->ev[i].attr;
+			s->ev[i].supported = r->ev[i].supported;
+		}
+		s->has_workload = r->has_workload;
+		s->has_cpu = r->has_cpu;
+	}
+	for (size_t i = 0; i < s->nr_events && i < r->nr_events; i++) {
+		stat_acc__add(&s->ev[i].val, r->ev[i].val);
+		stat_acc__add(&s->ev[i].ena, (double)r->ev[i].ena);
+		stat_acc__add(&s->ev[i].run, (double)r->ev[i].run);
+		s->ev[i].raw = r->ev[i].raw;
+	}
+	stat_acc__add(&s->wall, (double)r->elapsed_ns);
+	s->utime_ns = r->utime_ns;
+	s->stime_ns = r->stime_ns;
+	s->runs++;
+}
+
+void stat__subject(char *buf, size_t len, const struct count_opts *o)
+{
+	size_t n;
+
+	if (o->pids)
+		snprintf(buf, len, "process id '%s'", o->pids);
+	else if (o->tids)
+		snprintf(buf, len, "thread id '%s'", o->tids);
+	else if (o->cpu_list)
+		snprintf(buf, len, "'CPU(s) %s'", o->cpu_list);
+	else if (o->system_wide)
+		snprintf(buf, len, "'system wide'");
+	else {
+		snprintf(buf, len, "'");
+		for (size_t i = 0; o->argv && o->argv[i]; i++) {
+			n = strlen(buf);
+			snprintf(buf + n, len - n, "%s%s", i ? " " : "", o->argv[i]);
+		}
+		n = strlen(buf);
+		snprintf(buf + n, len - n, "'");
+	}
+}
+
+static bool is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* perf keys its derived figures by the modifiers: a clock of :u rates only :u counts. */
+static bool same_ctx(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	return a->exclude_user == b->exclude_user && a->exclude_kernel == b->exclude_kernel &&
+	       a->exclude_hv == b->exclude_hv && a->exclude_host == b->exclude_host &&
+	       a->exclude_idle == b->exclude_idle;
+}
+
+static bool counted(const struct stat_event *e)
+{
+	return e->supported && e->run.mean > 0 && e->ena.mean > 0;
+}
+
+/* The "#" figure of event i: its value and unit, or false when perf prints none. */
+static bool metric(const struct stat_runs *s, size_t i, double *val, char *unit, size_t len)
+{
+	const struct stat_event *e = &s->ev[i];
+	double total = 0, n = 0;
+
+	if (is_clock(&e->attr)) {
+		*val = s->wall.mean > 0 ? e->val.mean / s->wall.mean : 0;
+		snprintf(unit, len, "CPUs utilized");
+		return true;
+	}
+	/* As perf: every clock of the same modifiers, each run, averaged. */
+	for (size_t k = 0; k < s->nr_events; k++)
+		if (is_clock(&s->ev[k].attr) && counted(&s->ev[k]) && same_ctx(&s->ev[k].attr, &e->attr)) {
+			total += s->ev[k].val.mean;
+			n += 1;
+		}
+	if (!n)
+		return false;
+	total /= n;
+	*val = total > 0 ? 1e9 * e->val.mean / total : 0;
+	{
+		const char *p = "";
+
+		if (*val > 1000.0) {
+			*val /= 1000.0;
+			p = "K";
+		}
+		if (*val > 1000.0) {
+			*val /= 1000.0;
+			p = "M";
+		}
+		if (*val > 1000.0) {
+			*val /= 1000.0;
+			p = "G";
+		}
+		snprintf(unit, len, "%s/sec", p);
+	}
+	return true;
+}
+
+static double noise_pct(const struct stat_acc *a)
+{
+	return a->mean ? 100.0 * stat_acc__stddev(a) / a->mean : 0.0;
+}
+
+/* perf's enabled percentage in -x and JSON: an integer division of the times. */
+static double running_pct(const struct stat_event *e)
+{
+	uint64_t run = (uint64_t)e->run.mean, ena = (uint64_t)e->ena.mean;
+
+	return run != ena && ena ? (double)(100 * run / ena) : 100.0;
+}
+
+static const char *unit_of(const struct stat_event *e)
+{
+	return is_clock(&e->attr) ? "msec" : "";
+}
+
+static double shown_value(const struct stat_event *e)
+{
+	return is_clock(&e->attr) ? e->val.mean / 1e6 : e->val.mean;
+}
+
+static void print_text_event(FILE *f, const struct stat_runs *s, size_t i)
+{
+	const struct stat_event *e = &s->ev[i];
+	char unit[32];
+	double v;
+
+	if (!counted(e)) {
+		fprintf(f, "%18s %-4s %-32s%-28s", e->supported ? "<not counted>" : "<not supported>", unit_of(e), e->name, "");
+	} else {
+		fprintf(f, is_clock(&e->attr) ? "%'18.2f" : "%'18.0f", shown_value(e));
+		fprintf(f, " %-4s %-32s", unit_of(e), e->name);
+		if (metric(s, i, &v, unit, sizeof(unit))) {
+			int n = fprintf(f, " # ");
+
+			n += fprintf(f, "%8.3f", v);
+			fprintf(f, " %-*s", n < 34 ? 34 - n : 0, unit);
+		} else {
+			fprintf(f, "%-35s", "");
+		}
+		if (s->runs > 1 && noise_pct(&e->val))
+			fprintf(f, "  ( +-%6.2f%% )", noise_pct(&e->val));
+		if ((uint64_t)e->run.mean != (uint64_t)e->ena.mean)
+			fprintf(f, "  (%.2f%%)", 100.0 * e->run.mean / e->ena.mean);
+	}
+	fputc('\n', f);
+}
+
+/* perf's digits for the elapsed time of -r: two more than the stddev's first. */
+static int precision(double sd)
+{
+	if (sd > 1 || sd <= 0)
+		return 2;
+	return (int)lround(ceil(-log10(sd))) + 2;
+}
+
+static void print_text(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p)
+{
+	double wall = s->wall.mean / 1e9;
+
+	fprintf(f, "\n Performance counter stats for %s", p->subject);
+	if (s->runs > 1)
+		fprintf(f, " (%d runs)", s->runs);
+	fprintf(f, ":\n\n");
+	for (size_t i = 0; i < s->nr_events; i++)
+		print_text_event(f, s, i);
+	fputc('\n', f);
+	if (s->runs == 1) {
+		fprintf(f, " %17.9f seconds time elapsed", wall);
+		/* perf shows the command's own times when the command is what was counted. */
+		if (s->has_workload)
+			fprintf(f, "\n\n %17.9f seconds user\n %17.9f seconds sys\n", (double)s->utime_ns / 1e9,
+				(double)s->stime_ns / 1e9);
+	} else {
+		double sd = stat_acc__stddev(&s->wall) / 1e9;
+		int prec = precision(sd);
+
+		fprintf(f, " %17.*f +- %.*f seconds time elapsed", prec, wall, prec, sd);
+		if (noise_pct(&s->wall))
+			fprintf(f, "  ( +-%6.2f%% )", noise_pct(&s->wall));
+	}
+	fprintf(f, "\n\n");
+}
+
+static void print_csv(FILE *f, const struct stat_runs *s, const char *sep)
+{
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct stat_event *e = &s->ev[i];
+		char unit[32];
+		double v;
+
+		if (!counted(e))
+			fprintf(f, "%s", e->supported ? "<not counted>" : "<not supported>");
+		else
+			fprintf(f, is_clock(&e->attr) ? "%.2f" : "%.0f", shown_value(e));
+		fprintf(f, "%s%s%s%s", sep, unit_of(e), sep, e->name);
+		if (s->runs > 1)
+			fprintf(f, "%s%.2f%%", sep, noise_pct(&e->val));
+		fprintf(f, "%s%llu%s%.2f", sep, (unsigned long long)e->run.mean, sep, running_pct(e));
+		if (counted(e) && metric(s, i, &v, unit, sizeof(unit)))
+			fprintf(f, "%s%.3f%s%s\n", sep, v, sep, unit);
+		else
+			fprintf(f, "%s%s\n", sep, sep);
+	}
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* mperf's document (schema in man/mperf-stat.1): perf's field names, one object, a version. */
+static void print_json(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p)
+{
+	fprintf(f, "{\"schema\": \"mperf-stat/%d\", \"version\": %d, \"subject\": ", STAT_JSON_VERSION, STAT_JSON_VERSION);
+	json_str(f, p->subject);
+	fprintf(f, ", \"runs\": %d, \"elapsed-ns\": %.0f, \"elapsed-stddev-ns\": %.0f", s->runs, s->wall.mean,
+		stat_acc__stddev(&s->wall));
+	if (s->has_workload)
+		fprintf(f, ", \"user-ns\": %llu, \"sys-ns\": %llu", (unsigned long long)s->utime_ns,
+			(unsigned long long)s->stime_ns);
+	fprintf(f, ", \"events\": [");
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct stat_event *e = &s->ev[i];
+		char unit[32];
+		double v;
+
+		fprintf(f, "%s\n  {\"index\": %zu, \"event\": ", i ? "," : "", i);
+		json_str(f, e->name);
+		fprintf(f, ", \"supported\": %s, \"counted\": %s, \"counter-value\": ", e->supported ? "true" : "false",
+			counted(e) ? "true" : "false");
+		if (counted(e))
+			fprintf(f, "%.6f", shown_value(e));
+		else
+			fprintf(f, "null");
+		fprintf(f, ", \"unit\": \"%s\", \"variance\": %.2f, \"event-runtime\": %.0f, \"event-enabled\": %.0f, \"pcnt-running\": %.2f",
+			unit_of(e), noise_pct(&e->val), e->run.mean, e->ena.mean,
+			e->ena.mean > 0 ? 100.0 * e->run.mean / e->ena.mean : 100.0);
+		if (counted(e) && metric(s, i, &v, unit, sizeof(unit))) {
+			fprintf(f, ", \"metric-value\": %.6f, \"metric-unit\": ", v);
+			json_str(f, unit);
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "\n]}\n");
+}
+
+int stat__print(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p)
+{
+	switch (p->format) {
+	case STAT_CSV:
+		print_csv(f, s, p->sep);
+		break;
+	case STAT_JSON:
+		print_json(f, s, p);
+		break;
+	default:
+		print_text(f, s, p);
+		break;
+	}
+	return fflush(f) || ferror(f) ? -(errno ? errno : EIO) : 0;
+}

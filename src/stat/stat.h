@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_STAT_H
+#define MPERF_STAT_H
+
+/*
+ * mperf stat's numbers: the counts of several runs (record__count, one
+ * struct count_result each) gathered as perf stat gathers them (the mean
+ * of each run's count, the standard deviation of that mean), and printed
+ * in perf stat 6.1's shapes: the text table with its "#" column and
+ * "( +- N% )", perf's -x CSV fields, and mperf's JSON document.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../record/record.h"
+
+#define STAT_JSON_VERSION 1
+
+/* Running mean and variance (Welford), as perf's struct stats. */
+struct stat_acc {
+	double n, mean, m2;
+};
+
+struct stat_event {
+	char name[128];
+	struct perf_event_attr attr;
+	bool supported;
+	struct stat_acc val, ena, run;
+	uint64_t raw;		/* the last run's unscaled sum */
+};
+
+struct stat_runs {
+	size_t nr_events;
+	struct stat_event ev[RECORD_MAX_EVENTS];
+	struct stat_acc wall;	/* elapsed ns */
+	uint64_t utime_ns, stime_ns;	/* the last run's workload */
+	bool has_workload, has_cpu;
+	int runs;
+};
+
+enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
+
+struct stat_print_opts {
+	enum stat_format format;
+	const char *sep;	/* -x SEP */
+	const char *subject;	/* what was counted: "'CMD ARGS'", "'system wide'", "process id 'PID'" */
+};
+
+void stat_acc__add(struct stat_acc *a, double v);
+/* perf's stddev of the mean: sqrt(variance / n); 0 under two runs. */
+double stat_acc__stddev(const struct stat_acc *a);
+
+/* Add one run (the first one sets the events). */
+void stat_runs__add(struct stat_runs *s, const struct count_result *r);
+
+/*
+ * The subject of perf's header line, in buf: 'system wide', 'CPU(s) 0-1',
+ * process id '1,2', thread id '3', or the command line quoted.
+ */
+void stat__subject(char *buf, size_t len, const struct count_opts *o);
+
+/* Print s in p's format.  0, or -errno of a failed write (not logged). */
+int stat__print(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p);
+
+/* ---- --check (record, report, stat) ---- */
+
+#define STAT_CHECK_TOLERANCE	5.0	/* percent, --check-tolerance's default */
+#define STAT_EXIT_CHECK		3	/* the exit status of a failed --check */
+
+/* One event as --check sees it, from a recording, a file or a count. */
+struct check_event {
+	char name[128];
+	struct perf_event_attr attr;	/* as opened: what makes two events alike */
+	bool tracking;		/* perf's dummy:HG of -a/-C: samples nothing, not checked */
+	bool counting;		/* value is a count (stat), not a number of samples */
+	uint64_t value;		/* samples, or the count */
+	uint64_t lost;		/* samples lost */
+	uint64_t throttles;	/* times the kernel throttled it */
+	bool has_times;		/* ena and run are known */
+	uint64_t ena, run;	/* time enabled and running, ns */
+};
+
+/*
+ * Check ev[0..n): one line through the log hook (MPERF_LOG_NOTICE, so
+ * that -q keeps it) per event that lost samples, was throttled or ran
+ * less than it was enabled, and per event more than tolerance percent
+ * below the largest of its like ones (same type, config, period or
+ * frequency, modifiers).  Returns the number of findings.
+ */
+int stat__check(const struct check_event *ev, size_t n, double tolerance);
+
+/* ---- the JSON summary of a recording (record --json-summary, report --stats --json) ---- */
+
+#define STAT_SUMMARY_VERSION 1
+
+struct stat_summary {
+	const char *source;	/* "record" or "report" */
+	const char *file;	/* the perf.data written or read */
+	const struct check_event *ev;	/* every event, by index */
+	size_t nr_events;
+	uint64_t samples;
+	uint64_t lost_records, lost_events;	/* PERF_RECORD_LOST and the events they say were lost */
+	/* What only the recording knows (record): has_run says they are set. */
+	bool has_run;
+	uint64_t elapsed_ns, wakeups, poll_timeouts;
+	bool fell_back, user_only;
+	/* What only the file says (report): the span of the sample times, 0 when unknown. */
+	uint64_t first_time, last_time;
+};
+
+/* Write s as one JSON document (schema mperf-summary/1, in mperf-record(1)).  0, or -errno. */
+int stat__summary_json(FILE *f, const struct stat_summary *s);
+
+#endif
