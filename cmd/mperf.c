@@ -15,6 +15,7 @@ static const struct cmd {
 } commands[] = {
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "Read perf.data (mperf's or perf's) and display it" },
+	{ "script", cmd_script, "Read perf.data (mperf's or perf's) and print each sample, as perf script" },
 };
 
 static int quiet_level = MPERF_LOG_INFO;

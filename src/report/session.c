@@ -63,6 +63,7 @@ static int sample(struct session *s, int ev, const struct pd_sample *smp, int cp
 	ss.cpumode = cpumode;
 	ss.period = period;
 	ss.from_read = from_read;
+	ss.machine = s->m;
 	if (s->m && machine__resolve(s->m, (int)smp->pid, (int)smp->tid, cpumode, smp->ip, &ss.where))
 		return oom();
 	return s->ops->sample(s->ops->arg, &ss);
