@@ -257,9 +257,7 @@ static int check_fields(struct script *S)
 			return err;
 		if ((*f & SCRIPT_F_CPU) && (err = need_bit(S, t, ev, PERF_SAMPLE_CPU, "CPU", SCRIPT_F_CPU, "cpu")))
 			return err;
-		if ((*f & SCRIPT_F_PERIOD) &&
-		    (err = need_bit(S, t, ev, PERF_SAMPLE_PERIOD, "PERIOD", SCRIPT_F_PERIOD, "period")))
-			return err;
+		/* No check of PERIOD: without it perf prints the attr's period. */
 	}
 	/* Tracepoints that record call chains print them, and so their ips. */
 	if (S->use_callchain && !S->o.type[PERF_TYPE_TRACEPOINT].user_set)
@@ -678,8 +676,11 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		out_str(o, ": ");
 	}
 	if (f & SCRIPT_F_PERIOD) {
-		pad(o, 10 - digits(ss->period, 10));
-		out_u64(o, ss->period);
+		uint64_t period = ss->from_read || (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ?
+				  ss->period : ev->attr.sample_period;
+
+		pad(o, 10 - digits(period, 10));
+		out_u64(o, period);
 		out_char(o, ' ');
 	}
 	if (f & SCRIPT_F_EVENT) {

@@ -38,6 +38,9 @@ void symcache__delete(struct symcache *c);
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr);
 /*
+ * The kernel and the vdso of this machine serve a recording that names no
+ * build id for them, or the same as theirs; another id gets no symbols.
+ *
  * Read /proc/kallsyms now (it is slow: a thread can do it while samples
  * are read).  Only symcache__find_kernel() touches what it loads.
  */
