@@ -539,6 +539,31 @@ static const struct sym *find_sym(struct script *S, const struct resolved *r, in
 	return symcache__find(S->syms, r->dso, r->map_start, r->map_pgoff, ip, addr);
 }
 
+/*
+ * The name perf prints for a dso: a kernel module's file is "[name]" (its
+ * file name up to ".ko", '-' as '_') unless the recording's build ids name
+ * the file (perf's dso then has the file's name), everything else as the
+ * map names it.
+ */
+static const char *dso_name(const struct script *S, const struct resolved *r, char *buf, size_t len)
+{
+	unsigned char id[20];
+	const char *base, *ko;
+	size_t n;
+
+	if (!r->found)
+		return "[unknown]";
+	if (r->dso[0] != '/' || !(base = strrchr(r->dso, '/') + 1) || !(ko = strstr(base, ".ko")) ||
+	    (ko[3] && ko[3] != '.') || (n = (size_t)(ko - base)) + 3 > len || pdata__build_id(S->p, r->dso, id))
+		return r->dso;
+	buf[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		buf[i + 1] = base[i] == '-' ? '_' : base[i];
+	buf[n + 1] = ']';
+	buf[n + 2] = 0;
+	return buf;
+}
+
 /* " sym+0xoff (dso)", as the fields say. */
 static void print_sym_dso(struct script *S, unsigned f, const struct resolved *r, const struct sym *sym,
 			  uint64_t addr)
@@ -558,8 +583,10 @@ static void print_sym_dso(struct script *S, unsigned f, const struct resolved *r
 		}
 	}
 	if (f & SCRIPT_F_DSO) {
+		char buf[256];
+
 		out_str(o, " (");
-		out_str(o, r->found ? r->dso : "[unknown]");
+		out_str(o, dso_name(S, r, buf, sizeof(buf)));
 		out_char(o, ')');
 	}
 }
