@@ -75,7 +75,6 @@ struct report_script_opts {
 		unsigned fields;	/* what to print */
 		unsigned named;		/* what -F named: refused when the samples lack it */
 		bool user_set;		/* -F decided this type's fields */
-		bool wildcard;		/* ... for every type at once */
 	} type[SCRIPT_NR_TYPES];
 	bool header;			/* --header: the file's header first */
 };

@@ -115,7 +115,6 @@ int report__script_fields(struct report_script_opts *o, const char *arg)
 						continue;
 					o->type[t].fields = o->type[t].named = 0;
 					o->type[t].user_set = true;
-					o->type[t].wildcard = type < 0;
 				}
 			}
 			change = SET;
@@ -151,7 +150,6 @@ int report__script_fields(struct report_script_opts *o, const char *arg)
 				o->type[t].named |= field;
 			}
 			o->type[t].user_set = true;
-			o->type[t].wildcard = type < 0;
 		}
 		if (!p[len])
 			break;
@@ -230,25 +228,17 @@ static int check_fields(struct script *S)
 		unsigned *f = &S->o.type[t].fields;
 		int err;
 
-		if (!ev) {
-			if (S->o.type[t].user_set && !S->o.type[t].wildcard)
-				return mperf_error(-MPERF_ERR_USAGE, "'%s': -F names %s events, and the file has none",
-						   S->label, type_names[t]);
-			continue;
-		}
-		if (!*f)
+		/* perf 6.1 takes -F TYPE:FIELDS for a type the file has none of without a word. */
+		if (!ev || !*f)
 			continue;
 		if ((*f & SCRIPT_F_TRACE) && !S->tep)
 			return mperf_error(-MPERF_ERR_USAGE, "'%s': no tracing data in the file: cannot print the fields of '%s'",
 					   S->label, ev->name);
 		if ((err = need_bit(S, t, ev, PERF_SAMPLE_IP, "IP", SCRIPT_F_IP, "ip")))
 			return err;
-		if ((*f & SCRIPT_F_SYM) && !(*f & SCRIPT_F_IP))
-			return mperf_error(-MPERF_ERR_USAGE, "'%s': -F sym needs ip: there is no address to convert to a symbol", S->label);
+		/* perf 6.1 prints nothing for sym or dso without ip, and refuses symoff without sym. */
 		if ((*f & SCRIPT_F_SYMOFF) && !(*f & SCRIPT_F_SYM))
 			return mperf_error(-MPERF_ERR_USAGE, "'%s': -F symoff needs sym", S->label);
-		if ((*f & SCRIPT_F_DSO) && !(*f & SCRIPT_F_IP))
-			return mperf_error(-MPERF_ERR_USAGE, "'%s': -F dso needs ip: there is no address to convert to a dso", S->label);
 		if ((*f & (SCRIPT_F_PID | SCRIPT_F_TID)) &&
 		    (err = need_bit(S, t, ev, PERF_SAMPLE_TID, "TID", SCRIPT_F_TID | SCRIPT_F_PID,
 				    *f & SCRIPT_F_TID ? "tid" : "pid")))
