@@ -172,6 +172,7 @@ struct script {
 	pthread_t kthread;		/* reads kallsyms while the first samples are printed */
 	bool kthread_running;
 	struct tep_handle *tep;		/* the tracepoints' formats, from TRACING_DATA */
+	bool tracing_loaded;
 	struct trace_seq seq;
 	bool have_seq;
 	struct tep_event **tp;		/* per event: its format, or NULL */
@@ -350,7 +351,8 @@ static int load_tracing(struct script *S)
 	char *t;
 	int err;
 
-	if (!pdata__has_feat(S->p, PD_FEAT_TRACING_DATA) || !(buf = pdata__feature(S->p, PD_FEAT_TRACING_DATA, &len)))
+	S->tracing_loaded = true;
+	if (!(buf = pdata__tracing_data(S->p, &len)))
 		return 0;
 	err = pd_tracing_data_decode(buf, len, &td, NULL, 0, &nr);
 	if (!err && nr && !(ev = calloc(nr, sizeof(*ev))))
@@ -648,6 +650,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	unsigned f;
 	int err;
 
+	if (!S->tracing_loaded && (err = load_tracing(S)))
+		return err;
 	if (!S->checked && (err = check_fields(S)))
 		return err;
 	f = S->o.type[output_type(&ev->attr)].fields;
@@ -735,7 +739,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 {
 	struct script S = { .p = p, .label = label, .o = *o };
 	struct session_ops ops = { .sample = on_sample, .arg = &S, .machine = true };
-	int ret;
+	int ret = 0;
 
 	if (!(S.syms = symcache__new()))
 		return mperf_error(-ENOMEM, "out of memory");
@@ -746,9 +750,8 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 	}
 	if (pthread_create(&S.kthread, NULL, load_kernel_symbols, S.syms) == 0)
 		S.kthread_running = true;
-	ret = load_tracing(&S);
 	/* A file's events are known now; a stream's come with it (checked at its first sample). */
-	if (!ret && pdata__nr_evsel(p))
+	if (!pdata__is_pipe(p) && !(ret = load_tracing(&S)))
 		ret = check_fields(&S);
 	if (!ret)
 		ret = session__run(p, label, &ops);
