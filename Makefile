@@ -148,6 +148,7 @@ demo: all
 bench: all
 	bench/report-vs-perf.sh
 	bench/record-startup-vs-perf.sh
+	bench/script-vs-perf.sh
 
 install: all
 	install -d $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/share/man/man1
