@@ -39,7 +39,7 @@ same_lines () {
 		my ($n, $bad) = (0, 0);
 		# mperf'"'"'s symbol has no spaces: the prefix (to the ip) and the dso
 		# around it must be perf'"'"'s, the name in between is folded
-		my $sym = qr/^(.* )(_Z\S*?|_init)(\+0x[0-9a-f]+)?( \([^()]*\))$/;
+		my $sym = qr/^(.* )(_Z\S*?|_init)(\+0x[0-9a-f]+)?((?: \([^()]*\))?)$/;
 		while (1) {
 			my $a = <$p>; my $b = <$m>;
 			last if !defined $a && !defined $b;
@@ -49,7 +49,7 @@ same_lines () {
 			chomp(my $ca = $a); chomp(my $cb = $b);
 			if (my ($pre, $name, $off, $dso) = $cb =~ $sym) {
 				if (length($ca) > length($pre) + length($dso) && index($ca, $pre) == 0 &&
-				    substr($ca, -length($dso)) eq $dso) {
+				    substr($ca, length($ca) - length($dso)) eq $dso) {
 					my $mid = substr($ca, length($pre), length($ca) - length($pre) - length($dso));
 					next if $name eq "_init" && $mid =~ /\@plt(\+0x[0-9a-f]+)?$/;
 					next if $name =~ /^_Z/ && $mid !~ /^_Z/;
@@ -184,6 +184,17 @@ test_expect_success PERF '-F that perf refuses, refused in one line' '
 	test_expect_code 1 "$MPERF" script -i seed.data -F ip,symoff 2>err &&
 	test_line_count = 1 err &&
 	! "$PERF" script -i seed.data -F ip,symoff >/dev/null 2>&1
+'
+
+test_expect_success 'script -h: the options, each in the man page; mperf --help lists script' '
+	test_expect_code 0 "$MPERF" script -h >out &&
+	grep -q "^usage: mperf script" out &&
+	for o in --input --fields --header --help; do
+		grep -q -- "$o" out && grep -qF -- "${o//-/\\-}" "$MPERF_ROOT/man/mperf-script.1" ||
+			{ echo "option $o"; exit 1; }
+	done &&
+	"$MPERF" --help | grep -q "^ *script " &&
+	test_expect_code 129 "$MPERF" script --bogus 2>err
 '
 
 test_expect_success '-F: unknown fields, fields mperf does not print, mixing set and +/-: usage errors' '
