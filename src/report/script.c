@@ -293,15 +293,15 @@ static void load_printk(struct tep_handle *tep, char *text)
 			continue;
 		addr = strtoull(line, NULL, 16);
 		fmt = colon + 1;
-		while (*fmt == ' ')
+		if (*fmt == ' ')
 			fmt++;
-		if (*fmt == '"') {
-			size_t n = strlen(++fmt);
-
-			if (n && fmt[n - 1] == '"')
-				fmt[n - 1] = 0;
-		}
-		tep_register_print_string(tep, fmt, addr);
+		/*
+		 * As perf hands it over, quotes and all: libtraceevent strips
+		 * them, and looks two bytes before the end (a shorter string
+		 * would make it read before the start).
+		 */
+		if (strlen(fmt) >= 3)
+			tep_register_print_string(tep, fmt, addr);
 	}
 }
 
@@ -567,7 +567,7 @@ static bool demangle(const char *m, char *buf, size_t len)
 	bool nested;
 
 #define PUT(s, n) do { if (o + (n) >= len) return false; memcpy(buf + o, (s), (n)); o += (n); } while (0)
-	if (strncmp(m, "_Z", 2) || strchr(m, '.'))
+	if (strncmp(m, "_Z", 2) || strchr(m, '.') || strchr(m, '@'))
 		return false;
 	if (*p == 'L')
 		p++;
@@ -625,6 +625,23 @@ static bool demangle(const char *m, char *buf, size_t len)
 #undef PUT
 }
 
+/* A PLT entry's "name@plt" is its demangled name, then "@plt". */
+static bool demangle_sym(const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+	char m[1024];
+
+	if (n > 4 && !strcmp(name + n - 4, "@plt") && n - 4 < sizeof(m)) {
+		memcpy(m, name, n - 4);
+		m[n - 4] = 0;
+		if (!demangle(m, buf, len) || strlen(buf) + 5 > len)
+			return false;
+		strcat(buf, "@plt");
+		return true;
+	}
+	return demangle(name, buf, len);
+}
+
 /*
  * The name perf prints for a dso: a kernel module's file is "[name]" (its
  * file name up to ".ko", '-' as '_') unless the recording's build ids name
@@ -664,7 +681,7 @@ static void print_sym_dso(struct script *S, unsigned f, const struct resolved *r
 				S->last_sym = sym->name;
 				S->last_name = sym->name;
 				if (sym->name[0] == '_' && sym->name[1] == 'Z' &&
-				    demangle(sym->name, S->demangled, sizeof(S->demangled)))
+				    demangle_sym(sym->name, S->demangled, sizeof(S->demangled)))
 					S->last_name = S->demangled;
 			}
 			out_str(o, S->last_name);
