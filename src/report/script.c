@@ -852,6 +852,23 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	return o->err ? -o->err : 0;
 }
 
+/* The kernel's MMAP names the symbol its address is given for: kallsyms are moved to it. */
+static int on_record(void *arg, const struct session_record *r)
+{
+	struct script *S = arg;
+	struct pd_mmap_event e;
+	char name[256];
+	const char *fn;
+
+	if (r->h->type != PERF_RECORD_MMAP || (r->h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    !PD_VIEW(r->h, &e))
+		return 0;
+	fn = pd_rec_str(r->h, sizeof(e), name, sizeof(name));
+	if (!strncmp(fn, "[kernel.kallsyms]", 17) && fn[17])
+		symcache__set_kernel_ref(S->syms, fn + 17, e.pgoff);
+	return 0;
+}
+
 static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
 {
 	return pdata__build_id(arg, name, id);
@@ -860,7 +877,7 @@ static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20
 int report__script(struct pdata *p, const char *label, const struct report_script_opts *o, FILE *f)
 {
 	struct script S = { .p = p, .label = label, .o = *o };
-	struct session_ops ops = { .sample = on_sample, .arg = &S, .machine = true };
+	struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &S, .machine = true };
 	int ret = 0;
 
 	if (!(S.syms = symcache__new()))

@@ -66,6 +66,11 @@ struct symcache {
 	bool kernel_tried;
 	const char *last_path;	/* samples come in runs from one DSO */
 	struct dso *last_dso;
+	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
+	char kref[64];
+	uint64_t kref_addr;
+	bool kref_done;		/* kdelta is known */
+	int64_t kdelta;		/* this machine's address of it - the recorded one */
 };
 
 struct symcache *symcache__new(void)
@@ -830,17 +835,43 @@ void symcache__load_kernel(struct symcache *c)
 		load_kallsyms(c);
 }
 
+void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr)
+{
+	if (c->kref[0] || !name[0] || strlen(name) >= sizeof(c->kref))
+		return;
+	strcpy(c->kref, name);
+	c->kref_addr = addr;
+}
+
+/* How far this machine's kernel symbols sit from the recorded kernel's (0 when unknown). */
+static int64_t kernel_delta(struct symcache *c, const struct ksyms *k)
+{
+	if (c->kref_done)
+		return c->kdelta;
+	c->kref_done = true;
+	for (size_t i = 0; c->kref[0] && i < k->n; i++)
+		if (!(k->name[i] & 0x80000000u) && !strcmp(k->text + k->name[i], c->kref)) {
+			c->kdelta = (int64_t)(k->addr[i] - c->kref_addr);
+			break;
+		}
+	return c->kdelta;
+}
+
 const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 {
 	struct ksyms *k;
 	size_t lo = 0, hi, i;
 	uint64_t end;
+	int64_t delta;
 
 	if (!c->kernel_tried)
 		load_kallsyms(c);
 	k = c->kallsyms;
 	if (!k)
 		return NULL;
+	/* perf moves the symbols to where the recorded kernel had them (KASLR, another build). */
+	delta = kernel_delta(c, k);
+	ip += (uint64_t)delta;
 	hi = k->n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -861,8 +892,8 @@ const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 		end = k->addr[lo];
 	if (ip >= end)
 		return NULL;
-	k->found.start = k->addr[i];
-	k->found.end = end;
+	k->found.start = k->addr[i] - (uint64_t)delta;
+	k->found.end = end - (uint64_t)delta;
 	k->found.name = k->text + (k->name[i] & 0x7fffffffu);
 	return &k->found;
 }

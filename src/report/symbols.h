@@ -45,6 +45,13 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
  * are read).  Only symcache__find_kernel() touches what it loads.
  */
 void symcache__load_kernel(struct symcache *c);
+/*
+ * The recording's kernel map names a reference symbol ("_text", in its
+ * MMAP's "[kernel.kallsyms]_text") and where the recorded kernel had it
+ * (the MMAP's pgoff): kernel symbols are moved by the difference, as perf
+ * moves them (another KASLR offset after a reboot).  The first call counts.
+ */
+void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr);
 /* The kernel symbol covering ip (from /proc/kallsyms), or NULL; valid until the next call. */
 const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip);
 
