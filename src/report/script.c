@@ -221,11 +221,12 @@ static int need_bit(struct script *S, int t, const struct pd_evsel *ev, uint64_t
 /* perf script's check of the fields against the events, once they are known. */
 static int check_fields(struct script *S)
 {
+	S->checked = true;
 	for (size_t i = 0; i < pdata__nr_evsel(S->p); i++)
 		if (pdata__evsel(S->p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			S->use_callchain = true;
 	if (pdata__has_feat(S->p, PD_FEAT_STAT))
-		return 0;
+		return 0;	/* perf stat record's file: perf checks nothing */
 	for (int t = 0; t < SCRIPT_NR_TYPES; t++) {
 		const struct pd_evsel *ev = first_of_type(S, t);
 		unsigned *f = &S->o.type[t].fields;
@@ -263,7 +264,6 @@ static int check_fields(struct script *S)
 				break;
 			}
 		}
-	S->checked = true;
 	return 0;
 }
 
