@@ -80,6 +80,12 @@ bool pdata__sample_id_all(const struct pdata *p);
  * (pages the reader hands back are read from the file again if touched).
  */
 const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len);
+/*
+ * The TRACING_DATA image (pd_tracing_data_decode): the feature of a file,
+ * or in pipe mode the payload of the stream's first TRACING_DATA record,
+ * once a record after it has been read.  NULL when there is none.
+ */
+const unsigned char *pdata__tracing_data(const struct pdata *p, size_t *len);
 /* A fixed-layout feature (struct pd_feat_*) copied to dst: false if absent or too short. */
 bool pdata__feature_view(const struct pdata *p, int feat, void *dst, size_t size);
 /*

@@ -35,6 +35,8 @@ struct pdata {
 	uint64_t data_off, data_end;	/* file mode data section, in the image */
 	uint64_t pos;			/* next record: image offset / stream offset */
 	uint64_t pending_skip;		/* payload bytes after the last record */
+	unsigned char *tracing;		/* pipe mode: the first TRACING_DATA payload */
+	size_t tracing_len;
 	bool to_eof;			/* data.size was 0: a bad record ends the data */
 	uint64_t *abuf;			/* aligned copy of a misaligned record (pipe mode) */
 	uint64_t released;		/* mapped bytes [0, released) handed back */
@@ -407,10 +409,16 @@ static void advance(struct pdata *p, size_t n)
 	p->pos += n;
 }
 
-/* Skip n bytes that follow a record (TRACING_DATA's payload). */
+/*
+ * Take the n bytes that follow a record (TRACING_DATA's payload): the
+ * first payload is kept for pdata__tracing_data, grown as its bytes
+ * arrive (a size the stream does not hold costs no memory); the rest are
+ * skipped.
+ */
 static int skip(struct pdata *p, uint64_t n)
 {
 	const unsigned char *q;
+	bool keep = !p->tracing && !p->tracing_len;
 
 	while (n) {
 		size_t chunk = n > PIPE_BUF_MIN ? PIPE_BUF_MIN : (size_t)n;
@@ -419,6 +427,15 @@ static int skip(struct pdata *p, uint64_t n)
 		if (r <= 0)
 			return r < 0 ? r : fail(p, -MPERF_ERR_TRUNCATED, "tracing data at offset %#llx runs past the end of the stream",
 						(unsigned long long)p->pos);
+		if (keep) {
+			unsigned char *t = realloc(p->tracing, p->tracing_len + chunk);
+
+			if (!t)
+				return -ENOMEM;
+			memcpy(t + p->tracing_len, q, chunk);
+			p->tracing = t;
+			p->tracing_len += chunk;
+		}
 		advance(p, chunk);
 		n -= chunk;
 	}
@@ -759,6 +776,7 @@ void pdata__close(struct pdata *p)
 	idmap_free(&p->ids);
 	free(p->abuf);
 	free(p->sbuf);
+	free(p->tracing);
 	free(p);
 }
 
@@ -798,6 +816,14 @@ const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len
 		return NULL;
 	*len = p->feat[feat].size;
 	return p->mem + p->feat[feat].offset;
+}
+
+const unsigned char *pdata__tracing_data(const struct pdata *p, size_t *len)
+{
+	if (!p->pipe)
+		return pdata__has_feat(p, PD_FEAT_TRACING_DATA) ? pdata__feature(p, PD_FEAT_TRACING_DATA, len) : NULL;
+	*len = p->tracing_len;
+	return p->tracing;
 }
 
 bool pdata__feature_view(const struct pdata *p, int feat, void *dst, size_t size)

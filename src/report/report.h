@@ -93,4 +93,44 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 /* --header-only: the header and features, as perf report --header-only prints them. */
 int report__header(struct pdata *p, const char *label, time_t mtime, FILE *out);
 
+/*
+ * `mperf script`: one line per sample as perf script 6.1 prints it (and
+ * its call chain, one line per frame), tracepoints' fields decoded with
+ * libtraceevent from the file's TRACING_DATA; in script.c.
+ */
+
+/* The fields perf script's -F names that mperf prints. */
+enum script_field {
+	SCRIPT_F_COMM = 1u << 0, SCRIPT_F_TID = 1u << 1, SCRIPT_F_PID = 1u << 2,
+	SCRIPT_F_TIME = 1u << 3, SCRIPT_F_CPU = 1u << 4, SCRIPT_F_EVENT = 1u << 5,
+	SCRIPT_F_TRACE = 1u << 6, SCRIPT_F_IP = 1u << 7, SCRIPT_F_SYM = 1u << 8,
+	SCRIPT_F_DSO = 1u << 9, SCRIPT_F_SYMOFF = 1u << 10, SCRIPT_F_PERIOD = 1u << 11,
+};
+
+/*
+ * perf script prints fields by kind of event: hardware, software,
+ * tracepoint, hardware cache, raw, breakpoint (the attr types), and any
+ * other PMU.
+ */
+#define SCRIPT_NR_TYPES 7
+
+struct report_script_opts {
+	struct {
+		unsigned fields;	/* what to print */
+		unsigned named;		/* what -F named: refused when the samples lack it */
+		bool user_set;		/* -F decided this type's fields */
+	} type[SCRIPT_NR_TYPES];
+	bool header;			/* --header: the file's header first */
+};
+
+/* perf's defaults (no -F). */
+void report__script_defaults(struct report_script_opts *o);
+/*
+ * One -F argument, as perf script takes it: "[TYPE:]FIELD,..." sets the
+ * fields (of TYPE: hw, sw, trace, raw, break, or all), "+FIELD" adds to
+ * what is set and "-FIELD" takes away.  0, or -MPERF_ERR_USAGE (logged).
+ */
+int report__script_fields(struct report_script_opts *o, const char *arg);
+int report__script(struct pdata *p, const char *label, const struct report_script_opts *o, FILE *out);
+
 #endif

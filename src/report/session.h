@@ -32,7 +32,7 @@ struct session_sample {
 	uint64_t period;		/* what the sample weighs (a READ value's increase) */
 	bool from_read;			/* one value of a sample's read_format */
 	struct resolved where;		/* thread and map of the ip (with ops->machine) */
-	struct machine *machine;	/* where it was resolved, for the frames of its call chain */
+	struct machine *machine;	/* where it was resolved (NULL without ops->machine), for its call chain */
 };
 
 /*

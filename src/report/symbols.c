@@ -66,6 +66,11 @@ struct symcache {
 	bool kernel_tried;
 	const char *last_path;	/* samples come in runs from one DSO */
 	struct dso *last_dso;
+	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
+	char kref[64];
+	uint64_t kref_addr;
+	bool kref_done;		/* kdelta is known */
+	int64_t kdelta;		/* this machine's address of it - the recorded one */
 };
 
 struct symcache *symcache__new(void)
@@ -619,6 +624,36 @@ static const struct sym *find_in(const struct dso *d, uint64_t addr)
 	return NULL;
 }
 
+/* The build id the recording gives for name: its length, 0 if none (or all zeros). */
+static size_t recorded_id(const struct symcache *c, const char *name, unsigned char id[HOST_BUILD_ID_MAX])
+{
+	size_t n = c->build_id ? c->build_id(c->build_id_arg, name, id) : 0;
+
+	/* An all-zero id says nothing (perf writes them for what it cannot read). */
+	for (size_t i = 0; i < n; i++)
+		if (id[i])
+			return n;
+	return 0;
+}
+
+/*
+ * The recording names, for the kernel or the vdso, another build id than
+ * this machine's: it was made elsewhere (or before a reboot into another
+ * kernel), and perf resolves nothing there against this machine.  Without
+ * a recorded id perf uses this machine's, and so does mperf.
+ */
+static bool other_machine(const struct symcache *c, const char *name,
+			  size_t (*host_id)(unsigned char id[HOST_BUILD_ID_MAX]))
+{
+	unsigned char rec[HOST_BUILD_ID_MAX], host[HOST_BUILD_ID_MAX];
+	size_t n = recorded_id(c, name, rec), h;
+
+	if (!n)
+		return false;
+	h = host_id(host);
+	return h != n || memcmp(rec, host, n);
+}
+
 static struct dso *get_dso(struct symcache *c, const char *path)
 {
 	uint64_t h = hash_str(path);
@@ -636,18 +671,12 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 	if (path[0] == '/') {
 		unsigned char id[HOST_BUILD_ID_MAX];
 		char want[2 * HOST_BUILD_ID_MAX + 1];
-		size_t n = c->build_id ? c->build_id(c->build_id_arg, path, id) : 0;
+		size_t n = recorded_id(c, path, id);
 
-		/* An all-zero id says nothing (perf writes them for what it cannot read). */
-		for (size_t i = 0; i < n; i++)
-			if (id[i])
-				break;
-			else if (i + 1 == n)
-				n = 0;
 		host_build_id_hex(id, n, want);
 		load_dso(d, want);
 	}
-	else if (!strcmp(path, "[vdso]"))
+	else if (!strcmp(path, "[vdso]") && !other_machine(c, path, host_vdso_build_id))
 		load_vdso(d);
 	d->next = c->dsos[h % DSO_BUCKETS];
 	c->dsos[h % DSO_BUCKETS] = d;
@@ -776,7 +805,7 @@ static void load_kallsyms(struct symcache *c)
 	int err;
 
 	c->kernel_tried = true;
-	if (!k || mbuf_reserve(&kl.pool, 4 << 20))
+	if (!k || other_machine(c, "[kernel.kallsyms]", host_kernel_build_id) || mbuf_reserve(&kl.pool, 4 << 20))
 		goto out;
 	/* Only the kept lines' addresses and names are stored; a read that fails midway keeps what it read. */
 	err = host_kallsyms_stream(ksyms_push, &kl);
@@ -806,17 +835,43 @@ void symcache__load_kernel(struct symcache *c)
 		load_kallsyms(c);
 }
 
+void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr)
+{
+	if (c->kref[0] || !name[0] || strlen(name) >= sizeof(c->kref))
+		return;
+	strcpy(c->kref, name);
+	c->kref_addr = addr;
+}
+
+/* How far this machine's kernel symbols sit from the recorded kernel's (0 when unknown). */
+static int64_t kernel_delta(struct symcache *c, const struct ksyms *k)
+{
+	if (c->kref_done)
+		return c->kdelta;
+	c->kref_done = true;
+	for (size_t i = 0; c->kref[0] && i < k->n; i++)
+		if (!(k->name[i] & 0x80000000u) && !strcmp(k->text + k->name[i], c->kref)) {
+			c->kdelta = (int64_t)(k->addr[i] - c->kref_addr);
+			break;
+		}
+	return c->kdelta;
+}
+
 const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 {
 	struct ksyms *k;
 	size_t lo = 0, hi, i;
 	uint64_t end;
+	int64_t delta;
 
 	if (!c->kernel_tried)
 		load_kallsyms(c);
 	k = c->kallsyms;
 	if (!k)
 		return NULL;
+	/* perf moves the symbols to where the recorded kernel had them (KASLR, another build). */
+	delta = kernel_delta(c, k);
+	ip += (uint64_t)delta;
 	hi = k->n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -837,8 +892,8 @@ const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 		end = k->addr[lo];
 	if (ip >= end)
 		return NULL;
-	k->found.start = k->addr[i];
-	k->found.end = end;
+	k->found.start = k->addr[i] - (uint64_t)delta;
+	k->found.end = end - (uint64_t)delta;
 	k->found.name = k->text + (k->name[i] & 0x7fffffffu);
 	return &k->found;
 }

@@ -38,12 +38,22 @@ void symcache__delete(struct symcache *c);
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr);
 /*
+ * The kernel and the vdso of this machine serve a recording that names no
+ * build id for them, or the same as theirs; another id gets no symbols.
+ *
  * Read /proc/kallsyms now (it is slow: a thread can do it while samples
  * are read).  Only symcache__find_kernel() touches what it loads.
  */
 void symcache__load_kernel(struct symcache *c);
 /* The end of the kernel's last symbol (not a module's), or 0. */
 uint64_t symcache__kernel_end(struct symcache *c);
+/*
+ * The recording's kernel map names a reference symbol ("_text", in its
+ * MMAP's "[kernel.kallsyms]_text") and where the recorded kernel had it
+ * (the MMAP's pgoff): kernel symbols are moved by the difference, as perf
+ * moves them (another KASLR offset after a reboot).  The first call counts.
+ */
+void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr);
 /* The kernel symbol covering ip (from /proc/kallsyms), or NULL; valid until the next call. */
 const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip);
 

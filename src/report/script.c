@@ -1,0 +1,907 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * `mperf script`: every sample as one line in perf script 6.1's shape
+ * (comm, tid, cpu, time, period, event, ip, symbol+offset, dso), its call
+ * chain as one line per frame, and a tracepoint's fields as the event's
+ * print format says, decoded by libtraceevent from the formats the file's
+ * TRACING_DATA carries.  A session consumer: samples come in perf's order
+ * (the ordered-events queue), each resolved through the machine.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event-parse.h>
+#include "../lib/err.h"
+#include "../lib/log.h"
+#include "out.h"
+#include "report.h"
+#include "session.h"
+#include "symbols.h"
+
+/* perf's output types: the attr types below PERF_TYPE_MAX, then every other PMU. */
+#define TYPE_OTHER (SCRIPT_NR_TYPES - 1)
+
+/* perf keeps at most this many frames of a chain (PERF_MAX_STACK_DEPTH, its --max-stack default). */
+#define MAX_STACK 127
+
+#define ALL_FIELDS (SCRIPT_F_COMM | SCRIPT_F_TID | SCRIPT_F_PID | SCRIPT_F_TIME | SCRIPT_F_CPU | \
+		    SCRIPT_F_EVENT | SCRIPT_F_TRACE | SCRIPT_F_IP | SCRIPT_F_SYM | SCRIPT_F_DSO | \
+		    SCRIPT_F_SYMOFF | SCRIPT_F_PERIOD)
+
+static const struct {
+	const char *name;
+	unsigned field;
+} field_names[] = {
+	{ "comm", SCRIPT_F_COMM }, { "tid", SCRIPT_F_TID }, { "pid", SCRIPT_F_PID },
+	{ "time", SCRIPT_F_TIME }, { "cpu", SCRIPT_F_CPU }, { "event", SCRIPT_F_EVENT },
+	{ "trace", SCRIPT_F_TRACE }, { "ip", SCRIPT_F_IP }, { "sym", SCRIPT_F_SYM },
+	{ "dso", SCRIPT_F_DSO }, { "symoff", SCRIPT_F_SYMOFF }, { "period", SCRIPT_F_PERIOD },
+};
+
+/* Fields perf script knows that mperf does not print: refused by name. */
+static const char *const perf_only_fields[] = {
+	"addr", "srcline", "iregs", "uregs", "brstack", "brstacksym", "data_src", "weight",
+	"bpf-output", "callindent", "insn", "insnlen", "synth", "brstackinsn", "brstackoff",
+	"phys_addr", "metric", "misc", "srccode", "ipc", "tod", "data_page_size",
+	"code_page_size", "ins_lat", "machine_pid", "vcpu", "cgroup", "retire_lat", "dsoff",
+	"flags",
+};
+
+static const char *const type_names[SCRIPT_NR_TYPES] = {
+	[PERF_TYPE_HARDWARE] = "hw", [PERF_TYPE_SOFTWARE] = "sw", [PERF_TYPE_TRACEPOINT] = "trace",
+	[PERF_TYPE_HW_CACHE] = NULL, [PERF_TYPE_RAW] = "raw", [PERF_TYPE_BREAKPOINT] = "break",
+	[TYPE_OTHER] = NULL,
+};
+
+/* What each type of event cannot print at all: only tracepoints have fields. */
+static unsigned invalid_fields(int t)
+{
+	return t == PERF_TYPE_TRACEPOINT ? 0 : SCRIPT_F_TRACE;
+}
+
+void report__script_defaults(struct report_script_opts *o)
+{
+	const unsigned sampled = SCRIPT_F_COMM | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_TIME | SCRIPT_F_EVENT |
+				 SCRIPT_F_IP | SCRIPT_F_SYM | SCRIPT_F_SYMOFF | SCRIPT_F_DSO | SCRIPT_F_PERIOD;
+
+	memset(o, 0, sizeof(*o));
+	for (int t = 0; t < SCRIPT_NR_TYPES; t++)
+		o->type[t].fields = sampled;
+	o->type[PERF_TYPE_TRACEPOINT].fields = SCRIPT_F_COMM | SCRIPT_F_TID | SCRIPT_F_CPU | SCRIPT_F_TIME |
+					       SCRIPT_F_EVENT | SCRIPT_F_TRACE;
+}
+
+static int usage_error(const char *arg, const char *why)
+{
+	return mperf_error(-MPERF_ERR_USAGE, "-F '%s': %s", arg, why);
+}
+
+int report__script_fields(struct report_script_opts *o, const char *arg)
+{
+	enum { DEFAULT, SET, ADD, REMOVE } change = DEFAULT;
+	const char *colon = strchr(arg, ':'), *list = arg;
+	int type = -1;
+	char why[256];
+
+	if (colon) {
+		for (int t = 0; t < SCRIPT_NR_TYPES; t++)
+			if (type_names[t] && strlen(type_names[t]) == (size_t)(colon - arg) &&
+			    !strncmp(arg, type_names[t], (size_t)(colon - arg)))
+				type = t;
+		if (type < 0)
+			return usage_error(arg, "unknown event type (types: hw, sw, trace, raw, break)");
+		list = colon + 1;
+	}
+	for (const char *p = list; ; ) {
+		size_t len = strcspn(p, ",");
+		const char *tok = p;
+		unsigned field = 0;
+
+		if (*tok == '+' || *tok == '-') {
+			if (change == SET)
+				return usage_error(arg, "cannot set fields and add or remove them at once");
+			change = *tok == '+' ? ADD : REMOVE;
+			tok++;
+			len--;
+		} else if (len) {
+			if (change == ADD || change == REMOVE)
+				return usage_error(arg, "cannot set fields and add or remove them at once");
+			if (change == DEFAULT) {
+				/* Setting replaces what was there (for one type, or all). */
+				for (int t = 0; t < SCRIPT_NR_TYPES; t++) {
+					if (type >= 0 && t != type)
+						continue;
+					o->type[t].fields = o->type[t].named = 0;
+					o->type[t].user_set = true;
+				}
+			}
+			change = SET;
+		}
+		for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+			if (strlen(field_names[i].name) == len && !strncmp(tok, field_names[i].name, len))
+				field = field_names[i].field;
+		if (!field && len) {
+			for (size_t i = 0; i < sizeof(perf_only_fields) / sizeof(perf_only_fields[0]); i++)
+				if (strlen(perf_only_fields[i]) == len && !strncmp(tok, perf_only_fields[i], len)) {
+					snprintf(why, sizeof(why), "field '%.*s' is not supported (mperf script prints "
+						 "comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, period)",
+						 (int)len, tok);
+					return usage_error(arg, why);
+				}
+			snprintf(why, sizeof(why), "unknown field '%.*s'", (int)len, tok);
+			return usage_error(arg, why);
+		}
+		if (!len && !p[len] && p == list)
+			return usage_error(arg, "no fields");
+		if (type >= 0 && field && (invalid_fields(type) & field)) {
+			snprintf(why, sizeof(why), "'%.*s' is not valid for %s events", (int)len, tok, type_names[type]);
+			return usage_error(arg, why);
+		}
+		for (int t = 0; field && t < SCRIPT_NR_TYPES; t++) {
+			if ((type >= 0 && t != type) || (invalid_fields(t) & field))
+				continue;	/* perf warns and goes on */
+			if (change == REMOVE) {
+				o->type[t].fields &= ~field;
+				o->type[t].named &= ~field;
+			} else {
+				o->type[t].fields |= field;
+				o->type[t].named |= field;
+			}
+			o->type[t].user_set = true;
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	return 0;
+}
+
+/* ---- the consumer ---- */
+
+struct script {
+	struct pdata *p;
+	const char *label;
+	struct report_script_opts o;	/* the fields, checked against the events */
+	bool checked;			/* ... once the events are known */
+	bool use_callchain;		/* some event records call chains */
+	int name_width;			/* of the event column: the longest name, at the first sample */
+	struct out out;
+	struct symcache *syms;
+	pthread_t kthread;		/* reads kallsyms while the first samples are printed */
+	bool kthread_running;
+	struct tep_handle *tep;		/* the tracepoints' formats, from TRACING_DATA */
+	bool tracing_loaded;
+	struct trace_seq seq;
+	bool have_seq;
+	struct tep_event **tp;		/* per event: its format, or NULL */
+	size_t nr_tp;
+	/* The last symbol printed, and its name (demangled). */
+	const char *last_sym, *last_name;
+	char demangled[1024];
+};
+
+static int output_type(const struct perf_event_attr *a)
+{
+	return a->type < PERF_TYPE_MAX ? (int)a->type : TYPE_OTHER;
+}
+
+/* The first event of output type t, or NULL (perf checks a type's fields against it). */
+static const struct pd_evsel *first_of_type(const struct script *S, int t)
+{
+	for (size_t i = 0; i < pdata__nr_evsel(S->p); i++) {
+		const struct pd_evsel *ev = pdata__evsel(S->p, i);
+
+		if (output_type(&ev->attr) == t)
+			return ev;
+	}
+	return NULL;
+}
+
+/*
+ * A field whose sample bit the event lacks: dropped when it is a
+ * default, refused when -F named it.
+ */
+static int need_bit(struct script *S, int t, const struct pd_evsel *ev, uint64_t bit, const char *bitname,
+		    unsigned field, const char *fname)
+{
+	if (ev->attr.sample_type & bit)
+		return 0;
+	if (S->o.type[t].named & field) {
+		if (bit == PERF_SAMPLE_CPU && pdata__has_feat(S->p, PD_FEAT_AUXTRACE))
+			return 0;
+		return mperf_error(-MPERF_ERR_USAGE, "'%s': samples for '%s' event do not have %s attribute set: cannot print '%s' field",
+				   S->label, ev->name, bitname, fname);
+	}
+	S->o.type[t].fields &= ~field;
+	return 0;
+}
+
+/* perf script's check of the fields against the events, once they are known. */
+static int check_fields(struct script *S)
+{
+	S->checked = true;
+	for (size_t i = 0; i < pdata__nr_evsel(S->p); i++)
+		if (pdata__evsel(S->p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			S->use_callchain = true;
+	if (pdata__has_feat(S->p, PD_FEAT_STAT))
+		return 0;	/* perf stat record's file: perf checks nothing */
+	for (int t = 0; t < SCRIPT_NR_TYPES; t++) {
+		const struct pd_evsel *ev = first_of_type(S, t);
+		unsigned *f = &S->o.type[t].fields;
+		int err;
+
+		/* perf 6.1 takes -F TYPE:FIELDS for a type the file has none of without a word. */
+		if (!ev || !*f)
+			continue;
+		if ((*f & SCRIPT_F_TRACE) && !S->tep)
+			return mperf_error(-MPERF_ERR_USAGE, "'%s': no tracing data in the file: cannot print the fields of '%s'",
+					   S->label, ev->name);
+		if ((err = need_bit(S, t, ev, PERF_SAMPLE_IP, "IP", SCRIPT_F_IP, "ip")))
+			return err;
+		/* perf 6.1 prints nothing for sym or dso without ip, and refuses symoff without sym. */
+		if ((*f & SCRIPT_F_SYMOFF) && !(*f & SCRIPT_F_SYM))
+			return mperf_error(-MPERF_ERR_USAGE, "'%s': -F symoff needs sym", S->label);
+		if ((*f & (SCRIPT_F_PID | SCRIPT_F_TID)) &&
+		    (err = need_bit(S, t, ev, PERF_SAMPLE_TID, "TID", SCRIPT_F_TID | SCRIPT_F_PID,
+				    *f & SCRIPT_F_TID ? "tid" : "pid")))
+			return err;
+		if ((*f & SCRIPT_F_TIME) && (err = need_bit(S, t, ev, PERF_SAMPLE_TIME, "TIME", SCRIPT_F_TIME, "time")))
+			return err;
+		if ((*f & SCRIPT_F_CPU) && (err = need_bit(S, t, ev, PERF_SAMPLE_CPU, "CPU", SCRIPT_F_CPU, "cpu")))
+			return err;
+		/* No check of PERIOD: without it perf prints the attr's period. */
+	}
+	/* Tracepoints that record call chains print them, and so their ips. */
+	if (S->use_callchain && !S->o.type[PERF_TYPE_TRACEPOINT].user_set)
+		for (size_t i = 0; i < pdata__nr_evsel(S->p); i++) {
+			const struct pd_evsel *ev = pdata__evsel(S->p, i);
+
+			if (ev->attr.type == PERF_TYPE_TRACEPOINT && (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+				S->o.type[PERF_TYPE_TRACEPOINT].fields |= SCRIPT_F_IP | SCRIPT_F_SYM | SCRIPT_F_SYMOFF |
+									  SCRIPT_F_DSO;
+				break;
+			}
+		}
+	return 0;
+}
+
+/* ---- tracepoints ---- */
+
+/* The text t as a NUL-terminated copy, or NULL. */
+static char *text_dup(const struct pd_tracing_text *t)
+{
+	char *s = malloc(t->len + 1);
+
+	if (s) {
+		if (t->len)
+			memcpy(s, t->p, t->len);
+		s[t->len] = 0;
+	}
+	return s;
+}
+
+/* printk_formats lines: `0xADDR : "format"`; bprint events find their formats there. */
+static void load_printk(struct tep_handle *tep, char *text)
+{
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *colon = strchr(line, ':'), *fmt;
+		unsigned long long addr;
+
+		if (!colon)
+			continue;
+		addr = strtoull(line, NULL, 16);
+		fmt = colon + 1;
+		if (*fmt == ' ')
+			fmt++;
+		/*
+		 * As perf hands it over, quotes and all: libtraceevent strips
+		 * them, and looks two bytes before the end (a shorter string
+		 * would make it read before the start).
+		 */
+		if (strlen(fmt) >= 3)
+			tep_register_print_string(tep, fmt, addr);
+	}
+}
+
+/* saved_cmdlines lines: "PID COMM". */
+static void load_cmdlines(struct tep_handle *tep, char *text)
+{
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *end;
+		long pid = strtol(line, &end, 10);
+
+		if (end != line && *end == ' ')
+			tep_register_comm(tep, end + 1, (int)pid);
+	}
+}
+
+/* kallsyms lines: "ADDR TYPE NAME [MODULE]" (perf 6.1 writes none; older perf did). */
+static void load_functions(struct tep_handle *tep, char *text)
+{
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char name[512], mod[256] = "";
+		unsigned long long addr;
+		char type;
+
+		if (sscanf(line, "%llx %c %511s %255s", &addr, &type, name, mod) < 3)
+			continue;
+		if (mod[0] == '[') {
+			size_t n = strlen(mod);
+
+			memmove(mod, mod + 1, n);
+			if (n > 1 && mod[n - 2] == ']')
+				mod[n - 2] = 0;
+		}
+		tep_register_function(tep, name, addr, mod[0] ? mod : NULL);
+	}
+}
+
+/*
+ * The tracepoints' formats from TRACING_DATA, parsed as perf does: the
+ * header page, the ftrace events, the events of each system, then the
+ * kernel's symbols, printk formats and command names the file carries.
+ * A format libtraceevent cannot parse leaves its event without fields.
+ */
+static int load_tracing(struct script *S)
+{
+	const unsigned char *buf;
+	struct pd_tracing_data td;
+	struct pd_tracing_event *ev = NULL;
+	size_t len, nr;
+	char *t;
+	int err;
+
+	S->tracing_loaded = true;
+	if (!(buf = pdata__tracing_data(S->p, &len)))
+		return 0;
+	err = pd_tracing_data_decode(buf, len, &td, NULL, 0, &nr);
+	if (!err && nr && !(ev = calloc(nr, sizeof(*ev))))
+		return mperf_error(-ENOMEM, "out of memory");
+	if (!err)
+		err = pd_tracing_data_decode(buf, len, &td, ev, nr, &nr);
+	if (err) {
+		free(ev);
+		return mperf_error(err, "'%s': the TRACING_DATA feature is %s", S->label,
+				   err == -MPERF_ERR_UNSUPP ? "of a version or byte order mperf does not read" : "malformed");
+	}
+	if (!(S->tep = tep_alloc())) {
+		free(ev);
+		return mperf_error(-ENOMEM, "out of memory");
+	}
+	tep_set_file_bigendian(S->tep, td.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(S->tep, TEP_LITTLE_ENDIAN);
+	tep_set_long_size(S->tep, td.long_size);
+	tep_set_page_size(S->tep, (int)td.page_size);
+	if ((t = text_dup(&td.header_page))) {
+		tep_parse_header_page(S->tep, t, td.header_page.len, td.long_size);
+		free(t);
+	}
+	for (size_t i = 0; i < td.nr_events; i++)
+		if (ev[i].format.len)
+			tep_parse_event(S->tep, ev[i].format.p, ev[i].format.len, ev[i].sys);
+	free(ev);
+	if (td.kallsyms.len && (t = text_dup(&td.kallsyms))) {
+		load_functions(S->tep, t);
+		free(t);
+	}
+	if (td.printk.len && (t = text_dup(&td.printk))) {
+		load_printk(S->tep, t);
+		free(t);
+	}
+	if (td.cmdlines.len && (t = text_dup(&td.cmdlines))) {
+		load_cmdlines(S->tep, t);
+		free(t);
+	}
+	trace_seq_init(&S->seq);
+	S->have_seq = true;
+	return 0;
+}
+
+/* The format of a tracepoint event (by its attr's config, the tracefs id), or NULL. */
+static struct tep_event *tp_format(struct script *S, int evsel, const struct pd_evsel *ev)
+{
+	if ((size_t)evsel >= S->nr_tp) {
+		size_t n = (size_t)evsel + 1;
+		struct tep_event **v = realloc(S->tp, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t i = S->nr_tp; i < n; i++)
+			v[i] = (struct tep_event *)-1;	/* not looked up yet */
+		S->tp = v;
+		S->nr_tp = n;
+	}
+	if (S->tp[evsel] == (struct tep_event *)-1)
+		S->tp[evsel] = S->tep && ev->attr.type == PERF_TYPE_TRACEPOINT ?
+			       tep_find_event(S->tep, (int)ev->attr.config) : NULL;
+	return S->tp[evsel];
+}
+
+/*
+ * Whether raw data of size bytes holds every field of the format where it
+ * says, dynamic strings and arrays included: libtraceevent trusts them.
+ */
+static bool raw_fits(const struct tep_event *e, const unsigned char *raw, uint32_t size)
+{
+	const struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
+
+	for (int l = 0; l < 2; l++)
+		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
+			uint32_t loc, off, len;
+
+			if (f->offset < 0 || f->size < 0 || (uint64_t)f->offset + (uint64_t)f->size > size)
+				return false;
+			if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4)
+				continue;
+			memcpy(&loc, raw + f->offset, 4);
+			off = loc & 0xffff;
+			len = loc >> 16;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				off += (uint32_t)f->offset + 4;
+			if ((uint64_t)off + len > size)
+				return false;
+		}
+	return true;
+}
+
+static void print_trace(struct script *S, int evsel, const struct pd_evsel *ev, const struct pd_sample *smp)
+{
+	struct tep_event *e = tp_format(S, evsel, ev);
+	struct tep_record rec;
+
+	if (!e || !smp->raw || !raw_fits(e, smp->raw, smp->raw_size))
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.cpu = (int)smp->cpu;
+	rec.size = (int)smp->raw_size;
+	rec.data = (void *)smp->raw;
+	trace_seq_reset(&S->seq);
+	tep_print_event(S->tep, &S->seq, &rec, "%s", TEP_PRINT_INFO);
+	out_mem(&S->out, S->seq.buffer, S->seq.len);
+}
+
+/* ---- a sample's line ---- */
+
+static void pad(struct out *o, int n)
+{
+	while (n-- > 0)
+		out_char(o, ' ');
+}
+
+static int digits(uint64_t v, int base)
+{
+	int n = 1;
+
+	while (v >= (uint64_t)base) {
+		v /= (uint64_t)base;
+		n++;
+	}
+	return n;
+}
+
+/* %Nd of a signed value */
+static void out_dec_w(struct out *o, int64_t v, int width, bool left)
+{
+	int n = v < 0 ? digits((uint64_t)-v, 10) + 1 : digits((uint64_t)v, 10);
+
+	if (!left)
+		pad(o, width - n);
+	out_i64(o, v);
+	if (left)
+		pad(o, width - n);
+}
+
+static void out_hex_w(struct out *o, uint64_t v, int width)
+{
+	pad(o, width - digits(v, 16));
+	out_hex(o, v);
+}
+
+static void out_str_w(struct out *o, const char *s, int width)
+{
+	pad(o, width - (int)strlen(s));
+	out_str(o, s);
+}
+
+static void *load_kernel_symbols(void *arg)
+{
+	symcache__load_kernel(arg);
+	return NULL;
+}
+
+/* The symbol at ip, in the map r found; *addr gets the dso-relative address. */
+static const struct sym *find_sym(struct script *S, const struct resolved *r, int cpumode, uint64_t ip,
+				  uint64_t *addr)
+{
+	*addr = ip - r->map_start + r->map_pgoff;
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		if (S->kthread_running) {
+			pthread_join(S->kthread, NULL);
+			S->kthread_running = false;
+		}
+		/* kallsyms addresses are the kernel's own: the offset is from the ip. */
+		*addr = ip;
+		return cpumode == PERF_RECORD_MISC_KERNEL ? symcache__find_kernel(S->syms, ip) : NULL;
+	}
+	/* An anonymous executable map (a JIT's): an identity map, with no symbols. */
+	if (!strncmp(r->dso, "/tmp/perf-", 10)) {
+		*addr = ip;
+		return NULL;
+	}
+	return symcache__find(S->syms, r->dso, r->map_start, r->map_pgoff, ip, addr);
+}
+
+/*
+ * A kernel ip no map covers: perf's kernel map grows to span the kernel's
+ * symbols once they are loaded (map__fixup_end), so that the init text
+ * after _etext, which the recorded kernel map leaves out, is the kernel's.
+ */
+static void kernel_fallback(struct script *S, int cpumode, uint64_t ip, struct resolved *r)
+{
+	if (r->found || cpumode != PERF_RECORD_MISC_KERNEL)
+		return;
+	if (S->kthread_running) {
+		pthread_join(S->kthread, NULL);
+		S->kthread_running = false;
+	}
+	if (!symcache__find_kernel(S->syms, ip))
+		return;
+	r->found = true;
+	r->dso = "[kernel.kallsyms]";
+	r->map_start = r->map_pgoff = 0;
+}
+
+/*
+ * A C++ symbol's name as perf 6.1 prints it: demangled, without the
+ * parameters ("ns::Class::f", "walk_non_aliased_vuses").  Only the plain
+ * shapes: a name, or a nested name of names, constructors and destructors;
+ * for templates, operators, substitutions, clones and the rest, false
+ * (the symbol's name is printed as the table has it).
+ */
+static bool demangle(const char *m, char *buf, size_t len)
+{
+	const char *p = m + 2, *last = NULL;
+	size_t o = 0, last_len = 0;
+	bool nested;
+
+#define PUT(s, n) do { if (o + (n) >= len) return false; memcpy(buf + o, (s), (n)); o += (n); } while (0)
+	if (strncmp(m, "_Z", 2) || strchr(m, '.') || strchr(m, '@'))
+		return false;
+	if (*p == 'L')
+		p++;
+	nested = *p == 'N';
+	if (nested) {
+		p++;
+		while (*p == 'r' || *p == 'V' || *p == 'K')
+			p++;
+		if (*p == 'R' || *p == 'O')
+			p++;
+	}
+	for (int part = 0; ; part++) {
+		if (nested && *p == 'E') {
+			p++;
+			break;
+		}
+		if (part)
+			PUT("::", 2);
+		if (nested && part == 0 && p[0] == 'S' && p[1] == 't') {
+			PUT("std", 3);
+			p += 2;
+			continue;
+		}
+		if (*p == 'L')
+			p++;
+		if (*p >= '1' && *p <= '9') {
+			size_t n = 0;
+
+			while (*p >= '0' && *p <= '9' && n < 4096)
+				n = n * 10 + (size_t)(*p++ - '0');
+			if (!n || strnlen(p, n) < n)
+				return false;
+			PUT(p, n);
+			last = p;
+			last_len = n;
+			p += n;
+		} else if (nested && last && p[0] == 'C' && p[1] >= '1' && p[1] <= '3') {
+			PUT(last, last_len);
+			p += 2;
+		} else if (nested && last && p[0] == 'D' && p[1] >= '0' && p[1] <= '2') {
+			PUT("~", 1);
+			PUT(last, last_len);
+			p += 2;
+		} else {
+			return false;
+		}
+		if (!nested)
+			break;
+	}
+	/* Template arguments, an ABI tag: printed in ways this does not know. */
+	if (*p == 'I' || *p == 'B' || !last)
+		return false;
+	buf[o] = 0;
+	return true;
+#undef PUT
+}
+
+/* A PLT entry's "name@plt" is its demangled name, then "@plt". */
+static bool demangle_sym(const char *name, char *buf, size_t len)
+{
+	size_t n = strlen(name);
+	char m[1024];
+
+	if (n > 4 && !strcmp(name + n - 4, "@plt") && n - 4 < sizeof(m)) {
+		memcpy(m, name, n - 4);
+		m[n - 4] = 0;
+		if (!demangle(m, buf, len) || strlen(buf) + 5 > len)
+			return false;
+		strcat(buf, "@plt");
+		return true;
+	}
+	return demangle(name, buf, len);
+}
+
+/*
+ * The name perf prints for a dso: a kernel module's file is "[name]" (its
+ * file name up to ".ko", '-' as '_') unless the recording's build ids name
+ * the file (perf's dso then has the file's name), everything else as the
+ * map names it.
+ */
+static const char *dso_name(const struct script *S, const struct resolved *r, char *buf, size_t len)
+{
+	unsigned char id[20];
+	const char *base, *ko;
+	size_t n;
+
+	if (!r->found)
+		return "[unknown]";
+	if (r->dso[0] != '/' || !(base = strrchr(r->dso, '/') + 1) || !(ko = strstr(base, ".ko")) ||
+	    (ko[3] && ko[3] != '.') || (n = (size_t)(ko - base)) + 3 > len || pdata__build_id(S->p, r->dso, id))
+		return r->dso;
+	buf[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		buf[i + 1] = base[i] == '-' ? '_' : base[i];
+	buf[n + 1] = ']';
+	buf[n + 2] = 0;
+	return buf;
+}
+
+/* " sym+0xoff (dso)", as the fields say. */
+static void print_sym_dso(struct script *S, unsigned f, const struct resolved *r, const struct sym *sym,
+			  uint64_t addr)
+{
+	struct out *o = &S->out;
+
+	if (f & SCRIPT_F_SYM) {
+		out_char(o, ' ');
+		if (sym) {
+			/* By name: a kernel symbol is handed out in one struct, reused. */
+			if (sym->name != S->last_sym) {
+				S->last_sym = sym->name;
+				S->last_name = sym->name;
+				if (sym->name[0] == '_' && sym->name[1] == 'Z' &&
+				    demangle_sym(sym->name, S->demangled, sizeof(S->demangled)))
+					S->last_name = S->demangled;
+			}
+			out_str(o, S->last_name);
+			if (f & SCRIPT_F_SYMOFF) {
+				out_str(o, "+0x");
+				out_hex(o, addr - sym->start);
+			}
+		} else {
+			out_str(o, "[unknown]");
+		}
+	}
+	if (f & SCRIPT_F_DSO) {
+		char buf[256];
+
+		out_str(o, " (");
+		out_str(o, dso_name(S, r, buf, sizeof(buf)));
+		out_char(o, ')');
+	}
+}
+
+/*
+ * The chain, callee first, one line per frame: "\t%16lx sym+off (dso)".
+ * Context markers switch the cpumode the next ips are resolved in; an
+ * unknown one makes perf drop the whole chain.  A frame's address is
+ * printed relative to its dso, as perf 6.1 prints it.
+ */
+static int print_chain(struct script *S, unsigned f, struct machine *m, const struct pd_sample *smp)
+{
+	struct out *o = &S->out;
+	int cpumode = PERF_RECORD_MISC_USER, n = 0;
+
+	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+		uint64_t ip = pd_sample_callchain(smp, i);
+
+		if (ip < PERF_CONTEXT_MAX)
+			n++;
+		else if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER)
+			return 0;
+	}
+	n = 0;
+	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+		uint64_t ip = pd_sample_callchain(smp, i), addr = ip;
+		const struct sym *sym = NULL;
+		struct resolved r;
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			cpumode = ip == PERF_CONTEXT_HV ? PERF_RECORD_MISC_HYPERVISOR :
+				  ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+			continue;
+		}
+		n++;
+		if (machine__resolve(m, (int)smp->pid, (int)smp->tid, cpumode, ip, &r))
+			return -ENOMEM;
+		kernel_fallback(S, cpumode, ip, &r);
+		if (r.found)
+			sym = find_sym(S, &r, cpumode, ip, &addr);
+		out_char(o, '\t');
+		if (f & SCRIPT_F_IP)
+			out_hex_w(o, r.found ? addr : ip, 16);
+		print_sym_dso(S, f, &r, sym, addr);
+		out_char(o, '\n');
+	}
+	return 0;
+}
+
+static int max_name_len(const struct script *S)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < pdata__nr_evsel(S->p); i++) {
+		int n = (int)strlen(pdata__evsel(S->p, i)->name);
+
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+static int on_sample(void *arg, const struct session_sample *ss)
+{
+	struct script *S = arg;
+	const struct pd_evsel *ev = pdata__evsel(S->p, (size_t)ss->evsel);
+	const struct pd_sample *smp = ss->smp;
+	struct out *o = &S->out;
+	bool chain;
+	unsigned f;
+	int err;
+
+	if (!S->tracing_loaded && (err = load_tracing(S)))
+		return err;
+	if (!S->checked && (err = check_fields(S)))
+		return err;
+	f = S->o.type[output_type(&ev->attr)].fields;
+	if (!f)
+		return 0;
+	if (!S->name_width)
+		S->name_width = max_name_len(S);
+	chain = (f & SCRIPT_F_IP) && S->use_callchain && (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+	if (f & SCRIPT_F_COMM) {
+		if (chain)
+			out_str(o, ss->where.comm);
+		else
+			out_str_w(o, ss->where.comm, 16);
+		out_char(o, ' ');
+	}
+	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID)) {
+		out_dec_w(o, (int32_t)smp->pid, 5, false);
+		out_char(o, '/');
+		out_dec_w(o, (int32_t)smp->tid, 5, true);
+		out_char(o, ' ');
+	} else if (f & (SCRIPT_F_PID | SCRIPT_F_TID)) {
+		out_dec_w(o, (int32_t)(f & SCRIPT_F_PID ? smp->pid : smp->tid), 5, false);
+		out_char(o, ' ');
+	}
+	if (f & SCRIPT_F_CPU) {
+		int32_t cpu = (int32_t)smp->cpu;
+
+		out_char(o, '[');
+		if (cpu >= 0)
+			for (int d = digits((uint64_t)cpu, 10); d < 3; d++)
+				out_char(o, '0');
+		else
+			out_char(o, '-');
+		out_i64(o, cpu < 0 ? -(int64_t)cpu : cpu);
+		out_str(o, "] ");
+	}
+	if (f & SCRIPT_F_TIME) {
+		char t[48];
+		uint64_t sec = smp->time / 1000000000, usec = smp->time % 1000000000 / 1000;
+
+		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, sec, usec);
+		out_str_w(o, t, 12);
+		out_str(o, ": ");
+	}
+	if (f & SCRIPT_F_PERIOD) {
+		uint64_t period = ss->from_read || (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ?
+				  ss->period : ev->attr.sample_period;
+
+		pad(o, 10 - digits(period, 10));
+		out_u64(o, period);
+		out_char(o, ' ');
+	}
+	if (f & SCRIPT_F_EVENT) {
+		out_str_w(o, ev->name, S->name_width);
+		out_str(o, ": ");
+	}
+	if ((f & SCRIPT_F_TRACE) && S->tep)
+		print_trace(S, ss->evsel, ev, smp);
+	if (f & SCRIPT_F_IP) {
+		if (chain) {
+			out_char(o, '\n');
+			if ((err = print_chain(S, f, ss->machine, smp)))
+				return mperf_error(err, "out of memory");
+		} else {
+			const struct sym *sym = NULL;
+			uint64_t addr = smp->ip;
+			struct resolved r = ss->where;
+
+			out_char(o, ' ');
+			out_hex_w(o, smp->ip, 16);
+			kernel_fallback(S, ss->cpumode, smp->ip, &r);
+			if (r.found && (f & SCRIPT_F_SYM))
+				sym = find_sym(S, &r, ss->cpumode, smp->ip, &addr);
+			print_sym_dso(S, f, &r, sym, addr);
+		}
+	}
+	out_char(o, '\n');
+	return o->err ? -o->err : 0;
+}
+
+/* The kernel's MMAP names the symbol its address is given for: kallsyms are moved to it. */
+static int on_record(void *arg, const struct session_record *r)
+{
+	struct script *S = arg;
+	struct pd_mmap_event e;
+	char name[256];
+	const char *fn;
+
+	if (r->h->type != PERF_RECORD_MMAP || (r->h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    !PD_VIEW(r->h, &e))
+		return 0;
+	fn = pd_rec_str(r->h, sizeof(e), name, sizeof(name));
+	if (!strncmp(fn, "[kernel.kallsyms]", 17) && fn[17])
+		symcache__set_kernel_ref(S->syms, fn + 17, e.pgoff);
+	return 0;
+}
+
+static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
+{
+	return pdata__build_id(arg, name, id);
+}
+
+int report__script(struct pdata *p, const char *label, const struct report_script_opts *o, FILE *f)
+{
+	struct script S = { .p = p, .label = label, .o = *o };
+	struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &S, .machine = true };
+	int ret = 0;
+
+	if (!(S.syms = symcache__new()))
+		return mperf_error(-ENOMEM, "out of memory");
+	symcache__set_build_ids(S.syms, recorded_build_id, p);
+	if (out_init(&S.out, f)) {
+		symcache__delete(S.syms);
+		return mperf_error(-ENOMEM, "out of memory");
+	}
+	if (pthread_create(&S.kthread, NULL, load_kernel_symbols, S.syms) == 0)
+		S.kthread_running = true;
+	/* A file's events are known now; a stream's come with it (checked at its first sample). */
+	if (!pdata__is_pipe(p) && !(ret = load_tracing(&S)))
+		ret = check_fields(&S);
+	if (!ret)
+		ret = session__run(p, label, &ops);
+	if (S.kthread_running)
+		pthread_join(S.kthread, NULL);
+	ret = out_close(&S.out, ret, label);
+	if (S.have_seq)
+		trace_seq_destroy(&S.seq);
+	if (S.tep)
+		tep_free(S.tep);
+	free(S.tp);
+	symcache__delete(S.syms);
+	return ret;
+}
