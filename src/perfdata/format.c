@@ -19,6 +19,9 @@ _Static_assert(sizeof(struct pd_build_id_entry) == 36, "BUILD_ID entry before it
 _Static_assert(sizeof(struct pd_ksymbol_event) == 24, "KSYMBOL before its name");
 _Static_assert(sizeof(struct pd_namespaces_event) == 24, "NAMESPACES before its links");
 _Static_assert(sizeof(struct pd_time_conv_event) == 56, "TIME_CONV");
+_Static_assert(sizeof(struct pd_auxtrace_event) == 48, "AUXTRACE");
+_Static_assert(sizeof(struct pd_auxtrace_info_event) == 16, "AUXTRACE_INFO before its private words");
+_Static_assert(sizeof(struct pd_compressed2_event) == 16, "COMPRESSED2 before its data");
 _Static_assert(sizeof(struct pd_thread_map_entry) == 24, "THREAD_MAP entry");
 _Static_assert(offsetof(struct pd_event_update_event, str) == 24, "EVENT_UPDATE payload");
 _Static_assert(offsetof(struct perf_event_attr, read_format) + 16 == offsetof(struct perf_event_attr, wakeup_events),

@@ -25,6 +25,9 @@
 /* "PERFILE2" read as a little-endian u64. */
 #define PD_MAGIC		0x32454c4946524550ULL
 #define PD_MAGIC_SWAPPED	0x50455246494c4532ULL
+/* "PERFFILE": perf's first header version, the same layout (perf 6.1 still reads it). */
+#define PD_MAGIC_V1		0x454c494646524550ULL
+#define PD_MAGIC_V1_SWAPPED	0x5045524646494c45ULL
 /* perf 6.1 rejects attr.size > 128; newer kernels' headers say 136. */
 #define PD_ATTR_SIZE		128
 
@@ -66,7 +69,8 @@ enum {
 	PD_AUXTRACE, PD_AUXTRACE_ERROR, PD_THREAD_MAP, PD_CPU_MAP,
 	PD_STAT_CONFIG, PD_STAT, PD_STAT_ROUND, PD_EVENT_UPDATE, PD_TIME_CONV,
 	PD_HEADER_FEATURE, PD_COMPRESSED, PD_FINISHED_INIT,
-	PD_RECORD_MAX		/* 83: types from here on are unknown */
+	PD_COMPRESSED2,		/* perf 6.16 */
+	PD_RECORD_MAX		/* 84: types from here on are unknown */
 };
 /* 1..21 are the kernel types perf 6.1 knows (PERF_RECORD_AUX_OUTPUT_HW_ID is the last). */
 #define PD_KERNEL_RECORD_MAX	22
@@ -393,6 +397,40 @@ enum { PD_STAT_ROUND_INTERVAL, PD_STAT_ROUND_FINAL };
 struct pd_stat_round_event {
 	struct perf_event_header header;
 	uint64_t type, time;
+};
+
+/*
+ * AUXTRACE: size bytes of trace data (Intel PT, CoreSight...) follow the
+ * record, outside header.size, in file and pipe mode alike.
+ */
+struct pd_auxtrace_event {
+	struct perf_event_header header;
+	uint64_t size, offset, reference;
+	uint32_t idx, tid, cpu, reserved;
+};
+
+/* AUXTRACE_INFO: the PMU's type (PD_AUXTRACE_*), then its private u64s. */
+enum { PD_AUXTRACE_INTEL_PT = 1 };
+struct pd_auxtrace_info_event {
+	struct perf_event_header header;
+	uint32_t type, reserved;
+	uint64_t priv[];
+};
+
+/*
+ * COMPRESSED: the rest of the record is zstd data; COMPRESSED2 (perf
+ * 6.16) says how many bytes of it there are, the record padded to 8.
+ * Decompressed, they are records as the data section holds them, and one
+ * may continue in the next compressed record.
+ */
+struct pd_compressed_event {
+	struct perf_event_header header;
+	unsigned char data[];
+};
+struct pd_compressed2_event {
+	struct perf_event_header header;
+	uint64_t data_size;
+	unsigned char data[];
 };
 
 /* TRACING_DATA: the payload (size bytes) follows the record in the stream. */

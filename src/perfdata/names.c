@@ -48,6 +48,7 @@ static const char *const record_names[PD_RECORD_MAX] = {
 	[PD_HEADER_FEATURE] = "FEATURE",
 	[PD_COMPRESSED] = "COMPRESSED",
 	[PD_FINISHED_INIT] = "FINISHED_INIT",
+	[PD_COMPRESSED2] = "COMPRESSED2",
 };
 
 const char *pd_record_name(uint32_t type)

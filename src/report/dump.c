@@ -154,6 +154,51 @@ static const char *switch_dir(const struct perf_event_header *h)
 	return (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" : "OUT        ";
 }
 
+/*
+ * AUXTRACE_INFO of Intel PT: its private words as perf names them, in
+ * three groups, each printed when the record is long enough to hold it.
+ */
+static void dump_auxtrace_info(struct out *out, const struct perf_event_header *h)
+{
+	static const struct { const char *name; bool hex; } pt[] = {
+		{ "PMU Type", 0 }, { "Time Shift", 0 }, { "Time Muliplier", 0 }, { "Time Zero", 0 },
+		{ "Cap Time Zero", 0 }, { "TSC bit", 1 }, { "NoRETComp bit", 1 }, { "Have sched_switch", 0 },
+		{ "Snapshot mode", 0 }, { "Per-cpu maps", 0 },
+		{ "MTC bit", 1 }, { "MTC freq bits", 1 }, { "TSC:CTC numerator", 0 },
+		{ "TSC:CTC denominator", 0 }, { "CYC bit", 1 }, { "Max non-turbo ratio", 0 },
+		{ "Filter string len.", 0 },
+	};
+	static const unsigned int group_end[] = { 10, 16, 17 };
+	struct pd_auxtrace_info_event e;
+	const size_t base = sizeof(e);
+	size_t nr = h->size > base ? (h->size - base) / 8 : 0;
+	unsigned int i = 0;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " type: %u\n", e.type);
+	if (e.type != PD_AUXTRACE_INTEL_PT)
+		return;
+	for (unsigned int g = 0; g < 3 && nr >= group_end[g]; g++) {
+		for (; i < group_end[g]; i++) {
+			uint64_t v;
+
+			pd_view_at(h, base + 8 * i, &v, sizeof(v));
+			out_printf(out, pt[i].hex ? "  %-20s%#" PRIx64 "\n" : "  %-20s%" PRIu64 "\n", pt[i].name, v);
+			if (i == 16) {
+				char sb[4096];
+				uint64_t len = v;
+
+				/* The filter string follows the words, len bytes with its NUL. */
+				if (len && base + 8 * 17 + len <= h->size)
+					pd_rec_str(h, base + 8 * 17, sb, sizeof(sb));
+				else
+					sb[0] = 0;
+				out_printf(out, "  %-20s%s\n", "Filter string", sb);
+			}
+		}
+	}
+}
+
 /* The string at the end of a record whose fixed part is a struct of size fixed. */
 #define REC_STR(h, fixed, sb) pd_rec_str((h), (fixed), (sb), sizeof(sb))
 
@@ -313,6 +358,18 @@ void dump__details(struct out *out, const struct perf_event_header *h, const str
 
 		PD_VIEW(h, &e);
 		out_printf(out, " hw_id: %#" PRIx64 "\n", e.hw_id);
+		break;
+	}
+	case PD_AUXTRACE_INFO:
+		dump_auxtrace_info(out, h);
+		break;
+	case PD_AUXTRACE: {
+		struct pd_auxtrace_event e;
+
+		/* The trace data after it is not decoded (perf decodes Intel PT's packets here). */
+		PD_VIEW(h, &e);
+		out_printf(out, " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64 "  idx: %u  tid: %d  cpu: %d\n",
+			e.size, e.offset, e.reference, e.idx, (int)e.tid, (int)e.cpu);
 		break;
 	}
 	case PERF_RECORD_THROTTLE:
@@ -600,6 +657,9 @@ static int dump_record(void *arg, const struct session_record *r)
 		return -d->out.err;
 	if ((err = stats__record(d->stats, r)))
 		return err;
+	/* perf counts a compressed record and dumps the records it holds, not it. */
+	if (h->type == PD_COMPRESSED || h->type == PD_COMPRESSED2)
+		return 0;
 	if (h->type == PD_HEADER_ATTR && pdata__is_pipe(d->p))
 		nr_visible--;	/* printed as perf does: before the event exists */
 	dump__raw(&d->out, d->label, r->off, h);
