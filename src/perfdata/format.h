@@ -101,6 +101,8 @@ enum {
 /* perf's name of a feature bit ("HOSTNAME"), NULL if unknown. */
 const char *pd_feature_name(int feat);
 
+struct pd_cursor;
+
 /* Feature payloads with a fixed layout. */
 struct pd_feat_nrcpus {
 	uint32_t available;	/* this order, whatever old docs say */
@@ -111,11 +113,63 @@ struct pd_feat_sample_time {
 	uint64_t first, last;
 };
 
+/* COMPRESSED: how the records of the file were compressed. */
+enum { PD_COMP_NONE, PD_COMP_ZSTD };
+struct pd_feat_compressed {
+	uint32_t version, type, level, ratio, mmap_len;
+};
+
+/* CLOCK_DATA: the samples' clock and, at one instant, its time and the time of day. */
+struct pd_feat_clock_data {
+	uint32_t version;	/* 1 */
+	uint32_t clockid;
+	uint64_t tod_ns, clockid_ns;
+};
+/* A CLOCK_DATA section of len bytes: false when short or of another version (perf ignores it). */
+bool pd_feat_clock_data_decode(const void *q, size_t len, struct pd_feat_clock_data *cd);
+
+/*
+ * BPF_BTF: u32 nr; per entry: u32 id, u32 size, size bytes of BTF.
+ * BPF_PROG_INFO: u32 nr; per program: u32 info_len, u32 data_len, u64
+ * arrays (a bit per array the data holds), info_len bytes of the kernel's
+ * struct bpf_prog_info, data_len bytes of arrays; the info's array fields
+ * are offsets into the data.  perf 6.1 refuses an info_len above its own
+ * struct's 232 bytes, and the rest of the section with it.
+ */
+#define PD_BPF_PROG_INFO_MAX	232
+struct pd_btf_entry {
+	uint32_t id, size;
+	const unsigned char *data;
+};
+struct pd_bpf_prog {
+	uint32_t id, btf_id;
+	char name[17];			/* the kernel's short name */
+	bool consistent;		/* the three arrays agree and fit: perf prints the program */
+	uint32_t nr_ksyms;		/* its functions */
+	const unsigned char *tags;	/* nr_ksyms x 8 bytes */
+	const unsigned char *ksyms;	/* nr_ksyms x u64 addresses */
+	const unsigned char *lens;	/* nr_ksyms x u32 sizes */
+	const unsigned char *func_info;	/* nr_func_info x rec_size: u32 insn_off, u32 BTF type id */
+	uint32_t nr_func_info, func_info_rec_size;
+};
+/* The next entry after the u32 count: false when it does not fit (the cursor is then spent). */
+bool pd_btf_next(struct pd_cursor *c, struct pd_btf_entry *e);
+bool pd_bpf_prog_next(struct pd_cursor *c, struct pd_bpf_prog *bp);
+/* The name of type type_id in a BTF blob, or NULL (not found, or not well-formed BTF). */
+const char *pd_btf_type_name(const unsigned char *btf, size_t len, uint32_t type_id);
+
 /* EVENT_DESC: this, then per event: attr (attr_size), u32 nr_ids, a header string, u64 ids[]. */
 struct pd_feat_event_desc {
 	uint32_t nr;
 	uint32_t attr_size;
 };
+/*
+ * The next event of an EVENT_DESC, the cursor past its header: the attr
+ * zero-extended, its name and its ids (nr_ids u64s in place).  False when
+ * it does not fit.
+ */
+bool pd_event_desc_next(struct pd_cursor *c, uint32_t attr_size, struct perf_event_attr *attr,
+			const char **name, const unsigned char **ids, uint32_t *nr_ids);
 
 /*
  * GROUP_DESC: u32 nr; per group: a header string (its name, "{anon_group}"
