@@ -98,6 +98,14 @@ enum {
 };
 #define PD_FEAT_BITS		256
 
+/*
+ * perf's name for a machine ("x86_64", "i686" -> "x86"; "aarch64" ->
+ * "arm64"; "armv7l" -> "arm"...), and the name of register id of that
+ * arch as perf 6.1's -D prints it ("unknown" when it has none).
+ */
+const char *pd_arch_normalize(const char *machine);
+const char *pd_reg_name(const char *arch, unsigned int id);
+
 /* perf's name of a feature bit ("HOSTNAME"), NULL if unknown. */
 const char *pd_feature_name(int feat);
 

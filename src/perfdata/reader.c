@@ -50,6 +50,7 @@ struct pdata {
 	uint64_t features[4];
 	uint64_t bad_feat[4];		/* sections that are set but do not parse: skipped */
 	int version;			/* 0: "PERFFILE" (perf's version 1), 1: "PERFILE2" */
+	char arch[64];			/* the ARCH feature, "" without one */
 	bool warned;			/* the data-size-0 warning was logged */
 
 	/* Records decompressed from COMPRESSED records: [dpos, dlen) unread. */
@@ -178,6 +179,16 @@ static int parse_event_desc(struct pdata *p, const unsigned char *q, size_t len)
 out:
 	free(names);
 	return err;
+}
+
+/* The ARCH feature's string (register names depend on it). */
+static void set_arch(struct pdata *p, const unsigned char *q, size_t len)
+{
+	struct pd_cursor c = { q, q + len };
+	const char *s = pd_cursor_string(&c);
+
+	if (s)
+		snprintf(p->arch, sizeof(p->arch), "%s", s);
 }
 
 static void derive_names(struct pdata *p)
@@ -391,6 +402,8 @@ static int open_file_mode(struct pdata *p)
 				p->feat[b] = sec;
 			if (b == PD_FEAT_EVENT_DESC && (err = parse_event_desc(p, img + sec.offset, sec.size)))
 				return err;
+			if (b == PD_FEAT_ARCH)
+				set_arch(p, img + sec.offset, sec.size);
 		}
 	}
 	return check_events(p);
@@ -492,6 +505,8 @@ static int pipe_meta(struct pdata *p, const struct perf_event_header *h, uint64_
 
 		if (PD_VIEW(h, &fe) && fe.feat_id == PD_FEAT_EVENT_DESC)
 			err = parse_event_desc(p, q + sizeof(fe), h->size - sizeof(fe));
+		if (fe.feat_id == PD_FEAT_ARCH && h->size > sizeof(fe))
+			set_arch(p, q + sizeof(fe), h->size - sizeof(fe));
 		break;
 	}
 	case PD_EVENT_UPDATE: {
@@ -977,6 +992,11 @@ bool pdata__has_feat(const struct pdata *p, int feat)
 bool pdata__feat_bad(const struct pdata *p, int feat)
 {
 	return feat >= 0 && feat < PD_FEAT_BITS && (p->bad_feat[feat / 64] >> (feat % 64)) & 1;
+}
+
+const char *pdata__arch(const struct pdata *p)
+{
+	return p->arch[0] ? p->arch : NULL;
 }
 
 int pdata__version(const struct pdata *p)
