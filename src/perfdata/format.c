@@ -5,6 +5,7 @@
  * over header sections.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../lib/err.h"
 #include "format.h"
@@ -774,5 +775,38 @@ bool pd_event_desc_next(struct pd_cursor *c, uint32_t attr_size, struct perf_eve
 		return false;
 	memset(attr, 0, sizeof(*attr));
 	memcpy(attr, a, attr_size < sizeof(*attr) ? attr_size : sizeof(*attr));
+	return true;
+}
+
+/* The value of the line "key: value" of a format text, or NULL; *n its length. */
+static const char *format_field(const struct pd_tracing_text *t, const char *key, size_t *n)
+{
+	size_t klen = strlen(key);
+
+	for (const char *l = t->p, *end = t->p + t->len; l && l < end; ) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l)), *le = nl ? nl : end;
+
+		if ((size_t)(le - l) > klen && !memcmp(l, key, klen)) {
+			*n = (size_t)(le - l - klen);
+			return l + klen;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+bool pd_tracing_format_id(const struct pd_tracing_text *format, char *name, size_t len, uint64_t *id)
+{
+	size_t nn, ni;
+	const char *v = format->p ? format_field(format, "name: ", &nn) : NULL;
+	const char *i = format->p ? format_field(format, "ID: ", &ni) : NULL;
+	char num[24];
+
+	if (!v || !i || !ni || ni >= sizeof(num) || !len)
+		return false;
+	memcpy(num, i, ni);
+	num[ni] = 0;
+	*id = strtoull(num, NULL, 10);
+	snprintf(name, len, "%.*s", (int)nn, v);
 	return true;
 }

@@ -235,6 +235,12 @@ struct pd_tracing_data {
 int pd_tracing_data_decode(const void *buf, size_t len, struct pd_tracing_data *td,
 			   struct pd_tracing_event *ev, size_t max, size_t *nr);
 
+/*
+ * A tracepoint's name and id from its format text ("name: X", "ID: N"
+ * lines): false when it has either missing.
+ */
+bool pd_tracing_format_id(const struct pd_tracing_text *format, char *name, size_t len, uint64_t *id);
+
 /* One BUILD_ID entry (also the HEADER_BUILD_ID record of pipe mode); size is header.size. */
 struct pd_build_id_entry {
 	struct perf_event_header header;	/* misc: cpumode | PD_MISC_BUILD_ID_SIZE */

@@ -191,6 +191,40 @@ static void set_arch(struct pdata *p, const unsigned char *q, size_t len)
 		snprintf(p->arch, sizeof(p->arch), "%s", s);
 }
 
+/*
+ * A tracepoint event that nothing named is named "system:name" from the
+ * tracing data, by its id (config), as perf names it.
+ */
+#define TRACING_MAX	(64u << 20)
+static void name_tracepoints(struct pdata *p, const unsigned char *q, size_t len)
+{
+	struct pd_tracing_data td;
+	struct pd_tracing_event *ev;
+	size_t nr = 0, max = 8192;
+
+	if (!(ev = calloc(max, sizeof(*ev))))
+		return;
+	if (!pd_tracing_data_decode(q, len, &td, ev, max, &nr)) {
+		for (size_t i = 0; i < nr && i < max; i++) {
+			char name[256], full[512];
+			uint64_t id;
+
+			if (!pd_tracing_format_id(&ev[i].format, name, sizeof(name), &id))
+				continue;
+			for (size_t k = 0; k < p->nr_evsel; k++) {
+				struct pd_evsel *e = &p->evsel[k];
+
+				if (e->attr.type != PERF_TYPE_TRACEPOINT || e->attr.config != id ||
+				    (e->name && strcmp(e->name, "unknown:unknown")))
+					continue;
+				snprintf(full, sizeof(full), "%s:%s", ev[i].sys, name);
+				set_name(e, full, sizeof(full));
+			}
+		}
+	}
+	free(ev);
+}
+
 static void derive_names(struct pdata *p)
 {
 	for (size_t i = 0; i < p->nr_evsel; i++) {
@@ -406,6 +440,8 @@ static int open_file_mode(struct pdata *p)
 				set_arch(p, img + sec.offset, sec.size);
 		}
 	}
+	if (p->feat[PD_FEAT_TRACING_DATA].size)
+		name_tracepoints(p, img + p->feat[PD_FEAT_TRACING_DATA].offset, p->feat[PD_FEAT_TRACING_DATA].size);
 	return check_events(p);
 }
 
@@ -767,6 +803,16 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 		if (!r)
 			return fail(p, -MPERF_ERR_TRUNCATED, "record at offset %#llx (size %#x) runs past the end of the stream",
 				    (unsigned long long)off, h.size);
+		/* TRACING_DATA names the tracepoint events: read its payload with it (skipped after). */
+		if (h.type == PD_HEADER_TRACING_DATA && h.size >= sizeof(struct pd_tracing_data_event)) {
+			struct pd_tracing_data_event td;
+
+			memcpy(&td, q, sizeof(td));
+			if (td.size <= TRACING_MAX && need(p, (size_t)h.size + td.size, &q) > 0)
+				name_tracepoints(p, q + h.size, td.size);
+			else if ((r = need(p, h.size, &q)) <= 0)
+				return r < 0 ? r : -MPERF_ERR_TRUNCATED;
+		}
 	}
 	rec->off = off;
 	rec->stable = p->fd < 0;
