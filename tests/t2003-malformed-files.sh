@@ -17,6 +17,13 @@ poke () {	# poke FILE OFFSET WIDTH VALUE
 }
 hex () { printf '%#x' "$1"; }
 # Offset (decimal) of the N-th record of type T in the dump of base.data.
+# How many SAMPLE records lie before offset $1 (decimal) of base.data.
+samples_before () {
+	awk -v o="$1" '
+		function hexval(s,   i, v) { v = 0; for (i = 3; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+		/@base.data \[0x[0-9a-f]+\]: event: 9$/ { x = $1; sub(/@.*/, "", x); if (hexval(x) < o) n++ }
+		END { print n + 0 }' base.dump
+}
 record_off () {
 	local x
 	x=$(awk -v t="$1" -v n="${2:-1}" '$0 ~ "@base.data \\[0x[0-9a-f]+\\]: event: " t "$" { if (++k == n) { sub(/@.*/, ""); sub(/^0x/, ""); print; exit } }' base.dump)
@@ -128,7 +135,7 @@ test_expect_success 'empty CPUDESC section: (null) in --header-only, the dump wh
 	poke f $((t + 16 * n + 8)) 8 0 &&
 	warned f "'\''f'\'': feature CPUDESC at" &&
 	"$MPERF" report --header-only -i f >hdr &&
-	grep -q "^# cpudesc : (null)$" hdr && grep -q "^# cpuid : " hdr
+	grep -q "^# cpudesc : (null)$" hdr && grep -q "^# total memory : [1-9]" hdr
 '
 
 test_expect_success 'feature table past EOF: features skipped with a warning' '
@@ -144,7 +151,7 @@ test_expect_success 'data cut mid-record: the records before the cut, then one e
 	test_expect_code 1 "$MPERF" report -D -i f >out 2>err &&
 	test_line_count = 1 err &&
 	grep -q "'\''f'\'': file is truncated: data section \[$(hex "$(peek64 base.data 40)"), +$(hex "$(peek64 base.data 48)")) runs past the end of the file ($(hex $((o + 20))) bytes); read the records up to offset $(hex "$o")" err &&
-	test "$(grep -c "^[0-9].*PERF_RECORD_SAMPLE" out)" = 39 &&
+	test "$(grep -c "^[0-9].*PERF_RECORD_SAMPLE" out)" = "$(samples_before "$o")" &&
 	! grep -q "Aggregated stats" out
 '
 
@@ -152,7 +159,7 @@ test_expect_success 'data cut at a record boundary: all of it, then the error' '
 	o=$(record_off 9 40) && head -c "$o" base.data >f &&
 	test_expect_code 1 "$MPERF" report -D -i f >out 2>err &&
 	test_line_count = 1 err && grep -q "read the records up to offset $(hex "$o")" err &&
-	test "$(grep -c "^[0-9].*PERF_RECORD_SAMPLE" out)" = 39
+	test "$(grep -c "^[0-9].*PERF_RECORD_SAMPLE" out)" = "$(samples_before "$o")"
 '
 
 test_expect_success 'a sample id in no ids section' '

@@ -317,7 +317,8 @@ static int open_file_mode(struct pdata *p)
 	const unsigned char *img = p->mem;
 	struct pd_file_header h = { 0 };
 	uint64_t len = p->mem_len, d_size, nr_attrs, pos, ids_total = 0;
-	int err;
+	char first_bad[sizeof(p->err)];
+	int err, nbad = 0;
 
 	memcpy(&h, img, PD_PIPE_HEADER_SIZE);	/* magic and size: checked by the caller */
 	if (!p->version) {
@@ -427,7 +428,9 @@ static int open_file_mode(struct pdata *p)
 			 * section only: -D needs none, and the others are read.
 			 */
 			if (check_feature(p, b, sec.offset, sec.size)) {
-				mperf_log(MPERF_LOG_WARN, "'%s': %s: skipped", p->label ? p->label : "data", p->err);
+				/* The first one is said; the others are counted in the same line. */
+				if (!nbad++)
+					snprintf(first_bad, sizeof(first_bad), "%s", p->err);
 				p->err[0] = 0;
 				p->bad_feat[b / 64] |= 1ULL << (b % 64);
 				continue;
@@ -440,6 +443,11 @@ static int open_file_mode(struct pdata *p)
 				set_arch(p, img + sec.offset, sec.size);
 		}
 	}
+	if (nbad == 1)
+		mperf_log(MPERF_LOG_WARN, "'%s': %s: skipped", p->label ? p->label : "data", first_bad);
+	else if (nbad)
+		mperf_log(MPERF_LOG_WARN, "'%s': %s: skipped, with %d more feature sections that do not parse",
+			  p->label ? p->label : "data", first_bad, nbad - 1);
 	if (p->feat[PD_FEAT_TRACING_DATA].size)
 		name_tracepoints(p, img + p->feat[PD_FEAT_TRACING_DATA].offset, p->feat[PD_FEAT_TRACING_DATA].size);
 	return check_events(p);
