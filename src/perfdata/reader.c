@@ -586,7 +586,8 @@ static int decompress(struct pdata *p, const unsigned char *src, size_t n, uint6
 			return -ENOMEM;
 		ZSTD_initDStream(p->zds);
 	}
-	memmove(p->dbuf, p->dbuf + p->dpos, keep);
+	if (keep)
+		memmove(p->dbuf, p->dbuf + p->dpos, keep);
 	p->dlen = keep;
 	p->dpos = 0;
 	p->doff = off;

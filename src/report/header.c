@@ -122,7 +122,7 @@ static void event_line(struct out *out, const struct pd_evsel *e)
 /* The BTF blob of id in the BPF_BTF section (the first of that id), or NULL. */
 static const unsigned char *find_btf(const unsigned char *q, size_t len, uint32_t id, size_t *blen)
 {
-	struct pd_cursor c = { q, q + len };
+	struct pd_cursor c = { q, q ? q + len : q };
 	struct pd_btf_entry e;
 	uint32_t nr;
 
@@ -178,7 +178,7 @@ static void prog_name(char *buf, size_t len, const struct pd_bpf_prog *bp, uint3
  */
 static void bpf_prog_info(struct out *out, struct pdata *p, const unsigned char *q, size_t len)
 {
-	struct pd_cursor c = { q, q + len };
+	struct pd_cursor c = { q, q ? q + len : q };
 	const unsigned char *btfs = NULL;
 	struct prog_at *v;
 	size_t n = 0, btfs_len = 0;
@@ -310,7 +310,7 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 	uint32_t nr;
 
 	if (!q) {
-		c.p = c.end = (const unsigned char *)"";
+		q = c.p = c.end = (const unsigned char *)"";
 		len = 0;
 	}
 	if (string_labels[feat]) {
