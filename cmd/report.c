@@ -28,7 +28,7 @@ static const char report_usage[] =
 	"        --stdio            text output, perf report --stdio's (the default)\n"
 	"        --json             the histograms as one JSON document (see mperf-report(1))\n"
 	"        --header           print the file's header and features first\n"
-	"        --header-only      print only the file's header and features\n"
+	"        --header-only      print only the file's header and features (a stream's too)\n"
 	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, sym\n"
 	"                           (default: comm,dso,sym)\n"
 	"        --percent-limit P  hide entries below P percent\n"
@@ -339,12 +339,14 @@ int cmd_report(int argc, char **argv)
 	if (header && !ho.json) {
 		struct stat st;
 
-		if (pdata__is_pipe(p)) {
-			cmd_error("report", "--header needs a file-mode perf.data, not a pipe-mode stream");
+		if (pdata__is_pipe(p) && !header_only) {
+			cmd_error("report", "--header needs a file-mode perf.data, not a pipe-mode stream (--header-only reads either)");
 			pdata__close(p);
 			return EXIT_MPERF;
 		}
-		ret = report__header(p, label, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
+		/* perf's "captured on" is the input's mtime, a pipe's too. */
+		ret = report__header(p, label, (strcmp(input, "-") ? stat(input, &st) : fstat(0, &st)) == 0 ?
+				     st.st_mtime : 0, stdout);
 		if (ret < 0 || header_only) {
 			pdata__close(p);
 			return ret;

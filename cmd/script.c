@@ -76,7 +76,7 @@ int cmd_script(int argc, char **argv)
 		if (pdata__is_pipe(p)) {
 			cmd_error("script", "--header needs a file-mode perf.data, not a pipe-mode stream");
 			pdata__close(p);
-			return 1;
+			return EXIT_MPERF;
 		}
 		ret = report__header(p, label, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
 	}

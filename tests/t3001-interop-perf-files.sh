@@ -76,4 +76,64 @@ test_expect_success PERF 'a pipe-mode stream on stdin' '
 	test "$(grep -c "PERF_RECORD_SAMPLE(IP" stdin.out)" -gt 100
 '
 
+test_expect_success PERF 'perf record -z: the records inside COMPRESSED, each at its offset' '
+	perf_record -z -o z.data -e cpu-clock "$CPUSPIN" 0.3 && same_dump z.data &&
+	grep -q "^      COMPRESSED events: " mperf.out &&
+	"$PERF" report --header-only -i z.data >perf.hdr 2>/dev/null &&
+	"$MPERF" report --header-only -i z.data >mperf.hdr &&
+	diff -u perf.hdr mperf.hdr && grep -q "^# compressed : Zstd, level = " mperf.hdr
+'
+
+# set_arch FILE ARCH: the ARCH feature's string rewritten in place (it is
+# padded to 64 bytes: any name that short fits).
+set_arch () {
+	perl -e '
+		my ($f, $arch) = @ARGV;
+		open(my $h, "+<:raw", $f) or die; local $/; my $d = <$h>;
+		my ($doff, $dsize) = unpack("Q<Q<", substr($d, 40, 16));
+		my $bits = unpack("Q<", substr($d, 72, 8));
+		my $t = $doff + $dsize; my $i = 0;
+		for my $b (0 .. 63) {
+			next unless ($bits >> $b) & 1;
+			my ($o) = unpack("Q<", substr($d, $t + 16 * $i++, 8));
+			next unless $b == 6;
+			my $n = unpack("L<", substr($d, $o, 4));
+			seek($h, $o + 4, 0); print $h pack("a$n", $arch);
+		}' "$@"
+}
+
+test_expect_success PERF 'user registers named by the file'"'"'s arch (x86_64, i686, aarch64, armv7l)' '
+	perf_record -o regs.data --user-regs=AX,BX,SP,IP,R15 -e cpu-clock "$CPUSPIN" 0.1 &&
+	same_dump regs.data && grep -q "^\.\.\.\. AX    0x" mperf.out &&
+	for a in i686 aarch64 armv7l; do
+		cp regs.data regs-$a.data && set_arch regs-$a.data $a && same_dump regs-$a.data || exit 1
+	done &&
+	grep -q "^\.\.\.\. r0    0x" mperf.out &&
+	same_dump regs-aarch64.data && grep -q "^\.\.\.\. x23   0x" mperf.out
+'
+
+# A stream without EVENT_DESC and EVENT_UPDATE (older perf): the
+# tracepoint is named from the tracing data, as perf names it.
+# strip_names <IN >OUT: the stream without its EVENT_UPDATE records and its EVENT_DESC feature.
+strip_names () {
+	perl -e '
+		local $/; my $d = <STDIN>; my $o = substr($d, 0, 16); my $p = 16;
+		while ($p + 8 <= length($d)) {
+			my ($t, $m, $s) = unpack("L<S<S<", substr($d, $p, 8));
+			last if $s < 8;
+			my $skip = $t == 66 ? unpack("L<", substr($d, $p + 8, 4)) : 0;
+			my $drop = $t == 78 || ($t == 80 && unpack("Q<", substr($d, $p + 8, 8)) == 12);
+			$o .= substr($d, $p, $s + $skip) unless $drop;
+			$p += $s + $skip;
+		}
+		print $o;'
+}
+
+test_expect_success PERF 'a stream that names no event: tracepoints named from TRACING_DATA' '
+	"$PERF" record -q -o - -e sched:sched_process_exec -e cpu-clock "$CPUSPIN" 0.05 >tp.pipe 2>/dev/null &&
+	strip_names <tp.pipe >tp-noname.pipe &&
+	same_dump tp-noname.pipe &&
+	grep -q "^sched:sched_process_exec stats:$" mperf.out
+'
+
 test_done

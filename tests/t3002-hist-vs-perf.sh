@@ -53,6 +53,10 @@ test_expect_success PERF '--sort dso,sym and --sort comm' '
 	same_hist fork.data --sort comm
 '
 
+test_expect_success PERF 'perf record -z: the zstd-compressed records' '
+	perf_record -z -e cpu-clock -o z.data "$CPUSPIN" 0.3 && same_hist z.data
+'
+
 test_expect_success PERF '--percent-limit' '
 	same_hist fork.data --percent-limit 1 &&
 	test "$(grep -c "^ *[0-9.]*%" mperf.out)" -lt 10

@@ -177,11 +177,11 @@ test_expect_success PERF,TRACEFS,SCHED '-F on tracepoints: trace:, and trace amo
 '
 
 test_expect_success PERF '-F that perf refuses, refused in one line' '
-	test_expect_code 1 "$MPERF" script -i seed.data -F cpu,time 2>err &&
+	test_expect_code 125 "$MPERF" script -i seed.data -F cpu,time 2>err &&
 	test_line_count = 1 err &&
 	grep -q "^mperf script: '"'"'seed.data'"'"': samples for '"'"'cpu-clock'"'"' event do not have CPU attribute set: cannot print '"'"'cpu'"'"' field$" err &&
 	! "$PERF" script -i seed.data -F cpu,time >/dev/null 2>&1 &&
-	test_expect_code 1 "$MPERF" script -i seed.data -F ip,symoff 2>err &&
+	test_expect_code 125 "$MPERF" script -i seed.data -F ip,symoff 2>err &&
 	test_line_count = 1 err &&
 	! "$PERF" script -i seed.data -F ip,symoff >/dev/null 2>&1
 '

@@ -5,6 +5,7 @@
  * over header sections.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../lib/err.h"
 #include "format.h"
@@ -19,6 +20,9 @@ _Static_assert(sizeof(struct pd_build_id_entry) == 36, "BUILD_ID entry before it
 _Static_assert(sizeof(struct pd_ksymbol_event) == 24, "KSYMBOL before its name");
 _Static_assert(sizeof(struct pd_namespaces_event) == 24, "NAMESPACES before its links");
 _Static_assert(sizeof(struct pd_time_conv_event) == 56, "TIME_CONV");
+_Static_assert(sizeof(struct pd_auxtrace_event) == 48, "AUXTRACE");
+_Static_assert(sizeof(struct pd_auxtrace_info_event) == 16, "AUXTRACE_INFO before its private words");
+_Static_assert(sizeof(struct pd_compressed2_event) == 16, "COMPRESSED2 before its data");
 _Static_assert(sizeof(struct pd_thread_map_entry) == 24, "THREAD_MAP entry");
 _Static_assert(offsetof(struct pd_event_update_event, str) == 24, "EVENT_UPDATE payload");
 _Static_assert(offsetof(struct perf_event_attr, read_format) + 16 == offsetof(struct perf_event_attr, wakeup_events),
@@ -633,4 +637,176 @@ int pd_tracing_data_decode(const void *buf, size_t len, struct pd_tracing_data *
 	td->events = ev;
 	td->nr_events = *nr < max ? *nr : max;
 	return 0;
+}
+
+/* ---- feature payloads ---- */
+
+bool pd_feat_clock_data_decode(const void *q, size_t len, struct pd_feat_clock_data *cd)
+{
+	if (!q || len < sizeof(*cd))
+		return false;
+	memcpy(cd, q, sizeof(*cd));
+	return cd->version == 1;
+}
+
+bool pd_btf_next(struct pd_cursor *c, struct pd_btf_entry *e)
+{
+	const unsigned char *at;
+
+	if (!pd_cursor_u32(c, &e->id) || !pd_cursor_u32(c, &e->size))
+		return false;
+	at = c->p;
+	if (!pd_cursor_skip(c, e->size))
+		return false;
+	e->data = at;
+	return true;
+}
+
+/* An array of n elements of size each at offset off of the data, or NULL. */
+static const unsigned char *bpf_array(const unsigned char *data, uint32_t data_len, uint64_t off,
+				      uint64_t n, uint64_t size)
+{
+	if (off > data_len || n > (data_len - off) / (size ? size : 1))
+		return NULL;
+	return data + off;
+}
+
+bool pd_bpf_prog_next(struct pd_cursor *c, struct pd_bpf_prog *bp)
+{
+	unsigned char info[PD_BPF_PROG_INFO_MAX] = { 0 };
+	uint32_t info_len, data_len, nr_lens, nr_tags;
+	uint64_t arrays;
+	const unsigned char *q, *data;
+
+	if (!pd_cursor_u32(c, &info_len) || !pd_cursor_u32(c, &data_len) || !pd_cursor_u64(c, &arrays) ||
+	    info_len > sizeof(info))
+		return false;
+	q = c->p;
+	if (!pd_cursor_skip(c, info_len))
+		return false;
+	memcpy(info, q, info_len);
+	data = c->p;
+	if (!pd_cursor_skip(c, data_len))
+		return false;
+	memset(bp, 0, sizeof(*bp));
+	/* Offsets of struct bpf_prog_info (linux/bpf.h), fixed by the kernel ABI. */
+	bp->id = pd_u32(info + 4);
+	memcpy(bp->name, info + 64, 16);
+	bp->btf_id = pd_u32(info + 128);
+	bp->func_info_rec_size = pd_u32(info + 132);
+	bp->nr_func_info = pd_u32(info + 144);
+	bp->nr_ksyms = pd_u32(info + 104);
+	nr_lens = pd_u32(info + 108);
+	nr_tags = pd_u32(info + 180);
+	bp->ksyms = bpf_array(data, data_len, pd_u64(info + 112), bp->nr_ksyms, 8);
+	bp->lens = bpf_array(data, data_len, pd_u64(info + 120), bp->nr_ksyms, 4);
+	bp->tags = bpf_array(data, data_len, pd_u64(info + 184), bp->nr_ksyms, 8);
+	bp->func_info = bp->func_info_rec_size >= 8 ?
+		bpf_array(data, data_len, pd_u64(info + 136), bp->nr_func_info, bp->func_info_rec_size) : NULL;
+	if (!bp->func_info)
+		bp->nr_func_info = 0;
+	/* perf prints a program whose three arrays agree; the data must hold them. */
+	bp->consistent = nr_lens == bp->nr_ksyms && nr_tags == bp->nr_ksyms &&
+		(!bp->nr_ksyms || (bp->ksyms && bp->lens && bp->tags &&
+				   (arrays & (1u << 3)) && (arrays & (1u << 4)) && (arrays & (1u << 8))));
+	return true;
+}
+
+/* BTF: a header, then types (each 12 bytes and a tail by kind), then strings. */
+struct btf_header {
+	uint16_t magic;		/* 0xeb9f */
+	uint8_t version, flags;
+	uint32_t hdr_len, type_off, type_len, str_off, str_len;
+};
+
+const char *pd_btf_type_name(const unsigned char *btf, size_t len, uint32_t type_id)
+{
+	struct btf_header h;
+	const unsigned char *t, *tend, *str;
+	uint32_t id = 1;
+
+	if (!btf || len < sizeof(h))
+		return NULL;
+	memcpy(&h, btf, sizeof(h));
+	if (h.magic != 0xeb9f || h.hdr_len < sizeof(h) || h.hdr_len > len ||
+	    h.type_off > len - h.hdr_len || h.type_len > len - h.hdr_len - h.type_off ||
+	    h.str_off > len - h.hdr_len || h.str_len > len - h.hdr_len - h.str_off || !h.str_len)
+		return NULL;
+	t = btf + h.hdr_len + h.type_off;
+	tend = t + h.type_len;
+	str = btf + h.hdr_len + h.str_off;
+	while (tend - t >= 12) {
+		uint32_t name_off = pd_u32(t), info = pd_u32(t + 4);
+		uint32_t vlen = info & 0xffff, kind = (info >> 24) & 0x1f;
+		uint64_t tail;
+
+		switch (kind) {
+		case 1: case 14: case 17: tail = 4; break;			/* INT, VAR, DECL_TAG */
+		case 3: tail = 12; break;					/* ARRAY */
+		case 4: case 5: case 15: case 19: tail = 12ULL * vlen; break;	/* STRUCT, UNION, DATASEC, ENUM64 */
+		case 6: case 13: tail = 8ULL * vlen; break;			/* ENUM, FUNC_PROTO */
+		case 2: case 7: case 8: case 9: case 10: case 11: case 12: case 16: case 18:
+			tail = 0; break;
+		default: return NULL;
+		}
+		if (id == type_id) {
+			if (name_off >= h.str_len || !memchr(str + name_off, 0, h.str_len - name_off))
+				return NULL;
+			return (const char *)str + name_off;
+		}
+		if (tail > (uint64_t)(tend - t) - 12)
+			return NULL;
+		t += 12 + tail;
+		id++;
+	}
+	return NULL;
+}
+
+bool pd_event_desc_next(struct pd_cursor *c, uint32_t attr_size, struct perf_event_attr *attr,
+			const char **name, const unsigned char **ids, uint32_t *nr_ids)
+{
+	const unsigned char *a = c->p;
+
+	if (attr_size < PERF_ATTR_SIZE_VER0 || !pd_cursor_skip(c, attr_size) || !pd_cursor_u32(c, nr_ids) ||
+	    !(*name = pd_cursor_string(c)))
+		return false;
+	*ids = c->p;
+	if (!pd_cursor_skip(c, 8 * (size_t)*nr_ids))
+		return false;
+	memset(attr, 0, sizeof(*attr));
+	memcpy(attr, a, attr_size < sizeof(*attr) ? attr_size : sizeof(*attr));
+	return true;
+}
+
+/* The value of the line "key: value" of a format text, or NULL; *n its length. */
+static const char *format_field(const struct pd_tracing_text *t, const char *key, size_t *n)
+{
+	size_t klen = strlen(key);
+
+	for (const char *l = t->p, *end = t->p + t->len; l && l < end; ) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l)), *le = nl ? nl : end;
+
+		if ((size_t)(le - l) > klen && !memcmp(l, key, klen)) {
+			*n = (size_t)(le - l - klen);
+			return l + klen;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+bool pd_tracing_format_id(const struct pd_tracing_text *format, char *name, size_t len, uint64_t *id)
+{
+	size_t nn, ni;
+	const char *v = format->p ? format_field(format, "name: ", &nn) : NULL;
+	const char *i = format->p ? format_field(format, "ID: ", &ni) : NULL;
+	char num[24];
+
+	if (!v || !i || !ni || ni >= sizeof(num) || !len)
+		return false;
+	memcpy(num, i, ni);
+	num[ni] = 0;
+	*id = strtoull(num, NULL, 10);
+	snprintf(name, len, "%.*s", (int)nn, v);
+	return true;
 }

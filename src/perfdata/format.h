@@ -25,6 +25,9 @@
 /* "PERFILE2" read as a little-endian u64. */
 #define PD_MAGIC		0x32454c4946524550ULL
 #define PD_MAGIC_SWAPPED	0x50455246494c4532ULL
+/* "PERFFILE": perf's first header version, the same layout (perf 6.1 still reads it). */
+#define PD_MAGIC_V1		0x454c494646524550ULL
+#define PD_MAGIC_V1_SWAPPED	0x5045524646494c45ULL
 /* perf 6.1 rejects attr.size > 128; newer kernels' headers say 136. */
 #define PD_ATTR_SIZE		128
 
@@ -66,7 +69,8 @@ enum {
 	PD_AUXTRACE, PD_AUXTRACE_ERROR, PD_THREAD_MAP, PD_CPU_MAP,
 	PD_STAT_CONFIG, PD_STAT, PD_STAT_ROUND, PD_EVENT_UPDATE, PD_TIME_CONV,
 	PD_HEADER_FEATURE, PD_COMPRESSED, PD_FINISHED_INIT,
-	PD_RECORD_MAX		/* 83: types from here on are unknown */
+	PD_COMPRESSED2,		/* perf 6.16 */
+	PD_RECORD_MAX		/* 84: types from here on are unknown */
 };
 /* 1..21 are the kernel types perf 6.1 knows (PERF_RECORD_AUX_OUTPUT_HW_ID is the last). */
 #define PD_KERNEL_RECORD_MAX	22
@@ -94,8 +98,18 @@ enum {
 };
 #define PD_FEAT_BITS		256
 
+/*
+ * perf's name for a machine ("x86_64", "i686" -> "x86"; "aarch64" ->
+ * "arm64"; "armv7l" -> "arm"...), and the name of register id of that
+ * arch as perf 6.1's -D prints it ("unknown" when it has none).
+ */
+const char *pd_arch_normalize(const char *machine);
+const char *pd_reg_name(const char *arch, unsigned int id);
+
 /* perf's name of a feature bit ("HOSTNAME"), NULL if unknown. */
 const char *pd_feature_name(int feat);
+
+struct pd_cursor;
 
 /* Feature payloads with a fixed layout. */
 struct pd_feat_nrcpus {
@@ -107,11 +121,63 @@ struct pd_feat_sample_time {
 	uint64_t first, last;
 };
 
+/* COMPRESSED: how the records of the file were compressed. */
+enum { PD_COMP_NONE, PD_COMP_ZSTD };
+struct pd_feat_compressed {
+	uint32_t version, type, level, ratio, mmap_len;
+};
+
+/* CLOCK_DATA: the samples' clock and, at one instant, its time and the time of day. */
+struct pd_feat_clock_data {
+	uint32_t version;	/* 1 */
+	uint32_t clockid;
+	uint64_t tod_ns, clockid_ns;
+};
+/* A CLOCK_DATA section of len bytes: false when short or of another version (perf ignores it). */
+bool pd_feat_clock_data_decode(const void *q, size_t len, struct pd_feat_clock_data *cd);
+
+/*
+ * BPF_BTF: u32 nr; per entry: u32 id, u32 size, size bytes of BTF.
+ * BPF_PROG_INFO: u32 nr; per program: u32 info_len, u32 data_len, u64
+ * arrays (a bit per array the data holds), info_len bytes of the kernel's
+ * struct bpf_prog_info, data_len bytes of arrays; the info's array fields
+ * are offsets into the data.  perf 6.1 refuses an info_len above its own
+ * struct's 232 bytes, and the rest of the section with it.
+ */
+#define PD_BPF_PROG_INFO_MAX	232
+struct pd_btf_entry {
+	uint32_t id, size;
+	const unsigned char *data;
+};
+struct pd_bpf_prog {
+	uint32_t id, btf_id;
+	char name[17];			/* the kernel's short name */
+	bool consistent;		/* the three arrays agree and fit: perf prints the program */
+	uint32_t nr_ksyms;		/* its functions */
+	const unsigned char *tags;	/* nr_ksyms x 8 bytes */
+	const unsigned char *ksyms;	/* nr_ksyms x u64 addresses */
+	const unsigned char *lens;	/* nr_ksyms x u32 sizes */
+	const unsigned char *func_info;	/* nr_func_info x rec_size: u32 insn_off, u32 BTF type id */
+	uint32_t nr_func_info, func_info_rec_size;
+};
+/* The next entry after the u32 count: false when it does not fit (the cursor is then spent). */
+bool pd_btf_next(struct pd_cursor *c, struct pd_btf_entry *e);
+bool pd_bpf_prog_next(struct pd_cursor *c, struct pd_bpf_prog *bp);
+/* The name of type type_id in a BTF blob, or NULL (not found, or not well-formed BTF). */
+const char *pd_btf_type_name(const unsigned char *btf, size_t len, uint32_t type_id);
+
 /* EVENT_DESC: this, then per event: attr (attr_size), u32 nr_ids, a header string, u64 ids[]. */
 struct pd_feat_event_desc {
 	uint32_t nr;
 	uint32_t attr_size;
 };
+/*
+ * The next event of an EVENT_DESC, the cursor past its header: the attr
+ * zero-extended, its name and its ids (nr_ids u64s in place).  False when
+ * it does not fit.
+ */
+bool pd_event_desc_next(struct pd_cursor *c, uint32_t attr_size, struct perf_event_attr *attr,
+			const char **name, const unsigned char **ids, uint32_t *nr_ids);
 
 /*
  * GROUP_DESC: u32 nr; per group: a header string (its name, "{anon_group}"
@@ -168,6 +234,12 @@ struct pd_tracing_data {
  */
 int pd_tracing_data_decode(const void *buf, size_t len, struct pd_tracing_data *td,
 			   struct pd_tracing_event *ev, size_t max, size_t *nr);
+
+/*
+ * A tracepoint's name and id from its format text ("name: X", "ID: N"
+ * lines): false when it has either missing.
+ */
+bool pd_tracing_format_id(const struct pd_tracing_text *format, char *name, size_t len, uint64_t *id);
 
 /* One BUILD_ID entry (also the HEADER_BUILD_ID record of pipe mode); size is header.size. */
 struct pd_build_id_entry {
@@ -393,6 +465,40 @@ enum { PD_STAT_ROUND_INTERVAL, PD_STAT_ROUND_FINAL };
 struct pd_stat_round_event {
 	struct perf_event_header header;
 	uint64_t type, time;
+};
+
+/*
+ * AUXTRACE: size bytes of trace data (Intel PT, CoreSight...) follow the
+ * record, outside header.size, in file and pipe mode alike.
+ */
+struct pd_auxtrace_event {
+	struct perf_event_header header;
+	uint64_t size, offset, reference;
+	uint32_t idx, tid, cpu, reserved;
+};
+
+/* AUXTRACE_INFO: the PMU's type (PD_AUXTRACE_*), then its private u64s. */
+enum { PD_AUXTRACE_INTEL_PT = 1 };
+struct pd_auxtrace_info_event {
+	struct perf_event_header header;
+	uint32_t type, reserved;
+	uint64_t priv[];
+};
+
+/*
+ * COMPRESSED: the rest of the record is zstd data; COMPRESSED2 (perf
+ * 6.16) says how many bytes of it there are, the record padded to 8.
+ * Decompressed, they are records as the data section holds them, and one
+ * may continue in the next compressed record.
+ */
+struct pd_compressed_event {
+	struct perf_event_header header;
+	unsigned char data[];
+};
+struct pd_compressed2_event {
+	struct perf_event_header header;
+	uint64_t data_size;
+	unsigned char data[];
 };
 
 /* TRACING_DATA: the payload (size bytes) follows the record in the stream. */

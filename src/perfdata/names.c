@@ -48,6 +48,7 @@ static const char *const record_names[PD_RECORD_MAX] = {
 	[PD_HEADER_FEATURE] = "FEATURE",
 	[PD_COMPRESSED] = "COMPRESSED",
 	[PD_FINISHED_INIT] = "FINISHED_INIT",
+	[PD_COMPRESSED2] = "COMPRESSED2",
 };
 
 const char *pd_record_name(uint32_t type)
@@ -313,4 +314,70 @@ void pd_event_name(const struct perf_event_attr *a, char *buf, size_t len)
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_SOFTWARE ||
 	    a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW)
 		add_modifiers(a, buf, len);
+}
+
+/* ---- registers ---- */
+
+const char *pd_arch_normalize(const char *m)
+{
+	if (!strcmp(m, "x86_64") || (m[0] == 'i' && m[1] && m[2] == '8' && m[3] == '6'))
+		return "x86";
+	if (!strncmp(m, "aarch64", 7) || !strncmp(m, "arm64", 5))
+		return "arm64";
+	if (!strncmp(m, "arm", 3) || !strcmp(m, "sa110"))
+		return "arm";
+	if (!strcmp(m, "sun4u") || !strncmp(m, "sparc", 5))
+		return "sparc";
+	if (!strncmp(m, "s390", 4))
+		return "s390";
+	if (!strncmp(m, "parisc", 6))
+		return "parisc";
+	if (!strncmp(m, "powerpc", 7) || !strncmp(m, "ppc", 3))
+		return "powerpc";
+	if (!strncmp(m, "mips", 4))
+		return "mips";
+	if (!strncmp(m, "sh", 2) && m[2] >= '0' && m[2] <= '9')
+		return "sh";
+	if (!strncmp(m, "loongarch", 9))
+		return "loongarch";
+	return m;
+}
+
+/* The kernel's PERF_REG_<ARCH>_* numbers (arch/<arch>/include/uapi/asm/perf_regs.h). */
+static const char *const x86_regs[] = {
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+};
+static const char *const arm_regs[] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "fp", "ip", "sp", "lr", "pc",
+};
+
+const char *pd_reg_name(const char *arch, unsigned int id)
+{
+	static const char *const xmm[] = {
+		"XMM0", "XMM1", "XMM2", "XMM3", "XMM4", "XMM5", "XMM6", "XMM7",
+		"XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
+	};
+	static const char *const arm64_x[] = {
+		"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13", "x14",
+		"x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27",
+		"x28", "x29", "lr", "sp", "pc",
+	};
+
+	if (!strcmp(arch, "x86")) {
+		if (id < sizeof(x86_regs) / sizeof(x86_regs[0]))
+			return x86_regs[id];
+		/* XMM registers take two ids each, from 32. */
+		if (id >= 32 && id < 64 && !(id & 1))
+			return xmm[(id - 32) / 2];
+	} else if (!strcmp(arch, "arm64")) {
+		if (id < sizeof(arm64_x) / sizeof(arm64_x[0]))
+			return arm64_x[id];
+		if (id == 46)
+			return "vg";	/* the SVE vector granule */
+	} else if (!strcmp(arch, "arm")) {
+		if (id < sizeof(arm_regs) / sizeof(arm_regs[0]))
+			return arm_regs[id];
+	}
+	return "unknown";
 }

@@ -97,6 +97,12 @@ size_t pdata__build_id(const struct pdata *p, const char *name, unsigned char id
 void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_size, uint64_t *feat_off);
 /* Whether the feature bitmap has bit feat (file mode). */
 bool pdata__has_feat(const struct pdata *p, int feat);
+/* A feature whose section does not parse: warned about when opening, then skipped. */
+bool pdata__feat_bad(const struct pdata *p, int feat);
+/* The ARCH feature ("x86_64", "aarch64"...), NULL when the file has none. */
+const char *pdata__arch(const struct pdata *p);
+/* The header's version as perf numbers it: 0 for "PERFFILE", 1 for "PERFILE2". */
+int pdata__version(const struct pdata *p);
 
 /* ---- writer (file mode) ---- */
 

@@ -14,12 +14,19 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "../lib/alloc.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "perfdata.h"
 
 #define PIPE_BUF_MIN	(1 << 17)
+/*
+ * What one compressed record may decompress to: perf compresses at most
+ * one ring buffer's worth (a few MB) into a record; the cap keeps a
+ * crafted file from filling memory.
+ */
+#define DECOMP_MAX	(64u << 20)
 
 struct pdata {
 	/* Source: a memory image (mmap'd file or caller's buffer), or a stream fd. */
@@ -35,14 +42,25 @@ struct pdata {
 	uint64_t data_off, data_end;	/* file mode data section, in the image */
 	uint64_t pos;			/* next record: image offset / stream offset */
 	uint64_t pending_skip;		/* payload bytes after the last record */
+	bool pending_keep;		/* they are TRACING_DATA's: kept */
 	unsigned char *tracing;		/* pipe mode: the first TRACING_DATA payload */
 	size_t tracing_len;
 	bool to_eof;			/* data.size was 0: a bad record ends the data */
+	uint64_t cut_size;		/* data.size when the file ends inside the data, else 0 */
 	uint64_t *abuf;			/* aligned copy of a misaligned record (pipe mode) */
 	uint64_t released;		/* mapped bytes [0, released) handed back */
 	struct pd_section feat[PD_FEAT_LAST_6_1];	/* checked sections */
 	uint64_t features[4];
+	uint64_t bad_feat[4];		/* sections that are set but do not parse: skipped */
+	int version;			/* 0: "PERFFILE" (perf's version 1), 1: "PERFILE2" */
+	char arch[64];			/* the ARCH feature, "" without one */
 	bool warned;			/* the data-size-0 warning was logged */
+
+	/* Records decompressed from COMPRESSED records: [dpos, dlen) unread. */
+	ZSTD_DStream *zds;
+	unsigned char *dbuf;
+	size_t dcap, dpos, dlen;
+	uint64_t doff;			/* the compressed record they came from */
 
 	struct pd_evsel *evsel;
 	size_t nr_evsel, evsel_cap;
@@ -166,6 +184,50 @@ out:
 	return err;
 }
 
+/* The ARCH feature's string (register names depend on it). */
+static void set_arch(struct pdata *p, const unsigned char *q, size_t len)
+{
+	struct pd_cursor c = { q, q + len };
+	const char *s = pd_cursor_string(&c);
+
+	if (s)
+		snprintf(p->arch, sizeof(p->arch), "%s", s);
+}
+
+/*
+ * A tracepoint event that nothing named is named "system:name" from the
+ * tracing data, by its id (config), as perf names it.
+ */
+#define TRACING_MAX	(64u << 20)
+static void name_tracepoints(struct pdata *p, const unsigned char *q, size_t len)
+{
+	struct pd_tracing_data td;
+	struct pd_tracing_event *ev;
+	size_t nr = 0, max = 8192;
+
+	if (!(ev = calloc(max, sizeof(*ev))))
+		return;
+	if (!pd_tracing_data_decode(q, len, &td, ev, max, &nr)) {
+		for (size_t i = 0; i < nr && i < max; i++) {
+			char name[256], full[512];
+			uint64_t id;
+
+			if (!pd_tracing_format_id(&ev[i].format, name, sizeof(name), &id))
+				continue;
+			for (size_t k = 0; k < p->nr_evsel; k++) {
+				struct pd_evsel *e = &p->evsel[k];
+
+				if (e->attr.type != PERF_TYPE_TRACEPOINT || e->attr.config != id ||
+				    (e->name && strcmp(e->name, "unknown:unknown")))
+					continue;
+				snprintf(full, sizeof(full), "%s:%s", ev[i].sys, name);
+				set_name(e, full, sizeof(full));
+			}
+		}
+	}
+	free(ev);
+}
+
 static void derive_names(struct pdata *p)
 {
 	for (size_t i = 0; i < p->nr_evsel; i++) {
@@ -258,9 +320,20 @@ static int open_file_mode(struct pdata *p)
 	const unsigned char *img = p->mem;
 	struct pd_file_header h = { 0 };
 	uint64_t len = p->mem_len, d_size, nr_attrs, pos, ids_total = 0;
-	int err;
+	char first_bad[sizeof(p->err)];
+	int err, nbad = 0;
 
 	memcpy(&h, img, PD_PIPE_HEADER_SIZE);	/* magic and size: checked by the caller */
+	if (!p->version) {
+		uint64_t a = 0;
+
+		/* perf reads a "PERFFILE" header when attr_size fits an attr ABI it knows, plus the ids section. */
+		memcpy(&a, img + offsetof(struct pd_file_header, attr_size), len >= 24 ? 8 : 0);
+		if (a != PERF_ATTR_SIZE_VER0 + 16 && a != PERF_ATTR_SIZE_VER1 + 16 &&
+		    a != PERF_ATTR_SIZE_VER2 + 16 && a != PERF_ATTR_SIZE_VER3 + 16)
+			return fail(p, -MPERF_ERR_FORMAT, "\"PERFFILE\" header with attr_size %llu at offset %#zx: no attr layout of that version",
+				    (unsigned long long)a, offsetof(struct pd_file_header, attr_size));
+	}
 	if (h.size != PD_HEADER_SIZE && h.size != PD_HEADER_SIZE_V0)
 		return fail(p, -MPERF_ERR_FORMAT, "unsupported header size %llu at offset %#zx",
 			    (unsigned long long)h.size, offsetof(struct pd_file_header, size));
@@ -292,8 +365,9 @@ static int open_file_mode(struct pdata *p)
 		d_size = len - h.data.offset;
 		p->to_eof = true;
 	} else if (!section_ok(h.data.offset, d_size, len)) {
-		return fail(p, -MPERF_ERR_TRUNCATED, "file is truncated: data section [%#llx, +%#llx) runs past the end of the file (%#llx bytes)",
-			    (unsigned long long)h.data.offset, (unsigned long long)d_size, (unsigned long long)len);
+		/* The file ends inside the data: read what is there, then say so (pdata__next). */
+		p->cut_size = d_size;
+		d_size = len - h.data.offset;
 	}
 	p->data_off = p->pos = h.data.offset;
 	p->data_end = h.data.offset + d_size;
@@ -331,15 +405,20 @@ static int open_file_mode(struct pdata *p)
 		return fail(p, -MPERF_ERR_CORRUPT, "file has no events (attrs section is empty)");
 
 	/* Feature table: exactly at the end of the data, one entry per set bit. */
-	if (!p->to_eof) {
+	if (p->to_eof || p->cut_size)
+		memset(p->features, 0, sizeof(p->features));
+	else {
 		uint64_t t = p->data_end;
 		int nfeat = 0, b;
 
 		for (b = 0; b < PD_FEAT_BITS; b++)
 			nfeat += pdata__has_feat(p, b);
-		if (!section_ok(t, sizeof(struct pd_section) * (uint64_t)nfeat, len))
-			return fail(p, -MPERF_ERR_TRUNCATED, "feature table at %#llx (%d entries) runs past the end of the file (%#llx bytes)",
-				    (unsigned long long)t, nfeat, (unsigned long long)len);
+		if (!section_ok(t, sizeof(struct pd_section) * (uint64_t)nfeat, len)) {
+			mperf_log(MPERF_LOG_WARN, "'%s': feature table at %#llx (%d entries) runs past the end of the file (%#llx bytes): features skipped",
+				  p->label ? p->label : "data", (unsigned long long)t, nfeat, (unsigned long long)len);
+			memset(p->features, 0, sizeof(p->features));
+			nfeat = 0;
+		}
 		nfeat = 0;
 		for (b = 0; b < PD_FEAT_BITS; b++) {
 			struct pd_section sec;
@@ -347,14 +426,33 @@ static int open_file_mode(struct pdata *p)
 			if (!pdata__has_feat(p, b))
 				continue;
 			memcpy(&sec, img + t + sizeof(sec) * (size_t)nfeat++, sizeof(sec));
-			if ((err = check_feature(p, b, sec.offset, sec.size)))
-				return err;
+			/*
+			 * An optional section that does not parse costs that
+			 * section only: -D needs none, and the others are read.
+			 */
+			if (check_feature(p, b, sec.offset, sec.size)) {
+				/* The first one is said; the others are counted in the same line. */
+				if (!nbad++)
+					snprintf(first_bad, sizeof(first_bad), "%s", p->err);
+				p->err[0] = 0;
+				p->bad_feat[b / 64] |= 1ULL << (b % 64);
+				continue;
+			}
 			if (b < PD_FEAT_LAST_6_1)
 				p->feat[b] = sec;
 			if (b == PD_FEAT_EVENT_DESC && (err = parse_event_desc(p, img + sec.offset, sec.size)))
 				return err;
+			if (b == PD_FEAT_ARCH)
+				set_arch(p, img + sec.offset, sec.size);
 		}
 	}
+	if (nbad == 1)
+		mperf_log(MPERF_LOG_WARN, "'%s': %s: skipped", p->label ? p->label : "data", first_bad);
+	else if (nbad)
+		mperf_log(MPERF_LOG_WARN, "'%s': %s: skipped, with %d more feature sections that do not parse",
+			  p->label ? p->label : "data", first_bad, nbad - 1);
+	if (p->feat[PD_FEAT_TRACING_DATA].size)
+		name_tracepoints(p, img + p->feat[PD_FEAT_TRACING_DATA].offset, p->feat[PD_FEAT_TRACING_DATA].size);
 	return check_events(p);
 }
 
@@ -410,23 +508,24 @@ static void advance(struct pdata *p, size_t n)
 }
 
 /*
- * Take the n bytes that follow a record (TRACING_DATA's payload): the
- * first payload is kept for pdata__tracing_data, grown as its bytes
- * arrive (a size the stream does not hold costs no memory); the rest are
- * skipped.
+ * Take the n bytes that follow a record: TRACING_DATA's payload (keep) is
+ * kept for pdata__tracing_data, the first one only, grown as its bytes
+ * arrive (a size the stream does not hold costs no memory); AUXTRACE's,
+ * and any other, is skipped.
  */
-static int skip(struct pdata *p, uint64_t n)
+static int skip(struct pdata *p, uint64_t n, bool keep)
 {
 	const unsigned char *q;
-	bool keep = !p->tracing && !p->tracing_len;
+
+	keep = keep && !p->tracing && !p->tracing_len;
 
 	while (n) {
 		size_t chunk = n > PIPE_BUF_MIN ? PIPE_BUF_MIN : (size_t)n;
 		int r = need(p, chunk, &q);
 
 		if (r <= 0)
-			return r < 0 ? r : fail(p, -MPERF_ERR_TRUNCATED, "tracing data at offset %#llx runs past the end of the stream",
-						(unsigned long long)p->pos);
+			return r < 0 ? r : fail(p, -MPERF_ERR_TRUNCATED, "the payload at offset %#llx runs past the end of the stream",
+						(unsigned long long)p->pos - PD_PIPE_HEADER_SIZE);
 		if (keep) {
 			unsigned char *t = realloc(p->tracing, p->tracing_len + chunk);
 
@@ -469,6 +568,8 @@ static int pipe_meta(struct pdata *p, const struct perf_event_header *h, uint64_
 
 		if (PD_VIEW(h, &fe) && fe.feat_id == PD_FEAT_EVENT_DESC)
 			err = parse_event_desc(p, q + sizeof(fe), h->size - sizeof(fe));
+		if (fe.feat_id == PD_FEAT_ARCH && h->size > sizeof(fe))
+			set_arch(p, q + sizeof(fe), h->size - sizeof(fe));
 		break;
 	}
 	case PD_EVENT_UPDATE: {
@@ -486,6 +587,105 @@ static int pipe_meta(struct pdata *p, const struct perf_event_header *h, uint64_
 	}
 	}
 	return err;
+}
+
+/* ---- compressed records ---- */
+
+/*
+ * Decompress the zstd data of the COMPRESSED record at off into dbuf,
+ * after what is left of the last one (a record may span two).
+ */
+static int decompress(struct pdata *p, const unsigned char *src, size_t n, uint64_t off)
+{
+	ZSTD_inBuffer in = { src, n, 0 };
+	size_t keep = p->dlen - p->dpos;
+
+	if (!p->zds) {
+		if (!(p->zds = ZSTD_createDStream()))
+			return -ENOMEM;
+		ZSTD_initDStream(p->zds);
+	}
+	if (keep)
+		memmove(p->dbuf, p->dbuf + p->dpos, keep);
+	p->dlen = keep;
+	p->dpos = 0;
+	p->doff = off;
+	for (;;) {
+		ZSTD_outBuffer out;
+		size_t r;
+
+		if (p->dcap - p->dlen < (1 << 16)) {
+			size_t cap = p->dcap ? 2 * p->dcap : (1 << 20);
+			unsigned char *nb;
+
+			if (cap > DECOMP_MAX + keep)
+				return fail(p, -MPERF_ERR_CORRUPT, "compressed record at offset %#llx decompresses to more than %u MiB",
+					    (unsigned long long)off, DECOMP_MAX >> 20);
+			if (!(nb = realloc(p->dbuf, cap)))
+				return -ENOMEM;
+			p->dbuf = nb;
+			p->dcap = cap;
+		}
+		out.dst = p->dbuf;
+		out.size = p->dcap;
+		out.pos = p->dlen;
+		r = ZSTD_decompressStream(p->zds, &out, &in);
+		if (ZSTD_isError(r))
+			return fail(p, -MPERF_ERR_CORRUPT, "compressed record at offset %#llx: %s",
+				    (unsigned long long)off, ZSTD_getErrorName(r));
+		p->dlen = out.pos;
+		/* All input taken and room left over: zstd has given all it can. */
+		if (in.pos == in.size && out.pos < out.size)
+			return 0;
+	}
+}
+
+/* The COMPRESSED or COMPRESSED2 record h at off: its records go to dbuf. */
+static int compressed(struct pdata *p, const struct perf_event_header *h, uint64_t off)
+{
+	const unsigned char *q = (const unsigned char *)h;
+	size_t at = sizeof(struct pd_compressed_event), n = h->size - at;
+
+	if (h->type == PD_COMPRESSED2) {
+		struct pd_compressed2_event c;
+
+		at = offsetof(struct pd_compressed2_event, data);
+		if (!PD_VIEW(h, &c) || c.data_size > (uint64_t)(h->size - at))
+			return fail(p, -MPERF_ERR_CORRUPT, "COMPRESSED2 record at offset %#llx (size %#x) holds less than its data_size says",
+				    (unsigned long long)off, h->size);
+		n = (size_t)c.data_size;
+	}
+	return decompress(p, q + at, n, off);
+}
+
+/*
+ * The next whole record of the decompressed data: 1, or 0 when none is
+ * whole (the rest may come with the next compressed record).
+ */
+static int next_decompressed(struct pdata *p, struct pd_record *rec)
+{
+	struct perf_event_header h;
+	size_t left = p->dlen - p->dpos;
+
+	if (left < sizeof(h))
+		return 0;
+	memcpy(&h, p->dbuf + p->dpos, sizeof(h));
+	if (h.size < sizeof(h) || (h.size & 7))
+		return fail(p, -MPERF_ERR_CORRUPT, "record at byte %#zx of the data compressed at offset %#llx has size %#x, %s",
+			    p->dpos, (unsigned long long)p->doff, h.size,
+			    h.size < sizeof(h) ? "smaller than its header" : "not a multiple of 8");
+	if (h.size > left)
+		return 0;
+	if (h.type == PD_AUXTRACE || h.type == PD_COMPRESSED || h.type == PD_COMPRESSED2 ||
+	    h.type == PD_HEADER_TRACING_DATA)
+		return fail(p, -MPERF_ERR_CORRUPT, "%s record at byte %#zx of the data compressed at offset %#llx: it cannot be compressed",
+			    pd_record_name(h.type), p->dpos, (unsigned long long)p->doff);
+	/* perf gives every record of a compressed one that record's offset. */
+	rec->off = p->doff;
+	rec->hdr = (const struct perf_event_header *)(p->dbuf + p->dpos);
+	rec->stable = false;
+	p->dpos += h.size;
+	return 1;
 }
 
 /* ---- records ---- */
@@ -535,6 +735,25 @@ int pdata__next(struct pdata *p, struct pd_record *rec)
 
 	if (r > 0)
 		return r;
+	if (!r && p->dpos < p->dlen)
+		r = fail(p, -MPERF_ERR_TRUNCATED, "the data compressed at offset %#llx ends inside a record",
+			 (unsigned long long)p->doff);
+	/*
+	 * A file that ends inside its data section: every whole record has
+	 * been read; where it stopped is the error.
+	 */
+	if (p->cut_size && r != -ENOMEM) {
+		uint64_t at = p->pos;
+
+		if (!p->warned)
+			mperf_error(-MPERF_ERR_TRUNCATED, "'%s': file is truncated: data section [%#llx, +%#llx) runs past the end of the file (%#zx bytes); read the records up to offset %#llx",
+				    p->label ? p->label : "data", (unsigned long long)p->data_off,
+				    (unsigned long long)p->cut_size, p->mem_len, (unsigned long long)at);
+		p->warned = true;	/* said once */
+		p->err[0] = 0;
+		p->data_end = p->pos;
+		return -MPERF_ERR_TRUNCATED;
+	}
 	/*
 	 * A recorder killed before it patched the header leaves data.size 0
 	 * and maybe a torn last record: what parses is the data, the rest is
@@ -562,11 +781,15 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 	uint64_t off = p->pipe ? p->pos - PD_PIPE_HEADER_SIZE : p->pos;
 	int r;
 
+	if (p->dpos < p->dlen && (r = next_decompressed(p, rec)))
+		return r;
 	if (p->pending_skip) {
 		uint64_t n = p->pending_skip;
+		bool keep = p->pending_keep;
 
 		p->pending_skip = 0;
-		if ((r = skip(p, n)))
+		p->pending_keep = false;
+		if ((r = skip(p, n, keep)))
 			return r;
 		off = p->pos - PD_PIPE_HEADER_SIZE;
 	}
@@ -610,6 +833,16 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 		if (!r)
 			return fail(p, -MPERF_ERR_TRUNCATED, "record at offset %#llx (size %#x) runs past the end of the stream",
 				    (unsigned long long)off, h.size);
+		/* TRACING_DATA names the tracepoint events: read its payload with it (skipped after). */
+		if (h.type == PD_HEADER_TRACING_DATA && h.size >= sizeof(struct pd_tracing_data_event)) {
+			struct pd_tracing_data_event td;
+
+			memcpy(&td, q, sizeof(td));
+			if (td.size <= TRACING_MAX && need(p, (size_t)h.size + td.size, &q) > 0)
+				name_tracepoints(p, q + h.size, td.size);
+			else if ((r = need(p, h.size, &q)) <= 0)
+				return r < 0 ? r : -MPERF_ERR_TRUNCATED;
+		}
 	}
 	rec->off = off;
 	rec->stable = p->fd < 0;
@@ -627,6 +860,24 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 	}
 	rec->hdr = (const struct perf_event_header *)q;
 	advance(p, h.size);
+	if (h.type == PD_AUXTRACE) {
+		struct pd_auxtrace_event ae;
+
+		/* The trace data follows the record; the dump shows the record alone. */
+		if (!PD_VIEW(rec->hdr, &ae))
+			return fail(p, -MPERF_ERR_CORRUPT, "AUXTRACE record at offset %#llx has size %#x, too small for its fields",
+				    (unsigned long long)off, h.size);
+		if (!p->pipe) {
+			if (ae.size > p->data_end - p->pos)
+				return fail(p, -MPERF_ERR_TRUNCATED, "AUXTRACE record at offset %#llx: its %#llx bytes of trace data run past the end of the data at %#llx",
+					    (unsigned long long)off, (unsigned long long)ae.size, (unsigned long long)p->data_end);
+			p->pos += ae.size;
+		} else {
+			p->pending_skip = ae.size;
+		}
+	}
+	if ((h.type == PD_COMPRESSED || h.type == PD_COMPRESSED2) && (r = compressed(p, rec->hdr, off)))
+		return r;
 	if (p->pipe) {
 		if ((r = pipe_meta(p, rec->hdr, off)))
 			return r;
@@ -640,6 +891,7 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 
 			PD_VIEW(rec->hdr, &td);
 			p->pending_skip = td.size;
+			p->pending_keep = true;
 		}
 	}
 	return 1;
@@ -667,8 +919,11 @@ static int open_common(struct pdata *p, const unsigned char *first16, size_t hav
 		return fail(p, -MPERF_ERR_FORMAT, "not a perf.data file: too short for a header (%zu bytes)", have);
 	if (ph.magic == PD_MAGIC_SWAPPED)
 		return fail(p, -MPERF_ERR_UNSUPP, "file was written on a machine of the other endianness (not supported)");
-	if (ph.magic != PD_MAGIC)
+	if (ph.magic == PD_MAGIC_V1_SWAPPED)
+		return fail(p, -MPERF_ERR_UNSUPP, "file was written on a machine of the other endianness (not supported)");
+	if (ph.magic != PD_MAGIC && ph.magic != PD_MAGIC_V1)
 		return fail(p, -MPERF_ERR_FORMAT, "not a perf.data file: bad magic at offset 0");
+	p->version = ph.magic == PD_MAGIC;
 	if (have < sizeof(ph))
 		return fail(p, -MPERF_ERR_TRUNCATED, "file is truncated: header ends at offset %#zx", have);
 	/* perf checks for the pipe header first, even on a regular file. */
@@ -774,6 +1029,8 @@ void pdata__close(struct pdata *p)
 	}
 	free(p->evsel);
 	idmap_free(&p->ids);
+	ZSTD_freeDStream(p->zds);
+	free(p->dbuf);
 	free(p->abuf);
 	free(p->sbuf);
 	free(p->tracing);
@@ -808,6 +1065,21 @@ bool pdata__sample_id_all(const struct pdata *p)
 bool pdata__has_feat(const struct pdata *p, int feat)
 {
 	return feat >= 0 && feat < PD_FEAT_BITS && (p->features[feat / 64] >> (feat % 64)) & 1;
+}
+
+bool pdata__feat_bad(const struct pdata *p, int feat)
+{
+	return feat >= 0 && feat < PD_FEAT_BITS && (p->bad_feat[feat / 64] >> (feat % 64)) & 1;
+}
+
+const char *pdata__arch(const struct pdata *p)
+{
+	return p->arch[0] ? p->arch : NULL;
+}
+
+int pdata__version(const struct pdata *p)
+{
+	return p->version;
 }
 
 const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len)

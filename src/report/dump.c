@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/utsname.h>
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../perfdata/perfdata.h"
@@ -152,6 +153,51 @@ static const char *switch_dir(const struct perf_event_header *h)
 	if (!(h->misc & PERF_RECORD_MISC_SWITCH_OUT))
 		return "IN         ";
 	return (h->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT preempt" : "OUT        ";
+}
+
+/*
+ * AUXTRACE_INFO of Intel PT: its private words as perf names them, in
+ * three groups, each printed when the record is long enough to hold it.
+ */
+static void dump_auxtrace_info(struct out *out, const struct perf_event_header *h)
+{
+	static const struct { const char *name; bool hex; } pt[] = {
+		{ "PMU Type", 0 }, { "Time Shift", 0 }, { "Time Muliplier", 0 }, { "Time Zero", 0 },
+		{ "Cap Time Zero", 0 }, { "TSC bit", 1 }, { "NoRETComp bit", 1 }, { "Have sched_switch", 0 },
+		{ "Snapshot mode", 0 }, { "Per-cpu maps", 0 },
+		{ "MTC bit", 1 }, { "MTC freq bits", 1 }, { "TSC:CTC numerator", 0 },
+		{ "TSC:CTC denominator", 0 }, { "CYC bit", 1 }, { "Max non-turbo ratio", 0 },
+		{ "Filter string len.", 0 },
+	};
+	static const unsigned int group_end[] = { 10, 16, 17 };
+	struct pd_auxtrace_info_event e;
+	const size_t base = sizeof(e);
+	size_t nr = h->size > base ? (h->size - base) / 8 : 0;
+	unsigned int i = 0;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " type: %u\n", e.type);
+	if (e.type != PD_AUXTRACE_INTEL_PT)
+		return;
+	for (unsigned int g = 0; g < 3 && nr >= group_end[g]; g++) {
+		for (; i < group_end[g]; i++) {
+			uint64_t v;
+
+			pd_view_at(h, base + 8 * i, &v, sizeof(v));
+			out_printf(out, pt[i].hex ? "  %-20s%#" PRIx64 "\n" : "  %-20s%" PRIu64 "\n", pt[i].name, v);
+			if (i == 16) {
+				char sb[4096];
+				uint64_t len = v;
+
+				/* The filter string follows the words, len bytes with its NUL. */
+				if (len && base + 8 * 17 + len <= h->size)
+					pd_rec_str(h, base + 8 * 17, sb, sizeof(sb));
+				else
+					sb[0] = 0;
+				out_printf(out, "  %-20s%s\n", "Filter string", sb);
+			}
+		}
+	}
 }
 
 /* The string at the end of a record whose fixed part is a struct of size fixed. */
@@ -315,6 +361,18 @@ void dump__details(struct out *out, const struct perf_event_header *h, const str
 		out_printf(out, " hw_id: %#" PRIx64 "\n", e.hw_id);
 		break;
 	}
+	case PD_AUXTRACE_INFO:
+		dump_auxtrace_info(out, h);
+		break;
+	case PD_AUXTRACE: {
+		struct pd_auxtrace_event e;
+
+		/* The trace data after it is not decoded (perf decodes Intel PT's packets here). */
+		PD_VIEW(h, &e);
+		out_printf(out, " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64 "  idx: %u  tid: %d  cpu: %d\n",
+			e.size, e.offset, e.reference, e.idx, (int)e.tid, (int)e.cpu);
+		break;
+	}
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 	case PD_FINISHED_INIT:
@@ -423,12 +481,9 @@ void dump__details(struct out *out, const struct perf_event_header *h, const str
 	}
 }
 
-static const char *const x86_regs[] = {
-	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
-	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
-};
-
-static void dump_regs(struct out *out, const char *kind, uint64_t abi, uint64_t mask, const unsigned char *regs)
+/* arch: perf's name of the recording machine's arch (pd_arch_normalize). */
+static void dump_regs(struct out *out, const char *kind, uint64_t abi, uint64_t mask, const unsigned char *regs,
+		      const char *arch)
 {
 	static const char *const abis[] = { "none", "32-bit", "64-bit" };
 	unsigned int k = 0;
@@ -439,7 +494,7 @@ static void dump_regs(struct out *out, const char *kind, uint64_t abi, uint64_t 
 	for (unsigned int b = 0; b < 64; b++) {
 		if (!(mask >> b & 1))
 			continue;
-		out_printf(out, ".... %-5s 0x%016" PRIx64 "\n", b < 24 ? x86_regs[b] : "unknown", pd_sample_reg(regs, k));
+		out_printf(out, ".... %-5s 0x%016" PRIx64 "\n", pd_reg_name(arch, b), pd_sample_reg(regs, k));
 		k++;
 	}
 }
@@ -484,10 +539,37 @@ static void dump_read(struct out *out, const struct pd_sample *s, uint64_t rf)
 	}
 }
 
+/*
+ * With LBR call stacks (branch_sample_type CALL_STACK) the user part of
+ * the chain is in the branch stack: the kernel part up to
+ * PERF_CONTEXT_USER, then the first entry's "to" and every "from".
+ */
+static void dump_lbr_chain(struct out *out, const struct pd_sample *s)
+{
+	uint64_t k, nr = s->callchain_nr;
+	struct pd_branch_entry e;
+
+	for (k = 0; k < nr; k++)
+		if (pd_sample_callchain(s, k) == (uint64_t)PERF_CONTEXT_USER)
+			break;
+	if (k == nr || !s->branch_nr)
+		return;
+	out_printf(out, "... LBR call chain: nr:%" PRIu64 "\n", k + 1 + s->branch_nr + 1);
+	for (uint64_t i = 0; i <= k; i++)
+		out_printf(out, "..... %2d: %016" PRIx64 "\n", (int)i, pd_sample_callchain(s, i));
+	pd_sample_branch(s, 0, &e);
+	out_printf(out, "..... %2d: %016" PRIx64 "\n", (int)(k + 1), e.to);
+	for (uint64_t i = 0; i < s->branch_nr; i++) {
+		pd_sample_branch(s, i, &e);
+		out_printf(out, "..... %2d: %016" PRIx64 "\n", (int)(i + k + 2), e.from);
+	}
+}
+
 void dump__sample(struct out *out, const struct perf_event_header *h, const struct perf_event_attr *attr,
-		  const struct pd_sample *s)
+		  const struct pd_sample *s, const char *arch)
 {
 	uint64_t st = attr->sample_type;
+	bool callstack = attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK;
 	char buf[32];
 
 	/* "(IP, 0x%x): %d/%d: %#lx period: %lu addr: %#lx\n" */
@@ -505,11 +587,24 @@ void dump__sample(struct out *out, const struct perf_event_header *h, const stru
 	out_xhex(out, s->addr);
 	out_char(out, '\n');
 	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (callstack && (st & PERF_SAMPLE_BRANCH_STACK))
+			dump_lbr_chain(out, s);
 		out_printf(out, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
 		for (uint64_t i = 0; i < s->callchain_nr; i++)
 			out_printf(out, "..... %2d: %016" PRIx64 "\n", (int)i, pd_sample_callchain(s, i));
 	}
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
+	if ((st & PERF_SAMPLE_BRANCH_STACK) && callstack) {
+		/* A call stack of nr branches is nr + 1 frames: the first "to", then each "from". */
+		out_printf(out, "... branch callstack: nr:%" PRIu64 "\n", s->branch_nr + 1);
+		for (uint64_t i = 0; i < s->branch_nr; i++) {
+			struct pd_branch_entry e;
+
+			pd_sample_branch(s, i, &e);
+			if (!i)
+				out_printf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i, e.to);
+			out_printf(out, "..... %2" PRIu64 ": %016" PRIx64 "\n", i + 1, e.from);
+		}
+	} else if (st & PERF_SAMPLE_BRANCH_STACK) {
 		out_printf(out, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
 		for (uint64_t i = 0; i < s->branch_nr; i++) {
 			struct pd_branch_entry e;
@@ -525,9 +620,9 @@ void dump__sample(struct out *out, const struct perf_event_header *h, const stru
 		}
 	}
 	if (st & PERF_SAMPLE_REGS_USER)
-		dump_regs(out, "user", s->user_abi, s->user_mask, s->user_regs);
+		dump_regs(out, "user", s->user_abi, s->user_mask, s->user_regs, arch);
 	if (st & PERF_SAMPLE_REGS_INTR)
-		dump_regs(out, "intr", s->intr_abi, s->intr_mask, s->intr_regs);
+		dump_regs(out, "intr", s->intr_abi, s->intr_mask, s->intr_regs, arch);
 	if (st & PERF_SAMPLE_STACK_USER)
 		out_printf(out, "... ustack: size %" PRIu64 ", offset 0x%x\n", s->stack_dyn_size, (unsigned)s->stack_size_off);
 	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
@@ -560,6 +655,7 @@ struct dump {
 	struct out out;
 	struct stats *stats;
 	bool ordered;
+	const char *host_arch;	/* perf names registers by this machine's arch when the file has no ARCH */
 };
 
 /*
@@ -600,6 +696,9 @@ static int dump_record(void *arg, const struct session_record *r)
 		return -d->out.err;
 	if ((err = stats__record(d->stats, r)))
 		return err;
+	/* perf counts a compressed record and dumps the records it holds, not it. */
+	if (h->type == PD_COMPRESSED || h->type == PD_COMPRESSED2)
+		return 0;
 	if (h->type == PD_HEADER_ATTR && pdata__is_pipe(d->p))
 		nr_visible--;	/* printed as perf does: before the event exists */
 	dump__raw(&d->out, d->label, r->off, h);
@@ -612,7 +711,8 @@ static int dump_record(void *arg, const struct session_record *r)
 	if (h->type >= PD_RECORD_MAX || !name)
 		out_str(&d->out, ": unhandled!\n");
 	else if (h->type == PERF_RECORD_SAMPLE && ev)
-		dump__sample(&d->out, h, &ev->attr, r->smp);
+		dump__sample(&d->out, h, &ev->attr, r->smp,
+			     pd_arch_normalize(pdata__arch(d->p) ? pdata__arch(d->p) : d->host_arch));
 	else
 		dump__details(&d->out, h, r->smp, ev, d->ordered);
 	return 0;
@@ -659,8 +759,10 @@ int report__dump(struct pdata *p, const char *label, FILE *f)
 		.record = dump_record, .sample = dump_sample, .thread_removed = dump_thread_removed,
 		.finish = dump_finish, .arg = &d, .machine = true,
 	};
+	struct utsname uts;
 	int ret;
 
+	d.host_arch = uname(&uts) ? "x86_64" : uts.machine;
 	if (out_init(&d.out, f) || !(d.stats = stats__new(p))) {
 		stats__delete(d.stats);
 		out_finish(&d.out);

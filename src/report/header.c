@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "../lib/log.h"
@@ -10,33 +11,12 @@
 #include "out.h"
 #include "report.h"
 
-/* A feature section to walk with the pd_cursor_* decoders, or false. */
-static bool section(struct pdata *p, int feat, struct pd_cursor *c)
-{
-	size_t len;
-	const unsigned char *q = pdata__feature(p, feat, &len);
-
-	if (!q)
-		return false;
-	c->p = q;
-	c->end = q + len;
-	return true;
-}
-
 /* The next header string, or "" when there is none (the reader checked the string features). */
 static const char *hstr(struct pd_cursor *c)
 {
 	const char *s = pd_cursor_string(c);
 
 	return s ? s : "";
-}
-
-static void string_feature(struct out *out, struct pdata *p, int feat, const char *label)
-{
-	struct pd_cursor c;
-
-	if (section(p, feat, &c))
-		out_printf(out, "# %s : %s\n", label, hstr(&c));
 }
 
 static void flags(struct out *out, const char *label, uint64_t v, const char *const *names, int n)
@@ -58,6 +38,12 @@ static const char *const sample_bits[] = {
 	"REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT",
 };
 static const char *const read_bits[] = { "TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST" };
+/* PERF_SAMPLE_BRANCH_*, bit by bit, as perf 6.1 names them. */
+static const char *const branch_bits[] = {
+	"USER", "KERNEL", "HV", "ANY", "ANY_CALL", "ANY_RETURN", "IND_CALL", "ABORT_TX", "IN_TX",
+	"NO_TX", "COND", "CALL_STACK", "IND_JUMP", "CALL", "NO_FLAGS", "NO_CYCLES", "TYPE_SAVE",
+	"HW_INDEX", "PRIV_SAVE",
+};
 
 /* perf's "# event : name = ..." line: only the attr fields that are not zero. */
 static void event_line(struct out *out, const struct pd_evsel *e)
@@ -65,10 +51,13 @@ static void event_line(struct out *out, const struct pd_evsel *e)
 	const struct perf_event_attr *a = &e->attr;
 	uint64_t fl;
 
-	out_printf(out, "# event : name = %s, , id = {", e->name);
-	for (size_t i = 0; i < e->nr_ids; i++)
-		out_printf(out, "%s %" PRIu64, i ? "," : "", e->ids[i]);
-	out_str(out, " }");
+	out_printf(out, "# event : name = %s, ", e->name);
+	if (e->nr_ids) {
+		out_str(out, ", id = {");
+		for (size_t i = 0; i < e->nr_ids; i++)
+			out_printf(out, "%s %" PRIu64, i ? "," : "", e->ids[i]);
+		out_str(out, " }");
+	}
 #define U(label, v) do { if (v) out_printf(out, ", %s = %" PRIu64, label, (uint64_t)(v)); } while (0)
 #define X(label, v) do { if (v) out_printf(out, ", %s = %#" PRIx64, label, (uint64_t)(v)); } while (0)
 	U("type", a->type);
@@ -113,7 +102,9 @@ static void event_line(struct out *out, const struct pd_evsel *e)
 	U("bp_type", a->bp_type);
 	X("{ bp_addr, config1 }", a->config1);
 	X("{ bp_len, config2 }", a->config2);
-	X("branch_sample_type", a->branch_sample_type);
+	if (a->branch_sample_type)
+		flags(out, "branch_sample_type", a->branch_sample_type, branch_bits,
+		      (int)(sizeof(branch_bits) / sizeof(branch_bits[0])));
 	X("sample_regs_user", a->sample_regs_user);
 	U("sample_stack_user", a->sample_stack_user);
 	if (a->clockid)
@@ -128,115 +119,429 @@ static void event_line(struct out *out, const struct pd_evsel *e)
 	out_char(out, '\n');
 }
 
+/* The BTF blob of id in the BPF_BTF section (the first of that id), or NULL. */
+static const unsigned char *find_btf(const unsigned char *q, size_t len, uint32_t id, size_t *blen)
+{
+	struct pd_cursor c = { q, q ? q + len : q };
+	struct pd_btf_entry e;
+	uint32_t nr;
+
+	if (!q || !id || !pd_cursor_u32(&c, &nr))
+		return NULL;
+	for (uint32_t i = 0; i < nr && pd_btf_next(&c, &e); i++)
+		if (e.id == id) {
+			*blen = e.size;
+			return e.data;
+		}
+	return NULL;
+}
+
+struct prog_at {
+	struct pd_bpf_prog bp;
+	size_t at;		/* its place in the section: the first of an id is kept */
+};
+
+static int prog_cmp(const void *a, const void *b)
+{
+	const struct prog_at *x = a, *y = b;
+
+	if (x->bp.id != y->bp.id)
+		return x->bp.id < y->bp.id ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void prog_name(char *buf, size_t len, const struct pd_bpf_prog *bp, uint32_t i,
+		      const unsigned char *btf, size_t blen)
+{
+	const char *short_name = NULL;
+	size_t o = (size_t)snprintf(buf, len, "bpf_prog_");
+
+	for (int k = 0; k < 8 && o + 2 < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%02x", bp->tags[8 * i + k]);
+	if (btf) {
+		if (i < bp->nr_func_info)
+			short_name = pd_btf_type_name(btf, blen, pd_u32(bp->func_info + (size_t)i * bp->func_info_rec_size + 4));
+	} else if (i == 0 && bp->nr_ksyms == 1) {
+		if (bp->name[0])
+			short_name = bp->name;
+	} else {
+		short_name = "F";
+	}
+	if (short_name && o < len)
+		snprintf(buf + o, len - o, "_%s", short_name);
+}
+
+/*
+ * BPF_PROG_INFO: the programs by id, as perf keeps them, each named as
+ * perf names its kernel symbols (tag and function name, from the
+ * program's BTF when the file has it).
+ */
+static void bpf_prog_info(struct out *out, struct pdata *p, const unsigned char *q, size_t len)
+{
+	struct pd_cursor c = { q, q ? q + len : q };
+	const unsigned char *btfs = NULL;
+	struct prog_at *v;
+	size_t n = 0, btfs_len = 0;
+	uint32_t nr;
+
+	if (!q || !pd_cursor_u32(&c, &nr))
+		return;
+	/* Each program takes at least 16 bytes: the count is bounded by the section. */
+	if (!(v = calloc(nr < len / 16 ? nr : len / 16 + 1, sizeof(*v))))
+		return;
+	while (n < nr && n <= len / 16 && pd_bpf_prog_next(&c, &v[n].bp)) {
+		v[n].at = n;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), prog_cmp);
+	/* In pipe mode BPF_BTF comes after this feature: perf has no BTF yet. */
+	if (!pdata__is_pipe(p))
+		btfs = pdata__feature(p, PD_FEAT_BPF_BTF, &btfs_len);
+	for (size_t i = 0; i < n; i++) {
+		const struct pd_bpf_prog *bp = &v[i].bp;
+		const unsigned char *btf;
+		size_t blen = 0;
+		char name[512];
+
+		if ((i && bp->id == v[i - 1].bp.id) || !bp->consistent)
+			continue;
+		btf = bp->btf_id ? find_btf(btfs, btfs_len, bp->btf_id, &blen) : NULL;
+		if (bp->nr_ksyms == 1) {
+			prog_name(name, sizeof(name), bp, 0, btf, blen);
+			out_printf(out, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", bp->id, name,
+				   pd_u64(bp->ksyms), pd_u32(bp->lens));
+			continue;
+		}
+		out_printf(out, "# bpf_prog_info %u:\n", bp->id);
+		for (uint32_t k = 0; k < bp->nr_ksyms; k++) {
+			prog_name(name, sizeof(name), bp, k, btf, blen);
+			out_printf(out, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", k, name,
+				   pd_u64(bp->ksyms + 8 * (size_t)k), pd_u32(bp->lens + 4 * (size_t)k));
+		}
+	}
+	free(v);
+}
+
+/* "name=value" pairs of a PMU's capabilities: u32 nr, then nr pairs of header strings. */
+static void pmu_caps(struct out *out, struct pd_cursor *c, uint32_t nr, const char *pmu)
+{
+	if (!nr) {
+		out_printf(out, "# %s pmu capabilities: not available\n", pmu);
+		return;
+	}
+	out_printf(out, "# %s pmu capabilities: ", pmu);
+	for (uint32_t i = 0; i < nr; i++) {
+		const char *name = hstr(c);
+
+		out_printf(out, "%s%s=%s", i ? ", " : "", name, hstr(c));
+	}
+	out_char(out, '\n');
+}
+
+/* PMU_CAPS: u32 nr; per PMU: u32 nr_caps, its pairs, then its name (the name comes last). */
+static void pmus_caps(struct out *out, struct pd_cursor *c)
+{
+	uint32_t nr, ncaps;
+
+	if (!pd_cursor_u32(c, &nr))
+		return;
+	for (uint32_t i = 0; i < nr && pd_cursor_u32(c, &ncaps); i++) {
+		struct pd_cursor pairs = *c;
+
+		/* Skip to the name, then print the pairs under it. */
+		for (uint32_t k = 0; k < 2 * ncaps; k++)
+			if (!pd_cursor_string(c))
+				return;
+		pmu_caps(out, &pairs, ncaps, hstr(c));
+	}
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* BPF_BTF: perf keeps the entries by id (one per id) and prints only that. */
+static void btf_ids(struct out *out, struct pd_cursor *c)
+{
+	struct pd_btf_entry e;
+	uint32_t nr, *ids;
+	size_t n = 0, max = (size_t)(c->end - c->p) / 8;
+
+	if (!pd_cursor_u32(c, &nr) || !(ids = calloc(max + 1, sizeof(*ids))))
+		return;
+	while (n < nr && n < max && pd_btf_next(c, &e))
+		ids[n++] = e.id;
+	qsort(ids, n, sizeof(*ids), u32_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!i || ids[i] != ids[i - 1])
+			out_printf(out, "# btf info of id %u\n", ids[i]);
+	free(ids);
+}
+
+static const char *clock_name(uint32_t id)
+{
+	static const char *const names[] = {
+		[CLOCK_REALTIME] = "realtime", [CLOCK_MONOTONIC] = "monotonic",
+		[CLOCK_MONOTONIC_RAW] = "monotonic_raw", [CLOCK_BOOTTIME] = "boottime", [CLOCK_TAI] = "tai",
+	};
+
+	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "(not found)";
+}
+
+/*
+ * One feature section (file mode) or FEATURE record payload (pipe mode),
+ * as perf 6.1's --header-only prints it.  bad: the section did not parse
+ * (perf prints what it had before it: NULL strings, zeros).
+ */
+static void print_feature(struct out *out, struct pdata *p, int feat, const unsigned char *q, size_t len, bool bad)
+{
+	static const char *const string_labels[PD_FEAT_LAST_6_1] = {
+		[PD_FEAT_HOSTNAME] = "hostname", [PD_FEAT_OSRELEASE] = "os release",
+		[PD_FEAT_VERSION] = "perf version", [PD_FEAT_ARCH] = "arch",
+		[PD_FEAT_CPUDESC] = "cpudesc", [PD_FEAT_CPUID] = "cpuid",
+	};
+	struct pd_cursor c = { q, q ? q + len : q };
+	struct pd_feat_nrcpus nrcpus = { 0 };
+	struct pd_feat_sample_time stime = { 0 };
+	uint64_t v = 0;
+	uint32_t nr;
+
+	if (!q) {
+		q = c.p = c.end = (const unsigned char *)"";
+		len = 0;
+	}
+	if (string_labels[feat]) {
+		const char *str = bad ? NULL : pd_cursor_string(&c);
+
+		out_printf(out, "# %s : %s\n", string_labels[feat], str ? str : "(null)");
+		return;
+	}
+	switch (feat) {
+	case PD_FEAT_NRCPUS:
+		if (len >= sizeof(nrcpus))
+			memcpy(&nrcpus, q, sizeof(nrcpus));
+		if (len >= sizeof(nrcpus) || bad)
+			out_printf(out, "# nrcpus online : %u\n# nrcpus avail : %u\n", nrcpus.online, nrcpus.available);
+		break;
+	case PD_FEAT_TOTAL_MEM:
+		if (len >= sizeof(v))
+			memcpy(&v, q, sizeof(v));
+		if (len >= sizeof(v) || bad)
+			out_printf(out, "# total memory : %" PRIu64 " kB\n", v);
+		break;
+	case PD_FEAT_CMDLINE:
+		if (pd_cursor_u32(&c, &nr) || bad) {
+			out_str(out, "# cmdline : ");
+			for (uint32_t i = 0; i < nr && !bad; i++) {
+				for (const char *ch = hstr(&c); *ch; ch++) {
+					if (*ch == '\'')
+						out_char(out, '\\');
+					out_char(out, *ch);
+				}
+				out_char(out, ' ');
+			}
+			out_char(out, '\n');
+		}
+		break;
+	case PD_FEAT_EVENT_DESC:
+		if (!pdata__is_pipe(p)) {
+			for (size_t i = 0; i < pdata__nr_evsel(p); i++)
+				event_line(out, pdata__evsel(p, i));
+		} else {
+			/* A stream may send its features before its attrs: the section says it all. */
+			struct pd_feat_event_desc d;
+			uint64_t ids[4096];
+
+			if (len < sizeof(d))
+				break;
+			memcpy(&d, q, sizeof(d));
+			pd_cursor_skip(&c, sizeof(d));
+			for (uint32_t i = 0; i < d.nr; i++) {
+				struct pd_evsel e = { .ids = ids };
+				const unsigned char *idp;
+				const char *name;
+				uint32_t n;
+
+				if (!pd_event_desc_next(&c, d.attr_size, &e.attr, &name, &idp, &n))
+					break;
+				e.name = (char *)name;
+				e.nr_ids = n < 4096 ? n : 4096;
+				memcpy(ids, idp, 8 * e.nr_ids);
+				event_line(out, &e);
+			}
+		}
+		break;
+	case PD_FEAT_CPU_TOPOLOGY: case PD_FEAT_NUMA_TOPOLOGY: case PD_FEAT_CACHE: case PD_FEAT_MEM_TOPOLOGY:
+	case PD_FEAT_HYBRID_TOPOLOGY:
+		out_printf(out, "# %s info available, use -I to display\n", pd_feature_name(feat));
+		break;
+	case PD_FEAT_PMU_MAPPINGS:
+		/* u32 nr; per PMU: u32 type, its name. */
+		if (!pd_cursor_u32(&c, &nr) || !nr) {
+			out_str(out, "# pmu mappings: not available\n");
+		} else {
+			uint32_t type;
+
+			out_str(out, "# pmu mappings: ");
+			for (uint32_t i = 0; i < nr && pd_cursor_u32(&c, &type); i++)
+				out_printf(out, "%s%s = %u", i ? ", " : "", hstr(&c), type);
+			out_char(out, '\n');
+		}
+		break;
+	case PD_FEAT_SAMPLE_TIME:
+		if (len >= sizeof(stime))
+			memcpy(&stime, q, sizeof(stime));
+		if (len >= sizeof(stime) || bad) {
+			uint64_t a = stime.first, b = stime.last;
+
+			out_printf(out, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000, a % 1000000000 / 1000);
+			out_printf(out, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000, b % 1000000000 / 1000);
+			out_printf(out, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
+		}
+		break;
+	case PD_FEAT_GROUP_DESC:
+		/* u32 nr; per group: name, u32 leader index, u32 members ("{anon_group}" is unnamed). */
+		if (pd_cursor_u32(&c, &nr)) {
+			for (uint32_t g = 0; g < nr; g++) {
+				const char *name = hstr(&c);
+				uint32_t leader, members;
+
+				if (!pd_cursor_u32(&c, &leader) || !pd_cursor_u32(&c, &members))
+					break;
+				/* Only events the file has: the counts are the file's word. */
+				if (leader > pdata__nr_evsel(p) || members > pdata__nr_evsel(p) - leader)
+					break;
+				out_printf(out, "# group: %s{", strcmp(name, "{anon_group}") ? name : "");
+				for (uint32_t m = 0; m < members; m++) {
+					const struct pd_evsel *e = pdata__evsel(p, leader + m);
+
+					out_printf(out, "%s%s", m ? "," : "", e ? e->name : "?");
+				}
+				out_str(out, "}\n");
+			}
+		}
+		break;
+	case PD_FEAT_BRANCH_STACK: out_str(out, "# contains samples with branch stack\n"); break;
+	case PD_FEAT_AUXTRACE: out_str(out, "# contains AUX area data (e.g. instruction trace)\n"); break;
+	case PD_FEAT_STAT: out_str(out, "# contains stat data\n"); break;
+	case PD_FEAT_CLOCKID:
+		/* The clock's resolution in ns; perf multiplies where it means to divide. */
+		if (pd_cursor_u64(&c, &v) || bad)
+			out_printf(out, "# clockid frequency: %" PRIu64 " MHz\n", v * 1000);
+		break;
+	case PD_FEAT_CLOCK_DATA: {
+		struct pd_feat_clock_data cd;
+
+		if (!pd_feat_clock_data_decode(q, len, &cd)) {
+			out_str(out, "# reference time disabled\n");
+		} else {
+			time_t sec = (time_t)(cd.tod_ns / 1000000000);
+			int usec = (int)(cd.tod_ns % 1000000000 / 1000);
+			char date[64] = "<error>";
+			struct tm tm;
+
+			if (localtime_r(&sec, &tm))
+				strftime(date, sizeof(date), "%F %T", &tm);
+			out_printf(out, "# clockid: %s (%u)\n", clock_name(cd.clockid), cd.clockid);
+			out_printf(out, "# reference time: %s.%06d = %ld.%06d (TOD) = %ld.%09ld (%s)\n", date, usec,
+				   (long)sec, usec, (long)(cd.clockid_ns / 1000000000), (long)(cd.clockid_ns % 1000000000),
+				   clock_name(cd.clockid));
+		}
+		break;
+	}
+	case PD_FEAT_COMPRESSED: {
+		struct pd_feat_compressed fc = { 0 };
+
+		if (len >= sizeof(fc))
+			memcpy(&fc, q, sizeof(fc));
+		if (len >= sizeof(fc) || bad)
+			out_printf(out, "# compressed : %s, level = %d, ratio = %d\n",
+				   fc.type == PD_COMP_ZSTD ? "Zstd" : "Unknown", (int)fc.level, (int)fc.ratio);
+		break;
+	}
+	case PD_FEAT_CPU_PMU_CAPS:
+		if (pd_cursor_u32(&c, &nr))
+			pmu_caps(out, &c, nr, "cpu");
+		break;
+	case PD_FEAT_PMU_CAPS:
+		pmus_caps(out, &c);
+		break;
+	case PD_FEAT_BPF_PROG_INFO:
+		bpf_prog_info(out, p, q, len);
+		break;
+	case PD_FEAT_BPF_BTF:
+		btf_ids(out, &c);
+		break;
+	default: break;	/* BUILD_ID, TRACING_DATA, DIR_FORMAT print nothing here */
+	}
+}
+
+static void header_block(struct out *out, struct pdata *p, time_t mtime)
+{
+	uint64_t doff, dsize, foff;
+	char when[64];
+
+	pdata__layout(p, &doff, &dsize, &foff);
+	ctime_r(&mtime, when);
+	out_printf(out, "# ========\n# captured on    : %s", when);
+	out_printf(out, "# header version : %d\n# data offset    : %" PRIu64 "\n# data size      : %" PRIu64
+		   "\n# feat offset    : %" PRIu64 "\n", pdata__version(p), doff, dsize, foff);
+}
+
+/*
+ * Pipe mode: the features come as FEATURE records after the header
+ * block, each printed as it comes, until perf's end-of-features mark
+ * (feature number HEADER_LAST_FEATURE) or the end of the stream.
+ */
+static int pipe_features(struct out *out, struct pdata *p)
+{
+	struct pd_record r;
+	int ret;
+
+	out_str(out, "# ========\n#\n");
+	while ((ret = pdata__next(p, &r)) > 0) {
+		struct pd_feature_event fe;
+
+		if (r.hdr->type != PD_HEADER_FEATURE || !PD_VIEW(r.hdr, &fe))
+			continue;
+		if (fe.feat_id >= PD_FEAT_LAST_6_1)
+			break;
+		if (!fe.feat_id)
+			continue;
+		print_feature(out, p, (int)fe.feat_id, (const unsigned char *)r.hdr + sizeof(fe),
+			      r.hdr->size - sizeof(fe), false);
+	}
+	return ret < 0 ? ret : 0;
+}
+
 int report__header(struct pdata *p, const char *label, time_t mtime, FILE *f)
 {
 	struct out out;
-	uint64_t doff, dsize, foff;
-	struct pd_feat_nrcpus nrcpus;
-	struct pd_feat_sample_time stime;
-	struct pd_cursor c;
-	uint64_t v;
-	uint32_t nr;
-	char when[64];
+	int ret = 0;
 
 	if (out_init(&out, f))
 		return mperf_error(-ENOMEM, "out of memory");
-	pdata__layout(p, &doff, &dsize, &foff);
-	ctime_r(&mtime, when);
-	out_printf(&out, "# ========\n# captured on    : %s", when);
-	out_printf(&out, "# header version : 1\n# data offset    : %" PRIu64 "\n# data size      : %" PRIu64
-		   "\n# feat offset    : %" PRIu64 "\n", doff, dsize, foff);
+	header_block(&out, p, mtime);
+	if (pdata__is_pipe(p)) {
+		ret = pipe_features(&out, p);
+		return out_close(&out, ret, label);
+	}
 	for (int feat = 1; feat < PD_FEAT_LAST_6_1; feat++) {
+		size_t len = 0;
+		const unsigned char *q;
+
 		if (!pdata__has_feat(p, feat))
 			continue;
-		switch (feat) {
-		case PD_FEAT_HOSTNAME: string_feature(&out, p, feat, "hostname"); break;
-		case PD_FEAT_OSRELEASE: string_feature(&out, p, feat, "os release"); break;
-		case PD_FEAT_VERSION: string_feature(&out, p, feat, "perf version"); break;
-		case PD_FEAT_ARCH: string_feature(&out, p, feat, "arch"); break;
-		case PD_FEAT_CPUDESC: string_feature(&out, p, feat, "cpudesc"); break;
-		case PD_FEAT_CPUID: string_feature(&out, p, feat, "cpuid"); break;
-		case PD_FEAT_NRCPUS:
-			if (pdata__feature_view(p, feat, &nrcpus, sizeof(nrcpus)))
-				out_printf(&out, "# nrcpus online : %u\n# nrcpus avail : %u\n", nrcpus.online, nrcpus.available);
-			break;
-		case PD_FEAT_TOTAL_MEM:
-			if (pdata__feature_view(p, feat, &v, sizeof(v)))
-				out_printf(&out, "# total memory : %" PRIu64 " kB\n", v);
-			break;
-		case PD_FEAT_CMDLINE:
-			if (section(p, feat, &c) && pd_cursor_u32(&c, &nr)) {
-				out_str(&out, "# cmdline : ");
-				for (uint32_t i = 0; i < nr; i++) {
-					for (const char *ch = hstr(&c); *ch; ch++) {
-						if (*ch == '\'')
-							out_char(&out, '\\');
-						out_char(&out, *ch);
-					}
-					out_char(&out, ' ');
-				}
-				out_char(&out, '\n');
-			}
-			break;
-		case PD_FEAT_EVENT_DESC:
-			for (size_t i = 0; i < pdata__nr_evsel(p); i++)
-				event_line(&out, pdata__evsel(p, i));
-			break;
-		case PD_FEAT_CPU_TOPOLOGY: case PD_FEAT_NUMA_TOPOLOGY: case PD_FEAT_CACHE: case PD_FEAT_MEM_TOPOLOGY:
-			out_printf(&out, "# %s info available, use -I to display\n", pd_feature_name(feat));
-			break;
-		case PD_FEAT_PMU_MAPPINGS:
-			/* u32 nr; per PMU: u32 type, its name. */
-			if (section(p, feat, &c) && pd_cursor_u32(&c, &nr)) {
-				uint32_t type;
-
-				out_str(&out, "# pmu mappings: ");
-				for (uint32_t i = 0; i < nr && pd_cursor_u32(&c, &type); i++)
-					out_printf(&out, "%s%s = %u", i ? ", " : "", hstr(&c), type);
-				out_char(&out, '\n');
-			}
-			break;
-		case PD_FEAT_SAMPLE_TIME:
-			if (pdata__feature_view(p, feat, &stime, sizeof(stime))) {
-				uint64_t a = stime.first, b = stime.last;
-
-				out_printf(&out, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000, a % 1000000000 / 1000);
-				out_printf(&out, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000, b % 1000000000 / 1000);
-				out_printf(&out, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
-			}
-			break;
-		case PD_FEAT_GROUP_DESC:
-			/* u32 nr; per group: name, u32 leader index, u32 members ("{anon_group}" is unnamed). */
-			if (section(p, feat, &c) && pd_cursor_u32(&c, &nr)) {
-				for (uint32_t g = 0; g < nr; g++) {
-					const char *name = hstr(&c);
-					uint32_t leader, members;
-
-					if (!pd_cursor_u32(&c, &leader) || !pd_cursor_u32(&c, &members))
-						break;
-					/* Only events the file has: the counts are the file's word. */
-					if (leader > pdata__nr_evsel(p) || members > pdata__nr_evsel(p) - leader)
-						break;
-					out_printf(&out, "# group: %s{", strcmp(name, "{anon_group}") ? name : "");
-					for (uint32_t m = 0; m < members; m++) {
-						const struct pd_evsel *e = pdata__evsel(p, leader + m);
-
-						out_printf(&out, "%s%s", m ? "," : "", e ? e->name : "?");
-					}
-					out_str(&out, "}\n");
-				}
-			}
-			break;
-		case PD_FEAT_BRANCH_STACK: out_str(&out, "# contains samples with branch stack\n"); break;
-		case PD_FEAT_AUXTRACE: out_str(&out, "# contains AUX area data (e.g. instruction trace)\n"); break;
-		case PD_FEAT_STAT: out_str(&out, "# contains stat data\n"); break;
-		default: break;	/* BUILD_ID and the BPF, hybrid and PMU-caps sections print nothing here */
-		}
+		q = pdata__feature(p, feat, &len);
+		print_feature(&out, p, feat, q, len, pdata__feat_bad(p, feat));
 	}
 	out_str(&out, "# missing features: ");
 	for (int feat = 1; feat < PD_FEAT_LAST_6_1; feat++)
 		if (!pdata__has_feat(p, feat) && pd_feature_name(feat))
 			out_printf(&out, "%s ", pd_feature_name(feat));
 	out_str(&out, "\n# ========\n#\n");
-	return out_close(&out, 0, label);
+	return out_close(&out, ret, label);
 }

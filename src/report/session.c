@@ -321,9 +321,6 @@ static int process(struct session *s, const struct pd_record *r)
 	if ((h->type >= PD_RECORD_MAX || !pd_record_name(h->type)) && !s->nr_unknown++)
 		mperf_log(MPERF_LOG_WARN, "unknown record type %u at offset %#" PRIx64 ": counted as UNKNOWN (later ones are counted silently)",
 			  h->type, r->off);
-	if (h->type == PD_COMPRESSED)
-		return mperf_error(-MPERF_ERR_UNSUPP, "'%s': compressed record at offset %#" PRIx64 ": files recorded with -z are not supported",
-				   s->label, r->off);
 	if (h->type >= PD_HEADER_ATTR || !pd_record_name(h->type)) {
 		err = deliver(s, r->off, h, -1);
 		if (!err && h->type == PD_FINISHED_ROUND && s->ordered)

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "../../src/lib/err.h"
 #include "../../src/perfdata/perfdata.h"
 #include "logcap.h"
@@ -1211,6 +1212,26 @@ static void expect_open_fails(const unsigned char *img, size_t len, const char *
 	free(m);
 }
 
+/* A file that ends inside its data: it opens, its records read, then one error. */
+static void expect_read_cut(const unsigned char *img, size_t len, const char *what)
+{
+	unsigned char *m = dup_exact(img, len);
+	struct pd_record rec;
+	struct pdata *p;
+	int r = 0, n = 0;
+
+	logcap_reset();
+	p = pdata__open_mem(m, len);
+	ok(p != NULL && logcap_errors == 0, "malformed: %s: opens", what);
+	while (p && (r = pdata__next(p, &rec)) > 0)
+		n++;
+	ok(p && r == -MPERF_ERR_TRUNCATED && n > 0, "malformed: %s: %d records, then truncated", what, n);
+	ok(logcap_errors == 1 && strstr(logcap_err, "read the records up to offset"),
+	   "malformed: %s: one error line '%s'", what, logcap_err);
+	pdata__close(p);
+	free(m);
+}
+
 static void test_malformed(void)
 {
 	unsigned char *m = dup_exact(rt_img, rt_len);
@@ -1244,7 +1265,7 @@ static void test_malformed(void)
 	expect_open_fails(m, len, "no attrs");
 	RESET();
 	put64(m + 48, len);
-	expect_open_fails(m, len, "data section past EOF");
+	expect_read_cut(m, len, "data section past EOF");
 	RESET();
 	put64(m + 40, len + 8);
 	expect_open_fails(m, len, "data offset past EOF");
@@ -1617,6 +1638,89 @@ static void test_pipe(void)
 
 /* ---- event names ---- */
 
+/*
+ * COMPRESSED and COMPRESSED2 in a stream: three samples compressed as one
+ * zstd stream cut in two records, the second sample spanning both; then
+ * an AUXTRACE record whose 24 bytes of trace data follow it.
+ */
+static void test_compressed_auxtrace(void)
+{
+	static const uint64_t ids[] = { 7 };
+	struct bb inner = { .n = 0 }, *b = calloc(1, sizeof(*b));
+	unsigned char z[1024];
+	size_t zn, cut, off_c1, off_c2, off_aux;
+	struct pd_record rec;
+	struct pdata *p;
+	uint64_t offs[8], ips[8];
+	int n = 0, r;
+
+	add_sample(&inner, 0x401000, 42, 10, 7);
+	add_sample(&inner, 0x401008, 42, 11, 7);
+	add_sample(&inner, 0x401010, 42, 12, 7);
+	/* Two frames, as perf writes them: the first ends 20 bytes into the second sample. */
+	cut = ZSTD_compress(z, sizeof(z), inner.b, 48 + 20, 1);
+	zn = ZSTD_isError(cut) ? cut : ZSTD_compress(z + cut, sizeof(z) - cut, inner.b + 68, inner.n - 68, 1);
+	if (!ok(!ZSTD_isError(zn), "zstd: compresses the test records"))
+		return;
+	zn += cut;
+	bb_u64(b, PD_MAGIC);
+	bb_u64(b, 16);
+	pipe_attr_record(b, PERF_COUNT_SW_CPU_CLOCK, ids, 1);
+	off_c1 = b->n - 16;
+	bb_begin(b, PD_COMPRESSED, 0);
+	bb_bytes(b, z, cut);
+	bb_end(b);
+	off_c2 = b->n - 16;
+	bb_begin(b, PD_COMPRESSED2, 0);
+	bb_u64(b, zn - cut);
+	bb_bytes(b, z + cut, zn - cut);
+	bb_bytes(b, "\0\0\0\0\0\0\0", (8 - (zn - cut) % 8) % 8);
+	bb_end(b);
+	off_aux = b->n - 16;
+	bb_begin(b, PD_AUXTRACE, 0);
+	bb_u64(b, 24);
+	bb_u64(b, 0);
+	bb_u64(b, 0x1234);
+	bb_pair(b, 0, 42);
+	bb_pair(b, 0, 0);
+	bb_end(b);
+	bb_bytes(b, "trace data, 24 bytes....", 24);
+	bb_begin(b, PD_FINISHED_ROUND, 0);
+	bb_end(b);
+
+	logcap_reset();
+	p = pdata__open_mem(b->b, b->n);
+	while (p && (r = pdata__next(p, &rec)) > 0 && n < 8) {
+		struct pd_sample smp;
+
+		offs[n] = rec.off;
+		ips[n] = 0;
+		if (rec.hdr->type == PERF_RECORD_SAMPLE && !pd_parse_sample(&pdata__evsel(p, 0)->attr, rec.hdr, &smp))
+			ips[n] = smp.ip;
+		n++;
+	}
+	ok(p && r == 0 && logcap_errors == 0, "compressed: the stream reads to its end (%s)", logcap_err);
+	/* ATTR, COMPRESSED, sample, COMPRESSED2, sample, sample, AUXTRACE, FINISHED_ROUND */
+	is_int(n, 8, "compressed: the records and the three samples inside");
+	ok(n == 8 && offs[2] == off_c1 && ips[2] == 0x401000, "compressed: the first sample, at the COMPRESSED record's offset");
+	ok(n == 8 && offs[4] == off_c2 && ips[4] == 0x401008 && offs[5] == off_c2 && ips[5] == 0x401010,
+	   "compressed: the sample spanning both records, at COMPRESSED2's offset");
+	ok(n == 8 && offs[6] == off_aux && offs[7] == off_aux + 48 + 24,
+	   "auxtrace: the trace data after the record is skipped");
+	pdata__close(p);
+
+	/* A compressed stream cut short: one error, after what was whole. */
+	logcap_reset();
+	p = pdata__open_mem(b->b, off_c2 + 16);
+	n = 0;
+	while (p && (r = pdata__next(p, &rec)) > 0)
+		n++;
+	ok(p && r == -MPERF_ERR_TRUNCATED && n == 3 && logcap_errors == 1 && strstr(logcap_err, "ends inside a record"),
+	   "compressed: data ending inside a record is one error (%d records, '%s')", n, logcap_err);
+	pdata__close(p);
+	free(b);
+}
+
 static void test_names(void)
 {
 	uint32_t type = 99;
@@ -1769,6 +1873,7 @@ int main(void)
 
 	build_pipe_img();
 	test_pipe();
+	test_compressed_auxtrace();
 	test_prefixes(pipe_img.b, pipe_img.n);
 
 	test_names();
