@@ -11,14 +11,14 @@ PKG_CONFIG ?= pkg-config
 # The libraries the code links, as pkg-config names them; configure checks
 # the same list.  One call for all of them: pkg-config says nothing when any
 # one is missing, so nothing else may hide in this list.
-REQUIRED_PKGS = libelf
+REQUIRED_PKGS = libelf libdw
 ifndef PKG_LIBS
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(REQUIRED_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
-# Without pkg-config (or its libelf.pc), libelf is usually still in the
-# compiler's default paths.
+# Without pkg-config (or its .pc files), libelf and libdw are usually
+# still in the compiler's default paths.
 ifeq ($(strip $(PKG_LIBS)),)
-PKG_LIBS := -lelf
+PKG_LIBS := -ldw -lelf
 endif
 endif
 

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "session.h"
 #include "symbols.h"
+#include "unwind.h"
 
 #define HBUCKETS 4096
 #define DBUCKETS 256
@@ -92,6 +93,8 @@ struct hist {
 	size_t fr_cap;
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
+	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
+	uint64_t uips[MAX_STACK];	/* the user frames it unwound for the current sample */
 	struct dso_info *dsos[DBUCKETS];
 };
 
@@ -330,11 +333,67 @@ static int resolve_frame(struct hist *H, const struct session_sample *ss, int cp
 	return 0;
 }
 
+/* The sample's process's map of addr, for the unwinder. */
+static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
+{
+	const struct session_sample *ss = arg;
+	struct resolved r;
+
+	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, PERF_RECORD_MISC_USER, addr, &r))
+		return -ENOMEM;
+	if (!r.found)
+		return 0;
+	m->path = r.dso;
+	m->start = r.map_start;
+	m->end = r.map_end;
+	m->pgoff = r.map_pgoff;
+	return 1;
+}
+
+/*
+ * The user frames of a sample with registers and a stack copy
+ * (--call-graph dwarf), unwound into H->uips, leaf first: as many as
+ * perf's --max-stack lets its unwinder give.  Their number, or -ENOMEM.
+ */
+static ssize_t unwind_user(struct hist *H, const struct session_sample *ss)
+{
+	const struct pd_sample *s = ss->smp;
+	struct unwind_sample us = {
+		.pid = ss->where.pid, .tid = ss->where.tid, .regs_mask = s->user_mask, .regs = s->user_regs,
+		.stack = s->stack, .find_map = unwind_find_map, .arg = (void *)ss,
+	};
+
+	if (!s->user_regs || !s->stack || !s->stack_size || !ss->machine)
+		return 0;
+	/* The valid part of the copy: never more than the record holds. */
+	us.stack_size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
+	if (!H->unwinder && !(H->unwinder = unwinder__new()))
+		return -ENOMEM;
+	return unwinder__unwind(H->unwinder, &us, H->uips, MAX_STACK);
+}
+
+static void reverse_frames(struct cc_frame *fr, char *lvl, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		struct cc_frame t = fr[i];
+		char c = lvl[i];
+
+		fr[i] = fr[n - 1 - i];
+		fr[n - 1 - i] = t;
+		lvl[i] = lvl[n - 1 - i];
+		lvl[n - 1 - i] = c;
+	}
+}
+
 /*
  * The sample's chain as perf's cursor holds it: every address (markers
  * only set the context of the addresses after them, and any other marker
  * drops the chain), leaf first, or root first for the caller order; at
  * most MAX_STACK addresses, counted from the end the order starts at.
+ * A --call-graph dwarf sample's chain is the kernel's part (CALLCHAIN)
+ * then the user frames unwound from its stack copy, each part limited on
+ * its own, as perf appends its unwinder's frames to the recorded chain
+ * (before it, root first, in the caller order).
  * The number of frames in H->fr, or a negative code.
  */
 static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
@@ -343,8 +402,11 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 	uint64_t nr = s->callchain_nr, n = 0;
 	int cpumode = PERF_RECORD_MISC_USER;
 	char level = 0;
+	ssize_t nu = unwind_user(H, ss);
 
-	if (ALLOC_GROW(H->fr, nr, H->fr_cap) || !(H->lvl = realloc(H->lvl, H->fr_cap ? H->fr_cap : 1)))
+	if (nu < 0)
+		return nu;
+	if (ALLOC_GROW(H->fr, nr + (uint64_t)nu, H->fr_cap) || !(H->lvl = realloc(H->lvl, H->fr_cap ? H->fr_cap : 1)))
 		return -ENOMEM;
 	/* Callee order first: each address with the context its last marker set. */
 	for (uint64_t i = 0; i < nr; i++) {
@@ -362,19 +424,26 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 		H->fr[n].ip = ip;
 		H->lvl[n++] = (char)cpumode;	/* the context, for now */
 	}
-	if (H->caller) {
-		for (uint64_t i = 0; i < n / 2; i++) {
-			struct cc_frame t = H->fr[i];
-			char c = H->lvl[i];
-
-			H->fr[i] = H->fr[n - 1 - i];
-			H->fr[n - 1 - i] = t;
-			H->lvl[i] = H->lvl[n - 1 - i];
-			H->lvl[n - 1 - i] = c;
-		}
-	}
+	if (H->caller)
+		reverse_frames(H->fr, H->lvl, (size_t)n);
 	if (n > MAX_STACK)
 		n = MAX_STACK;
+	if (nu) {
+		if (H->caller) {
+			memmove(H->fr + nu, H->fr, (size_t)n * sizeof(*H->fr));
+			memmove(H->lvl + nu, H->lvl, (size_t)n);
+			for (ssize_t i = 0; i < nu; i++) {
+				H->fr[i].ip = H->uips[nu - 1 - i];
+				H->lvl[i] = PERF_RECORD_MISC_USER;
+			}
+		} else {
+			for (ssize_t i = 0; i < nu; i++) {
+				H->fr[n + (uint64_t)i].ip = H->uips[i];
+				H->lvl[n + (uint64_t)i] = PERF_RECORD_MISC_USER;
+			}
+		}
+		n += (uint64_t)nu;
+	}
 	/* The levels carry over a frame without a map, from the sample's own. */
 	switch (ss->cpumode) {
 	case PERF_RECORD_MISC_KERNEL: level = 'k'; break;
@@ -1273,6 +1342,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	free(H.fr);
 	free(H.lvl);
 	free(H.seen);
+	unwinder__delete(H.unwinder);
 	strset_free(&H.strs);
 	free(H.h);
 	symcache__delete(H.syms);
