@@ -26,6 +26,8 @@
 #define DBUCKETS 256
 /* perf report's --max-stack default: kernel.perf_event_max_stack's default, 127. */
 #define MAX_STACK 127
+/* In build_chain's levels: a frame of the unwinder's, not of the recorded chain. */
+#define UNWOUND 0x40
 /* Context markers in a chain (perf_event.h): at or above this, not an address. */
 #define CONTEXT_MAX ((uint64_t)-4095)
 
@@ -42,6 +44,7 @@ struct hent {
 	bool filtered;			/* hidden by --comms/--dsos: counted, not shown */
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
+	bool inlined;			/* an inline frame's entry: sym ends in " (inlined)" */
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	struct cc_tree *cc;		/* its call chains, or NULL */
@@ -91,6 +94,9 @@ struct hist {
 	struct cc_frame *fr;		/* the current sample's chain */
 	char *lvl;			/* and each frame's level */
 	size_t fr_cap;
+	struct cc_frame *fx;		/* the same with inline frames, while it is built */
+	char *lx;
+	size_t fx_cap;
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
@@ -301,13 +307,14 @@ static struct dso_info *dso_of(struct hist *H, const char *dso, uint32_t rank)
  * perf leaves it.
  */
 static int resolve_frame(struct hist *H, const struct session_sample *ss, int cpumode, uint64_t ip,
-			 struct cc_frame *f, char *level)
+			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
 {
 	struct resolved r;
 	const struct sym *sym = NULL;
 	struct dso_info *d;
 	uint64_t addr;
 
+	*ninl = 0;
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
 	f->dso_name = "[unknown]";
@@ -329,6 +336,38 @@ static int resolve_frame(struct hist *H, const struct session_sample *ss, int cp
 		f->sym = sym->name;
 		f->start = sym->start;
 		f->end = sym->end;
+		/* perf's inline frames: the functions the DSO's DWARF has at the address */
+		if (cpumode != PERF_RECORD_MISC_KERNEL)
+			*ninl = symcache__inlines(H->syms, r.dso, addr, inl);
+	}
+	return 0;
+}
+
+/*
+ * Frame f as perf's inline list for its address gives it: one frame per
+ * function there, innermost first (outermost first in the caller order),
+ * each the frame's own symbol when it has that name, else a symbol of
+ * that name marked inlined, over the same range.  Appended to H->fx.
+ */
+static int append_inlines(struct hist *H, const struct cc_frame *f, char level, const char *const *names,
+			  size_t n, size_t *m)
+{
+	if (ALLOC_GROW(H->fx, *m + n, H->fx_cap) || !(H->lx = realloc(H->lx, H->fx_cap)))
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		const char *name = names[H->caller ? n - 1 - k : k];
+		struct cc_frame g = *f;
+
+		if (strcmp(name, f->sym)) {
+			char buf[4096];
+
+			snprintf(buf, sizeof(buf), "%s (inlined)", name);
+			if (!(g.sym = intern(H, buf)))
+				return -ENOMEM;
+			g.inlined = true;
+		}
+		H->fx[*m] = g;
+		H->lx[(*m)++] = level;
 	}
 	return 0;
 }
@@ -434,12 +473,12 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 			memmove(H->lvl + nu, H->lvl, (size_t)n);
 			for (ssize_t i = 0; i < nu; i++) {
 				H->fr[i].ip = H->uips[nu - 1 - i];
-				H->lvl[i] = PERF_RECORD_MISC_USER;
+				H->lvl[i] = PERF_RECORD_MISC_USER | UNWOUND;
 			}
 		} else {
 			for (ssize_t i = 0; i < nu; i++) {
 				H->fr[n + (uint64_t)i].ip = H->uips[i];
-				H->lvl[n + (uint64_t)i] = PERF_RECORD_MISC_USER;
+				H->lvl[n + (uint64_t)i] = PERF_RECORD_MISC_USER | UNWOUND;
 			}
 		}
 		n += (uint64_t)nu;
@@ -452,12 +491,54 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 	case PERF_RECORD_MISC_GUEST_USER: level = 'u'; break;
 	default: level = 'H'; break;
 	}
-	for (uint64_t i = 0; i < n; i++) {
-		int mode = H->lvl[i];
+	size_t m = 0;	/* frames in H->fx, once some address has inline frames */
+	bool expanded = false;
 
-		if (resolve_frame(H, ss, mode, H->fr[i].ip, &H->fr[i], &level))
+	for (uint64_t i = 0; i < n; i++) {
+		int mode = H->lvl[i] & ~UNWOUND;
+		const char *const *inl;
+		size_t ninl;
+		struct cc_frame f;
+
+		if (resolve_frame(H, ss, mode, H->fr[i].ip, &f, &level, &inl, &ninl))
 			return -ENOMEM;
-		H->lvl[i] = level;
+		/* perf 6.1 adds inline frames to the frames it unwinds only, not to recorded chains */
+		if (!(H->lvl[i] & UNWOUND))
+			ninl = 0;
+		if (ninl && !expanded) {
+			/* the frames so far, then this one's inline list */
+			if (ALLOC_GROW(H->fx, n, H->fx_cap) || !(H->lx = realloc(H->lx, H->fx_cap)))
+				return -ENOMEM;
+			memcpy(H->fx, H->fr, i * sizeof(*H->fx));
+			memcpy(H->lx, H->lvl, i);
+			m = i;
+			expanded = true;
+		}
+		if (expanded && ninl) {
+			if (append_inlines(H, &f, level, inl, ninl, &m))
+				return -ENOMEM;
+		} else if (expanded) {
+			if (ALLOC_GROW(H->fx, m + 1, H->fx_cap) || !(H->lx = realloc(H->lx, H->fx_cap)))
+				return -ENOMEM;
+			H->fx[m] = f;
+			H->lx[m++] = level;
+		} else {
+			H->fr[i] = f;
+			H->lvl[i] = level;
+		}
+	}
+	if (expanded) {
+		struct cc_frame *tf = H->fr;
+		char *tl = H->lvl;
+		size_t tc = H->fr_cap;
+
+		H->fr = H->fx;
+		H->lvl = H->lx;
+		H->fr_cap = H->fx_cap;
+		H->fx = tf;
+		H->lx = tl;
+		H->fx_cap = tc;
+		return (ssize_t)m;
 	}
 	return (ssize_t)n;
 }
@@ -493,6 +574,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.sym = f->sym;
 		k.sym_start = f->start;
 		k.sym_end = f->end;
+		k.inlined = f->inlined;
 		k.addr = f->ip;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
@@ -960,7 +1042,8 @@ static size_t cell_len(const struct hent *e, enum report_key k)
 	case REPORT_KEY_COMM: return e->comm_width;
 	case REPORT_KEY_PID: return e->comm_width + 8;
 	case REPORT_KEY_DSO: return e->dso ? strlen(e->dso) : 0;
-	case REPORT_KEY_SYM: return e->sym ? strlen(e->sym) + 4 : 16 + 4 + 2;
+	/* perf sizes an inline frame's symbol by its name, without " (inlined)" */
+	case REPORT_KEY_SYM: return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
 	}
 	return 0;
 }
@@ -1341,6 +1424,8 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 		}
 	free(H.fr);
 	free(H.lvl);
+	free(H.fx);
+	free(H.lx);
 	free(H.seen);
 	unwinder__delete(H.unwinder);
 	strset_free(&H.strs);

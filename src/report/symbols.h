@@ -38,6 +38,14 @@ void symcache__delete(struct symcache *c);
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr);
 /*
+ * perf's inline frames of a user address (its default, inline names on):
+ * the functions the DWARF of the DSO's symbol file places at addr (the
+ * DSO-relative address symcache__find gives), innermost first, as
+ * addr2line -i names them; 0 when there is no such DWARF.  *names stays
+ * valid while the cache lives.
+ */
+size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names);
+/*
  * Read /proc/kallsyms now (it is slow: a thread can do it while samples
  * are read).  Only symcache__find_kernel() touches what it loads.
  */

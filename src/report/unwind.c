@@ -11,8 +11,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include "../host/host.h"
 #include "../lib/hash.h"
 #include "unwind.h"
 
@@ -73,6 +76,32 @@ static bool has_failed(const struct uproc *p, const char *path)
 }
 
 /*
+ * The vdso, as perf unwinds through it: this process's image (the
+ * kernel's, the same in every process of the machine that recorded),
+ * given to libdw as a file in memory.
+ */
+static Dwfl_Module *report_vdso(struct uproc *p, uint64_t base)
+{
+	const void *img;
+	size_t len;
+	Dwfl_Module *mod;
+	int fd;
+
+	if (host_vdso(&img, &len) || (fd = memfd_create("mperf-vdso", MFD_CLOEXEC)) < 0)
+		return NULL;
+	if (write(fd, img, len) != (ssize_t)len) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_report_begin_add(p->dwfl);
+	mod = dwfl_report_elf(p->dwfl, "[vdso]", "[vdso]", fd, base, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod)
+		close(fd);	/* libdw takes the fd only when it reports the module */
+	return mod;
+}
+
+/*
  * The module covering addr, reported from the process's map of it when
  * it is not yet (based where the file's offset 0 would be mapped).
  * *stale is set when the Dwfl has another file there: the process has a
@@ -96,12 +125,16 @@ static Dwfl_Module *module_at(struct uproc *p, uint64_t addr, bool *stale)
 			*stale = true;
 		return NULL;
 	}
-	/* Only files: [vdso], anonymous memory and JIT code have no CFI to read here. */
-	if (m.path[0] != '/' || has_failed(p, m.path) || m.start < m.pgoff)
+	/* Files, and the vdso; anonymous memory and JIT code have no CFI to read. */
+	if (has_failed(p, m.path) || m.start < m.pgoff)
 		return NULL;
-	dwfl_report_begin_add(p->dwfl);
-	mod = dwfl_report_elf(p->dwfl, m.path, m.path, -1, m.start - m.pgoff, false);
-	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!strcmp(m.path, "[vdso]")) {
+		mod = report_vdso(p, m.start - m.pgoff);
+	} else if (m.path[0] == '/') {
+		dwfl_report_begin_add(p->dwfl);
+		mod = dwfl_report_elf(p->dwfl, m.path, m.path, -1, m.start - m.pgoff, false);
+		dwfl_report_end(p->dwfl, NULL, NULL);
+	}
 	if (!mod && p->nfailed < MAX_FAILED)
 		p->failed[p->nfailed++] = m.path;
 	return mod;
