@@ -50,7 +50,7 @@ CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-all: mperf noploop cpuspin callpaths
+all: mperf noploop cpuspin callpaths callpaths-nofp
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
 # so a sanitizer build never lingers as ./mperf.
@@ -72,6 +72,13 @@ cpuspin: tests/workloads/cpuspin.c
 # Known call paths for the call-graph tests: every function keeps its frame.
 callpaths: tests/workloads/callpaths.c
 	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -o $@ $<
+
+# The same paths optimised and without frame pointers, for DWARF unwinding:
+# no inlining, no tail calls, no clones or merged twins (b and helper are
+# alike), so that each call keeps its frame and its name.
+callpaths-nofp: tests/workloads/callpaths.c
+	$(QUIET_LINK)$(CC) -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls \
+		-fno-ipa-cp -fno-ipa-sra -fno-ipa-icf -Wall -o $@ $<
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -159,7 +166,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(prefix)/share/man/man1/
 
 clean:
-	rm -rf $(B) mperf noploop cpuspin callpaths
+	rm -rf $(B) mperf noploop cpuspin callpaths callpaths-nofp
 
 .PHONY: all units check deps demo bench install clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

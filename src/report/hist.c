@@ -870,6 +870,16 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 	return collapse_order(a, b, H);
 }
 
+/* The names of two symbols, one of them an inline frame's, without " (inlined)". */
+static int inline_name_cmp(const struct hent *a, const struct hent *b)
+{
+	size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
+	size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
+	int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
+
+	return c ? (c < 0 ? -1 : 1) : (la > lb) - (la < lb);
+}
+
 /* The order perf collapses entries in: each key's compare function. */
 static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H)
 {
@@ -895,6 +905,8 @@ static int collapse_order(const struct hent *a, const struct hent *b, const stru
 			}
 			if (!a->sym)
 				c = (a->addr > b->addr) - (a->addr < b->addr);
+			else if ((a->inlined || b->inlined) && (c = inline_name_cmp(b, a)))
+				break;	/* perf compares inline symbols by name first (reversed, as its collapse order is) */
 			else if (a->sym_start != b->sym_start)
 				c = a->sym_start < b->sym_start ? -1 : 1;
 			else

@@ -44,6 +44,7 @@ struct uproc {
 	uint64_t sp;
 	uint64_t *ips;
 	size_t n, max;
+	bool walking, added;	/* a module was reported while the frames were walked */
 	/* Files that could not be reported (missing, not ELF): not tried again. */
 	const char *failed[MAX_FAILED];
 	size_t nfailed;
@@ -102,6 +103,67 @@ static Dwfl_Module *report_vdso(struct uproc *p, uint64_t base)
 }
 
 /*
+ * Where libdw wants the file based (its first segment's page) for a map
+ * of file offset pgoff at start: by the segment that holds pgoff, not by
+ * start - pgoff, which is right for the text of most files but not for
+ * their data (mapped one page above its offset), where the unwinder may
+ * read first.  0, or -1 when no segment holds pgoff.
+ */
+static int file_base(int fd, uint64_t start, uint64_t pgoff, uint64_t *base)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t n;
+	bool first = true;
+	uint64_t first_vaddr = 0;
+	int ret = -1;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n)) {
+		elf_end(e);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first) {
+			first_vaddr = ph.p_align > 1 ? ph.p_vaddr & ~(ph.p_align - 1) : ph.p_vaddr;
+			first = false;
+		}
+		/* The segment's pages start at its offset rounded down to a page. */
+		if (pgoff >= (ph.p_offset & ~0xfffULL) && pgoff < ph.p_offset + ph.p_filesz) {
+			uint64_t bias = start - (ph.p_vaddr + pgoff - ph.p_offset);
+
+			*base = bias + first_vaddr;
+			ret = 0;
+			break;
+		}
+	}
+	elf_end(e);
+	return ret;
+}
+
+static Dwfl_Module *report_file(struct uproc *p, const struct unwind_map *m)
+{
+	int fd = host_open_regular(m->path);
+	uint64_t base;
+	Dwfl_Module *mod;
+
+	if (fd < 0)
+		return NULL;
+	if (file_base(fd, m->start, m->pgoff, &base)) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_report_begin_add(p->dwfl);
+	mod = dwfl_report_elf(p->dwfl, m->path, m->path, fd, base, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod)
+		close(fd);	/* taken only with the module */
+	return mod;
+}
+
+/*
  * The module covering addr, reported from the process's map of it when
  * it is not yet (based where the file's offset 0 would be mapped).
  * *stale is set when the Dwfl has another file there: the process has a
@@ -131,12 +193,12 @@ static Dwfl_Module *module_at(struct uproc *p, uint64_t addr, bool *stale)
 	if (!strcmp(m.path, "[vdso]")) {
 		mod = report_vdso(p, m.start - m.pgoff);
 	} else if (m.path[0] == '/') {
-		dwfl_report_begin_add(p->dwfl);
-		mod = dwfl_report_elf(p->dwfl, m.path, m.path, -1, m.start - m.pgoff, false);
-		dwfl_report_end(p->dwfl, NULL, NULL);
+		mod = report_file(p, &m);
 	}
 	if (!mod && p->nfailed < MAX_FAILED)
 		p->failed[p->nfailed++] = m.path;
+	if (mod && p->walking)
+		p->added = true;
 	return mod;
 }
 
@@ -348,8 +410,22 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 			return 1;
 		p->attached = true;
 	}
-	/* An error ends the walk where it stopped: the frames up to there stand. */
-	dwfl_getthread_frames(p->dwfl, s->tid > 0 ? s->tid : p->pid, frame_cb, p);
+	/*
+	 * An error ends the walk where it stopped: the frames up to there
+	 * stand.  A module reported during the walk is not seen by libdw's
+	 * step from the frame that needed it (it falls back to guessing by
+	 * frame pointers): walk again, with the module known, while walks
+	 * find new ones (the first samples that reach each DSO).
+	 */
+	for (int tries = 0; tries < 16; tries++) {
+		p->n = 0;
+		p->walking = true;
+		p->added = false;
+		dwfl_getthread_frames(p->dwfl, s->tid > 0 ? s->tid : p->pid, frame_cb, p);
+		p->walking = false;
+		if (!p->added)
+			break;
+	}
 	p->cur = NULL;
 	if (!p->n) {
 		ips[0] = ip;
