@@ -159,6 +159,7 @@ bench: all
 	bench/report-vs-perf.sh
 	bench/record-startup-vs-perf.sh
 	bench/callgraph-vs-perf.sh
+	bench/dwarf-vs-perf.sh
 
 install: all
 	install -d $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/share/man/man1
