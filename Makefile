@@ -71,14 +71,14 @@ cpuspin: tests/workloads/cpuspin.c
 
 # Known call paths for the call-graph tests: every function keeps its frame.
 callpaths: tests/workloads/callpaths.c
-	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -o $@ $<
+	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -pthread -o $@ $<
 
 # The same paths optimised and without frame pointers, for DWARF unwinding:
 # no inlining, no tail calls, no clones or merged twins (b and helper are
 # alike), so that each call keeps its frame and its name.
 callpaths-nofp: tests/workloads/callpaths.c
 	$(QUIET_LINK)$(CC) -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls \
-		-fno-ipa-cp -fno-ipa-sra -fno-ipa-icf -Wall -o $@ $<
+		-fno-ipa-cp -fno-ipa-sra -fno-ipa-icf -Wall -pthread -o $@ $<
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

@@ -27,8 +27,9 @@
 #
 # Workloads: `noploop N` spins for N seconds of wall time, `cpuspin N` until
 # it has used N seconds of CPU time, `callpaths N` the same along known call
-# paths (main -> a -> b -> leaf, a helper shared by a and c, recursion); `callpaths-nofp
-# N` the same built -O2 -fomit-frame-pointer, for DWARF unwinding.  A test that predicts a sample count
+# paths (spin -> a -> b -> leaf, a helper shared by a and c, recursion),
+# in THREADS threads with a second argument; `callpaths-nofp` the same built -O2
+# -fomit-frame-pointer, for DWARF unwinding.  A test that predicts a sample count
 # runs cpuspin: cpu-clock samples the CPU time of the task, which is what a
 # wall-clock loop does not get on a busy machine.
 

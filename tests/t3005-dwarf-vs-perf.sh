@@ -112,12 +112,12 @@ test_expect_success PERF 'perf'"'"'s dwarf file of a program without frame point
 # What must hold whatever the unwinders: leaf's callers, every path whole.
 test_expect_success PERF 'the known call paths, unwound without frame pointers' '
 	"$MPERF" report -i p.data -g folded,0 >folded &&
-	for path in "main;a;b;leaf" "main;a;helper;leaf" "main;c;helper;leaf" "main;rec;rec;rec;rec;leaf"; do
+	for path in "main;spin;a;b;leaf" "main;spin;a;helper;leaf" "main;spin;c;helper;leaf" "main;spin;rec;rec;rec;rec;leaf"; do
 		grep -q "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;$path\$" folded ||
 		{ echo "missing: $path"; exit 1; }
 	done &&
 	"$MPERF" report -i p.data --no-children -g folded,0 >callee &&
-	grep -q "^[0-9.]*% leaf;helper;c;main;__libc_start_call_main;" callee &&
+	grep -q "^[0-9.]*% leaf;helper;c;spin;main;__libc_start_call_main;" callee &&
 	"$MPERF" report -i p.data >out &&
 	grep -q "^ *[0-9.]*% *[0-9.]*%  callpaths-nofp  callpaths-nofp  *\[\.\] helper$" out
 '
@@ -147,14 +147,14 @@ test_expect_success PERF 'perf reads mperf'"'"'s dwarf file without a word, with
 	"$MPERF" report -i m.data -g folded --percent-limit 0.5 >mperf.out &&
 	grep "^[0-9.]*% " perf.out | sort >perf.chains &&
 	grep "^[0-9.]*% " mperf.out | sort >mperf.chains &&
-	grep -q "main;a;b;leaf" mperf.chains &&
+	grep -q "main;spin;a;b;leaf" mperf.chains &&
 	diff -u perf.chains mperf.chains
 '
 
 test_expect_success PERF 'frame pointers alone lose the callers: dwarf finds them' '
 	"$MPERF" record -q -g -e cpu-clock -o fp.data "$CALLPATHS_NOFP" 0.3 &&
 	"$MPERF" report -i fp.data -g folded,0 >fp.folded &&
-	! grep -q "main;a;b;leaf" fp.folded
+	! grep -q "main;spin;a;b;leaf" fp.folded
 '
 
 # On mperf's files of a shell's child, or of two events, perf's libunwind
@@ -174,12 +174,12 @@ test_expect_success PERF 'several events; a child of a shell' '
 	"$MPERF" record -q -m 512 --call-graph dwarf,4096 -e cpu-clock,task-clock -o two.data "$CALLPATHS_NOFP" 0.3 &&
 	same_report two.data --no-children -g none &&
 	"$MPERF" report -i two.data -g folded,0 >folded &&
-	test "$(grep -c "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;main;a;b;leaf$" folded)" -ge 2 &&
+	test "$(grep -c "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;main;spin;a;b;leaf$" folded)" -ge 2 &&
 	"$MPERF" record -q -m 512 --call-graph dwarf -e cpu-clock -o sh.data \
 		sh -c "\"$CALLPATHS_NOFP\" 0.2; \"$CALLPATHS_NOFP\" 0.2" &&
 	same_report sh.data --no-children -g none &&
 	"$MPERF" report -i sh.data --sort pid -g folded,0 >folded &&
-	test "$(grep -c "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;main;a;b;leaf$" folded)" -ge 2
+	test "$(grep -c "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;main;spin;a;b;leaf$" folded)" -ge 2
 '
 
 test_expect_success PERF '-D equals perf'"'"'s on both dwarf files: registers and stack dumps' '

@@ -357,7 +357,7 @@ static unsigned bit(int i)
 	return 1u << (i & 31);
 }
 
-static void value(struct printer *pr, const struct cc_node *n, uint64_t hit, uint64_t count, uint64_t total)
+static void value(struct printer *pr, uint64_t hit, uint64_t count, uint64_t total)
 {
 	switch (pr->p->value) {
 	case REPORT_CC_PERIOD:
@@ -370,15 +370,14 @@ static void value(struct printer *pr, const struct cc_node *n, uint64_t hit, uin
 		out_printf(pr->out, "%.2f%%", total ? (double)hit * 100.0 / (double)total : 0.0);
 		break;
 	}
-	(void)n;
 }
 
 static void node_value(struct printer *pr, const struct cc_node *n, uint64_t total)
 {
 	if (pr->p->mode == REPORT_CC_FOLDED)
-		value(pr, n, n->hit, n->count, total);
+		value(pr, n->hit, n->count, total);
 	else
-		value(pr, n, cumul(n), cumul_count(n), total);
+		value(pr, cumul(n), cumul_count(n), total);
 }
 
 static const char margin[] = "            ";	/* perf's left margin: 12 spaces */
@@ -394,8 +393,8 @@ static void graph_line(struct printer *pr, int depth, unsigned mask, int left)
 }
 
 /* One frame line; the first of a node carries the node's value: "|--12.34%--name". */
-static void frame_line(struct printer *pr, const struct cc_node *n, uint64_t hit, uint64_t count, const char *name,
-		       int depth, unsigned mask, bool first, uint64_t total, int left)
+static void frame_line(struct printer *pr, uint64_t hit, uint64_t count, const char *name, int depth, unsigned mask,
+		       bool first, uint64_t total, int left)
 {
 	out_str(pr->out, margin);
 	for (int i = 0; i < left; i++)
@@ -404,7 +403,7 @@ static void frame_line(struct printer *pr, const struct cc_node *n, uint64_t hit
 		out_char(pr->out, mask & bit(i) ? '|' : ' ');
 		if (first && i == depth - 1) {
 			out_str(pr->out, "--");
-			value(pr, n, hit, count, total);
+			value(pr, hit, count, total);
 			out_str(pr->out, "--");
 		} else {
 			out_str(pr->out, "          ");
@@ -434,7 +433,7 @@ static bool graph_level(struct printer *pr, const struct cc_node *n, uint64_t to
 			new_mask &= ~bit(depth - 1);
 		graph_line(pr, depth, mask, left);
 		for (size_t i = 0; i < child->nval; i++)
-			frame_line(pr, child, cumul(child), cumul_count(child), cc_frame_name(&child->val[i], buf, sizeof(buf)),
+			frame_line(pr, cumul(child), cumul_count(child), cc_frame_name(&child->val[i], buf, sizeof(buf)),
 				   depth, new_mask, i == 0, total, left);
 		graph_level(pr, child, rel ? child->children_hit : total, depth + 1, new_mask | bit(depth), left);
 		if (++printed == pr->p->print_limit)
@@ -456,7 +455,7 @@ static bool graph_level(struct printer *pr, const struct cc_node *n, uint64_t to
 		 * it leaves uninitialised: it may print as "[...] (inlined)", as
 		 * the heap has it.  The name is "[...]".
 		 */
-		frame_line(pr, NULL, remaining, count, "[...]", depth, new_mask, true, total, left);
+		frame_line(pr, remaining, count, "[...]", depth, new_mask, true, total, left);
 	}
 	return n->nout != 0 || (rel && remaining && remaining != total);
 }

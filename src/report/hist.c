@@ -83,6 +83,7 @@ struct hist {
 	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kthread_running;
 	const char *label;
+	uint64_t kernel_end;		/* with chains: where perf's kernel map ends (symcache__kernel_end) */
 	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
 	uint64_t total_samples;
@@ -93,10 +94,10 @@ struct hist {
 	bool caller;			/* frames root first */
 	struct cc_frame *fr;		/* the current sample's chain */
 	char *lvl;			/* and each frame's level */
-	size_t fr_cap;
+	size_t fr_cap, lvl_cap;
 	struct cc_frame *fx;		/* the same with inline frames, while it is built */
 	char *lx;
-	size_t fx_cap;
+	size_t fx_cap, lx_cap;
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
@@ -320,6 +321,11 @@ static int resolve_frame(struct hist *H, const struct session_sample *ss, int cp
 	f->dso_name = "[unknown]";
 	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 		return -ENOMEM;
+	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < H->kernel_end) {
+		machine__fixup_kernel_end(ss->machine, H->kernel_end);
+		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+			return -ENOMEM;
+	}
 	if (!r.found)
 		return 0;
 	if (!(d = dso_of(H, r.dso, r.dso_rank)))
@@ -352,7 +358,7 @@ static int resolve_frame(struct hist *H, const struct session_sample *ss, int cp
 static int append_inlines(struct hist *H, const struct cc_frame *f, char level, const char *const *names,
 			  size_t n, size_t *m)
 {
-	if (ALLOC_GROW(H->fx, *m + n, H->fx_cap) || !(H->lx = realloc(H->lx, H->fx_cap)))
+	if (ALLOC_GROW(H->fx, *m + n, H->fx_cap) || ALLOC_GROW(H->lx, *m + n, H->lx_cap))
 		return -ENOMEM;
 	for (size_t k = 0; k < n; k++) {
 		const char *name = names[H->caller ? n - 1 - k : k];
@@ -373,9 +379,16 @@ static int append_inlines(struct hist *H, const struct cc_frame *f, char level, 
 }
 
 /* The sample's process's map of addr, for the unwinder. */
+struct unwind_ctx {
+	struct hist *H;
+	const struct session_sample *ss;
+};
+
 static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
 {
-	const struct session_sample *ss = arg;
+	const struct unwind_ctx *u = arg;
+	const struct session_sample *ss = u->ss;
+	struct hist *H = u->H;
 	struct resolved r;
 
 	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, PERF_RECORD_MISC_USER, addr, &r))
@@ -383,6 +396,8 @@ static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
 	if (!r.found)
 		return 0;
 	m->path = r.dso;
+	/* the build that ran, as its symbols are read: perf's cache copy when the file changed */
+	m->file = r.dso[0] == '/' ? symcache__runtime_path(H->syms, r.dso) : NULL;
 	m->start = r.map_start;
 	m->end = r.map_end;
 	m->pgoff = r.map_pgoff;
@@ -397,9 +412,10 @@ static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
 static ssize_t unwind_user(struct hist *H, const struct session_sample *ss)
 {
 	const struct pd_sample *s = ss->smp;
+	struct unwind_ctx ctx = { .H = H, .ss = ss };
 	struct unwind_sample us = {
 		.pid = ss->where.pid, .tid = ss->where.tid, .regs_mask = s->user_mask, .regs = s->user_regs,
-		.stack = s->stack, .find_map = unwind_find_map, .arg = (void *)ss,
+		.stack = s->stack, .find_map = unwind_find_map, .arg = &ctx,
 	};
 
 	if (!s->user_regs || !s->stack || !s->stack_size || !ss->machine)
@@ -445,7 +461,7 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 
 	if (nu < 0)
 		return nu;
-	if (ALLOC_GROW(H->fr, nr + (uint64_t)nu, H->fr_cap) || !(H->lvl = realloc(H->lvl, H->fr_cap ? H->fr_cap : 1)))
+	if (ALLOC_GROW(H->fr, nr + (uint64_t)nu, H->fr_cap) || ALLOC_GROW(H->lvl, nr + (uint64_t)nu, H->lvl_cap))
 		return -ENOMEM;
 	/* Callee order first: each address with the context its last marker set. */
 	for (uint64_t i = 0; i < nr; i++) {
@@ -507,7 +523,7 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 			ninl = 0;
 		if (ninl && !expanded) {
 			/* the frames so far, then this one's inline list */
-			if (ALLOC_GROW(H->fx, n, H->fx_cap) || !(H->lx = realloc(H->lx, H->fx_cap)))
+			if (ALLOC_GROW(H->fx, n, H->fx_cap) || ALLOC_GROW(H->lx, n, H->lx_cap))
 				return -ENOMEM;
 			memcpy(H->fx, H->fr, i * sizeof(*H->fx));
 			memcpy(H->lx, H->lvl, i);
@@ -518,7 +534,7 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 			if (append_inlines(H, &f, level, inl, ninl, &m))
 				return -ENOMEM;
 		} else if (expanded) {
-			if (ALLOC_GROW(H->fx, m + 1, H->fx_cap) || !(H->lx = realloc(H->lx, H->fx_cap)))
+			if (ALLOC_GROW(H->fx, m + 1, H->fx_cap) || ALLOC_GROW(H->lx, m + 1, H->lx_cap))
 				return -ENOMEM;
 			H->fx[m] = f;
 			H->lx[m++] = level;
@@ -530,14 +546,16 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 	if (expanded) {
 		struct cc_frame *tf = H->fr;
 		char *tl = H->lvl;
-		size_t tc = H->fr_cap;
+		size_t tc = H->fr_cap, tlc = H->lvl_cap;
 
 		H->fr = H->fx;
 		H->lvl = H->lx;
 		H->fr_cap = H->fx_cap;
+		H->lvl_cap = H->lx_cap;
 		H->fx = tf;
 		H->lx = tl;
 		H->fx_cap = tc;
+		H->lx_cap = tlc;
 		return (ssize_t)m;
 	}
 	return (ssize_t)n;
@@ -591,13 +609,35 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 	return 0;
 }
 
+/*
+ * Where the sample's ip is: as the session found it, but for init text
+ * past the kernel's map, which perf's map reaches once symbols are known
+ * (resolved again into *again).  NULL when out of memory.
+ */
+static const struct resolved *where_of(struct hist *H, const struct session_sample *ss, struct resolved *again)
+{
+	const struct resolved *w = &ss->where;
+
+	if (w->found || !H->chains || !ss->machine || ss->cpumode != PERF_RECORD_MISC_KERNEL ||
+	    ss->smp->ip >= H->kernel_end)
+		return w;
+	machine__fixup_kernel_end(ss->machine, H->kernel_end);
+	return machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, again) ? NULL : again;
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
-	const struct resolved *w = &ss->where;
-	struct hent k = { .pid = w->pid, .tid = w->tid, .addr = ss->smp->ip };
+	struct resolved again;
+	const struct resolved *w = where_of(H, ss, &again);
+	struct hent k = { 0 }, *e;
 	const struct sym *sym = NULL;
-	struct hent *e;
+
+	if (!w)
+		return -ENOMEM;
+	k.pid = w->pid;
+	k.tid = w->tid;
+	k.addr = ss->smp->ip;
 
 	switch (ss->cpumode) {
 	case PERF_RECORD_MISC_KERNEL: k.level = 'k'; break;
@@ -681,6 +721,18 @@ static int decide_chains(struct hist *H)
 
 	H->decided = true;
 	H->chains = file_has_chains(H->p);
+	for (size_t i = 0; H->chains && i < pdata__nr_evsel(H->p); i++) {
+		const struct pd_evsel *ev = pdata__evsel(H->p, i);
+		uint64_t st = ev->attr.sample_type;
+
+		/* What perf would add to these chains and mperf cannot yet: said, not dropped. */
+		if ((st & PERF_SAMPLE_BRANCH_STACK) && (ev->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has LBR call stacks (--call-graph lbr), which mperf "
+				  "does not read yet: its chains are the frame-pointer ones", H->label, ev->name);
+		else if (!(st & PERF_SAMPLE_CALLCHAIN) && o->cc_asked && o->cc_mode != REPORT_CC_NONE)
+			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has no call chains (-g): its entries show none",
+				  H->label, ev->name);
+	}
 	if (!H->chains) {
 		if (o->cc_asked && o->cc_mode != REPORT_CC_NONE)
 			return mperf_error(-EINVAL, "'%s' has no call chains to show (-g): was it recorded without -g?",
@@ -708,6 +760,7 @@ static int decide_chains(struct hist *H)
 		pthread_join(H->kthread, NULL);
 		H->kthread_running = false;
 	}
+	H->kernel_end = symcache__kernel_end(H->syms);
 	return 0;
 }
 
@@ -880,6 +933,18 @@ static int inline_name_cmp(const struct hent *a, const struct hent *b)
 	return c ? (c < 0 ? -1 : 1) : (la > lb) - (la < lb);
 }
 
+/*
+ * perf compares addresses by their difference as a signed 64-bit number:
+ * the usual order, but for garbage far apart (a frame-pointer walk through
+ * code without frame pointers), which it orders the other way.
+ */
+static int addr_order(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(b - a);
+
+	return d > 0 ? -1 : d < 0;
+}
+
 /* The order perf collapses entries in: each key's compare function. */
 static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H)
 {
@@ -904,7 +969,7 @@ static int collapse_order(const struct hent *a, const struct hent *b, const stru
 				break;
 			}
 			if (!a->sym)
-				c = (a->addr > b->addr) - (a->addr < b->addr);
+				c = addr_order(a->addr, b->addr);
 			else if ((a->inlined || b->inlined) && (c = inline_name_cmp(b, a)))
 				break;	/* perf compares inline symbols by name first (reversed, as its collapse order is) */
 			else if (a->sym_start != b->sym_start)
@@ -967,27 +1032,31 @@ static void rb_rotate(struct rbn **root, struct rbn *x, bool left)
 	x->p = y;
 }
 
-static void rb_insert(struct rbn **root, struct rbn *z, const struct hist *H)
+typedef int (*rb_cmp_fn)(const void *a, const void *b, void *ctx);
+
+static void rb_insert(struct rbn **root, struct rbn *z, rb_cmp_fn cmp, const struct hist *H)
 {
 	struct rbn *y = NULL, *x = *root;
+	bool left = false;
 
 	while (x) {
 		y = x;
-		x = ent_cmp(&z->e, &x->e, (void *)H) < 0 ? x->l : x->r;
+		left = cmp(&z->e, &x->e, (void *)H) < 0;
+		x = left ? x->l : x->r;
 	}
 	z->p = y;
 	z->l = z->r = NULL;
 	z->red = true;
 	if (!y)
 		*root = z;
-	else if (ent_cmp(&z->e, &y->e, (void *)H) < 0)
+	else if (left)
 		y->l = z;
 	else
 		y->r = z;
 	while (z->p && z->p->red) {
 		struct rbn *g = z->p->p;
-		bool left = z->p == g->l;
-		struct rbn *u = left ? g->r : g->l;
+		bool pleft = z->p == g->l;
+		struct rbn *u = pleft ? g->r : g->l;
 
 		if (u && u->red) {
 			z->p->red = false;
@@ -996,13 +1065,13 @@ static void rb_insert(struct rbn **root, struct rbn *z, const struct hist *H)
 			z = g;
 			continue;
 		}
-		if (z == (left ? z->p->r : z->p->l)) {
+		if (z == (pleft ? z->p->r : z->p->l)) {
 			z = z->p;
-			rb_rotate(root, z, left);
+			rb_rotate(root, z, pleft);
 		}
 		z->p->red = false;
 		g->red = true;
-		rb_rotate(root, g, !left);
+		rb_rotate(root, g, !pleft);
 	}
 	(*root)->red = false;
 }
@@ -1015,11 +1084,30 @@ static void rb_walk(const struct rbn *n, struct hent **v, size_t *i)
 	}
 }
 
-/* Entries in perf's output order. */
+/* Insert v[0..n) in that order into a tree ordered by cmp; v gets the tree's order. */
+static void rb_replay(struct hent **v, size_t n, struct rbn *nodes, rb_cmp_fn cmp, const struct hist *H)
+{
+	struct rbn *root = NULL;
+	size_t i = 0;
+
+	for (size_t e = 0; e < n; e++) {
+		nodes[e].e = v[e];
+		rb_insert(&root, &nodes[e], cmp, H);
+	}
+	rb_walk(root, v, &i);
+}
+
+/*
+ * Entries in perf's output order.  hs->v is in the order entries were
+ * made (the order perf's samples made them): perf's input tree by the
+ * keys' compare functions (its collapse tree compares the same way), then
+ * its output tree.  What this cannot replay: perf compares some keys by
+ * the addresses of its objects (DSOs), so among tied entries of a
+ * system-wide recording a few may still come in another order.
+ */
 static int order_entries(struct hist *H, struct hists *hs)
 {
-	struct rbn *nodes, *root = NULL;
-	size_t i = 0;
+	struct rbn *nodes;
 
 	if (!H->children || !H->key[REPORT_KEY_SYM] || hs->n < 2) {
 		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
@@ -1027,12 +1115,8 @@ static int order_entries(struct hist *H, struct hists *hs)
 	}
 	if (!(nodes = calloc(hs->n, sizeof(*nodes))))
 		return -ENOMEM;
-	qsort_r(hs->v, hs->n, sizeof(*hs->v), collapse_cmp, H);
-	for (size_t e = 0; e < hs->n; e++) {
-		nodes[e].e = hs->v[e];
-		rb_insert(&root, &nodes[e], H);
-	}
-	rb_walk(root, hs->v, &i);
+	rb_replay(hs->v, hs->n, nodes, collapse_cmp, H);
+	rb_replay(hs->v, hs->n, nodes, ent_cmp, H);
 	free(nodes);
 	return 0;
 }
@@ -1365,6 +1449,24 @@ static int print_json(struct hist *H, struct out *out)
 	return 0;
 }
 
+/* The sort keys, and which of them a single-value filter elides (every one: none). */
+static void set_keys(struct hist *H)
+{
+	const struct report_hist_opts *o = H->o;
+	bool all = true;
+
+	for (int k = 0; k < o->nr_keys; k++) {
+		enum report_key key = o->keys[k];
+
+		H->key[key] = true;
+		H->elided[key] = (key == REPORT_KEY_COMM && single_value(o->comm)) ||
+				 (key == REPORT_KEY_DSO && single_value(o->dso));
+		all &= H->elided[key];
+	}
+	if (all)
+		memset(H->elided, 0, sizeof(H->elided));
+}
+
 static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
 {
 	return pdata__build_id(arg, name, id);
@@ -1383,18 +1485,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	if (!H.syms)
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(H.syms, recorded_build_id, p);
-	for (int k = 0; k < o->nr_keys; k++) {
-		H.key[o->keys[k]] = true;
-		H.elided[o->keys[k]] = (o->keys[k] == REPORT_KEY_COMM && single_value(o->comm)) ||
-				       (o->keys[k] == REPORT_KEY_DSO && single_value(o->dso));
-	}
-	/* Every column elided: perf shows them all again, and sorts by them. */
-	bool all = true;
-
-	for (int k = 0; k < o->nr_keys; k++)
-		all &= H.elided[o->keys[k]];
-	if (all)
-		memset(H.elided, 0, sizeof(H.elided));
+	set_keys(&H);
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H.nr = H.h_cap = pdata__nr_evsel(p);
 	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));

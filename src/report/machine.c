@@ -432,6 +432,22 @@ const char *machine__thread_comm(struct machine *m, int tid)
 	return th ? th->comm : NULL;
 }
 
+void machine__fixup_kernel_end(struct machine *m, uint64_t end)
+{
+	for (size_t i = 0; i < m->kmaps.n; i++) {
+		struct map *k = &m->kmaps.v[i];
+
+		if (!k->is_kernel || k->end >= end)
+			continue;
+		/* Never over the next map (a module's). */
+		if (i + 1 < m->kmaps.n && m->kmaps.v[i + 1].start < end)
+			end = m->kmaps.v[i + 1].start;
+		if (end > k->end)
+			k->end = end;
+		return;
+	}
+}
+
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r)
 {
 	struct thread *th = findnew_thread(m, pid, tid);

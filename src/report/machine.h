@@ -36,6 +36,12 @@ struct resolved {
 	uint64_t map_start, map_end, map_pgoff;
 	uint32_t dso_rank;	/* the order perf would have made the dso in (0: the kernel) */
 };
+/*
+ * Once the kernel's symbols are known, perf stretches the kernel's map to
+ * its last symbol (map__fixup_end): init text past _etext is the kernel's
+ * too.  end is that symbol's end; the map never grows over the next one.
+ */
+void machine__fixup_kernel_end(struct machine *m, uint64_t end);
 /* The comm a thread has now, or NULL if there is no such thread. */
 const char *machine__thread_comm(struct machine *m, int tid);
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r);

@@ -60,6 +60,8 @@ struct dso {
 	struct dso *plt;	/* name@plt entries: used where no other symbol covers */
 	/* Inline frames: from the DWARF of the file the symbols came from (perf's symsrc). */
 	char *symsrc;
+	char *runtime;		/* the copy that ran, when the file at path is another build */
+	bool usable;		/* the file that ran could be opened */
 	struct segs sg;		/* the runtime image's, to go back from file offsets to addresses */
 	Dwarf *dw;
 	int dw_fd;
@@ -109,6 +111,7 @@ static void dso_free(struct dso *d)
 	}
 	free(d->path);
 	free(d->symsrc);
+	free(d->runtime);
 	if (d->dw)
 		dwarf_end(d->dw);
 	if (d->dw_tried && d->dw_fd >= 0)
@@ -538,7 +541,7 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 }
 
 /* The file that ran: path itself if its build id is the recorded one, else perf's cache copy. */
-static int open_runtime(const char *path, const char *want)
+static int open_runtime(const char *path, const char *want, char **used)
 {
 	int fd = host_open_regular(path);
 	const char *home = getenv("HOME");
@@ -546,6 +549,7 @@ static int open_runtime(const char *path, const char *want)
 	Elf *e;
 	bool ok;
 
+	*used = NULL;
 	if (!want[0] || fd < 0)
 		return fd;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -557,18 +561,24 @@ static int open_runtime(const char *path, const char *want)
 	if (!home || strlen(want) < 3)
 		return -1;
 	snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, want, want + 2);
-	return host_open_regular(p);
+	fd = host_open_regular(p);
+	if (fd >= 0 && !(*used = strdup(p))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static void load_dso(struct dso *d, const char *want)
 {
 	struct loader l = { 0 };
-	int fd = open_runtime(d->path, want);
+	int fd = open_runtime(d->path, want, &d->runtime);
 	struct segs sg;
 	Elf *e = NULL;
 
 	if (fd < 0)
 		return;
+	d->usable = true;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF) {
 		struct loader pl = { 0 };
@@ -583,7 +593,7 @@ static void load_dso(struct dso *d, const char *want)
 			load_elf_symbols(e, &sg, false, &l);
 		}
 		finish_table(&l, d);
-		d->symsrc = l.src;
+		d->symsrc = l.src ? l.src : d->runtime ? strdup(d->runtime) : NULL;
 		l.src = NULL;
 		if (add_plt_symbols(e, &pl) == 0 && pl.n) {
 			/* No fixups for these: build their table by hand. */
@@ -884,6 +894,23 @@ const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 	return &k->found;
 }
 
+uint64_t symcache__kernel_end(struct symcache *c)
+{
+	const struct ksyms *k;
+	const struct sym *s;
+
+	if (!c->kernel_tried)
+		load_kallsyms(c);
+	k = c->kallsyms;
+	for (size_t i = k ? k->n : 0; i-- > 0; ) {
+		if (k->name[i] & 0x80000000u)
+			continue;
+		s = symcache__find_kernel(c, k->addr[i]);
+		return s ? s->end : 0;
+	}
+	return 0;
+}
+
 /* ---- inline frames ---- */
 
 /*
@@ -892,7 +919,7 @@ const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
  */
 static Dwarf *dso_dwarf(struct dso *d)
 {
-	const char *src = d->symsrc ? d->symsrc : d->path;
+	const char *src = d->symsrc ? d->symsrc : d->runtime ? d->runtime : d->path;
 
 	if (d->dw_tried)
 		return d->dw;
@@ -1041,4 +1068,15 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
 	}
 	*names = i->names;
 	return i->n;
+}
+
+const char *symcache__runtime_path(struct symcache *c, const char *path)
+{
+	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+
+	if (!d || path[0] != '/' || !d->usable)
+		return NULL;
+	c->last_path = path;
+	c->last_dso = d;
+	return d->runtime ? d->runtime : d->path;
 }

@@ -46,10 +46,18 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
  */
 size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names);
 /*
+ * The file that ran for the DSO at path: path itself when its build id is
+ * the recorded one, else perf's build-id cache copy; NULL when neither
+ * can be read (or path is not a file).  Valid while the cache lives.
+ */
+const char *symcache__runtime_path(struct symcache *c, const char *path);
+/*
  * Read /proc/kallsyms now (it is slow: a thread can do it while samples
  * are read).  Only symcache__find_kernel() touches what it loads.
  */
 void symcache__load_kernel(struct symcache *c);
+/* The end of the kernel's last symbol (not a module's), or 0. */
+uint64_t symcache__kernel_end(struct symcache *c);
 /* The kernel symbol covering ip (from /proc/kallsyms), or NULL; valid until the next call. */
 const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip);
 

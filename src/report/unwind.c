@@ -145,7 +145,7 @@ static int file_base(int fd, uint64_t start, uint64_t pgoff, uint64_t *base)
 
 static Dwfl_Module *report_file(struct uproc *p, const struct unwind_map *m)
 {
-	int fd = host_open_regular(m->path);
+	int fd = m->file ? host_open_regular(m->file) : -1;
 	uint64_t base;
 	Dwfl_Module *mod;
 

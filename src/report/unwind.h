@@ -19,6 +19,7 @@ struct unwinder;
 /* Where an address of the sample's process is mapped: a file and its place. */
 struct unwind_map {
 	const char *path;	/* stable while the unwinder lives (the machine interns it) */
+	const char *file;	/* the file to read for it (the build that ran), or NULL */
 	uint64_t start, end, pgoff;
 };
 

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * callpaths [N]: burn N seconds of this process's CPU time (default 1)
- * along known call paths, for the call-graph tests.  Built -O0
+ * callpaths [N [THREADS]]: burn N seconds of this process's CPU time
+ * (default 1) along known call paths, for the call-graph tests, in
+ * THREADS threads (default 1: main alone).  Built -O0
  * -fno-omit-frame-pointer -fno-inline, so that every function below has a
  * frame and a frame-pointer unwind sees each call:
  *
- *   main -> a -> b -> leaf            (half of the work)
- *   main -> c -> helper -> leaf       (a shared helper, called from c ...)
- *   main -> a -> helper -> leaf       (... and from a)
- *   main -> rec -> rec -> rec -> leaf (recursion)
+ *   spin -> a -> b -> leaf            (two thirds of the work)
+ *   spin -> c -> helper -> leaf       (a shared helper, called from c ...)
+ *   spin -> a -> helper -> leaf       (... and from a)
+ *   spin -> rec -> rec -> rec -> leaf (recursion)
+ *
+ * spin is called by main, and is each other thread's start.
  *
  * Like cpuspin, the clock (a system call) is read between rounds only.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -64,19 +68,38 @@ void rec(int depth, int n)
 		leaf(n);
 }
 
-int main(int argc, char **argv)
-{
-	char *end = NULL;
-	double secs = argc > 1 ? strtod(argv[1], &end) : 1.0;
+static double secs = 1.0;
 
-	if (argc > 2 || (end && (end == argv[1] || *end)) || !(secs >= 0)) {
-		fprintf(stderr, "usage: callpaths [CPU-SECONDS]\n");
-		return 2;
-	}
+static void *spin(void *arg)
+{
 	while (cpu_now() < secs) {
 		a(20000);
 		c(10000);
 		rec(3, 10000);
 	}
+	return arg;
+}
+
+int main(int argc, char **argv)
+{
+	char *end = NULL, *tend = NULL;
+	long threads = argc > 2 ? strtol(argv[2], &tend, 10) : 1;
+	pthread_t t[64];
+
+	if (argc > 1)
+		secs = strtod(argv[1], &end);
+	if (argc > 3 || (end && (end == argv[1] || *end)) || !(secs >= 0) ||
+	    (tend && (tend == argv[2] || *tend)) || threads < 1 || threads > 64) {
+		fprintf(stderr, "usage: callpaths [CPU-SECONDS [THREADS]]\n");
+		return 2;
+	}
+	for (long i = 1; i < threads; i++)
+		if (pthread_create(&t[i], NULL, spin, NULL)) {
+			perror("callpaths: pthread_create");
+			return 1;
+		}
+	spin(NULL);
+	for (long i = 1; i < threads; i++)
+		pthread_join(t[i], NULL);
 	return 0;
 }
