@@ -11,7 +11,7 @@ PKG_CONFIG ?= pkg-config
 # The libraries the code links, as pkg-config names them; configure checks
 # the same list.  One call for all of them: pkg-config says nothing when any
 # one is missing, so nothing else may hide in this list.
-REQUIRED_PKGS = libelf libtraceevent libzstd
+REQUIRED_PKGS = libelf libdw libtraceevent libzstd
 ifndef PKG_LIBS
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(REQUIRED_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
@@ -19,7 +19,7 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
 # in the compiler's default paths (libtraceevent's headers under traceevent/).
 ifeq ($(strip $(PKG_LIBS)),)
 PKG_CFLAGS := -I/usr/include/traceevent
-PKG_LIBS := -lelf -ltraceevent -lzstd
+PKG_LIBS := -ldw -lelf -ltraceevent -lzstd
 endif
 endif
 
@@ -51,7 +51,7 @@ CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-all: mperf noploop cpuspin callpaths
+all: mperf noploop cpuspin callpaths callpaths-nofp
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
 # so a sanitizer build never lingers as ./mperf.
@@ -73,6 +73,13 @@ cpuspin: tests/workloads/cpuspin.c
 # Known call paths for the call-graph tests: every function keeps its frame.
 callpaths: tests/workloads/callpaths.c
 	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -pthread -o $@ $<
+
+# The same paths optimised and without frame pointers, for DWARF unwinding:
+# no inlining, no tail calls, no clones or merged twins (b and helper are
+# alike), so that each call keeps its frame and its name.
+callpaths-nofp: tests/workloads/callpaths.c
+	$(QUIET_LINK)$(CC) -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls \
+		-fno-ipa-cp -fno-ipa-sra -fno-ipa-icf -Wall -pthread -o $@ $<
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -154,6 +161,7 @@ bench: all
 	bench/record-startup-vs-perf.sh
 	bench/callgraph-vs-perf.sh
 	bench/script-vs-perf.sh
+	bench/dwarf-vs-perf.sh
 
 install: all
 	install -d $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/share/man/man1
@@ -161,7 +169,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(prefix)/share/man/man1/
 
 clean:
-	rm -rf $(B) mperf noploop cpuspin callpaths
+	rm -rf $(B) mperf noploop cpuspin callpaths callpaths-nofp
 
 .PHONY: all units check deps demo bench install clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

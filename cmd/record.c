@@ -18,7 +18,7 @@
 #include "cmd.h"
 
 static const char record_usage[] =
-	"usage: mperf record [-e LIST [--filter FILTER]]... [-F HZ | -c PERIOD] [-g] [-m PAGES] [-o FILE]\n"
+	"usage: mperf record [-e LIST [--filter FILTER]]... [-F HZ | -c PERIOD] [-g | --call-graph MODE] [-m PAGES] [-o FILE]\n"
 	"                    [-q] [--] CMD [ARGS]\n"
 	"   or: mperf record [-e LIST [--filter FILTER]]... [options] {-p PID | -t TID | -a | -C CPUS}\n"
 	"                    [[--] CMD [ARGS]]\n"
@@ -42,8 +42,11 @@ static const char record_usage[] =
 	"    -C, --cpu CPUS        sample every task on these CPUs (0-1,3)\n"
 	"        --per-thread      events per thread, not per CPU (no timestamps without -T)\n"
 	"    -g                    record call chains (frame pointers), as --call-graph fp\n"
-	"        --call-graph MODE call chains: fp (frame pointers); dwarf and lbr are not\n"
-	"                          supported yet\n"
+	"        --call-graph MODE call chains: fp (frame pointers), or dwarf[,SIZE]: the user\n"
+	"                          registers and SIZE bytes of user stack (default 8192, at\n"
+	"                          most 65528), unwound by report; lbr is refused\n"
+	"        --user-regs[=REGS] sample user registers (all, or a list: AX,BX,...;\n"
+	"                          --user-regs=? lists them)\n"
 	"    -s, --stat            per-thread counts: READ records at each thread's exit\n"
 	"    -d, --data            sample data addresses (ADDR, DATA_SRC, data mmaps)\n"
 	"    -W, --weight          sample weights\n"
@@ -204,8 +207,11 @@ static int parse_mmap_pages(const char *arg, size_t *pages, bool *rounded)
 
 /*
  * --call-graph MODE[,ARGS]: fp is frame-pointer call chains (what -g
- * records); perf's dwarf[,SIZE] and lbr are refused, in one line, until
- * mperf can unwind them.
+ * records); dwarf[,SIZE] copies SIZE bytes of the user stack (perf's
+ * 8192 by default; rounded up to 8, at most 65528, as perf takes it) and
+ * the user registers, for report to unwind.  lbr needs Intel's last
+ * branch records: refused in one line (exit 1), as perf fails to open it
+ * without them.
  */
 static int parse_call_graph(const char *arg, struct record_opts *o)
 {
@@ -215,13 +221,81 @@ static int parse_call_graph(const char *arg, struct record_opts *o)
 		if (arg[len])
 			return usage_error("--call-graph fp takes no more arguments: '%s'", arg);
 		o->callchain = true;
+		o->dwarf = false;
 		return 0;
 	}
-	if ((len == 5 && !strncmp(arg, "dwarf", 5)) || (len == 3 && !strncmp(arg, "lbr", 3))) {
-		cmd_error("record", "--call-graph %.*s is not supported yet (use fp, or -g)", (int)len, arg);
-		return -1;
+	if (len == 5 && !strncmp(arg, "dwarf", 5)) {
+		const char *sz = arg[len] ? arg + len + 1 : NULL;
+		unsigned long long v = RECORD_DEFAULT_STACK_SIZE;
+		char *end;
+
+		if (sz) {
+			/* perf reads the size in C's bases (0x2000 is 8192) */
+			errno = 0;
+			v = isdigit((unsigned char)*sz) ? strtoull(sz, &end, 0) : 0;
+			if (!isdigit((unsigned char)*sz) || *end || errno)
+				v = 0;
+			v = (v + 7) & ~7ULL;
+			if (!v || v > RECORD_MAX_STACK_SIZE)
+				return usage_error("incorrect stack dump size (max %d): '%s'", RECORD_MAX_STACK_SIZE, sz);
+		}
+		o->dwarf = true;
+		o->callchain = false;
+		o->stack_size = (uint32_t)v;
+		return 0;
 	}
-	return usage_error("unknown --call-graph mode '%s' (fp; dwarf and lbr are not supported yet)", arg);
+	if (len == 3 && !strncmp(arg, "lbr", 3)) {
+		if (access("/sys/bus/event_source/devices/cpu/caps/branches", F_OK))
+			cmd_error("record", "--call-graph lbr needs a PMU with last branch records, and this machine has none");
+		else
+			cmd_error("record", "--call-graph lbr is not supported yet (use fp or dwarf)");
+		return 1;
+	}
+	return usage_error("unknown --call-graph mode '%s' (fp, dwarf[,SIZE] or lbr)", arg);
+}
+
+/* perf's names of the x86_64 user registers, at their bit in the sample's register mask. */
+static const struct { const char *name; int bit; } user_reg_names[] = {
+	{ "AX", 0 }, { "BX", 1 }, { "CX", 2 }, { "DX", 3 }, { "SI", 4 }, { "DI", 5 }, { "BP", 6 },
+	{ "SP", 7 }, { "IP", 8 }, { "FLAGS", 9 }, { "CS", 10 }, { "SS", 11 }, { "R8", 16 },
+	{ "R9", 17 }, { "R10", 18 }, { "R11", 19 }, { "R12", 20 }, { "R13", 21 }, { "R14", 22 },
+	{ "R15", 23 },
+};
+
+/*
+ * --user-regs[=REG,...]: sample those user registers (all of them without
+ * a list); '?' lists the names, as perf does.  0, or the exit status.
+ */
+static int parse_user_regs(const char *arg, uint64_t *mask, bool *listed_only)
+{
+	*listed_only = false;
+	if (!arg || !*arg) {
+		*mask = RECORD_DWARF_REGS;
+		return 0;
+	}
+	if (!strcmp(arg, "?")) {
+		fputs("available registers:", stdout);
+		for (size_t i = 0; i < sizeof(user_reg_names) / sizeof(user_reg_names[0]); i++)
+			printf(" %s", user_reg_names[i].name);
+		putchar('\n');
+		*listed_only = true;
+		return 0;
+	}
+	*mask = 0;
+	for (const char *p = arg; *p; ) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(user_reg_names) / sizeof(user_reg_names[0]); i++)
+			if (strlen(user_reg_names[i].name) == n && !strncasecmp(p, user_reg_names[i].name, n))
+				break;
+		if (i == sizeof(user_reg_names) / sizeof(user_reg_names[0]))
+			return usage_error("unknown register '%.*s' in --user-regs (--user-regs=? lists them)", (int)n, p);
+		*mask |= 1ULL << user_reg_names[i].bit;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
 }
 
 int cmd_record(int argc, char **argv)
@@ -249,6 +323,7 @@ int cmd_record(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "call-graph", required_argument, NULL, 'G' },
+		{ "user-regs", optional_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "check", no_argument, NULL, 'K' },
 		{ "check-tolerance", required_argument, NULL, 'k' },
@@ -299,11 +374,21 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'g':
 			o.callchain = true;
+			o.dwarf = false;
 			break;
 		case 'G':
-			if (parse_call_graph(optarg, &o))
-				return EXIT_USAGE;
+			if ((ret = parse_call_graph(optarg, &o)))
+				return ret;
 			break;
+		case 'R': {
+			bool listed_only;
+
+			if ((ret = parse_user_regs(optarg, &o.user_regs, &listed_only)))
+				return ret;
+			if (listed_only)
+				return 0;
+			break;
+		}
 		case 'T':	/* samples carry their time by default; -T also per thread */
 			o.sample_time = true;
 			break;
@@ -389,6 +474,9 @@ int cmd_record(int argc, char **argv)
 		return usage_error("%s", "-F and -c cannot be used together");
 	if (json_summary && !strcmp(json_summary, "-") && !strcmp(o.output, "-"))
 		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
+	if (o.dwarf && o.user_regs && (o.user_regs | RECORD_MINIMAL_REGS) != RECORD_DWARF_REGS && !quiet)
+		fprintf(stderr, "warning: --call-graph dwarf may need every user register: with --user-regs, "
+			"ip and sp are added and unwinding may stop early\n");
 	if (freq_arg && (ret = parse_freq(freq_arg, strict_freq, &o.freq)))
 		return ret;
 	if (rounded && !quiet) {

@@ -42,7 +42,10 @@ static const char report_usage[] =
 	"                           count; a threshold in percent; a limit of chains per entry\n"
 	"                           (-g alone: graph,0.5,caller,function,percent)\n"
 	"    -G, --inverted         the caller order (root first)\n"
-	"    -h, --help             show this help\n";
+	"    -h, --help             show this help\n"
+	"\n"
+	"Chains recorded with --call-graph dwarf are unwound from each sample's registers and\n"
+	"stack copy (libdw), with perf's inline frames.\n";
 
 static int parse_keys(const char *list, struct report_hist_opts *o)
 {

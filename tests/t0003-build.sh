@@ -67,6 +67,7 @@ test_expect_success 'configure without the libraries exits 1 and writes no confi
 	test_expect_code 1 env PKG_CONFIG_LIBDIR="$TRASH_DIRECTORY/no-pc" ./configure >out 2>err &&
 	! test -e config.mak && ! test -e config.mak.tmp &&
 	grep "libelf.*libelf-dev" err &&
+	grep "libdw.*libdw-dev" err &&
 	! grep "^wrote config.mak" out
 '
 
@@ -86,13 +87,15 @@ test_expect_success DEPS 'make deps after a failed configure' '
 	! test -e config.mak
 '
 
-test_expect_success 'make without config.mak builds with the defaults, linking libelf and libtraceevent' '
+test_expect_success 'make without config.mak builds with the defaults, linking libelf, libdw, libtraceevent and libzstd' '
 	cd tree &&
 	make -j2 V=1 mperf >out 2>&1 &&
 	built &&
 	grep -e " -o mperf .*-lelf" out &&
+	grep -e " -o mperf .*-ldw" out &&
 	grep -e " -o mperf .*-ltraceevent" out &&
-	! grep -e "-ldw\|-lz\( \|\$\)" out
+	grep -e " -o mperf .*-lzstd" out &&
+	! grep -e "-lz\( \|\$\)" out
 '
 
 test_expect_success 'configure with the libraries writes config.mak and records its options' '
@@ -100,10 +103,11 @@ test_expect_success 'configure with the libraries writes config.mak and records 
 	./configure --prefix="/opt/it'\''s" "CC=cc -pipe" >out 2>err &&
 	grep "^wrote config.mak" out &&
 	grep "^PKG_LIBS = .*-lelf" config.mak &&
+	grep "^PKG_LIBS = .*-ldw" config.mak &&
 	grep "^PKG_LIBS = .*-ltraceevent" config.mak &&
 	grep "^HAVE_LIBTRACEEVENT = 1\$" config.mak &&
-	! grep -e "-ldw" config.mak &&
-	grep "libdw .*not used yet" out &&
+	grep "^HAVE_LIBDW = 1\$" config.mak &&
+	! grep "not used yet" out &&
 	grep "^CC = cc -pipe\$" config.mak &&
 	grep "^prefix = /opt/it'\''s\$" config.mak &&
 	grep "^CONFIGURE_ARGS = .*CC=cc -pipe" config.mak

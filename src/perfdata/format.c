@@ -427,6 +427,7 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 		if (s->stack_size) {
 			if (take(&c, s->stack_size, &q))
 				return -MPERF_ERR_CORRUPT;
+			s->stack = q;
 			U64(s->stack_dyn_size);
 		}
 	}

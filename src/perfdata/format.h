@@ -602,7 +602,8 @@ struct pd_sample {
 	bool branch_hw_idx;
 	uint64_t user_abi, user_mask;
 	const unsigned char *user_regs;
-	uint64_t stack_size, stack_dyn_size;
+	uint64_t stack_size, stack_dyn_size;	/* dyn_size as recorded: check it against stack_size */
+	const unsigned char *stack;	/* stack_size bytes of user stack, from the sample's sp */
 	size_t stack_size_off;		/* offset of the size word in the record */
 	uint64_t intr_abi, intr_mask;
 	const unsigned char *intr_regs;

@@ -47,7 +47,8 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		a->inherit_stat = 1;
 	}
-	if (o->data_addr)
+	/* perf samples data addresses for DWARF unwinding too (and maps data for them). */
+	if (o->data_addr || o->dwarf)
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	if (o->weight)
 		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
@@ -58,6 +59,21 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 	 */
 	if (o->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->user_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = o->user_regs;
+	}
+	/*
+	 * DWARF call chains, as perf 6.1 asks for them: the kernel's part of
+	 * the chain (exclude_callchain_user), the user registers (perf's set,
+	 * or --user-regs with at least ip and sp) and a copy of the user stack.
+	 */
+	if (o->dwarf) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = o->user_regs ? o->user_regs | RECORD_MINIMAL_REGS : RECORD_DWARF_REGS;
+		a->sample_stack_user = o->stack_size;
+		a->exclude_callchain_user = 1;
+	}
 	if (!own) {
 		a->freq = o->freq != 0;
 		if (o->freq)
@@ -128,7 +144,7 @@ static void add_side_band(struct perf_event_attr *a, const struct record_opts *o
 	a->ksymbol = 1;
 	a->bpf_event = 1;
 	/* perf asks these of the tracking event only. */
-	a->mmap_data = o->data_addr;
+	a->mmap_data = o->data_addr || o->dwarf;
 	a->context_switch = o->switch_events;
 	a->namespaces = o->namespaces;
 }

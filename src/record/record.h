@@ -12,6 +12,17 @@
 #define RECORD_MAX_PAGES	(1u << 20)	/* data pages per CPU buffer: 4 GiB of 4 KiB pages */
 #define RECORD_MAX_EVENTS	64
 #define RECORD_MAX_FILTERS	8	/* --filter options on one event */
+/* --call-graph dwarf: perf's default stack copy, and the most the kernel takes (a u16, 8-aligned). */
+#define RECORD_DEFAULT_STACK_SIZE	8192
+#define RECORD_MAX_STACK_SIZE	65528
+/*
+ * The user registers perf samples for DWARF unwinding on x86_64: every
+ * general register, ip, flags, cs and ss, but not ds, es, fs and gs
+ * (bits 12-15 of perf_regs.h's numbering); ip and sp are the least any
+ * unwinding needs.
+ */
+#define RECORD_DWARF_REGS	0xff0fffULL
+#define RECORD_MINIMAL_REGS	((1ULL << 7) | (1ULL << 8))
 
 /*
  * One event of -e, as perf 6.1 parses it.  attr holds only what the event
@@ -105,6 +116,14 @@ struct record_opts {
 	const char *cpu_list;	/* -C: "0-1,3" */
 	bool system_wide;	/* -a */
 	bool per_thread;	/* --per-thread: events per thread, not per CPU */
+	/*
+	 * --call-graph dwarf[,SIZE]: the kernel's chain (CALLCHAIN with
+	 * exclude_callchain_user), the user registers and SIZE bytes of the
+	 * user stack, for report to unwind; and sample addresses, as perf.
+	 */
+	bool dwarf;
+	uint32_t stack_size;	/* a multiple of 8, at most RECORD_MAX_STACK_SIZE */
+	uint64_t user_regs;	/* --user-regs: sample these registers (REGS_USER), 0 for none */
 	const char *output;
 	char *const *argv;	/* the workload, or NULL: record until SIGINT/SIGTERM (or the tasks end) */
 	int cmd_argc;		/* the command's arguments from "record" on, for the CMDLINE feature */

@@ -30,6 +30,24 @@ static int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
 	return a->ip < b->ip ? -1 : a->ip > b->ip;
 }
 
+/*
+ * perf compares inline frames (which share their symbol's start) by name,
+ * whatever their DSO; the others as frame_cmp does.
+ */
+static int match_cmp(const struct cc_frame *a, const struct cc_frame *b)
+{
+	if (a->sym && b->sym && (a->inlined || b->inlined)) {
+		size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
+		size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
+		int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
+
+		if (c || la != lb)
+			return c ? (c < 0 ? -1 : 1) : la < lb ? -1 : 1;
+		return 0;
+	}
+	return frame_cmp(a, b);
+}
+
 static uint64_t cumul(const struct cc_node *n)
 {
 	return n->hit + n->children_hit;
@@ -82,7 +100,7 @@ static size_t kid_pos(const struct cc_node *p, const struct cc_frame *f, bool *f
 	*found = false;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = frame_cmp(&p->kid[mid]->val[0], f);
+		int c = match_cmp(&p->kid[mid]->val[0], f);
 
 		if (!c) {
 			*found = true;
@@ -117,7 +135,7 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 {
 	size_t m = 0;
 
-	while (m < c->nval && m < n && !frame_cmp(&c->val[m], &f[m]))
+	while (m < c->nval && m < n && !match_cmp(&c->val[m], &f[m]))
 		m++;
 	if (m < c->nval) {
 		/* Split: the tail of c, with its children and hits, moves to a new child. */
@@ -155,7 +173,7 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 			c->count = 0;
 			c->children_hit += period;
 			c->children_count++;
-			if (insert_kid(c, frame_cmp(&tail->val[0], &f[m]) < 0 ? 0 : 1, rest)) {
+			if (insert_kid(c, match_cmp(&tail->val[0], &f[m]) < 0 ? 0 : 1, rest)) {
 				free_node(rest);
 				free(rest);
 				return -ENOMEM;

@@ -22,6 +22,7 @@ struct cc_frame {
 	const char *dso_name;	/* short name, for JSON ("[unknown]" when dso is NULL) */
 	uint64_t start, end;	/* the symbol's [start, end), in the DSO's address space */
 	uint64_t ip;		/* the address in the chain, as recorded */
+	bool inlined;		/* one of perf's inline frames: sym is "NAME (inlined)" */
 };
 
 struct cc_node {

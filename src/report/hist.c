@@ -20,11 +20,14 @@
 #include "report.h"
 #include "session.h"
 #include "symbols.h"
+#include "unwind.h"
 
 #define HBUCKETS 4096
 #define DBUCKETS 256
 /* perf report's --max-stack default: kernel.perf_event_max_stack's default, 127. */
 #define MAX_STACK 127
+/* In build_chain's levels: a frame of the unwinder's, not of the recorded chain. */
+#define UNWOUND 0x40
 /* Context markers in a chain (perf_event.h): at or above this, not an address. */
 #define CONTEXT_MAX ((uint64_t)-4095)
 
@@ -41,6 +44,7 @@ struct hent {
 	bool filtered;			/* hidden by --comms/--dsos: counted, not shown */
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
+	bool inlined;			/* an inline frame's entry: sym ends in " (inlined)" */
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	struct cc_tree *cc;		/* its call chains, or NULL */
@@ -91,8 +95,13 @@ struct hist {
 	struct cc_frame *fr;		/* the current sample's chain */
 	char *lvl;			/* and each frame's level */
 	size_t fr_cap, lvl_cap;
+	struct cc_frame *fx;		/* the same with inline frames, while it is built */
+	char *lx;
+	size_t fx_cap, lx_cap;
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
+	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
+	uint64_t uips[MAX_STACK];	/* the user frames it unwound for the current sample */
 	struct dso_info *dsos[DBUCKETS];
 };
 
@@ -299,13 +308,14 @@ static struct dso_info *dso_of(struct hist *H, const char *dso, uint32_t rank)
  * perf leaves it.
  */
 static int resolve_frame(struct hist *H, const struct session_sample *ss, int cpumode, uint64_t ip,
-			 struct cc_frame *f, char *level)
+			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
 {
 	struct resolved r;
 	const struct sym *sym = NULL;
 	struct dso_info *d;
 	uint64_t addr;
 
+	*ninl = 0;
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
 	f->dso_name = "[unknown]";
@@ -332,8 +342,102 @@ static int resolve_frame(struct hist *H, const struct session_sample *ss, int cp
 		f->sym = sym->name;
 		f->start = sym->start;
 		f->end = sym->end;
+		/* perf's inline frames: the functions the DSO's DWARF has at the address */
+		if (cpumode != PERF_RECORD_MISC_KERNEL)
+			*ninl = symcache__inlines(H->syms, r.dso, addr, inl);
 	}
 	return 0;
+}
+
+/*
+ * Frame f as perf's inline list for its address gives it: one frame per
+ * function there, innermost first (outermost first in the caller order),
+ * each the frame's own symbol when it has that name, else a symbol of
+ * that name marked inlined, over the same range.  Appended to H->fx.
+ */
+static int append_inlines(struct hist *H, const struct cc_frame *f, char level, const char *const *names,
+			  size_t n, size_t *m)
+{
+	if (ALLOC_GROW(H->fx, *m + n, H->fx_cap) || ALLOC_GROW(H->lx, *m + n, H->lx_cap))
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		const char *name = names[H->caller ? n - 1 - k : k];
+		struct cc_frame g = *f;
+
+		if (strcmp(name, f->sym)) {
+			char buf[4096];
+
+			snprintf(buf, sizeof(buf), "%s (inlined)", name);
+			if (!(g.sym = intern(H, buf)))
+				return -ENOMEM;
+			g.inlined = true;
+		}
+		H->fx[*m] = g;
+		H->lx[(*m)++] = level;
+	}
+	return 0;
+}
+
+/* The sample's process's map of addr, for the unwinder. */
+struct unwind_ctx {
+	struct hist *H;
+	const struct session_sample *ss;
+};
+
+static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
+{
+	const struct unwind_ctx *u = arg;
+	const struct session_sample *ss = u->ss;
+	struct hist *H = u->H;
+	struct resolved r;
+
+	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, PERF_RECORD_MISC_USER, addr, &r))
+		return -ENOMEM;
+	if (!r.found)
+		return 0;
+	m->path = r.dso;
+	/* the build that ran, as its symbols are read: perf's cache copy when the file changed */
+	m->file = r.dso[0] == '/' ? symcache__runtime_path(H->syms, r.dso) : NULL;
+	m->start = r.map_start;
+	m->end = r.map_end;
+	m->pgoff = r.map_pgoff;
+	return 1;
+}
+
+/*
+ * The user frames of a sample with registers and a stack copy
+ * (--call-graph dwarf), unwound into H->uips, leaf first: as many as
+ * perf's --max-stack lets its unwinder give.  Their number, or -ENOMEM.
+ */
+static ssize_t unwind_user(struct hist *H, const struct session_sample *ss)
+{
+	const struct pd_sample *s = ss->smp;
+	struct unwind_ctx ctx = { .H = H, .ss = ss };
+	struct unwind_sample us = {
+		.pid = ss->where.pid, .tid = ss->where.tid, .regs_mask = s->user_mask, .regs = s->user_regs,
+		.stack = s->stack, .find_map = unwind_find_map, .arg = &ctx,
+	};
+
+	if (!s->user_regs || !s->stack || !s->stack_size || !ss->machine)
+		return 0;
+	/* The valid part of the copy: never more than the record holds. */
+	us.stack_size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
+	if (!H->unwinder && !(H->unwinder = unwinder__new()))
+		return -ENOMEM;
+	return unwinder__unwind(H->unwinder, &us, H->uips, MAX_STACK);
+}
+
+static void reverse_frames(struct cc_frame *fr, char *lvl, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		struct cc_frame t = fr[i];
+		char c = lvl[i];
+
+		fr[i] = fr[n - 1 - i];
+		fr[n - 1 - i] = t;
+		lvl[i] = lvl[n - 1 - i];
+		lvl[n - 1 - i] = c;
+	}
 }
 
 /*
@@ -341,6 +445,10 @@ static int resolve_frame(struct hist *H, const struct session_sample *ss, int cp
  * only set the context of the addresses after them, and any other marker
  * drops the chain), leaf first, or root first for the caller order; at
  * most MAX_STACK addresses, counted from the end the order starts at.
+ * A --call-graph dwarf sample's chain is the kernel's part (CALLCHAIN)
+ * then the user frames unwound from its stack copy, each part limited on
+ * its own, as perf appends its unwinder's frames to the recorded chain
+ * (before it, root first, in the caller order).
  * The number of frames in H->fr, or a negative code.
  */
 static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
@@ -349,8 +457,11 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 	uint64_t nr = s->callchain_nr, n = 0;
 	int cpumode = PERF_RECORD_MISC_USER;
 	char level = 0;
+	ssize_t nu = unwind_user(H, ss);
 
-	if (ALLOC_GROW(H->fr, nr, H->fr_cap) || ALLOC_GROW(H->lvl, nr, H->lvl_cap))
+	if (nu < 0)
+		return nu;
+	if (ALLOC_GROW(H->fr, nr + (uint64_t)nu, H->fr_cap) || ALLOC_GROW(H->lvl, nr + (uint64_t)nu, H->lvl_cap))
 		return -ENOMEM;
 	/* Callee order first: each address with the context its last marker set. */
 	for (uint64_t i = 0; i < nr; i++) {
@@ -368,19 +479,26 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 		H->fr[n].ip = ip;
 		H->lvl[n++] = (char)cpumode;	/* the context, for now */
 	}
-	if (H->caller) {
-		for (uint64_t i = 0; i < n / 2; i++) {
-			struct cc_frame t = H->fr[i];
-			char c = H->lvl[i];
-
-			H->fr[i] = H->fr[n - 1 - i];
-			H->fr[n - 1 - i] = t;
-			H->lvl[i] = H->lvl[n - 1 - i];
-			H->lvl[n - 1 - i] = c;
-		}
-	}
+	if (H->caller)
+		reverse_frames(H->fr, H->lvl, (size_t)n);
 	if (n > MAX_STACK)
 		n = MAX_STACK;
+	if (nu) {
+		if (H->caller) {
+			memmove(H->fr + nu, H->fr, (size_t)n * sizeof(*H->fr));
+			memmove(H->lvl + nu, H->lvl, (size_t)n);
+			for (ssize_t i = 0; i < nu; i++) {
+				H->fr[i].ip = H->uips[nu - 1 - i];
+				H->lvl[i] = PERF_RECORD_MISC_USER | UNWOUND;
+			}
+		} else {
+			for (ssize_t i = 0; i < nu; i++) {
+				H->fr[n + (uint64_t)i].ip = H->uips[i];
+				H->lvl[n + (uint64_t)i] = PERF_RECORD_MISC_USER | UNWOUND;
+			}
+		}
+		n += (uint64_t)nu;
+	}
 	/* The levels carry over a frame without a map, from the sample's own. */
 	switch (ss->cpumode) {
 	case PERF_RECORD_MISC_KERNEL: level = 'k'; break;
@@ -389,12 +507,56 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 	case PERF_RECORD_MISC_GUEST_USER: level = 'u'; break;
 	default: level = 'H'; break;
 	}
-	for (uint64_t i = 0; i < n; i++) {
-		int mode = H->lvl[i];
+	size_t m = 0;	/* frames in H->fx, once some address has inline frames */
+	bool expanded = false;
 
-		if (resolve_frame(H, ss, mode, H->fr[i].ip, &H->fr[i], &level))
+	for (uint64_t i = 0; i < n; i++) {
+		int mode = H->lvl[i] & ~UNWOUND;
+		const char *const *inl;
+		size_t ninl;
+		struct cc_frame f;
+
+		if (resolve_frame(H, ss, mode, H->fr[i].ip, &f, &level, &inl, &ninl))
 			return -ENOMEM;
-		H->lvl[i] = level;
+		/* perf 6.1 adds inline frames to the frames it unwinds only, not to recorded chains */
+		if (!(H->lvl[i] & UNWOUND))
+			ninl = 0;
+		if (ninl && !expanded) {
+			/* the frames so far, then this one's inline list */
+			if (ALLOC_GROW(H->fx, n, H->fx_cap) || ALLOC_GROW(H->lx, n, H->lx_cap))
+				return -ENOMEM;
+			memcpy(H->fx, H->fr, i * sizeof(*H->fx));
+			memcpy(H->lx, H->lvl, i);
+			m = i;
+			expanded = true;
+		}
+		if (expanded && ninl) {
+			if (append_inlines(H, &f, level, inl, ninl, &m))
+				return -ENOMEM;
+		} else if (expanded) {
+			if (ALLOC_GROW(H->fx, m + 1, H->fx_cap) || ALLOC_GROW(H->lx, m + 1, H->lx_cap))
+				return -ENOMEM;
+			H->fx[m] = f;
+			H->lx[m++] = level;
+		} else {
+			H->fr[i] = f;
+			H->lvl[i] = level;
+		}
+	}
+	if (expanded) {
+		struct cc_frame *tf = H->fr;
+		char *tl = H->lvl;
+		size_t tc = H->fr_cap, tlc = H->lvl_cap;
+
+		H->fr = H->fx;
+		H->lvl = H->lx;
+		H->fr_cap = H->fx_cap;
+		H->lvl_cap = H->lx_cap;
+		H->fx = tf;
+		H->lx = tl;
+		H->fx_cap = tc;
+		H->lx_cap = tlc;
+		return (ssize_t)m;
 	}
 	return (ssize_t)n;
 }
@@ -430,6 +592,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.sym = f->sym;
 		k.sym_start = f->start;
 		k.sym_end = f->end;
+		k.inlined = f->inlined;
 		k.addr = f->ip;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
@@ -563,10 +726,7 @@ static int decide_chains(struct hist *H)
 		uint64_t st = ev->attr.sample_type;
 
 		/* What perf would add to these chains and mperf cannot yet: said, not dropped. */
-		if ((st & PERF_SAMPLE_STACK_USER) && (st & PERF_SAMPLE_REGS_USER))
-			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has DWARF user stacks (--call-graph dwarf), which "
-				  "mperf does not unwind yet: its chains stop where the kernel's do", H->label, ev->name);
-		else if ((st & PERF_SAMPLE_BRANCH_STACK) && (ev->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		if ((st & PERF_SAMPLE_BRANCH_STACK) && (ev->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
 			mperf_log(MPERF_LOG_WARN, "'%s': event '%s' has LBR call stacks (--call-graph lbr), which mperf "
 				  "does not read yet: its chains are the frame-pointer ones", H->label, ev->name);
 		else if (!(st & PERF_SAMPLE_CALLCHAIN) && o->cc_asked && o->cc_mode != REPORT_CC_NONE)
@@ -763,6 +923,16 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 	return collapse_order(a, b, H);
 }
 
+/* The names of two symbols, one of them an inline frame's, without " (inlined)". */
+static int inline_name_cmp(const struct hent *a, const struct hent *b)
+{
+	size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
+	size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
+	int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
+
+	return c ? (c < 0 ? -1 : 1) : (la > lb) - (la < lb);
+}
+
 /*
  * perf compares addresses by their difference as a signed 64-bit number:
  * the usual order, but for garbage far apart (a frame-pointer walk through
@@ -800,6 +970,8 @@ static int collapse_order(const struct hent *a, const struct hent *b, const stru
 			}
 			if (!a->sym)
 				c = addr_order(a->addr, b->addr);
+			else if ((a->inlined || b->inlined) && (c = inline_name_cmp(b, a)))
+				break;	/* perf compares inline symbols by name first (reversed, as its collapse order is) */
 			else if (a->sym_start != b->sym_start)
 				c = a->sym_start < b->sym_start ? -1 : 1;
 			else
@@ -966,7 +1138,8 @@ static size_t cell_len(const struct hent *e, enum report_key k)
 	case REPORT_KEY_COMM: return e->comm_width;
 	case REPORT_KEY_PID: return e->comm_width + 8;
 	case REPORT_KEY_DSO: return e->dso ? strlen(e->dso) : 0;
-	case REPORT_KEY_SYM: return e->sym ? strlen(e->sym) + 4 : 16 + 4 + 2;
+	/* perf sizes an inline frame's symbol by its name, without " (inlined)" */
+	case REPORT_KEY_SYM: return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
 	}
 	return 0;
 }
@@ -1354,7 +1527,10 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 		}
 	free(H.fr);
 	free(H.lvl);
+	free(H.fx);
+	free(H.lx);
 	free(H.seen);
+	unwinder__delete(H.unwinder);
 	strset_free(&H.strs);
 	free(H.h);
 	symcache__delete(H.syms);

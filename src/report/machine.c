@@ -472,6 +472,7 @@ int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t 
 		r->found = true;
 		r->dso_rank = dso_rank(m, map->dso);
 		r->map_start = map->start;
+		r->map_end = map->end;
 		r->map_pgoff = map->pgoff;
 	}
 	return 0;

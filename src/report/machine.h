@@ -33,7 +33,7 @@ struct resolved {
 	int pid, tid;
 	const char *dso;	/* "<not found>" when no map covers the address */
 	bool found;		/* a map covers the address: the fields below are set */
-	uint64_t map_start, map_pgoff;
+	uint64_t map_start, map_end, map_pgoff;
 	uint32_t dso_rank;	/* the order perf would have made the dso in (0: the kernel) */
 };
 /*

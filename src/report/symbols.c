@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -34,6 +36,21 @@ struct rsym {		/* while loading; becomes a struct sym in place */
 };
 _Static_assert(sizeof(struct rsym) == sizeof(struct sym), "a table is converted in place");
 
+struct segs {
+	GElf_Phdr v[32];
+	size_t n;
+};
+
+/* The functions DWARF places at an address, innermost first (perf's inline list). */
+struct inl {
+	struct inl *next;
+	uint64_t addr;		/* in file-offset space */
+	size_t n;
+	const char **names;	/* in the dso's pool */
+};
+
+#define INL_BUCKETS 1024
+
 struct dso {
 	struct dso *next;
 	char *path;
@@ -41,6 +58,15 @@ struct dso {
 	size_t n;
 	char *names;
 	struct dso *plt;	/* name@plt entries: used where no other symbol covers */
+	/* Inline frames: from the DWARF of the file the symbols came from (perf's symsrc). */
+	char *symsrc;
+	char *runtime;		/* the copy that ran, when the file at path is another build */
+	bool usable;		/* the file that ran could be opened */
+	struct segs sg;		/* the runtime image's, to go back from file offsets to addresses */
+	Dwarf *dw;
+	int dw_fd;
+	bool dw_tried;
+	struct inl **inl;	/* [INL_BUCKETS], made at the first lookup */
 };
 
 static void dso_free_tables(struct dso *d)
@@ -89,6 +115,21 @@ static void dso_free(struct dso *d)
 		free(d->plt);
 	}
 	free(d->path);
+	free(d->symsrc);
+	free(d->runtime);
+	if (d->dw)
+		dwarf_end(d->dw);
+	if (d->dw_tried && d->dw_fd >= 0)
+		close(d->dw_fd);
+	for (size_t b = 0; d->inl && b < INL_BUCKETS; b++)
+		for (struct inl *i = d->inl[b], *next; i; i = next) {
+			next = i->next;
+			for (size_t k = 0; k < i->n; k++)
+				free((char *)i->names[k]);
+			free(i->names);
+			free(i);
+		}
+	free(d->inl);
 	dso_free_tables(d);
 	free(d);
 }
@@ -123,6 +164,7 @@ struct loader {
 	struct rsym *v;
 	size_t n, cap;
 	struct mbuf names;
+	char *src;		/* the file whose table was loaded, when not the runtime file */
 };
 
 static int add_sym(struct loader *l, uint64_t start, uint64_t size, const char *name, unsigned char bind)
@@ -254,11 +296,6 @@ static bool is_text_or_data(Elf *e, size_t shstrndx, const GElf_Shdr *sh)
 	       !strncmp(name, ".rodata", 7) || !strncmp(name, ".text", 5);
 }
 
-struct segs {
-	GElf_Phdr v[32];
-	size_t n;
-};
-
 /* The PT_LOAD segments of the runtime image, which place symbols in file-offset space. */
 static void load_segments(Elf *e, struct segs *sg)
 {
@@ -371,6 +408,10 @@ static int try_symtab(const char *path, const char *bid, const struct segs *sg, 
 	if (e && elf_kind(e) == ELF_K_ELF && find_section(e, SHT_SYMTAB, &(GElf_Shdr){ 0 }) &&
 	    (!bid[0] || (elf_build_id(e, have) == 0 && !strcmp(have, bid))))
 		err = load_elf_symbols(e, sg, true, l) ? -1 : 0;
+	if (!err) {
+		free(l->src);
+		l->src = strdup(path);
+	}
 	elf_end(e);
 	close(fd);
 	return err;
@@ -505,7 +546,7 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 }
 
 /* The file that ran: path itself if its build id is the recorded one, else perf's cache copy. */
-static int open_runtime(const char *path, const char *want)
+static int open_runtime(const char *path, const char *want, char **used)
 {
 	int fd = host_open_regular(path);
 	const char *home = getenv("HOME");
@@ -513,6 +554,7 @@ static int open_runtime(const char *path, const char *want)
 	Elf *e;
 	bool ok;
 
+	*used = NULL;
 	if (!want[0] || fd < 0)
 		return fd;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -524,18 +566,24 @@ static int open_runtime(const char *path, const char *want)
 	if (!home || strlen(want) < 3)
 		return -1;
 	snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, want, want + 2);
-	return host_open_regular(p);
+	fd = host_open_regular(p);
+	if (fd >= 0 && !(*used = strdup(p))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static void load_dso(struct dso *d, const char *want)
 {
 	struct loader l = { 0 };
-	int fd = open_runtime(d->path, want);
+	int fd = open_runtime(d->path, want, &d->runtime);
 	struct segs sg;
 	Elf *e = NULL;
 
 	if (fd < 0)
 		return;
+	d->usable = true;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF) {
 		struct loader pl = { 0 };
@@ -543,12 +591,15 @@ static void load_dso(struct dso *d, const char *want)
 
 
 		load_segments(e, &sg);
+		d->sg = sg;
 		if (load_symtab(e, d->path, &sg, &l)) {
 			l.n = 0;
 			l.names.len = 0;
 			load_elf_symbols(e, &sg, false, &l);
 		}
 		finish_table(&l, d);
+		d->symsrc = l.src ? l.src : d->runtime ? strdup(d->runtime) : NULL;
+		l.src = NULL;
 		if (add_plt_symbols(e, &pl) == 0 && pl.n) {
 			/* No fixups for these: build their table by hand. */
 			plt.syms = malloc(pl.n * sizeof(*plt.syms));
@@ -913,4 +964,174 @@ uint64_t symcache__kernel_end(struct symcache *c)
 		return s ? s->end : 0;
 	}
 	return 0;
+}
+
+/* ---- inline frames ---- */
+
+/*
+ * The DWARF of the file the DSO's symbols came from (a separate debug
+ * file, or the file itself), opened at the first lookup.
+ */
+static Dwarf *dso_dwarf(struct dso *d)
+{
+	const char *src = d->symsrc ? d->symsrc : d->runtime ? d->runtime : d->path;
+
+	if (d->dw_tried)
+		return d->dw;
+	d->dw_tried = true;
+	d->dw_fd = src[0] == '/' ? host_open_regular(src) : -1;
+	if (d->dw_fd >= 0 && !(d->dw = dwarf_begin(d->dw_fd, DWARF_C_READ))) {
+		close(d->dw_fd);
+		d->dw_fd = -1;
+	}
+	return d->dw;
+}
+
+/* The address the DWARF uses for an address of file-offset space. */
+static uint64_t offset_to_vaddr(const struct dso *d, uint64_t off)
+{
+	for (size_t k = 0; k < d->sg.n; k++)
+		if (off >= d->sg.v[k].p_offset && off < d->sg.v[k].p_offset + d->sg.v[k].p_filesz)
+			return off - d->sg.v[k].p_offset + d->sg.v[k].p_vaddr;
+	return off;
+}
+
+/* A function's name as binutils gives it: its linkage name (an asm label's) first. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	return name ? name : dwarf_diename(die);
+}
+
+/*
+ * An assembler's CU has a subprogram per alias of a function, all over
+ * the same range: binutils names the function after the last of them.
+ */
+static const char *last_alias_name(Dwarf_Die *die, uint64_t pc)
+{
+	Dwarf_Die cur = *die, next;
+	Dwarf_Addr lo, hi, lo2, hi2;
+
+	if (dwarf_lowpc(die, &lo) || dwarf_highpc(die, &hi))
+		return die_name(die);
+	while (dwarf_siblingof(&cur, &next) == 0) {
+		if (dwarf_tag(&next) != DW_TAG_subprogram || dwarf_lowpc(&next, &lo2) || dwarf_highpc(&next, &hi2) ||
+		    lo2 != lo || hi2 != hi || pc < lo2 || pc >= hi2)
+			break;
+		cur = next;
+	}
+	return die_name(&cur);
+}
+
+/* The functions at addr, innermost first, as addr2line -i names them: into i. */
+static int add_inline_name(struct inl *i, const char *name)
+{
+	const char **v = realloc(i->names, (i->n + 1) * sizeof(*v));
+	char *copy;
+
+	if (v)
+		i->names = v;
+	if (!v || !(copy = strdup(name)))
+		return -ENOMEM;
+	i->names[i->n++] = copy;
+	return 0;
+}
+
+/* The first function (subprogram or inlined instance) of scopes[from..n), or -1. */
+static int first_function(Dwarf_Die *scopes, int from, int n)
+{
+	for (int k = from; k < n; k++) {
+		int tag = dwarf_tag(&scopes[k]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			return k;
+	}
+	return -1;
+}
+
+/*
+ * The functions at addr, innermost first, as addr2line -i names them:
+ * the innermost function at pc, then, while that is an inlined instance,
+ * the function it was inlined into (its parent in the concrete tree, not
+ * in the inline function's own definition, which is where dwarf_getscopes
+ * goes on).  Into i.
+ */
+static int lookup_inlines(struct dso *d, uint64_t addr, struct inl *i)
+{
+	Dwarf *dw = dso_dwarf(d);
+	uint64_t pc = offset_to_vaddr(d, addr);
+	Dwarf_Die cu, *scopes = NULL, fn;
+	int n, k, depth = 0;
+
+	if (!dw || !dwarf_addrdie(dw, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &scopes)) <= 0)
+		return 0;
+	k = first_function(scopes, 0, n);
+	if (k < 0) {
+		free(scopes);
+		return 0;
+	}
+	fn = scopes[k];
+	free(scopes);
+	for (;;) {
+		const char *name = !i->n && dwarf_tag(&fn) == DW_TAG_subprogram ? last_alias_name(&fn, pc) : die_name(&fn);
+
+		if (name && add_inline_name(i, name))
+			return -ENOMEM;
+		if (dwarf_tag(&fn) != DW_TAG_inlined_subroutine || ++depth > 64)
+			return 0;
+		/* Where the instance sits: the function it was inlined into. */
+		if ((n = dwarf_getscopes_die(&fn, &scopes)) <= 1 || (k = first_function(scopes, 1, n)) < 0) {
+			free(scopes);
+			return 0;
+		}
+		fn = scopes[k];
+		free(scopes);
+	}
+}
+
+size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names)
+{
+	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+	size_t b = (size_t)(hash_u64(addr) % INL_BUCKETS);
+	struct inl *i;
+
+	*names = NULL;
+	if (!d || !d->syms || !strcmp(path, "[vdso]") || !strncmp(path, "/tmp/perf-", 10))
+		return 0;
+	c->last_path = path;
+	c->last_dso = d;
+	if (!d->inl && !(d->inl = calloc(INL_BUCKETS, sizeof(*d->inl))))
+		return 0;
+	for (i = d->inl[b]; i; i = i->next)
+		if (i->addr == addr)
+			break;
+	if (!i) {
+		if (!(i = calloc(1, sizeof(*i))))
+			return 0;
+		i->addr = addr;
+		if (lookup_inlines(d, addr, i)) {
+			for (size_t k = 0; k < i->n; k++)
+				free((char *)i->names[k]);
+			i->n = 0;
+		}
+		i->next = d->inl[b];
+		d->inl[b] = i;
+	}
+	*names = i->names;
+	return i->n;
+}
+
+const char *symcache__runtime_path(struct symcache *c, const char *path)
+{
+	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+
+	if (!d || path[0] != '/' || !d->usable)
+		return NULL;
+	c->last_path = path;
+	c->last_dso = d;
+	return d->runtime ? d->runtime : d->path;
 }

@@ -38,6 +38,20 @@ void symcache__delete(struct symcache *c);
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr);
 /*
+ * perf's inline frames of a user address (its default, inline names on):
+ * the functions the DWARF of the DSO's symbol file places at addr (the
+ * DSO-relative address symcache__find gives), innermost first, as
+ * addr2line -i names them; 0 when there is no such DWARF.  *names stays
+ * valid while the cache lives.
+ */
+size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names);
+/*
+ * The file that ran for the DSO at path: path itself when its build id is
+ * the recorded one, else perf's build-id cache copy; NULL when neither
+ * can be read (or path is not a file).  Valid while the cache lives.
+ */
+const char *symcache__runtime_path(struct symcache *c, const char *path);
+/*
  * The kernel and the vdso of this machine serve a recording that names no
  * build id for them, or the same as theirs; another id gets no symbols.
  *

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DWARF unwinding of --call-graph dwarf samples with libdw's unwinder
+ * (libdwfl): a Dwfl per process holds the DSOs reported so far (each
+ * file's CFI is read by libdw once, on the first frame that needs it, and
+ * stays with the Dwfl for the process's later samples); each sample sets
+ * the registers and the stack copy the callbacks read from, and the
+ * frames are walked with dwfl_getthread_frames.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include "../host/host.h"
+#include "../lib/hash.h"
+#include "unwind.h"
+
+#define PROC_BUCKETS 256
+#define MAX_FAILED 64
+
+/* perf_regs.h's x86_64 numbering: the bit of each register in sample_regs_user. */
+enum { PERF_REG_SP = 7, PERF_REG_IP = 8 };
+
+/*
+ * The DWARF numbering of the x86_64 psABI (rax, rdx, rcx, rbx, rsi, rdi,
+ * rbp, rsp, r8-r15, the return address rip): the perf register of each.
+ */
+static const int dwarf_to_perf[17] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8,
+};
+
+struct uproc {
+	struct uproc *next;
+	int pid;
+	Dwfl *dwfl;
+	bool attached;
+	struct unwinder *u;
+	/* The sample being unwound: the callbacks read these. */
+	const struct unwind_sample *cur;
+	uint64_t sp;
+	uint64_t *ips;
+	size_t n, max;
+	bool walking, added;	/* a module was reported while the frames were walked */
+	/* Files that could not be reported (missing, not ELF): not tried again. */
+	const char *failed[MAX_FAILED];
+	size_t nfailed;
+};
+
+struct unwinder {
+	struct uproc *procs[PROC_BUCKETS];
+	char *debuginfo_path;	/* NULL: libdw's default (/usr/lib/debug) */
+	Dwfl_Callbacks cb;
+};
+
+static bool reg_of(const struct unwind_sample *s, int bit, uint64_t *v)
+{
+	uint64_t b = 1ULL << bit;
+	unsigned k;
+
+	if (!(s->regs_mask & b) || !s->regs)
+		return false;
+	k = (unsigned)__builtin_popcountll(s->regs_mask & (b - 1));
+	memcpy(v, s->regs + 8 * (size_t)k, 8);
+	return true;
+}
+
+static bool has_failed(const struct uproc *p, const char *path)
+{
+	for (size_t i = 0; i < p->nfailed; i++)
+		if (p->failed[i] == path || !strcmp(p->failed[i], path))
+			return true;
+	return false;
+}
+
+/*
+ * The vdso, as perf unwinds through it: this process's image (the
+ * kernel's, the same in every process of the machine that recorded),
+ * given to libdw as a file in memory.
+ */
+static Dwfl_Module *report_vdso(struct uproc *p, uint64_t base)
+{
+	const void *img;
+	size_t len;
+	Dwfl_Module *mod;
+	int fd;
+
+	if (host_vdso(&img, &len) || (fd = memfd_create("mperf-vdso", MFD_CLOEXEC)) < 0)
+		return NULL;
+	if (write(fd, img, len) != (ssize_t)len) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_report_begin_add(p->dwfl);
+	mod = dwfl_report_elf(p->dwfl, "[vdso]", "[vdso]", fd, base, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod)
+		close(fd);	/* libdw takes the fd only when it reports the module */
+	return mod;
+}
+
+/*
+ * Where libdw wants the file based (its first segment's page) for a map
+ * of file offset pgoff at start: by the segment that holds pgoff, not by
+ * start - pgoff, which is right for the text of most files but not for
+ * their data (mapped one page above its offset), where the unwinder may
+ * read first.  0, or -1 when no segment holds pgoff.
+ */
+static int file_base(int fd, uint64_t start, uint64_t pgoff, uint64_t *base)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	size_t n;
+	bool first = true;
+	uint64_t first_vaddr = 0;
+	int ret = -1;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n)) {
+		elf_end(e);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first) {
+			first_vaddr = ph.p_align > 1 ? ph.p_vaddr & ~(ph.p_align - 1) : ph.p_vaddr;
+			first = false;
+		}
+		/* The segment's pages start at its offset rounded down to a page. */
+		if (pgoff >= (ph.p_offset & ~0xfffULL) && pgoff < ph.p_offset + ph.p_filesz) {
+			uint64_t bias = start - (ph.p_vaddr + pgoff - ph.p_offset);
+
+			*base = bias + first_vaddr;
+			ret = 0;
+			break;
+		}
+	}
+	elf_end(e);
+	return ret;
+}
+
+static Dwfl_Module *report_file(struct uproc *p, const struct unwind_map *m)
+{
+	int fd = m->file ? host_open_regular(m->file) : -1;
+	uint64_t base;
+	Dwfl_Module *mod;
+
+	if (fd < 0)
+		return NULL;
+	if (file_base(fd, m->start, m->pgoff, &base)) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_report_begin_add(p->dwfl);
+	mod = dwfl_report_elf(p->dwfl, m->path, m->path, fd, base, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod)
+		close(fd);	/* taken only with the module */
+	return mod;
+}
+
+/*
+ * The module covering addr, reported from the process's map of it when
+ * it is not yet (based where the file's offset 0 would be mapped).
+ * *stale is set when the Dwfl has another file there: the process has a
+ * new address space (an exec).
+ */
+static Dwfl_Module *module_at(struct uproc *p, uint64_t addr, bool *stale)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
+	struct unwind_map m;
+
+	if (stale)
+		*stale = false;
+	if (p->cur->find_map(p->cur->arg, addr, &m) <= 0 || !m.path)
+		return NULL;
+	if (mod) {
+		const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+
+		if (name && !strcmp(name, m.path))
+			return mod;
+		if (stale)
+			*stale = true;
+		return NULL;
+	}
+	/* Files, and the vdso; anonymous memory and JIT code have no CFI to read. */
+	if (has_failed(p, m.path) || m.start < m.pgoff)
+		return NULL;
+	if (!strcmp(m.path, "[vdso]")) {
+		mod = report_vdso(p, m.start - m.pgoff);
+	} else if (m.path[0] == '/') {
+		mod = report_file(p, &m);
+	}
+	if (!mod && p->nfailed < MAX_FAILED)
+		p->failed[p->nfailed++] = m.path;
+	if (mod && p->walking)
+		p->added = true;
+	return mod;
+}
+
+/* A word of the process's memory outside the stack copy: from the file mapped there. */
+static bool read_file_word(Dwfl_Module *mod, uint64_t addr, Dwarf_Word *result)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	size_t phnum, size;
+	const char *raw;
+
+	if (!elf || elf_getphdrnum(elf, &phnum) || !(raw = elf_rawfile(elf, &size)))
+		return false;
+	addr -= bias;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (addr < ph.p_vaddr || ph.p_filesz < 8 || addr - ph.p_vaddr > ph.p_filesz - 8)
+			continue;
+		if (ph.p_offset > size || addr - ph.p_vaddr > size - ph.p_offset - 8 || size - ph.p_offset < 8)
+			return false;
+		memcpy(result, raw + ph.p_offset + (addr - ph.p_vaddr), 8);
+		return true;
+	}
+	return false;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct uproc *p = arg;
+	const struct unwind_sample *s = p->cur;
+	Dwfl_Module *mod;
+
+	(void)dwfl;
+	/* The stack copy starts at the sample's sp; only its first stack_size bytes are real. */
+	if (addr >= p->sp && s->stack_size >= 8 && addr - p->sp <= s->stack_size - 8) {
+		memcpy(result, s->stack + (addr - p->sp), 8);
+		return true;
+	}
+	mod = module_at(p, addr, NULL);
+	return mod && read_file_word(mod, addr, result);
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct uproc *p = arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = p;
+	return p->cur->tid > 0 ? p->cur->tid : p->pid;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	const struct unwind_sample *s = ((struct uproc *)arg)->cur;
+	Dwarf_Word regs[17];
+	bool all = true;
+
+	for (int d = 0; d < 17; d++) {
+		uint64_t v;
+
+		if (reg_of(s, dwarf_to_perf[d], &v))
+			regs[d] = v;
+		else
+			all = false;
+	}
+	if (all)
+		return dwfl_thread_state_registers(thread, 0, 17, regs);
+	/* A --user-regs subset: the registers there are, one by one (ip and sp at least). */
+	for (int d = 0; d < 17; d++) {
+		uint64_t v;
+
+		if (reg_of(s, dwarf_to_perf[d], &v)) {
+			Dwarf_Word w = v;
+
+			if (!dwfl_thread_state_registers(thread, d, 1, &w))
+				return false;
+		}
+	}
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct uproc *p = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* A caller's frame is at its return address: the call is the instruction before. */
+	if (!activation)
+		pc--;
+	if (p->n && pc == 0)
+		return DWARF_CB_ABORT;
+	p->ips[p->n++] = pc;
+	if (p->n >= p->max)
+		return DWARF_CB_ABORT;
+	/* The step from this frame needs the CFI of its DSO: report it now. */
+	module_at(p, pc, NULL);
+	return DWARF_CB_OK;
+}
+
+struct unwinder *unwinder__new(void)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->cb.find_elf = dwfl_build_id_find_elf;
+	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.section_address = dwfl_offline_section_address;
+	u->cb.debuginfo_path = &u->debuginfo_path;
+	return u;
+}
+
+void unwinder__delete(struct unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t b = 0; b < PROC_BUCKETS; b++)
+		for (struct uproc *p = u->procs[b], *next; p; p = next) {
+			next = p->next;
+			if (p->dwfl)
+				dwfl_end(p->dwfl);
+			free(p);
+		}
+	free(u);
+}
+
+static struct uproc *proc_of(struct unwinder *u, int pid)
+{
+	size_t b = (size_t)(hash_u64((uint64_t)(unsigned)pid) % PROC_BUCKETS);
+	struct uproc *p;
+
+	for (p = u->procs[b]; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	if (!(p = calloc(1, sizeof(*p))))
+		return NULL;
+	p->pid = pid;
+	p->u = u;
+	p->next = u->procs[b];
+	u->procs[b] = p;
+	return p;
+}
+
+/* A new session for the process (first use, or its address space changed). */
+static int proc_reset(struct uproc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->attached = false;
+	p->nfailed = 0;
+	p->dwfl = dwfl_begin(&p->u->cb);
+	return p->dwfl ? 0 : -ENOMEM;
+}
+
+ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t *ips, size_t max)
+{
+	struct uproc *p;
+	uint64_t ip;
+	bool stale;
+
+	if (!max || !reg_of(s, PERF_REG_IP, &ip))
+		return 0;
+	ips[0] = ip;
+	if (max == 1 || !reg_of(s, PERF_REG_SP, &ip) || s->stack_size < 8 || !s->stack)
+		return 1;
+	ip = ips[0];
+	if (!(p = proc_of(u, s->pid)))
+		return -ENOMEM;
+	if (!p->dwfl && proc_reset(p))
+		return -ENOMEM;
+	p->cur = s;
+	reg_of(s, PERF_REG_SP, &p->sp);
+	p->ips = ips;
+	p->n = 0;
+	p->max = max;
+	if (!module_at(p, ip, &stale)) {
+		if (!stale)
+			return 1;
+		if (proc_reset(p))
+			return -ENOMEM;
+		if (!module_at(p, ip, NULL))
+			return 1;
+	}
+	if (!p->attached) {
+		if (!dwfl_attach_state(p->dwfl, NULL, s->pid > 0 ? s->pid : 1, &thread_callbacks, p))
+			return 1;
+		p->attached = true;
+	}
+	/*
+	 * An error ends the walk where it stopped: the frames up to there
+	 * stand.  A module reported during the walk is not seen by libdw's
+	 * step from the frame that needed it (it falls back to guessing by
+	 * frame pointers): walk again, with the module known, while walks
+	 * find new ones (the first samples that reach each DSO).
+	 */
+	for (int tries = 0; tries < 16; tries++) {
+		p->n = 0;
+		p->walking = true;
+		p->added = false;
+		dwfl_getthread_frames(p->dwfl, s->tid > 0 ? s->tid : p->pid, frame_cb, p);
+		p->walking = false;
+		if (!p->added)
+			break;
+	}
+	p->cur = NULL;
+	if (!p->n) {
+		ips[0] = ip;
+		return 1;
+	}
+	return (ssize_t)p->n;
+}

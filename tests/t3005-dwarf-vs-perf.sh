@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# DWARF call graphs: record --call-graph dwarf with perf 6.1's attrs, and
+# report's libdw unwinding against perf report --stdio (which unwinds the
+# same files with libunwind) on files of callpaths-nofp (callpaths built
+# -O2 -fomit-frame-pointer: main -> a -> b -> leaf, a helper shared by a
+# and c, recursion), recorded by perf and by mperf: the whole output, byte
+# for byte but for perf's tip line, in the default Children view and the
+# other modes and orders.  perf reads mperf's dwarf file with the same
+# chains, and -D agrees on both.  mperf records with 2 MB buffers here:
+# 8 KB samples fill perf's default 512 KB in a few milliseconds, and a
+# busy machine would lose some (perf would too), which perf then reports.
+. "$(dirname "$0")/lib.sh"
+
+# perf's random tip; the remainder line of fractal mode, which perf 6.1
+# names with a symbol it leaves uninitialised (as t3003 says).
+# A zero return address (seldom: a sample on the way out of a process)
+# is a frame for libunwind, which perf shows as 0 - 1, an unknown kernel
+# address; libdw ends the chain there, as no x86_64 code is at 0.  Its
+# entry (below any threshold's chains) is left out.
+filter () {
+	grep -v '^# (Tip:\|^# (Cannot load tips' | sed -E 's/--\[\.\.\.\] \(inlined\)$/--[...]/' |
+	grep -v '^ *[0-9.]*% *[0-9.]*%  .*  \[unknown\]  *\[k\] 0xffffffffffffffff$'
+}
+
+same_report () {	# same_report FILE [OPTIONS...]
+	local f=$1
+	shift
+	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | filter >perf.out &&
+	"$MPERF" report -i "$f" "$@" 2>mperf.err | filter >mperf.out &&
+	test_must_be_empty mperf.err &&
+	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
+	diff -u perf.out mperf.out >diff.out || { head -n 60 diff.out; return 1; }
+}
+
+VIEWS=(
+	""
+	"--no-children"
+	"-G"
+	"--no-children -G"
+	"-g folded"
+	"--no-children -g folded"
+	"-g caller"
+	"-g callee"
+	"--no-children -g caller"
+	"-g flat"
+	"-g fractal"
+	"-g folded,0.5,period"
+	"--sort sym"
+)
+
+all_views () {	# all_views FILE: every view equals perf's
+	local v
+	for v in "${VIEWS[@]}"; do
+		# shellcheck disable=SC2086
+		same_report "$1" $v || { echo "# view: $v"; return 1; }
+	done
+}
+
+# The attrs of both recorders, but for the name perf gives the file.
+evlist () {
+	"$PERF" evlist -v -i "$1" 2>/dev/null
+}
+
+test_expect_success PERF 'record --call-graph dwarf: perf 6.1'"'"'s attrs' '
+	"$PERF" record -q --call-graph dwarf -e cpu-clock -o p0.data "$CPUSPIN" 0.1 >/dev/null 2>&1 &&
+	"$MPERF" record -q --call-graph dwarf -e cpu-clock -o m0.data "$CPUSPIN" 0.1 &&
+	evlist p0.data >perf.ev && evlist m0.data >mperf.ev &&
+	grep -q "REGS_USER|STACK_USER" mperf.ev &&
+	grep -q "exclude_callchain_user: 1" mperf.ev &&
+	grep -q "sample_regs_user: 0xff0fff, sample_stack_user: 8192" mperf.ev &&
+	diff -u perf.ev mperf.ev &&
+	"$PERF" record -q --call-graph dwarf,4001 -e cpu-clock,task-clock -o p1.data "$CPUSPIN" 0.05 >/dev/null 2>&1 &&
+	"$MPERF" record -q --call-graph dwarf,4001 -e cpu-clock,task-clock -o m1.data "$CPUSPIN" 0.05 &&
+	evlist p1.data >perf.ev && evlist m1.data >mperf.ev &&
+	grep -q "sample_stack_user: 4008" mperf.ev &&
+	diff -u perf.ev mperf.ev
+'
+
+test_expect_success PERF '--user-regs, alone and with dwarf: perf'"'"'s masks' '
+	"$PERF" record -q --user-regs=ax,bx -e cpu-clock -o p2.data "$CPUSPIN" 0.05 >/dev/null 2>&1 &&
+	"$MPERF" record -q --user-regs=ax,bx -e cpu-clock -o m2.data "$CPUSPIN" 0.05 &&
+	evlist p2.data >perf.ev && evlist m2.data >mperf.ev &&
+	diff -u perf.ev mperf.ev &&
+	"$PERF" record -q --user-regs=ax,bx --call-graph dwarf -e cpu-clock -o p3.data "$CPUSPIN" 0.05 >/dev/null 2>&1 &&
+	"$MPERF" record --user-regs=ax,bx --call-graph dwarf -e cpu-clock -o m3.data "$CPUSPIN" 0.05 2>err &&
+	grep -q "^warning: --call-graph dwarf may need every user register" err &&
+	evlist p3.data >perf.ev && evlist m3.data >mperf.ev &&
+	grep -q "sample_regs_user: 0x183," mperf.ev &&
+	diff -u perf.ev mperf.ev &&
+	"$MPERF" record --user-regs=? >out &&
+	grep -q "^available registers: AX BX CX DX SI DI BP SP IP FLAGS CS SS R8 .* R15$" out
+'
+
+test_expect_success 'bad dwarf sizes and unknown registers are usage errors; lbr is refused in one line' '
+	test_expect_code 129 "$MPERF" record --call-graph dwarf,0 true 2>err &&
+	grep -q "incorrect stack dump size (max 65528)" err &&
+	test_expect_code 129 "$MPERF" record --call-graph dwarf,65529 true 2>err &&
+	test_expect_code 129 "$MPERF" record --call-graph dwarf,8k true 2>err &&
+	test_expect_code 129 "$MPERF" record --user-regs=xx true 2>err &&
+	grep -q "unknown register .xx." err &&
+	test_expect_code 1 "$MPERF" record --call-graph lbr true >out 2>err &&
+	test_line_count = 1 err &&
+	grep -q "call-graph lbr" err &&
+	test_must_be_empty out
+'
+
+test_expect_success PERF 'perf'"'"'s dwarf file of a program without frame pointers: every view equals perf'"'"'s' '
+	"$PERF" record -q --call-graph dwarf -e cpu-clock -o p.data "$CALLPATHS_NOFP" 0.5 >/dev/null 2>&1 &&
+	all_views p.data
+'
+
+# What must hold whatever the unwinders: leaf's callers, every path whole.
+test_expect_success PERF 'the known call paths, unwound without frame pointers' '
+	"$MPERF" report -i p.data -g folded,0 >folded &&
+	for path in "main;spin;a;b;leaf" "main;spin;a;helper;leaf" "main;spin;c;helper;leaf" "main;spin;rec;rec;rec;rec;leaf"; do
+		grep -q "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;$path\$" folded ||
+		{ echo "missing: $path"; exit 1; }
+	done &&
+	"$MPERF" report -i p.data --no-children -g folded,0 >callee &&
+	grep -q "^[0-9.]*% leaf;helper;c;spin;main;__libc_start_call_main;" callee &&
+	"$MPERF" report -i p.data >out &&
+	grep -q "^ *[0-9.]*% *[0-9.]*%  callpaths-nofp  callpaths-nofp  *\[\.\] helper$" out
+'
+
+# The few samples a process takes in ld.so before main are where the
+# unwinders part now and then, on mperf's files more than on perf's: perf
+# gives a page fault in _dl_map_object no user frame at all where libdw
+# gives its first.  Entries under 0.5% (a sample is 0.05%) are left out of
+# the comparison of mperf's files; every entry above, with its chains, is
+# compared.
+all_views_above () {
+	local v
+	for v in "${VIEWS[@]}"; do
+		# shellcheck disable=SC2086
+		same_report "$1" --percent-limit 0.5 $v || { echo "# view: $v"; return 1; }
+	done
+}
+
+test_expect_success PERF 'mperf'"'"'s dwarf file: every view equals perf'"'"'s (entries from 0.5%)' '
+	"$MPERF" record -q -m 512 --call-graph dwarf -e cpu-clock -o m.data "$CALLPATHS_NOFP" 0.5 &&
+	all_views_above m.data
+'
+
+test_expect_success PERF 'perf reads mperf'"'"'s dwarf file without a word, with the same chains' '
+	"$PERF" report --stdio -i m.data -g folded --percent-limit 0.5 >perf.out 2>perf.err &&
+	test_must_be_empty perf.err &&
+	"$MPERF" report -i m.data -g folded --percent-limit 0.5 >mperf.out &&
+	grep "^[0-9.]*% " perf.out | sort >perf.chains &&
+	grep "^[0-9.]*% " mperf.out | sort >mperf.chains &&
+	grep -q "main;spin;a;b;leaf" mperf.chains &&
+	diff -u perf.chains mperf.chains
+'
+
+test_expect_success PERF 'frame pointers alone lose the callers: dwarf finds them' '
+	"$MPERF" record -q -g -e cpu-clock -o fp.data "$CALLPATHS_NOFP" 0.3 &&
+	"$MPERF" report -i fp.data -g folded,0 >fp.folded &&
+	! grep -q "main;spin;a;b;leaf" fp.folded
+'
+
+# On mperf's files of a shell's child, or of two events, perf's libunwind
+# often takes a wrong FDE in libc (its -v log shows the CFA read from a
+# saved 2) and stops at __libc_start_call_main, where mperf goes on to
+# _start; perf's own files of the same commands are unwound whole.  So
+# those files of mperf's are compared without chains, and their chains
+# checked whole; perf's are compared with them.  Entries of equal
+# Children below 1% are left out of the two-event comparison: their order
+# is the tie perf's output tree leaves.
+test_expect_success PERF 'several events; a child of a shell' '
+	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock,task-clock -o ptwo.data "$CALLPATHS_NOFP" 0.3 \
+		>/dev/null 2>&1 &&
+	same_report ptwo.data --percent-limit 1 &&
+	test "$(grep -c "^# Samples:" mperf.out)" = 2 &&
+	same_report ptwo.data --no-children -g folded &&
+	"$MPERF" record -q -m 512 --call-graph dwarf,4096 -e cpu-clock,task-clock -o two.data "$CALLPATHS_NOFP" 0.3 &&
+	same_report two.data --no-children -g none &&
+	"$MPERF" report -i two.data -g folded,0 >folded &&
+	test "$(grep -c "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;main;spin;a;b;leaf$" folded)" -ge 2 &&
+	"$MPERF" record -q -m 512 --call-graph dwarf -e cpu-clock -o sh.data \
+		sh -c "\"$CALLPATHS_NOFP\" 0.2; \"$CALLPATHS_NOFP\" 0.2" &&
+	same_report sh.data --no-children -g none &&
+	"$MPERF" report -i sh.data --sort pid -g folded,0 >folded &&
+	test "$(grep -c "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;main;spin;a;b;leaf$" folded)" -ge 2
+'
+
+test_expect_success PERF '-D equals perf'"'"'s on both dwarf files: registers and stack dumps' '
+	for f in p.data m.data; do
+		"$PERF" report -D -i $f 2>/dev/null | sed "/^cpu-clock stats:/,\$d" >perf.dump &&
+		"$MPERF" report -D -i $f | sed "/^cpu-clock stats:/,\$d" >mperf.dump &&
+		grep -q "^\.\.\. user regs: mask 0xff0fff ABI 64-bit" mperf.dump &&
+		grep -q "^\.\.\. ustack: size [0-9]*, offset 0x" mperf.dump &&
+		diff -u perf.dump mperf.dump >diff.out || { head -n 40 diff.out; exit 1; }
+	done
+'
+
+test_expect_success PERF 'a pipe-mode dwarf stream: perf'"'"'s Self view and graph' '
+	"$MPERF" record -q -m 512 --call-graph dwarf -e cpu-clock -o - "$CALLPATHS_NOFP" 0.2 >pipe.data &&
+	for v in "" "-g folded" "-g callee"; do
+		"$PERF" report --stdio -i - $v <pipe.data 2>/dev/null | filter >perf.out &&
+		"$MPERF" report -i - $v <pipe.data 2>mperf.err | filter >mperf.out &&
+		test_must_be_empty mperf.err &&
+		grep -q "main" mperf.out &&
+		diff -u perf.out mperf.out || exit 1
+	done
+'
+
+test_done
