@@ -72,12 +72,15 @@ int record__parse_events_env(const char *spec, struct record_event *ev, size_t m
 			     const struct record_parse_env *env);
 
 /*
- * The message for a refused perf_event_open(): what failed, why, and what
- * to change (perf_event_paranoid with its value, CAP_PERFMON, the fd
- * limit).  paranoid is the value of /proc/sys/kernel/perf_event_paranoid,
- * or INT_MIN when unknown.
+ * The message for a refused perf_event_open(), in the user's terms: an
+ * event this machine does not have (no PMU, no such PMU, one that cannot
+ * sample it), no permission (perf_event_paranoid with its value,
+ * CAP_PERFMON), the fd limit, a busy PMU, attributes the kernel refuses.
+ * type is the attr's; paranoid is the value of
+ * /proc/sys/kernel/perf_event_paranoid, or INT_MIN when unknown.
  */
-void record__open_error(char *buf, size_t len, const char *event, int cpu, int err, int paranoid);
+void record__open_error(char *buf, size_t len, const char *event, uint32_t type, int cpu, int err,
+			int paranoid);
 
 struct record_opts {
 	const struct record_event *events;

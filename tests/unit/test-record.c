@@ -16,21 +16,26 @@ static void test_open_errors(void)
 {
 	char buf[512];
 
-	record__open_error(buf, sizeof(buf), "cycles", 1, EACCES, 2);
-	ok(strstr(buf, "cannot open event 'cycles' on cpu 1: Permission denied") == buf,
+	record__open_error(buf, sizeof(buf), "cycles", PERF_TYPE_HARDWARE, 1, EACCES, 2);
+	ok(strstr(buf, "no permission to open event 'cycles' on cpu 1: ") == buf,
 	   "EACCES: the failure first: '%s'", buf);
 	ok(strstr(buf, "kernel.perf_event_paranoid is 2") != NULL, "EACCES names the paranoid value");
 	ok(strstr(buf, "CAP_PERFMON") != NULL, "EACCES names CAP_PERFMON");
-	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EPERM, 3);
+	ok(!strstr(buf, "Permission denied"), "no errno text");
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, 3);
 	ok(strstr(buf, "perf_event_paranoid is 3") != NULL, "EPERM names the paranoid value: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EPERM, INT_MIN);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, INT_MIN);
 	ok(strstr(buf, "check kernel.perf_event_paranoid") != NULL, "unknown paranoid value: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EMFILE, INT_MIN);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EMFILE, INT_MIN);
 	ok(strstr(buf, "ulimit -n") != NULL, "EMFILE names the fd limit: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "instructions", 0, ENOENT, INT_MIN);
-	is_str(buf, "cannot open event 'instructions' on cpu 0: No such file or directory",
-	       "other errors: just the failure");
-	record__open_error(buf, 20, "cycles", 1, EACCES, 2);
+	record__open_error(buf, sizeof(buf), "instructions", PERF_TYPE_HARDWARE, 0, ENOENT, INT_MIN);
+	is_str(buf, "event 'instructions' is not supported on this machine (no hardware PMU, or one without this event); see 'mperf list'",
+	       "ENOENT on a hardware event: not supported, as perf says it");
+	record__open_error(buf, sizeof(buf), "foo/config=1/", 42, 0, ENODEV, INT_MIN);
+	ok(strstr(buf, "no such PMU") != NULL, "ENODEV: no such PMU: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EIO, INT_MIN);
+	is_str(buf, "cannot open event 'cpu-clock' on cpu 0: Input/output error", "other errors: just the failure");
+	record__open_error(buf, 20, "cycles", PERF_TYPE_HARDWARE, 1, EACCES, 2);
 	ok(strlen(buf) == 19, "a short buffer is filled, never overrun");
 }
 
