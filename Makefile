@@ -24,6 +24,14 @@ endif
 endif
 
 VERSION := 0.1.0
+# mperf --version: VERSION, and in a git checkout what `git describe` says
+# of it (a tag v0.1.0-3-gabc1234, else VERSION-gabc1234; -dirty when the
+# tree has changes).  A tarball has no .git: VERSION alone.
+GIT_VERSION := $(shell test -e .git && git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null | sed 's/^v//')
+ifeq ($(GIT_VERSION),)
+GIT_VERSION := $(shell test -e .git && git describe --always --dirty 2>/dev/null | sed 's/^/$(VERSION)-g/')
+endif
+FULL_VERSION := $(if $(GIT_VERSION),$(GIT_VERSION),$(VERSION))
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' -Wall -Wextra \
 	-Wno-missing-field-initializers $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
@@ -69,6 +77,15 @@ noploop: tests/workloads/noploop.c
 
 cpuspin: tests/workloads/cpuspin.c
 	$(QUIET_LINK)$(CC) -O1 -Wall -pthread -o $@ $<
+
+# Only main() prints the full version: a new commit relinks mperf, it does
+# not rebuild everything (the flags, and so the .flags file, stay the same).
+$(B)/version.h: FORCE
+	@mkdir -p $(B)
+	@echo '#define MPERF_VERSION_STRING "$(FULL_VERSION)"' | cmp -s - $@ || \
+		echo '#define MPERF_VERSION_STRING "$(FULL_VERSION)"' >$@
+$(B)/cmd/mperf.o: $(B)/version.h
+$(B)/cmd/mperf.o: private ALL_CFLAGS += -I$(B)
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^

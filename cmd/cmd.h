@@ -2,7 +2,11 @@
 #ifndef MPERF_CMD_H
 #define MPERF_CMD_H
 
+#include <stddef.h>
+
 #define EXIT_USAGE 129
+
+struct option;
 
 /*
  * A command returns its exit status, or a negative code from src/ whose
@@ -11,6 +15,7 @@
  */
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 /* -q: from now on only errors and notices (the cycles fallback) reach stderr. */
 void cmd_set_quiet(void);
@@ -19,5 +24,20 @@ void cmd_set_verbose(void);
 
 /* "mperf <cmd>: <msg>" on stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A usage error: "mperf <cmd>: <msg>" and the one-line hint, never the
+ * whole usage for one bad value.  Returns EXIT_USAGE.
+ */
+int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "hint: see 'mperf <cmd> -h'" on stderr. */
+void cmd_hint(const char *cmd);
+/*
+ * getopt_long returned c ('?' or ':', with opterr 0 and ':' leading the
+ * optstring): say which option and why, with the nearest long option, in
+ * one line and the hint.  Returns EXIT_USAGE.
+ */
+int cmd_option_error(const char *cmd, int c, const struct option *longopts, char **argv);
+/* The name of names[] nearest to word, if it is close enough to be a typo, or NULL. */
+const char *cmd_nearest(const char *word, const char *const *names, size_t n);
 
 #endif

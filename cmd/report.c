@@ -11,10 +11,16 @@
 #include "../src/report/report.h"
 #include "cmd.h"
 
+/*
+ * The synopsis (up to the first blank line) is the SYNOPSIS of
+ * man/mperf-report.1, word for word (t0005 compares them).
+ */
 static const char report_usage[] =
-	"usage: mperf report [-i FILE] [--stdio | --json] [--sort KEYS] [--percent-limit P] [--comms C] [--dsos D]\n"
-	"       mperf report [-i FILE] (-D | --stats)\n"
-	"\n"
+	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p] [--comms list]\n"
+	"                    [--dsos list] [--header | --header-only]\n"
+	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
+	"   or: mperf report -h\n"
+"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
 	"    -D, --dump-raw-trace   dump every record as perf report -D does, then per-event stats\n"
 	"        --stats            only the per-event stats that end -D\n"
@@ -44,8 +50,17 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 		for (k = 0; k < REPORT_NR_KEYS; k++)
 			if (strlen(names[k]) == len && !strncmp(p, names[k], len))
 				break;
-		if (k == REPORT_NR_KEYS || o->nr_keys == REPORT_MAX_KEYS) {
-			cmd_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym)", (int)len, p);
+		if (k == REPORT_NR_KEYS) {
+			cmd_usage_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym)", (int)len, p);
+			return -1;
+		}
+		for (int i = 0; i < o->nr_keys; i++)
+			if (o->keys[i] == (enum report_key)k) {
+				cmd_usage_error("report", "sort key '%s' given twice in '%s'", names[k], list);
+				return -1;
+			}
+		if (o->nr_keys == REPORT_MAX_KEYS) {
+			cmd_usage_error("report", "too many sort keys in '%s' (at most %d)", list, REPORT_MAX_KEYS);
 			return -1;
 		}
 		o->keys[o->nr_keys++] = (enum report_key)k;
@@ -54,7 +69,7 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 			p++;
 	}
 	if (!o->nr_keys) {
-		cmd_error("report", "empty sort key list");
+		cmd_usage_error("report", "empty sort key list (keys: comm, pid, dso, sym)");
 		return -1;
 	}
 	return 0;
@@ -81,6 +96,8 @@ int cmd_report(int argc, char **argv)
 	};
 	const char *input = "perf.data", *label;
 	bool dump = false, stats = false, header = false, header_only = false;
+	/* The options that shape the histograms, for the conflicts below: the first given. */
+	const char *hist_opt = NULL;
 	struct pdata *p;
 	static char obuf[1 << 16];
 	int c, ret;
@@ -91,7 +108,8 @@ int cmd_report(int argc, char **argv)
 	};
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "i:Dhs:c:d:", longopts, NULL)) != -1) {
+	opterr = 0;	/* ':': a missing value is ours to say */
+	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -106,6 +124,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'J':
 			ho.json = true;
+			hist_opt = hist_opt ? hist_opt : "--json";
 			break;
 		case 'H':
 			header = true;
@@ -116,32 +135,47 @@ int cmd_report(int argc, char **argv)
 		case 's':
 			if (parse_keys(optarg, &ho))
 				return EXIT_USAGE;
+			hist_opt = hist_opt ? hist_opt : "-s/--sort";
 			break;
 		case 'P':
 			ho.percent_limit = strtod(optarg, &end);
-			if (end == optarg || *end || ho.percent_limit < 0) {
-				cmd_error("report", "invalid percent limit '%s'", optarg);
-				return EXIT_USAGE;
-			}
+			if (end == optarg || *end || ho.percent_limit < 0)
+				return cmd_usage_error("report", "invalid percent limit '%s' for --percent-limit (a number of percent, 0 or more)",
+						       optarg);
+			hist_opt = hist_opt ? hist_opt : "--percent-limit";
 			break;
 		case 'c':
 			ho.comm = optarg;
+			hist_opt = hist_opt ? hist_opt : "--comms";
 			break;
 		case 'd':
 			ho.dso = optarg;
+			hist_opt = hist_opt ? hist_opt : "--dsos";
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 0;
 		default:
-			fputs(report_usage, stderr);
-			return EXIT_USAGE;
+			return cmd_option_error("report", c, longopts, argv);
 		}
 	}
-	if (optind < argc) {
-		cmd_error("report", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cmd_usage_error("report", "unexpected argument '%s' (the input is given with -i)", argv[optind]);
+	/*
+	 * Conflicts are refused, never resolved silently: -D and --stats print
+	 * the records and their totals, not the histograms the others shape,
+	 * and JSON has no header.
+	 */
+	if (dump && stats)
+		return cmd_usage_error("report", "-D and --stats cannot be used together (-D ends with the stats)");
+	if ((dump || stats) && hist_opt)
+		return cmd_usage_error("report", "%s cannot be used with %s, which prints records and their totals, not histograms",
+				       hist_opt, dump ? "-D" : "--stats");
+	if (header_only && (dump || stats))
+		return cmd_usage_error("report", "--header-only cannot be used with %s", dump ? "-D" : "--stats");
+	if (header && ho.json)
+		return cmd_usage_error("report", "--json cannot be used with %s: the JSON document has no header",
+				       header_only ? "--header-only" : "--header");
 	/*
 	 * A closed reader of our stdout ends us through write errors, not
 	 * SIGPIPE (record leaves SIGPIPE alone: its workload inherits it).
@@ -152,7 +186,7 @@ int cmd_report(int argc, char **argv)
 	if (!p)
 		return -errno;	/* said by the reader */
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	if (header && !ho.json) {
+	if (header) {
 		struct stat st;
 
 		if (pdata__is_pipe(p)) {

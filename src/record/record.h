@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 
 #define RECORD_DEFAULT_FREQ	4000
@@ -81,6 +82,16 @@ int record__parse_events_env(const char *spec, struct record_event *ev, size_t m
  */
 void record__open_error(char *buf, size_t len, const char *event, uint32_t type, int cpu, int err,
 			int paranoid);
+
+/*
+ * mperf list: print to out the events record -e can open here, in perf
+ * list's shape and order; filter is NULL, a class (hw, sw, cache, pmu,
+ * tracepoint) or a glob matched anywhere in the name.  Hardware and cache
+ * events are listed when the kernel opens them, cycles also when record
+ * falls back to cpu-clock (said in its line).  pmu_dir NULL is
+ * /sys/bus/event_source/devices.  0, or a negative code, logged.
+ */
+int record__list(const char *filter, const char *pmu_dir, FILE *out);
 
 struct record_opts {
 	const struct record_event *events;
