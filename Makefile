@@ -166,13 +166,26 @@ bench: all
 	bench/report-vs-perf.sh
 	bench/record-startup-vs-perf.sh
 
-install: all
-	install -d $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/share/man/man1
-	install -m 755 mperf $(DESTDIR)$(prefix)/bin/mperf
-	install -m 644 man/*.1 $(DESTDIR)$(prefix)/share/man/man1/
+# make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
+# pages and the bash completion; make uninstall removes exactly those files.
+PREFIX ?= $(prefix)
+bindir = $(PREFIX)/bin
+man1dir = $(PREFIX)/share/man/man1
+bashcompdir = $(PREFIX)/share/bash-completion/completions
+MAN_PAGES = $(wildcard man/*.1)
+
+install: mperf
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(bashcompdir)
+	install -m 755 mperf $(DESTDIR)$(bindir)/mperf
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(man1dir)/
+	install -m 644 contrib/mperf-completion.bash $(DESTDIR)$(bashcompdir)/mperf
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/mperf $(DESTDIR)$(bashcompdir)/mperf
+	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(notdir $(MAN_PAGES)))
 
 clean:
 	rm -rf $(B) mperf noploop cpuspin
 
-.PHONY: all units check deps demo bench install clean fuzz fuzz-smoke FORCE
+.PHONY: all units check deps demo bench install uninstall clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
