@@ -5,7 +5,7 @@
 #include "../src/record/record.h"
 #include "cmd.h"
 
-/* Keep in step with the SYNOPSIS of man/mperf-list.1 (t0005 compares them). */
+/* Keep in step with the SYNOPSIS of man/mperf-list.1 (t0020 compares them). */
 static const char list_usage[] =
 	"usage: mperf list [hw | sw | cache | pmu | tracepoint | glob]\n"
 	"\n"

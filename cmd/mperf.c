@@ -196,7 +196,7 @@ static int exit_status(int ret)
 	return ret < 0 ? 1 : ret;
 }
 
-/* Keep in step with the SYNOPSIS of man/mperf.1 (t0005 compares them). */
+/* Keep in step with the SYNOPSIS of man/mperf.1 (t0020 compares them). */
 static const char mperf_usage[] =
 	"usage: mperf [--version] [-h | --help] command [args]\n"
 	"   or: mperf help [command]\n";

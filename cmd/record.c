@@ -18,7 +18,7 @@
 
 /*
  * The synopsis (up to the first blank line) is the SYNOPSIS of
- * man/mperf-record.1, word for word (t0005 compares them).
+ * man/mperf-record.1, word for word (t0020 compares them).
  */
 static const char record_usage[] =
 	"usage: mperf record [-e list [--filter filter]]... [-F hz | -c period] [-m pages] [-o file] [-q]\n"

@@ -13,7 +13,7 @@
 
 /*
  * The synopsis (up to the first blank line) is the SYNOPSIS of
- * man/mperf-report.1, word for word (t0005 compares them).
+ * man/mperf-report.1, word for word (t0020 compares them).
  */
 static const char report_usage[] =
 	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p] [--comms list]\n"
