@@ -18,6 +18,12 @@ _mperf_events()
 		sed 's/ OR /\n/' | grep -v '[<[]\|^rNNN$'
 }
 
+# The commands, as mperf --help lists them.
+_mperf_commands()
+{
+	"${1:-mperf}" --help 2>/dev/null | sed -n 's/^   \([a-z][a-z-]*\) .*/\1/p'
+}
+
 _mperf()
 {
 	local cur prev cmd i mperf=${COMP_WORDS[0]}
@@ -38,14 +44,14 @@ _mperf()
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W '--help --version -h' -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W 'record report list help' -- "$cur"))
+			COMPREPLY=($(compgen -W "$(_mperf_commands "$mperf") help" -- "$cur"))
 		fi
 		return 0
 	fi
 
 	case $cmd in
 	help)
-		COMPREPLY=($(compgen -W 'record report list' -- "$cur"))
+		COMPREPLY=($(compgen -W "$(_mperf_commands "$mperf")" -- "$cur"))
 		return 0
 		;;
 	list)
@@ -109,6 +115,11 @@ _mperf()
 			;;
 		esac
 		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" report)" -- "$cur"))
+		return 0
+		;;
+	*)
+		# A command this script does not know yet: its options, from its -h.
+		[[ $cur == -* ]] && COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" "$cmd")" -- "$cur"))
 		return 0
 		;;
 	esac

@@ -22,7 +22,19 @@ help_synopsis () {
 		sed 's/^ //;s/ $//'
 }
 
-for cmd in record report list; do
+# The commands mperf --help lists: one added later gets these tests, and
+# needs its page, at once.
+commands=$("$MPERF" --help | sed -n "s/^   \([a-z][a-z-]*\) .*/\1/p" | tr "\n" " ")
+export commands
+
+test_expect_success 'mperf --help lists record, report and list' '
+	test -n "$commands" &&
+	for c in record report list; do
+		case " $commands " in *" $c "*) ;; *) exit 1 ;; esac
+	done
+'
+
+for cmd in $commands; do
 	test_expect_success MANDOC "mperf $cmd -h: its synopsis is mperf-$cmd(1)'s" '
 		man_synopsis mperf-'$cmd' >expect &&
 		help_synopsis '$cmd' -h >actual &&
@@ -44,17 +56,14 @@ test_expect_success MANDOC 'mperf -h: its synopsis is mperf(1)'\''s' '
 	diff expect actual
 '
 
-test_expect_success 'mperf help and mperf --help list every command' '
+test_expect_success 'mperf help is mperf --help' '
 	"$MPERF" help >a &&
 	"$MPERF" --help >b &&
-	diff a b &&
-	for c in record report list; do
-		grep -q "^   $c " a || exit 1
-	done
+	diff a b
 '
 
 test_expect_success 'every command has a man page, and mperf(1) names it' '
-	for c in record report list; do
+	for c in $commands; do
 		test -f "$MPERF_ROOT/man/mperf-$c.1" &&
 		grep -q "^\.BR mperf\\\\-$c (1)" "$MPERF_ROOT/man/mperf.1" || { echo "mperf-$c"; exit 1; }
 	done
