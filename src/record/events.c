@@ -217,7 +217,7 @@ static const char *unsupported_why(uint32_t type, int err)
 		return hw ? "no hardware PMU, or one without this event" : "the kernel does not have this event";
 	case ENODEV:
 	case ENXIO:
-		return "no such PMU on this machine";
+		return "no such PMU";
 	case EOPNOTSUPP:
 		return "the PMU cannot sample it";
 	default:

@@ -291,7 +291,8 @@ int record__list(const char *filter, const char *pmu_dir, FILE *out)
 		host_list_dirs(events, tp_sys, &d);	/* unreadable (not root): no tracepoints, as perf */
 	}
 	if (!l.err) {
-		qsort(l.e, l.nr, sizeof(*l.e), cmp_entry);
+		if (l.nr)	/* no entry: l.e is NULL, which qsort may not be given */
+			qsort(l.e, l.nr, sizeof(*l.e), cmp_entry);
 		for (size_t i = 0; i < l.nr; i++)
 			fprintf(out, "  %-50s [%s]\n", l.e[i].name, l.e[i].kind);
 	}

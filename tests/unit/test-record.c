@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../../src/host/host.h"
 #include "../../src/lib/err.h"
@@ -152,9 +153,51 @@ static void test_proc(void)
 	is_int(host_proc_maps(2147483646, count_exec, &exec), -ESRCH, "maps of no process: ESRCH");
 }
 
+/* mperf list over a PMU directory made by hand: events/ entries, not their .scale companions. */
+static void test_list_pmus(void)
+{
+	char dir[] = "/tmp/mperf-test-pmu.XXXXXX", path[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/fake", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/fake/events", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/fake/events/zeta", dir);
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/fake/events/alpha", dir);
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/fake/events/alpha.scale", dir);
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/noevents", dir);
+	mkdir(path, 0755);
+	f = open_memstream(&out, &len);
+	is_int(record__list("pmu", dir, f), 0, "record__list of a PMU directory");
+	fclose(f);
+	snprintf(path, sizeof(path), "  %-50s [Kernel PMU event]\n  %-50s [Kernel PMU event]\n", "fake/alpha/",
+		 "fake/zeta/");
+	is_str(out, path, "its events, sorted, in perf list's shape; no .scale, no PMU without events/");
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &len);
+	is_int(record__list("zet", dir, f), 0, "a glob");
+	fclose(f);
+	ok(out && strstr(out, "fake/zeta/") && !strstr(out, "alpha") && !strstr(out, "rNNN"),
+	   "matches anywhere in the name, without the syntax lines: '%s'", out);
+	free(out);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	ok(system(path) == 0, "cleanup");
+}
+
 int main(void)
 {
 	test_open_errors();
+	test_list_pmus();
 	test_cpu_lists();
 	test_proc();
 	test_run_event_count();
