@@ -10,16 +10,16 @@ have_mandoc () {
 
 # man_synopsis PAGE: the SYNOPSIS of man/PAGE.1 as plain text, whitespace squeezed.
 man_synopsis () {
-	mandoc -Tascii -O width=400 "$MPERF_ROOT/man/$1.1" | col -b |
+	printf "%s\n" "$(mandoc -Tascii -O width=400 "$MPERF_ROOT/man/$1.1" | col -b |
 		sed -n '/^SYNOPSIS/,/^[A-Z]/p' | sed '1d;$d' | tr -s ' \t\n' '   ' |
-		sed 's/^ //;s/ $//'
+		sed 's/^ //;s/ $//')"
 }
 
 # help_synopsis ARGS...: the usage lines of `mperf ARGS -h` (up to the
 # first blank line), without "usage:" and "or:", whitespace squeezed.
 help_synopsis () {
-	"$MPERF" "$@" | sed '/^$/q' | sed 's/^ *usage: //;s/^ *or: //' | tr -s ' \t\n' '   ' |
-		sed 's/^ //;s/ $//'
+	printf "%s\n" "$("$MPERF" "$@" | sed '/^$/q' | sed 's/^ *usage: //;s/^ *or: //' | tr -s ' \t\n' '   ' |
+		sed 's/^ //;s/ $//')"
 }
 
 # The commands mperf --help lists: one added later gets these tests, and
