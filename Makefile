@@ -24,6 +24,14 @@ endif
 endif
 
 VERSION := 0.1.0
+# mperf --version: VERSION, and in a git checkout what `git describe` says
+# of it (a tag v0.1.0-3-gabc1234, else VERSION-gabc1234; -dirty when the
+# tree has changes).  A tarball has no .git: VERSION alone.
+GIT_VERSION := $(shell test -e .git && git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null | sed 's/^v//')
+ifeq ($(GIT_VERSION),)
+GIT_VERSION := $(shell test -e .git && git describe --always --dirty 2>/dev/null | sed 's/^/$(VERSION)-g/')
+endif
+FULL_VERSION := $(if $(GIT_VERSION),$(GIT_VERSION),$(VERSION))
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' -Wall -Wextra \
 	-Wno-missing-field-initializers $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
@@ -80,6 +88,15 @@ callpaths: tests/workloads/callpaths.c
 callpaths-nofp: tests/workloads/callpaths.c
 	$(QUIET_LINK)$(CC) -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls \
 		-fno-ipa-cp -fno-ipa-sra -fno-ipa-icf -Wall -pthread -o $@ $<
+
+# Only main() prints the full version: a new commit relinks mperf, it does
+# not rebuild everything (the flags, and so the .flags file, stay the same).
+$(B)/version.h: FORCE
+	@mkdir -p $(B)
+	@echo '#define MPERF_VERSION_STRING "$(FULL_VERSION)"' | cmp -s - $@ || \
+		echo '#define MPERF_VERSION_STRING "$(FULL_VERSION)"' >$@
+$(B)/cmd/mperf.o: $(B)/version.h
+$(B)/cmd/mperf.o: private ALL_CFLAGS += -I$(B)
 
 $(B)/libmperf.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -163,13 +180,26 @@ bench: all
 	bench/script-vs-perf.sh
 	bench/dwarf-vs-perf.sh
 
-install: all
-	install -d $(DESTDIR)$(prefix)/bin $(DESTDIR)$(prefix)/share/man/man1
-	install -m 755 mperf $(DESTDIR)$(prefix)/bin/mperf
-	install -m 644 man/*.1 $(DESTDIR)$(prefix)/share/man/man1/
+# make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
+# pages and the bash completion; make uninstall removes exactly those files.
+PREFIX ?= $(prefix)
+bindir = $(PREFIX)/bin
+man1dir = $(PREFIX)/share/man/man1
+bashcompdir = $(PREFIX)/share/bash-completion/completions
+MAN_PAGES = $(wildcard man/*.1)
+
+install: mperf
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(bashcompdir)
+	install -m 755 mperf $(DESTDIR)$(bindir)/mperf
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(man1dir)/
+	install -m 644 contrib/mperf-completion.bash $(DESTDIR)$(bashcompdir)/mperf
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/mperf $(DESTDIR)$(bashcompdir)/mperf
+	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(notdir $(MAN_PAGES)))
 
 clean:
 	rm -rf $(B) mperf noploop cpuspin callpaths callpaths-nofp
 
-.PHONY: all units check deps demo bench install clean fuzz fuzz-smoke FORCE
+.PHONY: all units check deps demo bench install uninstall clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

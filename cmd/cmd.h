@@ -2,12 +2,16 @@
 #ifndef MPERF_CMD_H
 #define MPERF_CMD_H
 
+#include <stddef.h>
+
 #define EXIT_USAGE 129
 /*
  * mperf's own failure, as timeout(1) and env(1) say theirs: out of the way
  * of a workload's status, which record and stat pass through.
  */
 #define EXIT_MPERF 125
+
+struct option;
 
 /*
  * A command returns its exit status, or a negative code from src/ whose
@@ -18,6 +22,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 /* -q: from now on only errors and notices (the cycles fallback) reach stderr. */
 void cmd_set_quiet(void);
@@ -32,5 +37,20 @@ int cmd_write_json(const char *path, const struct stat_summary *s);
 
 /* "mperf <cmd>: <msg>" on stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A usage error: "mperf <cmd>: <msg>" and the one-line hint, never the
+ * whole usage for one bad value.  Returns EXIT_USAGE.
+ */
+int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "hint: see 'mperf <cmd> -h'" on stderr. */
+void cmd_hint(const char *cmd);
+/*
+ * getopt_long returned c ('?' or ':', with opterr 0 and ':' leading the
+ * optstring): say which option and why, with the nearest long option, in
+ * one line and the hint.  Returns EXIT_USAGE.
+ */
+int cmd_option_error(const char *cmd, int c, const struct option *longopts, char **argv);
+/* The name of names[] nearest to word, if it is close enough to be a typo, or NULL. */
+const char *cmd_nearest(const char *word, const char *const *names, size_t n);
 
 #endif

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* main(): the command table, the log hook, and the final check of stdout. */
+/* main(): the command table, the log hook, help, and the final check of stdout. */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../src/lib/log.h"
 #include "cmd.h"
+#include "version.h"
 
 static const struct cmd {
 	const char *name;
@@ -16,8 +19,10 @@ static const struct cmd {
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "Read perf.data (mperf's or perf's) and display it" },
 	{ "stat", cmd_stat, "Run a command and count its events, as perf stat" },
+	{ "list", cmd_list, "List the events this machine offers" },
 	{ "script", cmd_script, "Read perf.data (mperf's or perf's) and print each sample, as perf script" },
 };
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static int quiet_level = MPERF_LOG_INFO;
 static const char *current_cmd = "";
@@ -49,6 +54,137 @@ void cmd_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mperf %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cmd_hint(cmd);
+	return EXIT_USAGE;
+}
+
+void cmd_hint(const char *cmd)
+{
+	fprintf(stderr, "hint: see 'mperf %s -h'\n", cmd);
+}
+
+/*
+ * Optimal string alignment distance (Levenshtein plus adjacent
+ * transpositions, which is the typo people make: "recrod").
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *d;
+	size_t r;
+
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	d = calloc((la + 1) * (lb + 1), sizeof(*d));
+	if (!d)
+		return (size_t)-1;
+#define D(i, j) d[(i) * (lb + 1) + (j)]
+	for (size_t i = 0; i <= la; i++)
+		D(i, 0) = i;
+	for (size_t j = 0; j <= lb; j++)
+		D(0, j) = j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t v = D(i - 1, j) + 1;
+
+			if (D(i, j - 1) + 1 < v)
+				v = D(i, j - 1) + 1;
+			if (D(i - 1, j - 1) + cost < v)
+				v = D(i - 1, j - 1) + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && D(i - 2, j - 2) + 1 < v)
+				v = D(i - 2, j - 2) + 1;
+			D(i, j) = v;
+		}
+	r = D(la, lb);
+#undef D
+	free(d);
+	return r;
+}
+
+const char *cmd_nearest(const char *word, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1, len = strlen(word);
+	/* Close enough to be a typo: a third of the word, at least 1, at most 3. */
+	size_t limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+
+	if (!len)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t d;
+
+		if (!strncmp(names[i], word, len) && strlen(names[i]) > len) {
+			d = 1;	/* a prefix of it: what was meant, most likely */
+		} else {
+			d = edit_distance(word, names[i]);
+			if (d > limit)
+				continue;
+		}
+		if (d < best_d) {
+			best_d = d;
+			best = names[i];
+		}
+	}
+	return best;
+}
+
+int cmd_option_error(const char *cmd, int c, const struct option *longopts, char **argv)
+{
+	const char *tok = optind > 0 ? argv[optind - 1] : "-";
+	const char *names[64];
+	size_t n = 0, len;
+	char name[64];
+
+	if (strncmp(tok, "--", 2) || !tok[2]) {
+		/* A short option: optopt is its letter. */
+		if (c == ':')
+			return cmd_usage_error(cmd, "option '-%c' needs a value", optopt);
+		return cmd_usage_error(cmd, "unknown option '-%c'", optopt);
+	}
+	len = strcspn(tok + 2, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)len, tok + 2);
+	if (c == ':')
+		return cmd_usage_error(cmd, "option '--%s' needs a value", name);
+	if (optopt && tok[2 + len] == '=')
+		return cmd_usage_error(cmd, "option '--%s' takes no value", name);
+	for (const struct option *o = longopts; o->name && n < sizeof(names) / sizeof(names[0]); o++)
+		names[n++] = o->name;
+	{
+		/* glibc refuses a prefix that several options share. */
+		size_t matches = 0;
+
+		for (size_t i = 0; i < n; i++)
+			matches += !strncmp(names[i], name, len);
+		if (matches > 1 && len) {
+			char list[256] = "";
+			size_t used = 0;
+
+			for (size_t i = 0; i < n && used < sizeof(list); i++)
+				if (!strncmp(names[i], name, len))
+					used += (size_t)snprintf(list + used, sizeof(list) - used, "%s--%s",
+								 used ? ", " : "", names[i]);
+			return cmd_usage_error(cmd, "option '--%s' is ambiguous: %s", name, list);
+		}
+	}
+	{
+		const char *near = cmd_nearest(name, names, n);
+
+		if (near)
+			return cmd_usage_error(cmd, "unknown option '--%s'; did you mean '--%s'?", name, near);
+	}
+	return cmd_usage_error(cmd, "unknown option '--%s'", name);
+}
+
 /*
  * A command returns an exit status, or a negative code from src/ whose
  * cause is already logged.  The one place that decides what a closed pipe
@@ -63,48 +199,102 @@ static int exit_status(int ret)
 	return ret < 0 ? EXIT_MPERF : ret;
 }
 
+/* Keep in step with the SYNOPSIS of man/mperf.1 (t0020 compares them). */
+static const char mperf_usage[] =
+	"usage: mperf [--version] [-h | --help] command [args]\n"
+	"   or: mperf help [command]\n";
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mperf [--version] [--help] <command> [<args>]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	fputs(mperf_usage, f);
+	fprintf(f, "\ncommands:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\nSee 'mperf <command> -h' for the options of a command.\n");
+	fprintf(f, "\nSee 'mperf help <command>' or 'mperf <command> -h' for the options of a command,\n"
+		   "man mperf-<command> for its manual.\n");
+}
+
+static const struct cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/* "'x' is not a mperf command", with the nearest one, as git says it. */
+static int unknown_command(const char *who, const char *name)
+{
+	const char *names[NR_COMMANDS + 1];
+	const char *near;
+
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		names[i] = commands[i].name;
+	names[NR_COMMANDS] = "help";
+	near = cmd_nearest(name, names, NR_COMMANDS + 1);
+	if (near)
+		fprintf(stderr, "%s: '%s' is not a mperf command; did you mean '%s'?\n", who, name, near);
+	else
+		fprintf(stderr, "%s: '%s' is not a mperf command\n", who, name);
+	fprintf(stderr, "hint: see 'mperf --help'\n");
+	return EXIT_USAGE;
+}
+
+static int run_command(const struct cmd *c, int argc, char **argv)
+{
+	int ret;
+
+	current_cmd = c->name;
+	ret = c->fn(argc, argv);
+	/* Like git: a full disk or a closed pipe on stdout is a failure, said once. */
+	errno = 0;
+	if ((fflush(stdout) || ferror(stdout)) && ret == 0) {
+		if (errno != EPIPE) {
+			cmd_error(c->name, "write error on standard output: %s", strerror(errno ? errno : EIO));
+			return EXIT_MPERF;
+		}
+		ret = -EPIPE;
+	}
+	return exit_status(ret);
 }
 
 int main(int argc, char **argv)
 {
-	int ret;
+	const struct cmd *c;
 
 	mperf_set_log(log_to_stderr);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "help")) {
+		/* mperf help CMD is mperf CMD -h, as git's help -h would be. */
+		char *hargv[] = { argv[2], "-h", NULL };
+
+		if (argc > 3) {
+			fprintf(stderr, "mperf help: one command at a time\nhint: see 'mperf --help'\n");
+			return EXIT_USAGE;
+		}
+		c = find_command(argv[2]);
+		if (!c)
+			return unknown_command("mperf help", argv[2]);
+		return run_command(c, 2, hargv);
+	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("mperf version %s\n", MPERF_VERSION);
+		printf("mperf version %s\n", MPERF_VERSION_STRING);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		current_cmd = commands[i].name;
-		ret = commands[i].fn(argc - 1, argv + 1);
-		/* Like git: a full disk or a closed pipe on stdout is a failure, said once. */
-		errno = 0;
-		if ((fflush(stdout) || ferror(stdout)) && ret == 0) {
-			if (errno != EPIPE) {
-				cmd_error(commands[i].name, "write error on standard output: %s",
-					  strerror(errno ? errno : EIO));
-				return EXIT_MPERF;
-			}
-			ret = -EPIPE;
-		}
-		return exit_status(ret);
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "mperf: unknown option '%s'\nhint: see 'mperf --help'\n", argv[1]);
+		return EXIT_USAGE;
 	}
-	fprintf(stderr, "mperf: '%s' is not a mperf command. See 'mperf --help'.\n", argv[1]);
-	return EXIT_USAGE;
+	c = find_command(argv[1]);
+	if (!c)
+		return unknown_command("mperf", argv[1]);
+	return run_command(c, argc - 1, argv + 1);
 }

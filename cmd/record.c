@@ -17,11 +17,16 @@
 #include "../src/stat/stat.h"
 #include "cmd.h"
 
+/*
+ * The synopsis (up to the first blank line) is the SYNOPSIS of
+ * man/mperf-record.1, word for word (t0020 compares them).
+ */
 static const char record_usage[] =
-	"usage: mperf record [-e LIST [--filter FILTER]]... [-F HZ | -c PERIOD] [-g | --call-graph MODE] [-m PAGES] [-o FILE]\n"
-	"                    [-q] [--] CMD [ARGS]\n"
-	"   or: mperf record [-e LIST [--filter FILTER]]... [options] {-p PID | -t TID | -a | -C CPUS}\n"
-	"                    [[--] CMD [ARGS]]\n"
+	"usage: mperf record [-e list [--filter filter]]... [-F hz | -c period] [-g | --call-graph mode]\n"
+	"                    [-m pages] [-o file] [-q] [--] cmd [args]\n"
+	"   or: mperf record [-e list [--filter filter]]... [options] {-p pid | -t tid | -a | -C cpus}\n"
+	"                    [[--] cmd [args]]\n"
+	"   or: mperf record -h\n"
 	"\n"
 	"    -e, --event LIST      events to sample, comma-separated; -e may be repeated\n"
 	"                          (default: cycles:P, as perf); see EVENTS below\n"
@@ -63,7 +68,8 @@ static const char record_usage[] =
 	"    -v, --verbose         also print each perf_event_open\n"
 	"    -h, --help            show this help\n"
 	"\n"
-	"EVENTS (perf's syntax; mperf record -e accepts what perf record -e does)\n"
+	"EVENTS (perf's syntax; mperf record -e accepts what perf record -e does;\n"
+	"        'mperf list' shows the events of this machine)\n"
 	"    NAME[:MODS]           cycles instructions cache-references cache-misses branches\n"
 	"                          branch-misses bus-cycles ref-cycles stalled-cycles-frontend\n"
 	"                          stalled-cycles-backend cpu-clock task-clock page-faults (faults)\n"
@@ -82,6 +88,7 @@ static const char record_usage[] =
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* One line saying what is wrong, and the hint: never the whole usage for one bad value. */
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -90,7 +97,8 @@ static int usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s", record_usage);
+	fputc('\n', stderr);
+	cmd_hint("record");
 	return EXIT_USAGE;
 }
 
@@ -116,13 +124,13 @@ static int parse_freq(const char *arg, bool strict, uint64_t *freq)
 
 	if (!strcasecmp(arg, "max")) {
 		if (max <= 0)
-			return usage_error("%s", "-F max: cannot read kernel.perf_event_max_sample_rate");
+			return usage_error("%s", "-F max: cannot read kernel.perf_event_max_sample_rate (is /proc mounted?)");
 		fprintf(stderr, "info: Using a maximum frequency rate of %d Hz\n", max);
 		*freq = (uint64_t)max;
 		return 0;
 	}
 	if (parse_u64(arg, freq) || !*freq)
-		return usage_error("invalid frequency '%s'", arg);
+		return usage_error("invalid frequency '%s' for -F/--freq (samples per second, a positive decimal number, or max)", arg);
 	if (max > 0 && *freq > (uint64_t)max) {
 		if (strict)
 			return usage_error("Maximum frequency rate (%d Hz) exceeded: -F %llu (--strict-freq)", max,
@@ -351,8 +359,9 @@ int cmd_record(int argc, char **argv)
 	uint64_t v;
 	int c, ret;
 
-	/* '+': options stop at the workload's name. */
-	while ((c = getopt_long(argc, argv, "+e:F:c:m:o:p:t:C:aqvhsTdWNg", longopts, NULL)) != -1) {
+	/* '+': options stop at the workload's name; ':': a missing value is ours to say. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:F:c:m:o:p:t:C:aqvhsTdWNg", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.stat = true;
@@ -415,8 +424,13 @@ int cmd_record(int argc, char **argv)
 		case 'e':
 			/* Each -e adds its events; the parser says what is wrong in one line. */
 			last_e = nr_events;
-			if (record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events) < 0) {
-				fputs(record_usage, stderr);
+			ret = record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events);
+			if (ret < 0) {
+				/* A name this machine lacks: its events; the syntax: record's EVENTS. */
+				if (ret == -MPERF_ERR_NOEVENT || ret == -ENOENT)
+					fputs("hint: see 'mperf list' for the events of this machine\n", stderr);
+				else
+					cmd_hint("record");
 				return EXIT_USAGE;
 			}
 			break;
@@ -435,7 +449,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'c':
 			if (parse_u64(optarg, &v) || !v)
-				return usage_error("invalid period '%s'", optarg);
+				return usage_error("invalid period '%s' for -c/--count (events per sample, a positive decimal number)", optarg);
 			o.period = v;
 			o.freq = 0;
 			o.rate_given = true;
@@ -466,12 +480,13 @@ int cmd_record(int argc, char **argv)
 			fputs(record_usage, stdout);
 			return 0;
 		default:
-			fputs(record_usage, stderr);
-			return EXIT_USAGE;
+			return cmd_option_error("record", c, longopts, argv);
 		}
 	}
 	if (have_F && have_c)
-		return usage_error("%s", "-F and -c cannot be used together");
+		return usage_error("%s", "-F and -c cannot be used together: -F samples at a rate, -c every PERIOD events");
+	if (quiet && verbose)
+		return usage_error("%s", "-q and -v cannot be used together");
 	if (json_summary && !strcmp(json_summary, "-") && !strcmp(o.output, "-"))
 		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
 	if (o.dwarf && o.user_regs && (o.user_regs | RECORD_MINIMAL_REGS) != RECORD_DWARF_REGS && !quiet)

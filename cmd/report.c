@@ -12,11 +12,18 @@
 #include "../src/stat/stat.h"
 #include "cmd.h"
 
+/*
+ * The synopsis (up to the first blank line) is the SYNOPSIS of
+ * man/mperf-report.1, word for word (t0020 compares them).
+ */
 static const char report_usage[] =
-	"usage: mperf report [-i FILE] [--stdio | --json] [--sort KEYS] [--percent-limit P] [--comms C] [--dsos D]\n"
-	"                    [--children | --no-children] [-g [MODE,...]] [-G]\n"
-	"       mperf report [-i FILE] (-D | --stats)\n"
-	"       mperf report [-i FILE] [--stats --json] [--check [--check-tolerance PCT]]\n"
+	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p] [--comms list]\n"
+	"                    [--dsos list] [--header | --header-only] [--children | --no-children]\n"
+	"                    [-g [args]] [-G]\n"
+	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
+	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
+	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
+	"   or: mperf report -h\n"
 	"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
 	"    -D, --dump-raw-trace   dump every record as perf report -D does, then per-event stats\n"
@@ -62,8 +69,17 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 		for (k = 0; k < REPORT_NR_KEYS; k++)
 			if (strlen(names[k]) == len && !strncmp(p, names[k], len))
 				break;
-		if (k == REPORT_NR_KEYS || o->nr_keys == REPORT_MAX_KEYS) {
-			cmd_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym)", (int)len, p);
+		if (k == REPORT_NR_KEYS) {
+			cmd_usage_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym)", (int)len, p);
+			return -1;
+		}
+		for (int i = 0; i < o->nr_keys; i++)
+			if (o->keys[i] == (enum report_key)k) {
+				cmd_usage_error("report", "sort key '%s' given twice in '%s'", names[k], list);
+				return -1;
+			}
+		if (o->nr_keys == REPORT_MAX_KEYS) {
+			cmd_usage_error("report", "too many sort keys in '%s' (at most %d)", list, REPORT_MAX_KEYS);
 			return -1;
 		}
 		o->keys[o->nr_keys++] = (enum report_key)k;
@@ -72,7 +88,7 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 			p++;
 	}
 	if (!o->nr_keys) {
-		cmd_error("report", "empty sort key list");
+		cmd_usage_error("report", "empty sort key list (keys: comm, pid, dso, sym)");
 		return -1;
 	}
 	return 0;
@@ -227,6 +243,8 @@ int cmd_report(int argc, char **argv)
 	const char *input = "perf.data", *label;
 	bool dump = false, stats = false, header = false, header_only = false, check = false;
 	double tolerance = STAT_CHECK_TOLERANCE;
+	/* The options that shape the histograms, for the conflicts below: the first given. */
+	const char *hist_opt = NULL;
 	struct pdata *p;
 	static char obuf[1 << 16];
 	int c, ret;
@@ -240,7 +258,8 @@ int cmd_report(int argc, char **argv)
 	bool inverted = false;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "i:Dhs:c:d:g::G", longopts, NULL)) != -1) {
+	opterr = 0;	/* ':': a missing value is ours to say */
+	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::G", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -266,12 +285,15 @@ int cmd_report(int argc, char **argv)
 			if (parse_keys(optarg, &ho))
 				return EXIT_USAGE;
 			ho.sort_given = true;
+			hist_opt = hist_opt ? hist_opt : "-s/--sort";
 			break;
 		case 'C':
 			ho.children = 1;
+			hist_opt = hist_opt ? hist_opt : "--children";
 			break;
 		case 'N':
 			ho.children = 0;
+			hist_opt = hist_opt ? hist_opt : "--no-children";
 			break;
 		case 'g': {
 			/* As perf: a next word not starting with '-' is -g's argument. */
@@ -281,24 +303,28 @@ int cmd_report(int argc, char **argv)
 				arg = argv[optind++];
 			if (parse_call_graph(arg ? arg : "graph,0.5,caller,function,percent", &ho))
 				return EXIT_USAGE;
+			hist_opt = hist_opt ? hist_opt : "-g/--call-graph";
 			break;
 		}
 		case 'G':
 			inverted = true;
+			hist_opt = hist_opt ? hist_opt : "-G/--inverted";
 			break;
 		case 'P':
 			ho.percent_limit = strtod(optarg, &end);
-			if (end == optarg || *end || ho.percent_limit < 0) {
-				cmd_error("report", "invalid percent limit '%s'", optarg);
-				return EXIT_USAGE;
-			}
+			if (end == optarg || *end || ho.percent_limit < 0)
+				return cmd_usage_error("report", "invalid percent limit '%s' for --percent-limit (a number of percent, 0 or more)",
+						       optarg);
 			ho.cc_min_percent = ho.percent_limit;	/* perf's threshold for chains too, until a -g sets one */
+			hist_opt = hist_opt ? hist_opt : "--percent-limit";
 			break;
 		case 'c':
 			ho.comm = optarg;
+			hist_opt = hist_opt ? hist_opt : "--comms";
 			break;
 		case 'd':
 			ho.dso = optarg;
+			hist_opt = hist_opt ? hist_opt : "--dsos";
 			break;
 		case 'K':
 			check = true;
@@ -313,21 +339,33 @@ int cmd_report(int argc, char **argv)
 			fputs(report_usage, stdout);
 			return 0;
 		default:
-			fputs(report_usage, stderr);
-			return EXIT_USAGE;
+			return cmd_option_error("report", c, longopts, argv);
 		}
 	}
-	if (optind < argc) {
-		cmd_error("report", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (optind < argc)
+		return cmd_usage_error("report", "unexpected argument '%s' (the input is given with -i)", argv[optind]);
+	/*
+	 * Conflicts are refused, never resolved silently: -D and --stats print
+	 * the records and their totals, not the histograms the others shape,
+	 * and JSON has no header.
+	 */
+	if (dump && stats)
+		return cmd_usage_error("report", "-D and --stats cannot be used together (-D ends with the stats)");
+	if ((dump || stats) && hist_opt)
+		return cmd_usage_error("report", "%s cannot be used with %s, which prints records and their totals, not histograms",
+				       hist_opt, dump ? "-D" : "--stats");
+	if (header_only && (dump || stats))
+		return cmd_usage_error("report", "--header-only cannot be used with %s", dump ? "-D" : "--stats");
+	if (header && ho.json)
+		return cmd_usage_error("report", "--json cannot be used with %s: the JSON document has no header",
+				       header_only ? "--header-only" : "--header");
+	if (dump && ho.json)
+		return cmd_usage_error("report", "--json cannot be used with -D (with --stats it gives the stats as JSON)");
+	if (check && (dump || header || (ho.json && !stats) || (stats && !ho.json)))
+		return cmd_usage_error("report", "--check goes alone or with --stats --json (one reading of the file)");
 	if (inverted) {	/* -G wins over an order -g gave, as in perf */
 		ho.cc_order = REPORT_CC_CALLER;
 		ho.cc_order_set = true;
-	}
-	if (check && (dump || header || (ho.json && !stats) || (stats && !ho.json))) {
-		cmd_error("report", "--check goes alone or with --stats --json (one reading of the file)");
-		return EXIT_USAGE;
 	}
 	/*
 	 * A closed reader of our stdout ends us through write errors, not
@@ -339,7 +377,7 @@ int cmd_report(int argc, char **argv)
 	if (!p)
 		return -errno;	/* said by the reader */
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	if (header && !ho.json) {
+	if (header) {
 		struct stat st;
 
 		if (pdata__is_pipe(p) && !header_only) {

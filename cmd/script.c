@@ -11,7 +11,8 @@
 #include "cmd.h"
 
 static const char script_usage[] =
-	"usage: mperf script [-i FILE] [-F FIELDS]... [--header]\n"
+	"usage: mperf script [-i file] [-F fields]... [--header]\n"
+	"   or: mperf script -h\n"
 	"\n"
 	"    -i, --input FILE     input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
 	"    -F, --fields FIELDS  the fields to print, as perf script takes them: [TYPE:]FIELD,...\n"

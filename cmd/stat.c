@@ -19,8 +19,9 @@
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
 static const char stat_usage[] =
-	"usage: mperf stat [-e LIST]... [-r N] [-x SEP | --json] [-o FILE] [-q] [--] CMD [ARGS]\n"
-	"   or: mperf stat [-e LIST]... [options] {-p PID | -t TID | -a | -C CPUS} [[--] CMD [ARGS]]\n"
+	"usage: mperf stat [-e list]... [-r n] [-x sep | --json] [-o file] [-q] [--] cmd [args]\n"
+	"   or: mperf stat [-e list]... [options] {-p pid | -t tid | -a | -C cpus} [[--] cmd [args]]\n"
+	"   or: mperf stat -h\n"
 	"\n"
 	"    -e, --event LIST      events to count, comma-separated, in record's syntax; -e may be\n"
 	"                          repeated (default: perf stat's: " STAT_DEFAULT_EVENTS ")\n"

@@ -65,7 +65,7 @@ test_expect_success 'too few file descriptors: the message names the limit' '
 	rc=0 && (ulimit -n 12 && exec "$MPERF" record -q -e cpu-clock$(printf ",cpu-clock%.0s" $(seq 15)) -o fd.data true) 2>err || rc=$? &&
 	test "$rc" = 125 &&
 	test_line_count = 1 err &&
-	grep -q "Too many open files.*ulimit -n" err &&
+	grep -q "too many open files.*ulimit -n" err
 	! test -e fd.data
 '
 

@@ -96,7 +96,7 @@ refused_by_both () {
 	test "$(cat "$1.perf.rc")" != 0 || fail "perf recorded it" || return 1
 	test "$(cat "$1.mperf.rc")" != 0 || fail "mperf recorded it" || return 1
 	cat "$1.mperf.err"
-	grep -v "^usage:\|^ \|^$\|^EVENTS\|^  " "$1.mperf.err" >"$1.lines"
+	grep -v "^hint:\|^usage:\|^ \|^$\|^EVENTS\|^  " "$1.mperf.err" >"$1.lines"
 	test_line_count = 1 "$1.lines" &&
 	grep -q -- "$2" "$1.lines" &&
 	! test -e "$1.mperf.data"
@@ -183,7 +183,9 @@ test_expect_success PERF 'refused by both at parse time, in one line, exit 129' 
 		record_both bad -e "$e" &&
 		refused_by_both bad "" &&
 		test "$(cat bad.mperf.rc)" = 129 &&
-		grep -q "^usage: mperf record" bad.mperf.err || { echo "for $e"; exit 1; }
+		test "$(wc -l <bad.mperf.err)" = 2 &&
+		head -n 1 bad.mperf.err | grep -q "^mperf record: " &&
+		tail -n 1 bad.mperf.err | grep -q "^hint: see .mperf " || { echo "for $e"; exit 1; }
 	done
 '
 

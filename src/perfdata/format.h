@@ -647,6 +647,14 @@ uint64_t pd_attr_flags(const struct perf_event_attr *attr);
  * operation that cache does not have ("iTLB-stores").
  */
 int pd_event_lookup(const char *name, uint32_t *type, uint64_t *config);
+/*
+ * Every name of the generic table (hardware and software events, aliases
+ * included: "cycles" and "cpu-cycles"), in the table's order, the name
+ * perf prints for an attr first; stops at and returns fn's first non-zero.
+ */
+int pd_event_foreach(int (*fn)(void *arg, const char *name, uint32_t type, uint64_t config), void *arg);
+/* Every cache event as perf names it ("L1-dcache-loads", "L1-dcache-load-misses"), the same way. */
+int pd_cache_event_foreach(int (*fn)(void *arg, const char *name, uint64_t config), void *arg);
 /* perf's name for an attr when the file carries none, e.g. "cycles:u". */
 void pd_event_name(const struct perf_event_attr *attr, char *buf, size_t len);
 

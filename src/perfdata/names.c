@@ -381,3 +381,36 @@ const char *pd_reg_name(const char *arch, unsigned int id)
 	}
 	return "unknown";
 }
+
+int pd_event_foreach(int (*fn)(void *arg, const char *name, uint32_t type, uint64_t config), void *arg)
+{
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		int r = fn(arg, events[i].name, events[i].type, events[i].config);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int pd_cache_event_foreach(int (*fn)(void *arg, const char *name, uint64_t config), void *arg)
+{
+	for (unsigned int c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
+		for (unsigned int o = 0; o < PERF_COUNT_HW_CACHE_OP_MAX; o++) {
+			if (!(caches[c].ops & (1u << o)))
+				continue;
+			for (unsigned int r = 0; r < 2; r++) {
+				uint64_t config = c | (uint64_t)o << 8 |
+						  (uint64_t)(r ? PERF_COUNT_HW_CACHE_RESULT_MISS :
+								 PERF_COUNT_HW_CACHE_RESULT_ACCESS) << 16;
+				char name[64];
+				int ret;
+
+				cache_name(config, name, sizeof(name));
+				ret = fn(arg, name, config);
+				if (ret)
+					return ret;
+			}
+		}
+	return 0;
+}

@@ -935,7 +935,8 @@ static int open_common(struct pdata *p, const unsigned char *first16, size_t hav
 		return 0;
 	}
 	if (p->fd >= 0)
-		return fail(p, -MPERF_ERR_UNSUPP, "a file-mode perf.data cannot be read from a pipe; use -i FILE");
+		return fail(p, -MPERF_ERR_UNSUPP,
+			    "a file-mode perf.data cannot be read from a pipe (it is read by offset): save it to a file, or record with -o - for a pipe-mode stream");
 	return open_file_mode(p);
 }
 
@@ -984,6 +985,10 @@ struct pdata *pdata__open(const char *path)
 			close(fd);
 		return finish_open(p, err);
 	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return finish_open(p, fail(p, -EISDIR, "'%s' is a directory, not a perf.data file", p->label));
+	}
 	if (S_ISREG(st.st_mode)) {
 		if (st.st_size) {
 			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -1008,7 +1013,6 @@ struct pdata *pdata__open(const char *path)
 	if (!p->sbuf)
 		return finish_open(p, -ENOMEM);
 	p->scap = PIPE_BUF_MIN;
-	p->label = "stdin";
 	err = need(p, 16, &q);
 	if (err < 0)
 		return finish_open(p, err);

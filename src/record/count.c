@@ -164,7 +164,7 @@ again:
 			{
 				char msg[512];
 
-				record__open_error(msg, sizeof(msg), v->name, t->cpus[cpu], e,
+				record__open_error(msg, sizeof(msg), v->name, v->attr.type, t->cpus[cpu], e,
 						   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);
 				return mperf_error(-e, "%s", msg);
 			}

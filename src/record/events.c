@@ -225,23 +225,56 @@ static int read_paranoid(void)
 	return v;
 }
 
-void record__open_error(char *buf, size_t len, const char *event, int cpu, int err, int paranoid)
+/*
+ * Why the kernel said the event does not exist here, in the user's terms:
+ * ENOENT for a generic hardware or cache event is no PMU (a VM), or one
+ * without that event; ENODEV and ENXIO a PMU that is not there;
+ * EOPNOTSUPP a PMU that has the event and cannot sample it.
+ */
+static const char *unsupported_why(uint32_t type, int err)
 {
-	int n = snprintf(buf, len, "cannot open event '%s' on cpu %d: %s", event, cpu, strerror(err));
+	bool hw = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE;
 
-	if (n < 0 || (size_t)n >= len)
-		return;
-	if (err == EACCES || err == EPERM) {
+	switch (err) {
+	case ENOENT:
+		return hw ? "no hardware PMU, or one without this event" : "the kernel does not have this event";
+	case ENODEV:
+	case ENXIO:
+		return "no such PMU";
+	case EOPNOTSUPP:
+		return "the PMU cannot sample it";
+	default:
+		return NULL;
+	}
+}
+
+void record__open_error(char *buf, size_t len, const char *event, uint32_t type, int cpu, int err, int paranoid)
+{
+	const char *why = unsupported_why(type, err);
+
+	if (why) {
+		snprintf(buf, len, "event '%s' is not supported on this machine (%s); see 'mperf list'", event, why);
+	} else if (err == EACCES || err == EPERM) {
 		if (paranoid != INT_MIN)
-			snprintf(buf + n, len - (size_t)n,
-				 " (kernel.perf_event_paranoid is %d: lower it, e.g. 'sysctl kernel.perf_event_paranoid=1', or run with CAP_PERFMON)",
-				 paranoid);
+			snprintf(buf, len,
+				 "no permission to open event '%s' on cpu %d: kernel.perf_event_paranoid is %d (lower it, e.g. 'sysctl kernel.perf_event_paranoid=1', or run with CAP_PERFMON)",
+				 event, cpu, paranoid);
 		else
-			snprintf(buf + n, len - (size_t)n,
-				 " (check kernel.perf_event_paranoid, or run with CAP_PERFMON)");
+			snprintf(buf, len,
+				 "no permission to open event '%s' on cpu %d (check kernel.perf_event_paranoid, or run with CAP_PERFMON)",
+				 event, cpu);
 	} else if (err == EMFILE || err == ENFILE) {
-		snprintf(buf + n, len - (size_t)n,
-			 " (mperf needs one per event and CPU: raise the limit with 'ulimit -n')");
+		snprintf(buf, len,
+			 "too many open files to open event '%s' on cpu %d: mperf needs one per event and CPU (raise the limit with 'ulimit -n')",
+			 event, cpu);
+	} else if (err == EBUSY) {
+		snprintf(buf, len, "event '%s' is busy on cpu %d: another user holds the PMU exclusively", event, cpu);
+	} else if (err == EINVAL) {
+		snprintf(buf, len,
+			 "the kernel refused event '%s' on cpu %d as asked: a modifier, term or option it does not take here",
+			 event, cpu);
+	} else {
+		snprintf(buf, len, "cannot open event '%s' on cpu %d: %s", event, cpu, strerror(err));
 	}
 }
 
@@ -322,8 +355,8 @@ again:
 		pd_event_name(&el->attr[i], res->ev[i].name, sizeof(res->ev[i].name));
 		if (!res->fell_back)
 			mperf_log(MPERF_LOG_NOTICE,
-				  "cycles is not supported on this machine (%s): falling back to cpu-clock",
-				  strerror(errno));
+				  "'cycles' is not supported on this machine (%s): falling back to 'cpu-clock', as perf does",
+				  unsupported_why(PERF_TYPE_HARDWARE, errno));
 		res->fell_back = true;
 		goto again;
 	}
@@ -366,7 +399,15 @@ again:
 		if (e == ESRCH && el->t->has_task)
 			return el->nr_threads > 1 ? -ESRCH :
 			       mperf_error(-ESRCH, "thread %d has exited: nothing to record", pid);
-		record__open_error(msg, sizeof(msg), res->ev[i].name, cpu, e,
+		if (e == EINVAL && el->attr[i].freq) {
+			/* The kernel lowers the limit on its own when sampling takes too long. */
+			int max = host_max_sample_rate();
+
+			if (max > 0 && el->attr[i].sample_freq > (uint64_t)max)
+				return mperf_error(-e, "cannot sample event '%s' at %llu Hz: kernel.perf_event_max_sample_rate is %d now (lower -F, or raise the limit)",
+						   res->ev[i].name, (unsigned long long)el->attr[i].sample_freq, max);
+		}
+		record__open_error(msg, sizeof(msg), res->ev[i].name, el->attr[i].type, cpu, e,
 				   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);
 		return mperf_error(-e, "%s", msg);
 	}

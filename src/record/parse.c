@@ -325,7 +325,7 @@ static int read_pmu_type(struct pctx *c, const char *pmu, char *dir, size_t dirl
 	snprintf(path, sizeof(path), "%s/type", dir);
 	r = host_read_small_file(path, buf, sizeof(buf));
 	if (r == -ENOENT || r == -ENOTDIR)
-		return fail(c, -MPERF_ERR_NOEVENT, elem, elen, "cannot find PMU '%s' (no %s)", pmu, dir);
+		return fail(c, -MPERF_ERR_NOEVENT, elem, elen, "no such PMU '%s' on this machine (no %s)", pmu, dir);
 	if (r < 0)
 		return fail(c, r, elem, elen, "cannot read '%s': %s", path, strerror(-r));
 	errno = 0;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 
 #define RECORD_DEFAULT_FREQ	4000
@@ -83,12 +84,25 @@ int record__parse_events_env(const char *spec, struct record_event *ev, size_t m
 			     const struct record_parse_env *env);
 
 /*
- * The message for a refused perf_event_open(): what failed, why, and what
- * to change (perf_event_paranoid with its value, CAP_PERFMON, the fd
- * limit).  paranoid is the value of /proc/sys/kernel/perf_event_paranoid,
- * or INT_MIN when unknown.
+ * The message for a refused perf_event_open(), in the user's terms: an
+ * event this machine does not have (no PMU, no such PMU, one that cannot
+ * sample it), no permission (perf_event_paranoid with its value,
+ * CAP_PERFMON), the fd limit, a busy PMU, attributes the kernel refuses.
+ * type is the attr's; paranoid is the value of
+ * /proc/sys/kernel/perf_event_paranoid, or INT_MIN when unknown.
  */
-void record__open_error(char *buf, size_t len, const char *event, int cpu, int err, int paranoid);
+void record__open_error(char *buf, size_t len, const char *event, uint32_t type, int cpu, int err,
+			int paranoid);
+
+/*
+ * mperf list: print to out the events record -e can open here, in perf
+ * list's shape and order; filter is NULL, a class (hw, sw, cache, pmu,
+ * tracepoint) or a glob matched anywhere in the name.  Hardware and cache
+ * events are listed when the kernel opens them, cycles also when record
+ * falls back to cpu-clock (said in its line).  pmu_dir NULL is
+ * /sys/bus/event_source/devices.  0, or a negative code, logged.
+ */
+int record__list(const char *filter, const char *pmu_dir, FILE *out);
 
 struct record_opts {
 	const struct record_event *events;

@@ -367,7 +367,7 @@ static const struct ecase errors[] = {
 	{ "{}", 0, -EINVAL, "empty group" },
 	{ "{cpu-clock", 0, -EINVAL, "without its '}'" },
 	{ "cpu-clock}", 0, -EINVAL, "'}' without its '{'" },
-	{ "nopmu/config=1/", 1, -MPERF_ERR_NOEVENT, "cannot find PMU 'nopmu'" },
+	{ "nopmu/config=1/", 1, -MPERF_ERR_NOEVENT, "no such PMU 'nopmu' on this machine" },
 	{ "cpu/event=0x3c/", 1, 0, NULL },	/* the fake has a cpu PMU: no error */
 	{ "software/cpu-clock/", 1, -MPERF_ERR_NOEVENT, "unknown term 'cpu-clock' for PMU 'software'" },
 	{ "software/event=1/", 1, -MPERF_ERR_NOEVENT, "unknown term 'event' for PMU 'software'" },

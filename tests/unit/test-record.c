@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../../src/host/host.h"
 #include "../../src/lib/err.h"
@@ -16,21 +17,26 @@ static void test_open_errors(void)
 {
 	char buf[512];
 
-	record__open_error(buf, sizeof(buf), "cycles", 1, EACCES, 2);
-	ok(strstr(buf, "cannot open event 'cycles' on cpu 1: Permission denied") == buf,
+	record__open_error(buf, sizeof(buf), "cycles", PERF_TYPE_HARDWARE, 1, EACCES, 2);
+	ok(strstr(buf, "no permission to open event 'cycles' on cpu 1: ") == buf,
 	   "EACCES: the failure first: '%s'", buf);
 	ok(strstr(buf, "kernel.perf_event_paranoid is 2") != NULL, "EACCES names the paranoid value");
 	ok(strstr(buf, "CAP_PERFMON") != NULL, "EACCES names CAP_PERFMON");
-	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EPERM, 3);
+	ok(!strstr(buf, "Permission denied"), "no errno text");
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, 3);
 	ok(strstr(buf, "perf_event_paranoid is 3") != NULL, "EPERM names the paranoid value: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EPERM, INT_MIN);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, INT_MIN);
 	ok(strstr(buf, "check kernel.perf_event_paranoid") != NULL, "unknown paranoid value: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "cpu-clock", 0, EMFILE, INT_MIN);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EMFILE, INT_MIN);
 	ok(strstr(buf, "ulimit -n") != NULL, "EMFILE names the fd limit: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "instructions", 0, ENOENT, INT_MIN);
-	is_str(buf, "cannot open event 'instructions' on cpu 0: No such file or directory",
-	       "other errors: just the failure");
-	record__open_error(buf, 20, "cycles", 1, EACCES, 2);
+	record__open_error(buf, sizeof(buf), "instructions", PERF_TYPE_HARDWARE, 0, ENOENT, INT_MIN);
+	is_str(buf, "event 'instructions' is not supported on this machine (no hardware PMU, or one without this event); see 'mperf list'",
+	       "ENOENT on a hardware event: not supported, as perf says it");
+	record__open_error(buf, sizeof(buf), "foo/config=1/", 42, 0, ENODEV, INT_MIN);
+	ok(strstr(buf, "no such PMU") != NULL, "ENODEV: no such PMU: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EIO, INT_MIN);
+	is_str(buf, "cannot open event 'cpu-clock' on cpu 0: Input/output error", "other errors: just the failure");
+	record__open_error(buf, 20, "cycles", PERF_TYPE_HARDWARE, 1, EACCES, 2);
 	ok(strlen(buf) == 19, "a short buffer is filled, never overrun");
 }
 
@@ -147,9 +153,51 @@ static void test_proc(void)
 	is_int(host_proc_maps(2147483646, count_exec, &exec), -ESRCH, "maps of no process: ESRCH");
 }
 
+/* mperf list over a PMU directory made by hand: events/ entries, not their .scale companions. */
+static void test_list_pmus(void)
+{
+	char dir[] = "/tmp/mperf-test-pmu.XXXXXX", path[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/fake", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/fake/events", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/fake/events/zeta", dir);
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/fake/events/alpha", dir);
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/fake/events/alpha.scale", dir);
+	fclose(fopen(path, "w"));
+	snprintf(path, sizeof(path), "%s/noevents", dir);
+	mkdir(path, 0755);
+	f = open_memstream(&out, &len);
+	is_int(record__list("pmu", dir, f), 0, "record__list of a PMU directory");
+	fclose(f);
+	snprintf(path, sizeof(path), "  %-50s [Kernel PMU event]\n  %-50s [Kernel PMU event]\n", "fake/alpha/",
+		 "fake/zeta/");
+	is_str(out, path, "its events, sorted, in perf list's shape; no .scale, no PMU without events/");
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &len);
+	is_int(record__list("zet", dir, f), 0, "a glob");
+	fclose(f);
+	ok(out && strstr(out, "fake/zeta/") && !strstr(out, "alpha") && !strstr(out, "rNNN"),
+	   "matches anywhere in the name, without the syntax lines: '%s'", out);
+	free(out);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	ok(system(path) == 0, "cleanup");
+}
+
 int main(void)
 {
 	test_open_errors();
+	test_list_pmus();
 	test_cpu_lists();
 	test_proc();
 	test_run_event_count();

@@ -1,0 +1,129 @@
+# bash completion for mperf(1): commands, options, and -e's event names
+# from `mperf list` (this machine's).  Installed by `make install` as
+# $(prefix)/share/bash-completion/completions/mperf; source it to try it.
+
+# The long and short options of a command, read from its -h text.
+_mperf_options()
+{
+	"${1:-mperf}" "$2" -h 2>/dev/null |
+		sed -n 's/^ *\(-[a-zA-Z]\), \(--[a-z][a-z-]*\).*/\1 \2/p; s/^ *\(--[a-z][a-z-]*\).*/\1/p'
+}
+
+# Event names, as -e takes them: each name of `mperf list` (both sides of
+# "A OR B"), the syntax lines left out.
+_mperf_events()
+{
+	"${1:-mperf}" list 2>/dev/null |
+		sed -n 's/^  \(.*[^ ]\) *\[[^]]*\]$/\1/p' |
+		sed 's/ OR /\n/' | grep -v '[<[]\|^rNNN$'
+}
+
+# The commands, as mperf --help lists them.
+_mperf_commands()
+{
+	"${1:-mperf}" --help 2>/dev/null | sed -n 's/^   \([a-z][a-z-]*\) .*/\1/p'
+}
+
+_mperf()
+{
+	local cur prev cmd i mperf=${COMP_WORDS[0]}
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+
+	# The command is the first word that is not an option.
+	cmd=
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+
+	if [[ -z $cmd ]]; then
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W '--help --version -h' -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$(_mperf_commands "$mperf") help" -- "$cur"))
+		fi
+		return 0
+	fi
+
+	case $cmd in
+	help)
+		COMPREPLY=($(compgen -W "$(_mperf_commands "$mperf")" -- "$cur"))
+		return 0
+		;;
+	list)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W '-h --help' -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W 'hw sw cache pmu tracepoint' -- "$cur"))
+		fi
+		return 0
+		;;
+	record)
+		case $prev in
+		-e|--event)
+			# A list: complete its last element.
+			local head= last=$cur
+			if [[ $cur == *,* ]]; then
+				head=${cur%,*},
+				last=${cur##*,}
+			fi
+			local IFS=$'\n'
+			COMPREPLY=($(compgen -P "$head" -W "$(_mperf_events "$mperf")" -- "$last"))
+			return 0
+			;;
+		-o|--output)
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return 0
+			;;
+		-p|--pid|-t|--tid|-F|--freq|-c|--count|-m|--mmap-pages|-C|--cpu|--filter)
+			return 0
+			;;
+		esac
+		# After the workload's name, the workload's arguments: files.
+		for ((i = 2; i < COMP_CWORD; i++)); do
+			case ${COMP_WORDS[i]} in
+			--) COMPREPLY=($(compgen -c -- "$cur")); return 0 ;;
+			-e|--event|-o|--output|-p|--pid|-t|--tid|-F|--freq|-c|--count|-m|--mmap-pages|-C|--cpu|--filter)
+				((i++)) ;;
+			-*) ;;
+			*) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+			esac
+		done
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" record)" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -c -- "$cur"))
+		fi
+		return 0
+		;;
+	report)
+		case $prev in
+		-i|--input)
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return 0
+			;;
+		-s|--sort)
+			COMPREPLY=($(compgen -W 'comm pid dso sym comm,dso,sym dso,sym' -- "$cur"))
+			return 0
+			;;
+		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso)
+			return 0
+			;;
+		esac
+		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" report)" -- "$cur"))
+		return 0
+		;;
+	*)
+		# A command this script does not know yet: its options, from its -h.
+		[[ $cur == -* ]] && COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" "$cmd")" -- "$cur"))
+		return 0
+		;;
+	esac
+	return 0
+}
+
+complete -F _mperf mperf

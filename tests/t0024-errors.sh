@@ -1,0 +1,142 @@
+#!/bin/bash
+# Errors in the user's terms: one line "mperf CMD: ...", then at most one
+# line of hint, never the whole usage; conflicting options refused.
+
+. "$(dirname "$0")/lib.sh"
+
+# one_error FILE CMD PATTERN: FILE is the error line (matching PATTERN)
+# and, for a usage error, one hint line; no usage text, no errno text for
+# what the message says in words.
+one_error () {
+	cat "$1"
+	head -n 1 "$1" | grep -q "^mperf $2: $3" || fail "not the error line: $3" || return 1
+	n=$(wc -l <"$1")
+	test "$n" = 1 || { test "$n" = 2 && tail -n 1 "$1" | grep -q "^hint: see "; } ||
+		fail "more than the line and a hint" || return 1
+	! grep -q "^usage:\|^ *-e, --event" "$1" || fail "the usage is printed"
+}
+
+test_expect_success 'setup: a recording' '
+	"$MPERF" record -q -e cpu-clock -o f.data true
+'
+
+test_expect_success 'an unknown event' '
+	test_expect_code 129 "$MPERF" record -e nosuchevent true 2>err &&
+	one_error err record "unknown event .nosuchevent.$" &&
+	grep -q "^hint: see .mperf list." err &&
+	! test -e perf.data
+'
+
+test_expect_success 'a bad modifier' '
+	test_expect_code 129 "$MPERF" record -e cycles:z true 2>err &&
+	one_error err record "bad modifier .z. in .cycles:z." &&
+	grep -q "^hint: see .mperf record -h.$" err
+'
+
+test_expect_success 'a bad -m' '
+	test_expect_code 129 "$MPERF" record -m 3X true 2>err &&
+	one_error err record "invalid argument for -m/--mmap-pages: .3X."
+'
+
+test_expect_success 'a bad -F' '
+	test_expect_code 129 "$MPERF" record -F abc true 2>err &&
+	one_error err record "invalid frequency .abc. for -F/--freq"
+'
+
+test_expect_success 'a bad -c' '
+	test_expect_code 129 "$MPERF" record -c 0 true 2>err &&
+	one_error err record "invalid period .0. for -c/--count"
+'
+
+test_expect_success 'a missing file' '
+	test_expect_code 125 "$MPERF" report -i nofile.data 2>err &&
+	one_error err report "cannot open .nofile.data.: No such file or directory$"
+'
+
+test_expect_success 'a directory as the file' '
+	mkdir dir &&
+	test_expect_code 125 "$MPERF" report -i dir 2>err &&
+	one_error err report ".dir. is a directory, not a perf.data file$"
+'
+
+test_expect_success 'a file-mode file on a pipe: named as given, not stdin' '
+	test_expect_code 125 "$MPERF" report -i <(cat f.data) 2>err &&
+	one_error err report "./dev/fd/[0-9]*.: a file-mode perf.data cannot be read from a pipe" &&
+	! grep -q stdin err
+'
+
+test_expect_success 'on standard input it is stdin' '
+	cat f.data | test_expect_code 125 "$MPERF" report -i - 2>err &&
+	one_error err report ".stdin.: a file-mode perf.data cannot be read from a pipe"
+'
+
+test_expect_success 'conflicting options are refused: --json with -D, --header (with --stats it is the stats as JSON)' '
+	"$MPERF" report -i f.data --json --stats >out &&
+	grep -q "\"version\"" out &&
+	for o in -D --header --header-only; do
+		test_expect_code 129 "$MPERF" report -i f.data --json $o >out 2>err &&
+		test_must_be_empty out &&
+		one_error err report "--json cannot be used with" || { echo "for $o"; exit 1; }
+	done
+'
+
+test_expect_success 'conflicting options are refused: -D with --stats, -s with -D' '
+	test_expect_code 129 "$MPERF" report -i f.data -D --stats 2>err &&
+	one_error err report "-D and --stats cannot be used together" &&
+	test_expect_code 129 "$MPERF" report -i f.data -s dso --stats 2>err &&
+	one_error err report "-s/--sort cannot be used with --stats" &&
+	test_expect_code 129 "$MPERF" report -i f.data -D --comms true 2>err &&
+	one_error err report "--comms cannot be used with -D"
+'
+
+test_expect_success 'a sort key twice is refused' '
+	test_expect_code 129 "$MPERF" report -i f.data -s comm,comm >out 2>err &&
+	test_must_be_empty out &&
+	one_error err report "sort key .comm. given twice in .comm,comm.$"
+'
+
+test_expect_success 'record: -F with -c, -q with -v' '
+	test_expect_code 129 "$MPERF" record -F 100 -c 100 true 2>err &&
+	one_error err record "-F and -c cannot be used together" &&
+	test_expect_code 129 "$MPERF" record -q -v true 2>err &&
+	one_error err record "-q and -v cannot be used together"
+'
+
+test_expect_success 'an unknown command' '
+	test_expect_code 129 "$MPERF" recrod 2>err &&
+	cat err &&
+	grep -q "^mperf: .recrod. is not a mperf command; did you mean .record.?$" err &&
+	test_line_count = 2 err
+'
+
+test_expect_success 'an unknown option' '
+	test_expect_code 129 "$MPERF" record --evnt cycles true 2>err &&
+	one_error err record "unknown option .--evnt.; did you mean .--event.?$"
+'
+
+test_expect_success 'an unknown option of report, and an argument report does not take' '
+	test_expect_code 129 "$MPERF" report --jsn 2>err &&
+	one_error err report "unknown option .--jsn.; did you mean .--json.?$" &&
+	test_expect_code 129 "$MPERF" report f.data 2>err &&
+	one_error err report "unexpected argument .f.data. (the input is given with -i)$"
+'
+
+test_expect_success NOPMU 'an event this machine lacks: not supported, no errno text' '
+	test_expect_code 125 "$MPERF" record -e instructions -o i.data true 2>err &&
+	one_error err record "event .instructions. is not supported on this machine (no hardware PMU" &&
+	! grep -q "No such file or directory" err &&
+	! test -e i.data
+'
+
+test_expect_success NOPMU 'cycles:u falls back, said in words' '
+	"$MPERF" record -q -e cycles:u -o u.data true 2>err &&
+	one_error err record ".cycles. is not supported on this machine (no hardware PMU.*falling back to .cpu-clock." &&
+	! grep -q "No such file or directory" err
+'
+
+test_expect_success 'a PMU that does not exist' '
+	test_expect_code 129 "$MPERF" record -e nopmu/config=1/ true 2>err &&
+	one_error err record "no such PMU .nopmu. on this machine"
+'
+
+test_done
