@@ -494,6 +494,22 @@ int cmd_record(int argc, char **argv)
 			"ip and sp are added and unwinding may stop early\n");
 	if (freq_arg && (ret = parse_freq(freq_arg, strict_freq, &o.freq)))
 		return ret;
+	if (!freq_arg && !have_c) {
+		/*
+		 * The kernel lowers kernel.perf_event_max_sample_rate itself when
+		 * its sampling interrupts take too long (a busy VM): the default
+		 * rate follows it down, as perf's does, rather than fail.
+		 */
+		int max = host_max_sample_rate();
+
+		if (max > 0 && o.freq > (uint64_t)max) {
+			if (!quiet)
+				fprintf(stderr, "info: Lowering default frequency rate from %llu to %d.\n"
+					"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+					(unsigned long long)o.freq, max);
+			o.freq = (uint64_t)max;
+		}
+	}
 	if (rounded && !quiet) {
 		char size[32];
 

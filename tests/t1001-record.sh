@@ -489,6 +489,17 @@ have_sample_rate_sysctl () {
 	test "${MPERF_TEST_SYSCTL:-}" = 1 && test -w /proc/sys/kernel/perf_event_max_sample_rate
 }
 
+test_expect_success SAMPLE_RATE_SYSCTL 'a kernel limit below 4000 Hz lowers the default rate, as perf does' '
+	old=$(cat /proc/sys/kernel/perf_event_max_sample_rate) &&
+	echo 1000 >/proc/sys/kernel/perf_event_max_sample_rate &&
+	{ "$MPERF" record -e cpu-clock -o low.data "$CPUSPIN" 0.1 2>low.err; rc=$?; } &&
+	echo "$old" >/proc/sys/kernel/perf_event_max_sample_rate &&
+	cat low.err &&
+	test $rc = 0 &&
+	grep -q "^info: Lowering default frequency rate from 4000 to 1000\.$" low.err &&
+	"$MPERF" report --header-only -i low.data | grep -q "sample_freq = 1000,"
+'
+
 test_expect_success SAMPLE_RATE_SYSCTL 'throttling: the summary names the event and its THROTTLE count, as the stats' '
 	old=$(cat /proc/sys/kernel/perf_event_max_sample_rate) &&
 	echo 1000 >/proc/sys/kernel/perf_event_max_sample_rate &&
