@@ -269,7 +269,7 @@ done
 
 test_expect_success '--call-graph dwarf and lbr: refused in one line, no file' '
 	for mode in dwarf dwarf,4096 lbr; do
-		rc=0 && "$MPERF" record -q --call-graph $mode -o cg.data "$CPUSPIN" 0.1 2>err || rc=$?
+		{ rc=0 && "$MPERF" record -q --call-graph $mode -o cg.data "$CPUSPIN" 0.1 2>err || rc=$?; }
 		test $rc = 129 || exit 1
 		test_line_count = 1 err &&
 		grep -q "^mperf record: --call-graph ${mode%%,*} is not supported yet" err &&

@@ -194,11 +194,12 @@ test_expect_success PERF 'a pipe-mode -g stream: perf'"'"'s Self view and graph'
 
 test_expect_success PERF '-g on a file without chains: refused in one line, as perf refuses it' '
 	"$MPERF" record -q -e cpu-clock -o flat.data "$CPUSPIN" 0.1 &&
-	rc=0 && "$MPERF" report -i flat.data -g >out 2>err || rc=$?
+	test -s flat.data &&
+	{ rc=0 && "$MPERF" report -i flat.data -g >out 2>err || rc=$?; } &&
 	test $rc = 1 &&
 	test_line_count = 1 err &&
 	grep -q "has no call chains to show (-g): was it recorded without -g?" err &&
-	rc=0 && "$MPERF" report -i flat.data -g folded >out 2>err || rc=$?
+	{ rc=0 && "$MPERF" report -i flat.data -g folded >out 2>err || rc=$?; } &&
 	test $rc = 1
 '
 
@@ -230,10 +231,11 @@ test_expect_success PERF '-g on a file where one event has no chains: said for t
 
 test_expect_success 'report -g: words perf does not know, and keys not supported yet, are refused' '
 	"$MPERF" record -q -g -e cpu-clock -o q.data "$CPUSPIN" 0.1 &&
-	rc=0 && "$MPERF" report -i q.data -g bogus >out 2>err || rc=$?
+	test -s q.data &&
+	{ rc=0 && "$MPERF" report -i q.data -g bogus >out 2>err || rc=$?; } &&
 	test $rc = 129 &&
 	grep -q "invalid -g argument" err &&
-	rc=0 && "$MPERF" report -i q.data -g address >out 2>err || rc=$?
+	{ rc=0 && "$MPERF" report -i q.data -g address >out 2>err || rc=$?; } &&
 	test $rc = 129 &&
 	grep -q "not supported yet" err
 '
