@@ -16,6 +16,7 @@ static const struct cmd {
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "Read perf.data (mperf's or perf's) and display it" },
 	{ "stat", cmd_stat, "Run a command and count its events, as perf stat" },
+	{ "doctor", cmd_doctor, "Say what profiling may do on this machine, and why" },
 };
 
 static int quiet_level = MPERF_LOG_INFO;
