@@ -21,6 +21,7 @@ static const struct cmd {
 	{ "stat", cmd_stat, "Run a command and count its events, as perf stat" },
 	{ "list", cmd_list, "List the events this machine offers" },
 	{ "script", cmd_script, "Read perf.data (mperf's or perf's) and print each sample, as perf script" },
+	{ "doctor", cmd_doctor, "Say what profiling may do on this machine, and why" },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -134,4 +134,39 @@ int host_read_whole_file(const char *path, char **data, size_t *len);
  */
 int host_list_dirs(const char *dir, int (*fn)(void *arg, const char *name), void *arg);
 
+/* ---- what profiling may do here (mperf doctor) ---- */
+
+#define HOST_UNKNOWN	(-2147483647 - 1)	/* a number that could not be read */
+
+/* The answer of one probe perf_event_open: 0 when it opened, else the errno. */
+struct host_probe {
+	bool ok;
+	int err;
+};
+
+struct host_facts {
+	int paranoid;		/* kernel.perf_event_paranoid, or HOST_UNKNOWN */
+	int mlock_kb;		/* kernel.perf_event_mlock_kb */
+	int max_sample_rate;	/* kernel.perf_event_max_sample_rate */
+	int kptr_restrict;	/* kernel.kptr_restrict */
+	unsigned euid;
+	bool caps_known;	/* CapEff of /proc/self/status was read */
+	bool cap_perfmon, cap_sys_admin;
+	/* Counting probes on this process (pid 0, any CPU), and on CPU 0 for every task. */
+	struct host_probe cycles;	/* hardware cycles: ENOENT and the like mean no PMU here */
+	struct host_probe sw_user;	/* cpu-clock, user space only */
+	struct host_probe sw_kernel;	/* cpu-clock, user and kernel */
+	struct host_probe cpu_wide;	/* cpu-clock on CPU 0, every task (-a, -C) */
+	int tracefs;		/* 0: at tracefs_dir; -ENOENT not mounted; -errno not readable */
+	char tracefs_dir[256];
+	int kallsyms;		/* 1: /proc/kallsyms shows addresses, 0: zeros, -errno: unreadable */
+	bool vm;		/* the cpuinfo hypervisor flag, or /sys/hypervisor/type */
+	char hypervisor[64];	/* /sys/hypervisor/type, or "" */
+	bool container;
+	char container_why[128];	/* what said so */
+};
+
+/* Read this machine's facts and run the probes; never fails (what is unknown says so). */
+void host_facts(struct host_facts *f);
+
 #endif
