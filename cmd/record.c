@@ -257,7 +257,7 @@ static int parse_call_graph(const char *arg, struct record_opts *o)
 			cmd_error("record", "--call-graph lbr needs a PMU with last branch records, and this machine has none");
 		else
 			cmd_error("record", "--call-graph lbr is not supported yet (use fp or dwarf)");
-		return 1;
+		return EXIT_MPERF;
 	}
 	return usage_error("unknown --call-graph mode '%s' (fp, dwarf[,SIZE] or lbr)", arg);
 }
