@@ -179,6 +179,7 @@ bench: all
 	bench/callgraph-vs-perf.sh
 	bench/script-vs-perf.sh
 	bench/dwarf-vs-perf.sh
+	bench/stat-startup-vs-perf.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
 # pages and the bash completion; make uninstall removes exactly those files.

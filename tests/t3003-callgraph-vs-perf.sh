@@ -196,11 +196,11 @@ test_expect_success PERF '-g on a file without chains: refused in one line, as p
 	"$MPERF" record -q -e cpu-clock -o flat.data "$CPUSPIN" 0.1 &&
 	test -s flat.data &&
 	{ rc=0 && "$MPERF" report -i flat.data -g >out 2>err || rc=$?; } &&
-	test $rc = 1 &&
+	test $rc = 125 &&
 	test_line_count = 1 err &&
 	grep -q "has no call chains to show (-g): was it recorded without -g?" err &&
 	{ rc=0 && "$MPERF" report -i flat.data -g folded >out 2>err || rc=$?; } &&
-	test $rc = 1
+	test $rc = 125
 '
 
 test_expect_success PERF '--children or -G on a file without chains: said in one line, then the Self view' '

@@ -98,7 +98,7 @@ test_expect_success 'bad dwarf sizes and unknown registers are usage errors; lbr
 	test_expect_code 129 "$MPERF" record --call-graph dwarf,8k true 2>err &&
 	test_expect_code 129 "$MPERF" record --user-regs=xx true 2>err &&
 	grep -q "unknown register .xx." err &&
-	test_expect_code 1 "$MPERF" record --call-graph lbr true >out 2>err &&
+	test_expect_code 125 "$MPERF" record --call-graph lbr true >out 2>err &&
 	test_line_count = 1 err &&
 	grep -q "call-graph lbr" err &&
 	test_must_be_empty out
