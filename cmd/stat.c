@@ -42,19 +42,8 @@ static const char stat_usage[] =
 	"    -v, --verbose         also print each perf_event_open\n"
 	"    -h, --help            show this help\n";
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "mperf stat: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", stat_usage);
-	return EXIT_USAGE;
-}
+/* One line and a hint, never the whole usage (as record's and report's). */
+#define usage_error(...) cmd_usage_error("stat", __VA_ARGS__)
 
 /* The exit status of the workload's last run, as record gives it. */
 static int workload_status(int status)
@@ -117,13 +106,21 @@ int cmd_stat(int argc, char **argv)
 	FILE *out = stderr;
 	int c, ret = 0;
 
-	while ((c = getopt_long(argc, argv, "+e:r:x:o:p:t:C:aqvh", longopts, NULL)) != -1) {
+	/* '+': options stop at the workload's name; ':': a missing value is ours to say. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:e:r:x:o:p:t:C:aqvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events) < 0) {
-				fputs(stat_usage, stderr);
+			ret = record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events);
+			if (ret < 0) {
+				/* Said by the parser in one line; then where to look. */
+				if (ret == -MPERF_ERR_NOEVENT || ret == -ENOENT)
+					fputs("hint: see 'mperf list' for the events of this machine\n", stderr);
+				else
+					cmd_hint("stat");
 				return EXIT_USAGE;
 			}
+			ret = 0;
 			break;
 		case 'r': {
 			char *end;
@@ -176,8 +173,7 @@ int cmd_stat(int argc, char **argv)
 			fputs(stat_usage, stdout);
 			return 0;
 		default:
-			fputs(stat_usage, stderr);
-			return EXIT_USAGE;
+			return cmd_option_error("stat", c, longopts, argv);
 		}
 	}
 	if (optind >= argc && !o.pids && !o.tids && !o.system_wide && !o.cpu_list)

@@ -497,7 +497,7 @@ test_expect_success SAMPLE_RATE_SYSCTL 'a kernel limit below 4000 Hz lowers the 
 	cat low.err &&
 	test $rc = 0 &&
 	grep -q "^info: Lowering default frequency rate from 4000 to 1000\.$" low.err &&
-	"$MPERF" report --header-only -i low.data | grep -q "sample_freq = 1000,"
+	"$MPERF" report --header-only -i low.data | grep -q "{ sample_period, sample_freq } = 1000, .* freq = 1,"
 '
 
 test_expect_success SAMPLE_RATE_SYSCTL 'throttling: the summary names the event and its THROTTLE count, as the stats' '

@@ -116,7 +116,9 @@ test_expect_success 'the workload'\''s exit status is passed through' '
 
 test_expect_success 'usage errors are 129' '
 	test_expect_code 129 "$MPERF" stat 2>err &&
-	grep -q "usage: mperf stat" err &&
+	grep -q "^mperf stat: no command given to run" err &&
+	grep -q "^hint: see .mperf stat -h.$" err &&
+	test_line_count = 2 err &&
 	test_expect_code 129 "$MPERF" stat -r 0 true 2>err &&
 	test_expect_code 129 "$MPERF" stat -e nosuchevent true 2>err &&
 	grep -q nosuchevent err &&
