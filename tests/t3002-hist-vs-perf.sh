@@ -79,4 +79,28 @@ test_expect_success PERF '--header: the header, then the report without its prol
 	diff -u perf.out mperf.out
 '
 
+# Overlapping symbols (_init stretched over .plt, whose entries perf adds
+# after): the name perf gives depends on the shape of its symbol tree.
+# A sample at every byte from before .init to past .plt, and through the
+# text, of a program and of libc: the names perf script gives.
+test_expect_success PERF 'a sample at every address of .init, .plt and .text: the symbols perf names' '
+	text_end=$(readelf -SW "$CALLPATHS_NOFP" | awk "\$2 == \".text\" { print \"0x\" \$5 }") &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" plt.data "$CALLPATHS_NOFP" 0x555555554000 \
+		$(seq 0xff0 1 $((text_end + 0x500)) | xargs printf "0x%x ") &&
+	"$PERF" script -i plt.data -F ip,sym >perf.out 2>/dev/null &&
+	"$MPERF" script -i plt.data -F ip,sym >mperf.out &&
+	grep -q " _init$" mperf.out && grep -q " clock_gettime@plt$" mperf.out &&
+	diff -u perf.out mperf.out &&
+	libc=$(ldd "$CALLPATHS_NOFP" | awk "/libc.so/ { print \$3 }") &&
+	plt=$(readelf -SW "$libc" | awk "\$2 == \".plt\" { print \"0x\" \$5 }") &&
+	if test -n "$plt"; then
+		python3 "$MPERF_ROOT/tests/synth-samples.py" libc.data "$libc" 0x7f0000000000 \
+			$(seq $((plt - 16)) 4 $((plt + 0x1000)) | xargs printf "0x%x ") \
+			$(seq $((plt + 0x1000)) 4099 $((plt + 0x150000)) | xargs printf "0x%x ") &&
+		"$PERF" script -i libc.data -F ip,sym >perf.out 2>/dev/null &&
+		"$MPERF" script -i libc.data -F ip,sym >mperf.out &&
+		diff -u perf.out mperf.out
+	fi
+'
+
 test_done

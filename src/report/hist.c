@@ -14,6 +14,7 @@
 #include "../lib/err.h"
 #include "../lib/hash.h"
 #include "../lib/log.h"
+#include "../lib/rbtree.h"
 #include "../lib/strset.h"
 #include "callchain.h"
 #include "out.h"
@@ -1000,101 +1001,30 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
  * the kernel's (the textbook) rebalancing; then read in order.
  */
 struct rbn {
+	struct rb_node n;	/* first: a node is its entry's */
 	struct hent *e;
-	struct rbn *l, *r, *p;
-	bool red;
 };
 
-static void rb_rotate(struct rbn **root, struct rbn *x, bool left)
-{
-	struct rbn *y = left ? x->r : x->l;
-
-	if (left) {
-		x->r = y->l;
-		if (y->l)
-			y->l->p = x;
-	} else {
-		x->l = y->r;
-		if (y->r)
-			y->r->p = x;
-	}
-	y->p = x->p;
-	if (!x->p)
-		*root = y;
-	else if (x == x->p->l)
-		x->p->l = y;
-	else
-		x->p->r = y;
-	if (left)
-		y->l = x;
-	else
-		y->r = x;
-	x->p = y;
-}
-
 typedef int (*rb_cmp_fn)(const void *a, const void *b, void *ctx);
-
-static void rb_insert(struct rbn **root, struct rbn *z, rb_cmp_fn cmp, const struct hist *H)
-{
-	struct rbn *y = NULL, *x = *root;
-	bool left = false;
-
-	while (x) {
-		y = x;
-		left = cmp(&z->e, &x->e, (void *)H) < 0;
-		x = left ? x->l : x->r;
-	}
-	z->p = y;
-	z->l = z->r = NULL;
-	z->red = true;
-	if (!y)
-		*root = z;
-	else if (left)
-		y->l = z;
-	else
-		y->r = z;
-	while (z->p && z->p->red) {
-		struct rbn *g = z->p->p;
-		bool pleft = z->p == g->l;
-		struct rbn *u = pleft ? g->r : g->l;
-
-		if (u && u->red) {
-			z->p->red = false;
-			u->red = false;
-			g->red = true;
-			z = g;
-			continue;
-		}
-		if (z == (pleft ? z->p->r : z->p->l)) {
-			z = z->p;
-			rb_rotate(root, z, pleft);
-		}
-		z->p->red = false;
-		g->red = true;
-		rb_rotate(root, g, !pleft);
-	}
-	(*root)->red = false;
-}
-
-static void rb_walk(const struct rbn *n, struct hent **v, size_t *i)
-{
-	for (; n; n = n->r) {
-		rb_walk(n->l, v, i);
-		v[(*i)++] = n->e;
-	}
-}
 
 /* Insert v[0..n) in that order into a tree ordered by cmp; v gets the tree's order. */
 static void rb_replay(struct hent **v, size_t n, struct rbn *nodes, rb_cmp_fn cmp, const struct hist *H)
 {
-	struct rbn *root = NULL;
+	struct rb_node *root = NULL;
 	size_t i = 0;
 
 	for (size_t e = 0; e < n; e++) {
+		struct rb_node **link = &root, *parent = NULL;
+
 		nodes[e].e = v[e];
-		rb_insert(&root, &nodes[e], cmp, H);
+		while (*link) {
+			parent = *link;
+			link = cmp(&nodes[e].e, &((struct rbn *)parent)->e, (void *)H) < 0 ? &parent->left : &parent->right;
+		}
+		rb_insert(&root, &nodes[e].n, parent, link);
 	}
-	rb_walk(root, v, &i);
+	for (struct rb_node *x = rb_first(root); x; x = rb_next(x))
+		v[i++] = ((struct rbn *)x)->e;
 }
 
 /*

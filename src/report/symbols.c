@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "../host/host.h"
 #include "../lib/alloc.h"
+#include "../lib/rbtree.h"
 #include "../lib/buf.h"
 #include "../lib/hash.h"
 #include "symbols.h"
@@ -35,6 +36,18 @@ struct rsym {		/* while loading; becomes a struct sym in place */
 	uint32_t bind : 4;
 };
 _Static_assert(sizeof(struct rsym) == sizeof(struct sym), "a table is converted in place");
+
+/* perf's symbol tree, replayed (replay_tree()) */
+struct tnode {
+	struct rb_node n;	/* first: a node is its tnode */
+	struct rsym s;
+	const struct sym *sym;	/* the entry of the dso's tables a lookup here returns */
+};
+
+struct stree {
+	struct rb_node *root;
+	struct tnode *nodes;
+};
 
 struct segs {
 	GElf_Phdr v[32];
@@ -58,6 +71,7 @@ struct dso {
 	size_t n;
 	char *names;
 	struct dso *plt;	/* name@plt entries: used where no other symbol covers */
+	struct stree *tree;	/* perf's tree, replayed where symbols overlap (else NULL) */
 	/* Inline frames: from the DWARF of the file the symbols came from (perf's symsrc). */
 	char *symsrc;
 	char *runtime;		/* the copy that ran, when the file at path is another build */
@@ -113,6 +127,10 @@ static void dso_free(struct dso *d)
 	if (d->plt) {
 		dso_free_tables(d->plt);
 		free(d->plt);
+	}
+	if (d->tree) {
+		free(d->tree->nodes);
+		free(d->tree);
 	}
 	free(d->path);
 	free(d->symsrc);
@@ -286,16 +304,6 @@ static Elf_Scn *find_section(Elf *e, Elf64_Word type, GElf_Shdr *out)
 	return NULL;
 }
 
-static bool is_text_or_data(Elf *e, size_t shstrndx, const GElf_Shdr *sh)
-{
-	const char *name = elf_strptr(e, shstrndx, sh->sh_name);
-
-	if (!name)
-		return false;
-	return (sh->sh_flags & SHF_EXECINSTR) || !strcmp(name, ".data") || !strcmp(name, ".bss") ||
-	       !strncmp(name, ".rodata", 7) || !strncmp(name, ".text", 5);
-}
-
 /* The PT_LOAD segments of the runtime image, which place symbols in file-offset space. */
 static void load_segments(Elf *e, struct segs *sg)
 {
@@ -313,8 +321,9 @@ static void load_segments(Elf *e, struct segs *sg)
 }
 
 /*
- * Symbols of e's .symtab (want_symtab) or .dynsym: functions, objects,
- * and labels in text sections, as perf takes them.  An address moves to
+ * Symbols of e's .symtab (want_symtab) or .dynsym, as perf takes them:
+ * functions and objects of the sections the program loads, and labels
+ * of text sections.  An address moves to
  * file-offset space by the runtime image's segment that holds it, else by
  * its section.  Returns -ENOENT when e has no such table.
  */
@@ -361,7 +370,8 @@ static int load_elf_symbols(Elf *e, const struct segs *sg, bool want_symtab, str
 		if (!sscn || !gelf_getshdr(sscn, &ssh))
 			continue;
 		secname = elf_strptr(e, shstrndx, ssh.sh_name);
-		if (is_label ? !secname || !strstr(secname, "text") : !is_text_or_data(e, shstrndx, &ssh))
+		/* Functions and objects of any section the program loads; labels of text. */
+		if (!(ssh.sh_flags & SHF_ALLOC) || (is_label && (!secname || !strstr(secname, "text"))))
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name || name[0] == '$')
@@ -545,6 +555,138 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 	return 0;
 }
 
+/*
+ * Where a DSO's symbols overlap (perf stretches zero-sized ones such as
+ * _init over .plt, then adds the PLT entries; some tables hold symbols
+ * inside others), the symbol perf names depends on the shape of its
+ * red-black tree, which a lookup descends and stops in at the first node
+ * that covers the address.  That tree is replayed: the symbols inserted
+ * in table order, the zero-sized stretched in address order, aliases
+ * erased as symbols__fixup_duplicate() erases them, the PLT entries
+ * inserted last; lookups then descend it as perf's do.
+ */
+static void tree_insert(struct stree *t, struct tnode *z)
+{
+	struct rb_node **link = &t->root, *parent = NULL;
+
+	while (*link) {
+		parent = *link;
+		link = z->s.start < ((struct tnode *)parent)->s.start ? &parent->left : &parent->right;
+	}
+	rb_insert(&t->root, &z->n, parent, link);
+}
+
+static const struct sym *tree_find(const struct stree *t, uint64_t ip)
+{
+	const struct rb_node *x = t->root;
+
+	while (x) {
+		const struct tnode *z = (const struct tnode *)x;
+
+		if (ip < z->s.start)
+			x = x->left;
+		else if (ip > z->s.end || (ip == z->s.end && ip != z->s.start))
+			x = x->right;
+		else
+			return z->sym;
+	}
+	return NULL;
+}
+
+/* The symbol of d's table (sorted, one per address) that starts at start. */
+static const struct sym *sym_at(const struct dso *d, uint64_t start)
+{
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->syms[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->n && d->syms[lo].start == start ? &d->syms[lo] : NULL;
+}
+
+/* Whether d's symbols overlap each other or its PLT entries. */
+static bool overlaps(const struct dso *d)
+{
+	for (size_t i = 0; i + 1 < d->n; i++)
+		if (d->syms[i].end > d->syms[i + 1].start)
+			return true;
+	for (size_t j = 0; d->plt && j < d->plt->n; j++) {
+		const struct sym *p = &d->plt->syms[j];
+		size_t lo = 0, hi = d->n;
+
+		/* The last symbol starting before p ends: it overlaps p if it ends after p starts. */
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (d->syms[mid].start < p->end)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo && d->syms[lo - 1].end > p->start)
+			return true;
+	}
+	return false;
+}
+
+/* tab[0..n): d's symbols as loaded, in table order, before finish_table(). */
+static int replay_tree(struct dso *d, const struct rsym *tab, size_t n)
+{
+	size_t nplt = d->plt ? d->plt->n : 0;
+	struct stree *t = calloc(1, sizeof(*t));
+	struct rb_node *x;
+
+	if (!t || !(t->nodes = calloc(n + nplt, sizeof(*t->nodes)))) {
+		free(t);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		t->nodes[i].s = tab[i];
+		tree_insert(t, &t->nodes[i]);
+	}
+	for (x = rb_first(t->root); x; x = rb_next(x)) {
+		struct tnode *a = (struct tnode *)x, *b = (struct tnode *)rb_next(x);
+
+		if (a->s.end == a->s.start)
+			a->s.end = b ? b->s.start : roundup_page(a->s.start) + SYM_PAGE;
+	}
+	for (x = rb_first(t->root); x;) {
+		struct tnode *a = (struct tnode *)x, *b;
+		struct rb_node *next = rb_next(x);
+
+		if (!next)
+			break;
+		b = (struct tnode *)next;
+		if (a->s.start != b->s.start) {
+			x = next;
+			continue;
+		}
+		if (better(&a->s, &b->s, d->names)) {
+			rb_erase(&t->root, next);	/* and compare a with the one after */
+		} else {
+			rb_erase(&t->root, x);
+			x = next;
+		}
+	}
+	for (x = rb_first(t->root); x; x = rb_next(x))
+		((struct tnode *)x)->sym = sym_at(d, ((struct tnode *)x)->s.start);
+	for (size_t j = 0; j < nplt; j++) {
+		struct tnode *z = &t->nodes[n + j];
+
+		z->s.start = d->plt->syms[j].start;
+		z->s.end = d->plt->syms[j].end;
+		z->sym = &d->plt->syms[j];
+		tree_insert(t, z);
+	}
+	d->tree = t;
+	return 0;
+}
+
 /* The file that ran: path itself if its build id is the recorded one, else perf's cache copy. */
 static int open_runtime(const char *path, const char *want, char **used)
 {
@@ -577,6 +719,8 @@ static int open_runtime(const char *path, const char *want, char **used)
 static void load_dso(struct dso *d, const char *want)
 {
 	struct loader l = { 0 };
+	struct rsym *tab = NULL;
+	size_t ntab = 0;
 	int fd = open_runtime(d->path, want, &d->runtime);
 	struct segs sg;
 	Elf *e = NULL;
@@ -597,6 +741,10 @@ static void load_dso(struct dso *d, const char *want)
 			l.names.len = 0;
 			load_elf_symbols(e, &sg, false, &l);
 		}
+		tab = l.n ? malloc(l.n * sizeof(*tab)) : NULL;
+		if (tab)
+			memcpy(tab, l.v, l.n * sizeof(*tab));
+		ntab = l.n;
 		finish_table(&l, d);
 		d->symsrc = l.src ? l.src : d->runtime ? strdup(d->runtime) : NULL;
 		l.src = NULL;
@@ -621,6 +769,10 @@ static void load_dso(struct dso *d, const char *want)
 		}
 		free(pl.v);
 		mbuf_free(&pl.names);
+		/* Without memory for the replay, lookups fall back on the tables. */
+		if (tab && overlaps(d))
+			(void)replay_tree(d, tab, ntab);
+		free(tab);
 	}
 	elf_end(e);
 	close(fd);
@@ -747,11 +899,9 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
 		return NULL;
 	c->last_path = path;
 	c->last_dso = d;
-	/*
-	 * perf adds the PLT entries to the same tree after stretching
-	 * zero-sized symbols (_init) over .plt; its lookups then land on the
-	 * stretched symbol: a PLT name shows only where nothing else covers.
-	 */
+	/* Overlapping symbols: the one perf's tree finds (replay_tree()). */
+	if (d->tree)
+		return tree_find(d->tree, *addr);
 	sym = find_in(d, *addr);
 	if (!sym && d->plt)
 		sym = find_in(d->plt, *addr);
