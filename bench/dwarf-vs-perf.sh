@@ -34,21 +34,18 @@ while test $# -gt 0; do
 	esac
 done
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-test -x ./mperf && test -x ./callpaths-nofp || make >&2
-MPERF=$PWD/mperf
+# shellcheck source=bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+bench_init callpaths-nofp
 WORK=$PWD/callpaths-nofp
-PERF=${PERF:-perf}
-if ! command -v "$PERF" >/dev/null 2>&1; then
+if test -z "$have_perf"; then
 	echo "perf is not installed: nothing to compare with" >&2
 	exit 0
 fi
-if ! test -x /usr/bin/time; then
+if test -z "$have_time"; then
 	echo "/usr/bin/time (GNU time) is needed for the peak RSS" >&2
 	exit 0
 fi
-tmp=$(mktemp -d "$tmpbase/mperf-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 
 if ! test -s "$file"; then
 	echo "recording $file: perf record --call-graph dwarf, callpaths-nofp $secs s in $(nproc) threads" >&2
@@ -64,7 +61,7 @@ run () {
 	tail -n 1 "$tmp/$name.time" | awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }'
 }
 
-n=$("$PERF" report --stats -i "$file" 2>/dev/null | awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }')
+n=$(count_samples "$file")
 echo "report of $file ($n samples, $(du -h "$file" | cut -f1)), one run each:"
 # Read once first, so that both tools find the file in the page cache.
 cat "$file" >/dev/null

@@ -50,71 +50,10 @@ done
 case $runs in ''|*[!0-9]*|0) usage ;; esac
 case $target in ''|*[!0-9]*|0) usage ;; esac
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-test -x ./mperf && test -x ./noploop || make >&2
-MPERF=$PWD/mperf
+# shellcheck source=bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+bench_init noploop
 NOPLOOP=$PWD/noploop
-PERF=${PERF:-perf}
-have_perf=
-if command -v "$PERF" >/dev/null 2>&1 && "$PERF" --version >/dev/null 2>&1; then
-	have_perf=1
-fi
-have_time=
-test -x /usr/bin/time && /usr/bin/time -f %M true >/dev/null 2>&1 && have_time=1
-
-tmp=$(mktemp -d "$tmpbase/mperf-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-now_us () {
-	if test -n "${EPOCHREALTIME:-}"; then
-		local t=${EPOCHREALTIME/[.,]/}
-		echo "$t"
-	else
-		echo $(( $(date +%s%N) / 1000 ))
-	fi
-}
-
-# time_us CMD [ARGS]: run CMD with stdout to /dev/null, print its wall time
-# in microseconds; a failing CMD shows its stderr and fails the script.
-time_us () {
-	local t0 t1
-	t0=$(now_us)
-	if ! "$@" >/dev/null 2>"$tmp/err"; then
-		echo "failed: $*" >&2
-		head -n 5 "$tmp/err" >&2
-		return 1
-	fi
-	t1=$(now_us)
-	echo $((t1 - t0))
-}
-
-median_ms () {
-	sort -n | awk '{ v[NR] = $1 }
-		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "%.1f\n", m / 1000 }'
-}
-
-# peak_rss_kb CMD [ARGS]: peak RSS of one run of CMD, or "-".
-peak_rss_kb () {
-	if test -z "$have_time"; then
-		echo -
-		return
-	fi
-	/usr/bin/time -f %M -o "$tmp/rss" "$@" >/dev/null 2>/dev/null
-	tail -n 1 "$tmp/rss"
-}
-
-# count_samples FILE: the SAMPLE total of FILE, read by perf if it is there.
-count_samples () {
-	if test -n "$have_perf"; then
-		"$PERF" report --stats -i "$1" 2>/dev/null |
-			awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }'
-	else
-		"$MPERF" report -D -i "$1" 2>/dev/null |
-			awk '/^Aggregated stats:/ { agg = 1 }
-			     agg && $1 == "SAMPLE" && $2 == "events:" { print $3; exit }'
-	fi
-}
 
 # record FILE TOOL: record TOOL's file of about $target samples.  Three
 # cpu-clock events at a 20 us period give 150k samples/s on each busy CPU;
@@ -167,8 +106,7 @@ bench () {
 	p=$(median_ms <"$tmp/p.us")
 	prss=$(peak_rss_kb "$PERF" report $parg -i "$file")
 	printf '  perf report  %-6s %9s ms median   peak RSS %8s KB\n' "$parg" "$p" "$prss"
-	awk -v p="$p" -v m="$m" -v g="$goal" 'BEGIN {
-		printf "  perf/mperf: %.1fx (goal: at least %sx)\n", (m > 0) ? p / m : 0, g }'
+	echo "  perf/mperf: $(ratio "$p" "$m")x (goal: at least ${goal}x)"
 }
 
 bench_both () {

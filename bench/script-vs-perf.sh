@@ -31,24 +31,15 @@ while test $# -gt 0; do
 done
 case $target in ''|*[!0-9]*|0) usage ;; esac
 
-cd "$(dirname "${BASH_SOURCE[0]}")/.."
-test -x ./mperf && test -x ./noploop || make >&2
-MPERF=$PWD/mperf
+# shellcheck source=bench/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+bench_init noploop
 NOPLOOP=$PWD/noploop
-PERF=${PERF:-perf}
-if ! command -v "$PERF" >/dev/null 2>&1 || ! "$PERF" --version >/dev/null 2>&1; then
+if test -z "$have_perf"; then
 	echo "perf is not installed: nothing to compare with" >&2
 	exit 0
 fi
-test -x /usr/bin/time || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 1; }
-
-tmp=$(mktemp -d "$tmpbase/mperf-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-count_samples () {
-	"$PERF" report --stats -i "$1" 2>/dev/null |
-		awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }'
-}
+test -n "$have_time" || { echo "needs /usr/bin/time (Debian package time)" >&2; exit 1; }
 
 # Two events at 10 kHz on every busy CPU: 20k samples/s per CPU, if the
 # kernel allows the rate; up to two more runs correct the duration.
@@ -86,5 +77,5 @@ differ=$(diff "$tmp/p.out" "$tmp/m.out" | grep -c '^>' || true)
 echo "script -i $file ($n samples, $(du -h "$file" | cut -f1), $lines lines), one run each:"
 printf '  mperf script  %8s s   peak RSS %8s KB\n' "$ms" "$mk"
 printf '  perf script   %8s s   peak RSS %8s KB\n' "$ps" "$pk"
-awk -v p="$ps" -v m="$ms" 'BEGIN { printf "  perf/mperf: %.1fx\n", (m > 0) ? p / m : 0 }'
+echo "  perf/mperf: $(ratio "$ps" "$ms")x"
 echo "  lines that differ: $differ"
