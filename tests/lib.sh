@@ -226,6 +226,27 @@ wait_cpu_ms () {
 	fail "no $2 ms of CPU time from pid '$(cat "$1" 2>/dev/null)' in 120 s"
 }
 
+# report_filter: what of report --stdio is not compared with perf: its
+# random tip line, and the " (inlined)" perf 6.1 leaves off an elided
+# inline frame.  A test may define its own after sourcing this file.
+report_filter () {
+	grep -v '^# (Tip:\|^# (Cannot load tips' | sed -E 's/--\[\.\.\.\] \(inlined\)$/--[...]/'
+}
+
+# same_report FILE [OPTIONS...]: perf report --stdio and mperf report of
+# FILE with OPTIONS, each through report_filter, are the same (perf.out,
+# mperf.out; the head of the diff shown otherwise), and mperf says nothing
+# on stderr.
+same_report () {
+	local f=$1
+	shift
+	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | report_filter >perf.out &&
+	"$MPERF" report -i "$f" "$@" 2>mperf.err | report_filter >mperf.out &&
+	test_must_be_empty mperf.err &&
+	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
+	diff -u perf.out mperf.out >diff.out || { head -n 60 diff.out; return 1; }
+}
+
 # --- the test driver --------------------------------------------------------
 
 test_print_output_ () {

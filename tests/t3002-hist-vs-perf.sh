@@ -6,12 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 # Everything but perf's random tip line; only the first 20 rows of each
-# section.  One known difference is folded: a sample in .plt shows as
-# "name@plt" or as "_init" (stretched over .plt) depending on the shape of
-# perf's symbol tree, which mperf does not reproduce.
+# section.
 top_rows () {
 	grep -v '^# (Tip:\|^# (Cannot load tips' |
-	sed -E 's/\[\.\] (_init|[A-Za-z0-9_.]*@plt)$/[.] _init-or-plt/' |
 	awk '/^# Samples:/ { n = 0 } /^ +[0-9.]+%/ { if (++n > 20) next } { print }'
 }
 

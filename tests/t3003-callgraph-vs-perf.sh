@@ -7,25 +7,9 @@
 # chains, and -D agrees on both.  Skipped without perf.
 . "$(dirname "$0")/lib.sh"
 
-# perf's random tip; the remainder line of fractal mode, which perf 6.1
-# names with a symbol it leaves uninitialised ("[...]", or "[...] (inlined)"
-# as its heap has it).
-# An address in .plt shows as "name@plt" or as "_init" in perf, as its
-# symbol tree has it (t3002 folds it the same way), in entries and chains.
-filter () {
-	grep -v '^# (Tip:\|^# (Cannot load tips' |
-	sed -E 's/--\[\.\.\.\] \(inlined\)$/--[...]/; s/(_init|[A-Za-z0-9_.]+@plt)([^A-Za-z0-9_.@]|$)/_init-or-plt\2/g'
-}
-
-same_report () {	# same_report FILE [OPTIONS...]
-	local f=$1
-	shift
-	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | filter >perf.out &&
-	"$MPERF" report -i "$f" "$@" 2>mperf.err | filter >mperf.out &&
-	test_must_be_empty mperf.err &&
-	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
-	diff -u perf.out mperf.out >diff.out || { head -n 60 diff.out; return 1; }
-}
+# Compared through lib.sh's report_filter: all but perf's random tip, and
+# the remainder line of fractal mode, which perf 6.1 names with a symbol
+# it leaves uninitialised ("[...]", or "[...] (inlined)" as its heap has it).
 
 # The views the tests compare, each a set of report options.  Thresholds
 # stay at perf's 0.5% or above: below, chains of a sample or two often
@@ -57,8 +41,8 @@ VIEWS=(
 same_chains () {
 	local f=$1
 	shift
-	"$PERF" report --stdio -i "$f" -g folded,0 "$@" 2>/dev/null | filter | sort >perf.out &&
-	"$MPERF" report -i "$f" -g folded,0 "$@" 2>mperf.err | filter | sort >mperf.out &&
+	"$PERF" report --stdio -i "$f" -g folded,0 "$@" 2>/dev/null | report_filter | sort >perf.out &&
+	"$MPERF" report -i "$f" -g folded,0 "$@" 2>mperf.err | report_filter | sort >mperf.out &&
 	test_must_be_empty mperf.err &&
 	grep -q "^[0-9.]*% " mperf.out &&
 	diff -u perf.out mperf.out >diff.out || { head -n 40 diff.out; return 1; }
@@ -148,8 +132,8 @@ test_expect_success PERF 'a shell and its children: perf'"'"'s order, and the fi
 test_expect_success PERF 'system-wide (-a -g): the same entries and chains as perf' '
 	"$PERF" record -q -a -g -e cpu-clock -o sys.data -- "$CALLPATHS" 0.3 >/dev/null 2>&1 &&
 	for v in "-g folded" "--no-children -g folded,0"; do
-		"$PERF" report --stdio -i sys.data --comms callpaths,swapper $v 2>/dev/null | filter | sort >perf.out &&
-		"$MPERF" report -i sys.data --comms callpaths,swapper $v 2>mperf.err | filter | sort >mperf.out &&
+		"$PERF" report --stdio -i sys.data --comms callpaths,swapper $v 2>/dev/null | report_filter | sort >perf.out &&
+		"$MPERF" report -i sys.data --comms callpaths,swapper $v 2>mperf.err | report_filter | sort >mperf.out &&
 		test_must_be_empty mperf.err &&
 		diff -u perf.out mperf.out >diff.out || { head -n 40 diff.out; exit 1; }
 	done
@@ -181,8 +165,8 @@ test_expect_success PERF '-D equals perf'"'"'s on both -g files' '
 test_expect_success PERF 'a pipe-mode -g stream: perf'"'"'s Self view and graph' '
 	"$MPERF" record -q -g -e cpu-clock -o - "$CALLPATHS" 0.3 >pipe.data &&
 	for v in "" "-g folded" "--no-children" "-g callee"; do
-		"$PERF" report --stdio -i - $v <pipe.data 2>/dev/null | filter >perf.out &&
-		"$MPERF" report -i - $v <pipe.data 2>mperf.err | filter >mperf.out &&
+		"$PERF" report --stdio -i - $v <pipe.data 2>/dev/null | report_filter >perf.out &&
+		"$MPERF" report -i - $v <pipe.data 2>mperf.err | report_filter >mperf.out &&
 		test_must_be_empty mperf.err &&
 		grep -q "^# Overhead" mperf.out &&
 		diff -u perf.out mperf.out || exit 1
