@@ -349,14 +349,8 @@ int record__count(const struct count_opts *o, struct count_result *res)
 		if ((err = open_event(&c, o->events, res, i)))
 			goto out;
 	t0 = now_ns();
-	if (has_workload) {
-		res->exec_errno = workload__start(&wl);
-		if (res->exec_errno) {
-			err = mperf_error(-res->exec_errno, "%s: %s", o->argv[0],
-					  res->exec_errno == ENOENT ? "command not found" : strerror(res->exec_errno));
-			goto out;
-		}
-	}
+	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
+		goto out;
 	if (!t.traces_workload && (err = enable_all(&c, res)))
 		goto out;
 	if ((err = wait_end(&c, &wl, &sigs, res)))

@@ -193,8 +193,12 @@ struct workload {
  */
 int workload__prepare(struct workload *wl, char *const *argv, const struct record_signals *sigs,
 		      bool stdout_to_stderr);
-/* Release the child; returns 0, or the exec errno (the child has exited). */
-int workload__start(struct workload *wl);
+/*
+ * Release the child: 0, or when its exec failed (the child has exited) the
+ * negative errno, said in one line ("argv0: command not found"), whose
+ * errno *exec_errno keeps.
+ */
+int workload__start(struct workload *wl, const char *argv0, int *exec_errno);
 void workload__abort(struct workload *wl);
 
 /* ---- features.c: what the feature sections say about this machine ---- */

@@ -292,14 +292,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 
 	t0 = now_ns();
-	if (has_workload) {
-		res->exec_errno = workload__start(&wl);
-		if (res->exec_errno) {
-			err = mperf_error(-res->exec_errno, "%s: %s", o->argv[0],
-					  res->exec_errno == ENOENT ? "command not found" : strerror(res->exec_errno));
-			goto out;
-		}
-	}
+	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
+		goto out;
 	/* A running target's events start now (the workload's started at its exec). */
 	if (!t.traces_workload && (err = evlist__enable(&el, res)))
 		goto out;

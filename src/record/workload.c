@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "../lib/log.h"
 #include "internal.h"
 
 int workload__prepare(struct workload *wl, char *const *argv, const struct record_signals *sigs,
@@ -66,7 +67,7 @@ int workload__prepare(struct workload *wl, char *const *argv, const struct recor
 	return 0;
 }
 
-int workload__start(struct workload *wl)
+static int release(struct workload *wl)
 {
 	int e = 0;
 	ssize_t n;
@@ -84,6 +85,15 @@ int workload__start(struct workload *wl)
 	close(wl->err_fd);
 	wl->err_fd = -1;
 	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+int workload__start(struct workload *wl, const char *argv0, int *exec_errno)
+{
+	*exec_errno = release(wl);
+	if (!*exec_errno)
+		return 0;
+	return mperf_error(-*exec_errno, "%s: %s", argv0,
+			   *exec_errno == ENOENT ? "command not found" : strerror(*exec_errno));
 }
 
 void workload__abort(struct workload *wl)
