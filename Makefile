@@ -42,7 +42,9 @@ ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-LIBS = -pthread $(PKG_LIBS) -lm
+# libiberty (Debian libiberty-dev, a static library without a .pc file)
+# demangles C++ and Rust names as perf 6.1 does.
+LIBS = -pthread $(PKG_LIBS) -liberty -lm
 LDFLAGS += -Wl,--as-needed
 
 ifneq ($(V),1)

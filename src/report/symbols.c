@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <ctype.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +176,53 @@ void symcache__delete(struct symcache *c)
 		free(c->kallsyms);
 	}
 	free(c);
+}
+
+/* ---- names ---- */
+
+static int hexval(char c)
+{
+	return isdigit((unsigned char)c) ? c - '0' : (tolower((unsigned char)c) - 'a' + 10);
+}
+
+/*
+ * OCaml's native symbols: "caml" and a capitalised module path whose
+ * dots are "__" and whose other characters may be "$xx" in hex
+ * (camlStdlib__List__map_281 is Stdlib.List.map_281), as perf reads them.
+ */
+static char *ocaml_demangle(const char *s)
+{
+	size_t n = strlen(s), j = 0;
+	char *out;
+
+	if (strncmp(s, "caml", 4) || !isupper((unsigned char)s[4]) || !(out = malloc(n + 1)))
+		return NULL;
+	for (size_t i = 4; i < n;) {
+		if (s[i] == '_' && s[i + 1] == '_') {
+			out[j++] = '.';
+			i += 2;
+		} else if (s[i] == '$' && isxdigit((unsigned char)s[i + 1]) && isxdigit((unsigned char)s[i + 2])) {
+			out[j++] = (char)(hexval(s[i + 1]) << 4 | hexval(s[i + 2]));
+			i += 3;
+		} else {
+			out[j++] = s[i++];
+		}
+	}
+	out[j] = 0;
+	return out;
+}
+
+/*
+ * A user-space symbol's name as perf shows it: demangled by the
+ * toolchain's demangler (libiberty's, as perf 6.1 is built on Debian:
+ * C++ and Rust, without parameters), else as OCaml's; NULL when the name
+ * is not mangled.  Kernel symbols are not demangled (perf's default).
+ */
+static char *demangle(const char *name)
+{
+	char *d = cplus_demangle(name, DMGL_NO_OPTS);
+
+	return d ? d : ocaml_demangle(name);
 }
 
 /* ---- building a table ---- */
@@ -384,8 +433,12 @@ static int load_elf_symbols(Elf *e, const struct segs *sg, bool want_symtab, str
 			start -= sg->v[k].p_vaddr - sg->v[k].p_offset;
 		else
 			start -= ssh.sh_addr - ssh.sh_offset;
-		if (add_sym(l, start, s.st_size, name, (unsigned char)GELF_ST_BIND(s.st_info)))
-			return -ENOMEM;
+		char *dm = demangle(name);
+		int err = add_sym(l, start, s.st_size, dm ? dm : name, (unsigned char)GELF_ST_BIND(s.st_info));
+
+		free(dm);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -548,7 +601,10 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 		idx = GELF_R_SYM(r.r_info);
 		if (idx && gelf_getsym(dd, (int)idx, &sym) && !(name = elf_strptr(e, dyn_sh.sh_link, sym.st_name)))
 			name = "";
-		snprintf(buf, sizeof(buf), "%s@plt", name);
+		char *dm = demangle(name);
+
+		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
+		free(dm);
 		if (add_sym(l, plt_sh.sh_offset + plt_sh.sh_entsize * (k + 1), plt_sh.sh_entsize, buf, STB_GLOBAL))
 			return -ENOMEM;
 	}
@@ -1185,7 +1241,7 @@ static int add_inline_name(struct inl *i, const char *name)
 
 	if (v)
 		i->names = v;
-	if (!v || !(copy = strdup(name)))
+	if (!v || (!(copy = demangle(name)) && !(copy = strdup(name))))
 		return -ENOMEM;
 	i->names[i->n++] = copy;
 	return 0;
