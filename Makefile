@@ -118,25 +118,27 @@ check: all units
 	prove -f $(UNIT_BIN) tests/t[0-9]*.sh
 
 # libFuzzer harnesses (clang), with ASan and UBSan.  `make fuzz-smoke`
-# runs each for FUZZ_SECONDS over a scratch copy of its corpus.
+# runs each for FUZZ_SECONDS over a scratch copy of its corpus (the
+# consumers' with an empty kernel symbol table: see no-kallsyms.sh).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 30
-FUZZ_BIN = $(B)/fuzz/fuzz-reader $(B)/fuzz/fuzz-ring
+FUZZ_BIN = $(B)/fuzz/fuzz-reader $(B)/fuzz/fuzz-ring $(B)/fuzz/fuzz-consumers
 
 $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
-		-o $@ $< $(LIB_SRC) $(PKG_LIBS) -lm
+		-o $@ $< $(LIB_SRC) $(PKG_LIBS) -liberty -lm
 
 fuzz: $(FUZZ_BIN)
 
 fuzz-smoke: fuzz
-	@for h in reader ring; do \
+	@for h in reader ring consumers; do \
 		rm -rf $(B)/fuzz/work-$$h && mkdir -p $(B)/fuzz/work-$$h && \
 		cp tests/fuzz/corpus/$$h/* $(B)/fuzz/work-$$h/ 2>/dev/null; \
 		echo "fuzz-$$h: $(FUZZ_SECONDS) s"; \
-		$(B)/fuzz/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+		wrap=; test $$h != consumers || wrap=tests/fuzz/no-kallsyms.sh; \
+		$$wrap $(B)/fuzz/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
 			-artifact_prefix=$(B)/fuzz/ $(B)/fuzz/work-$$h tests/fuzz/corpus/$$h \
 			>$(B)/fuzz/$$h.log 2>&1 || { tail -n 40 $(B)/fuzz/$$h.log; exit 1; }; \
 		grep -E 'stat::number_of_executed_units|stat::peak_rss' $(B)/fuzz/$$h.log; \

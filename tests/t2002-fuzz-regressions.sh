@@ -6,7 +6,8 @@
 # SANITIZE=address,undefined` a sanitizer report fails the run too.
 . "$(dirname "$0")/lib.sh"
 
-for f in "$MPERF_ROOT"/tests/fuzz/regressions/reader-* "$MPERF_ROOT"/tests/fuzz/corpus/reader/*; do
+for f in "$MPERF_ROOT"/tests/fuzz/regressions/reader-* "$MPERF_ROOT"/tests/fuzz/corpus/reader/* \
+	"$MPERF_ROOT"/tests/fuzz/regressions/consumers-*; do
 	test -f "$f" || continue
 	name=${f#"$MPERF_ROOT"/tests/fuzz/}
 	for mode in -D --stats --stdio --json --header-only; do
@@ -20,6 +21,20 @@ for f in "$MPERF_ROOT"/tests/fuzz/regressions/reader-* "$MPERF_ROOT"/tests/fuzz/
 			test "$(wc -c <out)" -lt 50000000
 		'
 	done
+done
+
+# The consumers' fuzzer's finds (and its corpus): mperf script too.
+for f in "$MPERF_ROOT"/tests/fuzz/regressions/consumers-* "$MPERF_ROOT"/tests/fuzz/corpus/consumers/*; do
+	test -f "$f" || continue
+	name=${f#"$MPERF_ROOT"/tests/fuzz/}
+	test_expect_success "script survives $name" '
+		rc=0 && timeout 60 "$MPERF" script -i "'"$f"'" >out 2>err || rc=$? &&
+		{ test "$rc" = 0 || test "$rc" = 125; } &&
+		grep -v "^mperf script: warning: " err >err.errors || : &&
+		if test "$rc" = 125; then test_line_count = 1 err.errors; else test_must_be_empty err.errors; fi &&
+		! grep -q -E "Sanitizer|runtime error" err &&
+		test "$(wc -c <out)" -lt 50000000
+	'
 done
 
 test_done
