@@ -177,9 +177,6 @@ struct script {
 	bool have_seq;
 	struct tep_event **tp;		/* per event: its format, or NULL */
 	size_t nr_tp;
-	/* The last symbol printed, and its name (demangled). */
-	const char *last_sym, *last_name;
-	char demangled[1024];
 };
 
 static int output_type(const struct perf_event_attr *a)
@@ -554,95 +551,6 @@ static void kernel_fallback(struct script *S, int cpumode, uint64_t ip, struct r
 }
 
 /*
- * A C++ symbol's name as perf 6.1 prints it: demangled, without the
- * parameters ("ns::Class::f", "walk_non_aliased_vuses").  Only the plain
- * shapes: a name, or a nested name of names, constructors and destructors;
- * for templates, operators, substitutions, clones and the rest, false
- * (the symbol's name is printed as the table has it).
- */
-static bool demangle(const char *m, char *buf, size_t len)
-{
-	const char *p = m + 2, *last = NULL;
-	size_t o = 0, last_len = 0;
-	bool nested;
-
-#define PUT(s, n) do { if (o + (n) >= len) return false; memcpy(buf + o, (s), (n)); o += (n); } while (0)
-	if (strncmp(m, "_Z", 2) || strchr(m, '.') || strchr(m, '@'))
-		return false;
-	if (*p == 'L')
-		p++;
-	nested = *p == 'N';
-	if (nested) {
-		p++;
-		while (*p == 'r' || *p == 'V' || *p == 'K')
-			p++;
-		if (*p == 'R' || *p == 'O')
-			p++;
-	}
-	for (int part = 0; ; part++) {
-		if (nested && *p == 'E') {
-			p++;
-			break;
-		}
-		if (part)
-			PUT("::", 2);
-		if (nested && part == 0 && p[0] == 'S' && p[1] == 't') {
-			PUT("std", 3);
-			p += 2;
-			continue;
-		}
-		if (*p == 'L')
-			p++;
-		if (*p >= '1' && *p <= '9') {
-			size_t n = 0;
-
-			while (*p >= '0' && *p <= '9' && n < 4096)
-				n = n * 10 + (size_t)(*p++ - '0');
-			if (!n || strnlen(p, n) < n)
-				return false;
-			PUT(p, n);
-			last = p;
-			last_len = n;
-			p += n;
-		} else if (nested && last && p[0] == 'C' && p[1] >= '1' && p[1] <= '3') {
-			PUT(last, last_len);
-			p += 2;
-		} else if (nested && last && p[0] == 'D' && p[1] >= '0' && p[1] <= '2') {
-			PUT("~", 1);
-			PUT(last, last_len);
-			p += 2;
-		} else {
-			return false;
-		}
-		if (!nested)
-			break;
-	}
-	/* Template arguments, an ABI tag: printed in ways this does not know. */
-	if (*p == 'I' || *p == 'B' || !last)
-		return false;
-	buf[o] = 0;
-	return true;
-#undef PUT
-}
-
-/* A PLT entry's "name@plt" is its demangled name, then "@plt". */
-static bool demangle_sym(const char *name, char *buf, size_t len)
-{
-	size_t n = strlen(name);
-	char m[1024];
-
-	if (n > 4 && !strcmp(name + n - 4, "@plt") && n - 4 < sizeof(m)) {
-		memcpy(m, name, n - 4);
-		m[n - 4] = 0;
-		if (!demangle(m, buf, len) || strlen(buf) + 5 > len)
-			return false;
-		strcat(buf, "@plt");
-		return true;
-	}
-	return demangle(name, buf, len);
-}
-
-/*
  * The name perf prints for a dso: a kernel module's file is "[name]" (its
  * file name up to ".ko", '-' as '_') unless the recording's build ids name
  * the file (perf's dso then has the file's name), everything else as the
@@ -676,15 +584,7 @@ static void print_sym_dso(struct script *S, unsigned f, const struct resolved *r
 	if (f & SCRIPT_F_SYM) {
 		out_char(o, ' ');
 		if (sym) {
-			/* By name: a kernel symbol is handed out in one struct, reused. */
-			if (sym->name != S->last_sym) {
-				S->last_sym = sym->name;
-				S->last_name = sym->name;
-				if (sym->name[0] == '_' && sym->name[1] == 'Z' &&
-				    demangle_sym(sym->name, S->demangled, sizeof(S->demangled)))
-					S->last_name = S->demangled;
-			}
-			out_str(o, S->last_name);
+			out_str(o, sym->name);	/* demangled as the symbols were read */
 			if (f & SCRIPT_F_SYMOFF) {
 				out_str(o, "+0x");
 				out_hex(o, addr - sym->start);
