@@ -130,6 +130,30 @@ void report_hists__event(const struct report_hists *h, size_t ev, struct report_
 void report_hists__entry(const struct report_hists *h, size_t ev, size_t i, struct report_entry *r);
 void report_hists__free(struct report_hists *h);
 
+/* mperf diff's computations, as perf diff's -c names them. */
+enum report_diff_compute { REPORT_DIFF_DELTA, REPORT_DIFF_DELTA_ABS, REPORT_DIFF_RATIO, REPORT_DIFF_WDIFF };
+
+struct report_diff_opts {
+	struct report_hist_opts hist;	/* the keys and filters (comm, dso) */
+	enum report_diff_compute compute;	/* default delta-abs, as perf 6.1 */
+	long long wdiff_w1, wdiff_w2;	/* -c wdiff:W1,W2 */
+	unsigned order;			/* -o: 0 by baseline, 1 (default) by the computed column */
+	bool period;			/* -p: the periods too */
+	bool formula;			/* -F: the formula too */
+	bool baseline_only;		/* -b: only the entries that have a match in the baseline */
+	bool relative;			/* --percentage relative: shares of what the filters keep */
+	bool quiet;			/* -q: the entries alone, without the headers */
+	bool json;			/* one JSON document, largest moves first */
+};
+
+/*
+ * `mperf diff`: every event of the baseline old, its entries matched with
+ * the new file's by the sort keys' names (the same DSO and symbol name,
+ * whatever their addresses), as perf diff 6.1 prints them; in diff.c.
+ */
+int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, const char *new_label,
+		 const struct report_diff_opts *o, FILE *out);
+
 /* --header-only: the header and features, as perf report --header-only prints them. */
 int report__header(struct pdata *p, const char *label, time_t mtime, FILE *out);
 
