@@ -61,17 +61,19 @@ old=$dir/old.data new=$dir/new.data
 # One untimed run of each: the page cache, and kallsyms warm for both.
 "$MPERF" diff "$old" "$new" >/dev/null 2>&1
 "$PERF" diff "$old" "$new" >/dev/null 2>&1
-/usr/bin/time -f "%e %M" -o "$tmp/m.time" "$MPERF" diff "$old" "$new" >"$tmp/m.out" 2>/dev/null
-/usr/bin/time -f "%e %M" -o "$tmp/p.time" "$PERF" diff "$old" "$new" >"$tmp/p.out" 2>/dev/null
-/usr/bin/time -f "%e %M" -o "$tmp/mj.time" "$MPERF" diff --json "$old" "$new" >/dev/null 2>&1
-read -r ms mk <"$tmp/m.time"
-read -r ps pk <"$tmp/p.time"
-read -r js jk <"$tmp/mj.time"
+/usr/bin/time -f "%e %M %U %S" -o "$tmp/m.time" "$MPERF" diff "$old" "$new" >"$tmp/m.out" 2>/dev/null
+/usr/bin/time -f "%e %M %U %S" -o "$tmp/p.time" "$PERF" diff "$old" "$new" >"$tmp/p.out" 2>/dev/null
+/usr/bin/time -f "%e %M %U %S" -o "$tmp/mj.time" "$MPERF" diff --json "$old" "$new" >/dev/null 2>&1
+read -r ms mk mu msy <"$tmp/m.time"
+read -r ps pk pu psy <"$tmp/p.time"
+read -r js jk ju jsy <"$tmp/mj.time"
+cpu () { awk -v u="$1" -v s="$2" 'BEGIN { printf "%.2f", u + s }'; }
 lines=$(wc -l <"$tmp/p.out")
 differ=$(diff "$tmp/p.out" "$tmp/m.out" | grep -c '^>' || true)
 echo "diff $old ($(count_samples "$old") samples) $new ($(count_samples "$new") samples), $lines lines, one run each:"
-printf '  mperf diff         %8s s   peak RSS %8s KB\n' "$ms" "$mk"
-printf '  mperf diff --json  %8s s   peak RSS %8s KB\n' "$js" "$jk"
-printf '  perf diff          %8s s   peak RSS %8s KB\n' "$ps" "$pk"
-awk -v p="$ps" -v m="$ms" 'BEGIN { printf "  perf/mperf: %.1fx\n", (m > 0) ? p / m : 0 }'
+printf '  mperf diff         %8s s  (CPU %s s)   peak RSS %8s KB\n' "$ms" "$(cpu "$mu" "$msy")" "$mk"
+printf '  mperf diff --json  %8s s  (CPU %s s)   peak RSS %8s KB\n' "$js" "$(cpu "$ju" "$jsy")" "$jk"
+printf '  perf diff          %8s s  (CPU %s s)   peak RSS %8s KB\n' "$ps" "$(cpu "$pu" "$psy")" "$pk"
+awk -v p="$ps" -v m="$ms" 'BEGIN { printf "  perf/mperf: %.1fx wall", (m > 0) ? p / m : 0 }'
+awk -v p="$(cpu "$pu" "$psy")" -v m="$(cpu "$mu" "$msy")" 'BEGIN { printf ", %.1fx CPU\n", (m > 0) ? p / m : 0 }'
 echo "  lines that differ: $differ"
