@@ -54,6 +54,7 @@ QUIET_LINK = @echo '  LINK    '$@;
 endif
 
 B = build
+SHARES = $(B)/workloads/old/shares $(B)/workloads/new/shares
 LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/report/*.c src/stat/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
@@ -61,7 +62,7 @@ CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-all: mperf noploop cpuspin callpaths callpaths-nofp
+all: mperf noploop cpuspin callpaths callpaths-nofp $(SHARES)
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
 # so a sanitizer build never lingers as ./mperf.
@@ -90,6 +91,18 @@ callpaths: tests/workloads/callpaths.c
 callpaths-nofp: tests/workloads/callpaths.c
 	$(QUIET_LINK)$(CC) -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls \
 		-fno-ipa-cp -fno-ipa-sra -fno-ipa-icf -Wall -pthread -o $@ $<
+
+# Two builds of one program, for the diff tests: f 70% and g 25% of the
+# time in old, 40% and 55% in new, and a function each has alone.  One file
+# name in two directories, as perf diff matches DSOs by name; no PLT (a
+# sample there is named one way or another by the shape of perf's tree).
+$(B)/workloads/old/shares: tests/workloads/shares.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) -O0 -fno-inline -fno-plt -Wall -DF_SHARE=70 -DG_SHARE=25 -DOLD_ONLY=5 -o $@ $<
+
+$(B)/workloads/new/shares: tests/workloads/shares.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) -O0 -fno-inline -fno-plt -Wall -DF_SHARE=40 -DG_SHARE=55 -DNEW_ONLY=5 -o $@ $<
 
 # Only main() prints the full version: a new commit relinks mperf, it does
 # not rebuild everything (the flags, and so the .flags file, stay the same).
@@ -184,6 +197,7 @@ bench: all
 	bench/script-vs-perf.sh
 	bench/dwarf-vs-perf.sh
 	bench/stat-startup-vs-perf.sh
+	bench/diff-vs-perf.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
 # pages and the bash completion; make uninstall removes exactly those files.

@@ -20,6 +20,7 @@ struct option;
  */
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -18,6 +18,7 @@ static const struct cmd {
 } commands[] = {
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "Read perf.data (mperf's or perf's) and display it" },
+	{ "diff", cmd_diff, "Compare two perf.data files' profiles, as perf diff" },
 	{ "stat", cmd_stat, "Run a command and count its events, as perf stat" },
 	{ "list", cmd_list, "List the events this machine offers" },
 	{ "script", cmd_script, "Read perf.data (mperf's or perf's) and print each sample, as perf script" },

@@ -117,6 +117,36 @@ _mperf()
 		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" report)" -- "$cur"))
 		return 0
 		;;
+	diff)
+		case $prev in
+		-s|--sort)
+			COMPREPLY=($(compgen -W 'comm pid dso symbol dso,symbol comm,dso,symbol' -- "$cur"))
+			return 0
+			;;
+		-c|--compute)
+			COMPREPLY=($(compgen -W 'delta delta-abs ratio wdiff:' -- "$cur"))
+			return 0
+			;;
+		-o|--order)
+			COMPREPLY=($(compgen -W '0 1' -- "$cur"))
+			return 0
+			;;
+		--percentage)
+			COMPREPLY=($(compgen -W 'relative absolute' -- "$cur"))
+			return 0
+			;;
+		-C|--comms|-d|--dsos)
+			return 0
+			;;
+		esac
+		# The two files, old then new.
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" diff)" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		return 0
+		;;
 	*)
 		# A command this script does not know yet: its options, from its -h.
 		[[ $cur == -* ]] && COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" "$cmd")" -- "$cur"))

@@ -21,15 +21,17 @@
 # shell function have_foo succeeds (the answer is cached), !FOO when it
 # fails.  A missing one skips the test instead of failing it.
 #
-# Known environment: MPERF, NOPLOOP, CPUSPIN, CALLPATHS, CALLPATHS_NOFP (absolute
-# paths to the built binaries), MPERF_ROOT (the repository), TRASH_DIRECTORY (the scratch
+# Known environment: MPERF, NOPLOOP, CPUSPIN, CALLPATHS, CALLPATHS_NOFP, SHARES_OLD,
+# SHARES_NEW (absolute paths to the built binaries), MPERF_ROOT (the repository), TRASH_DIRECTORY (the scratch
 # directory), PERF (the perf binary to compare against, default: perf).
 #
 # Workloads: `noploop N` spins for N seconds of wall time, `cpuspin N` until
 # it has used N seconds of CPU time, `callpaths N` the same along known call
 # paths (spin -> a -> b -> leaf, a helper shared by a and c, recursion),
 # in THREADS threads with a second argument; `callpaths-nofp` the same built -O2
-# -fomit-frame-pointer, for DWARF unwinding.  A test that predicts a sample count
+# -fomit-frame-pointer, for DWARF unwinding; `shares N` (SHARES_OLD, SHARES_NEW: two
+# builds named shares) spends N seconds of CPU time in f and g, 70%/25% in the old
+# build and 40%/55% in the new one, plus old_only or new_only 5%.  A test that predicts a sample count
 # runs cpuspin: cpu-clock samples the CPU time of the task, which is what a
 # wall-clock loop does not get on a busy machine.
 
@@ -52,8 +54,10 @@ NOPLOOP=$MPERF_ROOT/noploop
 CPUSPIN=$MPERF_ROOT/cpuspin
 CALLPATHS=$MPERF_ROOT/callpaths
 CALLPATHS_NOFP=$MPERF_ROOT/callpaths-nofp
+SHARES_OLD=$MPERF_ROOT/build/workloads/old/shares
+SHARES_NEW=$MPERF_ROOT/build/workloads/new/shares
 PERF=${PERF:-perf}
-export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP MPERF_ROOT PERF
+export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW MPERF_ROOT PERF
 
 if ! test -x "$MPERF" || ! test -x "$NOPLOOP" || ! test -x "$CPUSPIN"; then
 	echo "1..0 # SKIP $MPERF, $NOPLOOP or $CPUSPIN not built (run make)"

@@ -66,6 +66,7 @@ struct hists {
 	struct hent **v;		/* every entry, for sorting */
 	size_t n, cap;
 	uint64_t total_period, nr_samples, lost;
+	uint64_t shown_period;		/* of the samples the filters keep */
 };
 
 struct hist {
@@ -687,6 +688,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	if (H->o->dso && !(k.dso && (listed(H->o->dso, k.dso) || listed(H->o->dso, w->dso))))
 		k.filtered = true;
 	hs->total_period += ss->period;
+	if (!k.filtered)
+		hs->shown_period += ss->period;
 	hs->nr_samples++;
 	H->total_samples++;
 	if (!(e = add(H, hs, &k, ss->period, true)))
@@ -782,6 +785,7 @@ static int resolve_kernel(struct hist *H)
 			continue;
 		memset(hs, 0, sizeof(*hs));
 		hs->total_period = old.total_period;
+		hs->shown_period = old.shown_period;
 		hs->nr_samples = old.nr_samples;
 		hs->lost = old.lost;
 		for (size_t e = 0; e < old.n; e++) {
@@ -1402,35 +1406,77 @@ static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20
 	return pdata__build_id(arg, name, id);
 }
 
-int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
+/* Read p through the session into H: every event's entries, kernel symbols resolved. */
+static int hist_read(struct hist *H, struct pdata *p, const char *label, const struct report_hist_opts *o)
 {
-	struct hist H = { .o = o, .p = p, .label = label };
 	struct session_ops ops = {
-		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = &H, .machine = true,
+		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = H, .machine = true,
 	};
-	struct out out;
 	int ret;
 
-	H.syms = symcache__new();
-	if (!H.syms)
+	memset(H, 0, sizeof(*H));
+	H->o = o;
+	H->p = p;
+	H->label = label;
+	H->syms = symcache__new();
+	if (!H->syms)
 		return mperf_error(-ENOMEM, "out of memory");
-	symcache__set_build_ids(H.syms, recorded_build_id, p);
-	set_keys(&H);
+	symcache__set_build_ids(H->syms, recorded_build_id, p);
+	set_keys(H);
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
-	H.nr = H.h_cap = pdata__nr_evsel(p);
-	H.h = calloc(H.nr ? H.nr : 1, sizeof(*H.h));
-	if (!H.nr)
-		H.h_cap = 1;
-	if (pthread_create(&H.kthread, NULL, load_kernel_symbols, H.syms) == 0)
-		H.kthread_running = true;
+	H->nr = H->h_cap = pdata__nr_evsel(p);
+	H->h = calloc(H->nr ? H->nr : 1, sizeof(*H->h));
+	if (!H->nr)
+		H->h_cap = 1;
+	if (pthread_create(&H->kthread, NULL, load_kernel_symbols, H->syms) == 0)
+		H->kthread_running = true;
 	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
-	ret = !H.h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(&H);
+	ret = !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
 	if (ret >= 0)
 		ret = session__run(p, label, &ops);
-	if (ret >= 0 && (ret = resolve_kernel(&H)))
+	if (ret >= 0 && (ret = resolve_kernel(H)))
 		ret = mperf_error(ret, "out of memory");
-	else if (ret < 0 && H.kthread_running)
-		pthread_join(H.kthread, NULL);
+	else if (ret < 0 && H->kthread_running) {
+		pthread_join(H->kthread, NULL);
+		H->kthread_running = false;
+	}
+	return ret;
+}
+
+static void hist_free(struct hist *H)
+{
+	for (size_t i = 0; H->h && i < H->nr; i++) {
+		for (size_t e = 0; e < H->h[i].n; e++) {
+			if (H->h[i].v[e]->cc) {
+				cc_tree_free(H->h[i].v[e]->cc);
+				free(H->h[i].v[e]->cc);
+			}
+			free(H->h[i].v[e]);
+		}
+		free(H->h[i].v);
+	}
+	for (size_t b = 0; b < DBUCKETS; b++)
+		for (struct dso_info *d = H->dsos[b], *next; d; d = next) {
+			next = d->next;
+			free(d);
+		}
+	free(H->fr);
+	free(H->lvl);
+	free(H->fx);
+	free(H->lx);
+	free(H->seen);
+	unwinder__delete(H->unwinder);
+	strset_free(&H->strs);
+	free(H->h);
+	symcache__delete(H->syms);
+}
+
+int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
+{
+	struct hist H;
+	struct out out;
+	int ret = hist_read(&H, p, label, o);
+
 	if (ret >= 0 && out_init(&out, f)) {
 		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {
@@ -1440,29 +1486,75 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 			ret = print_text(&H, &out);
 		ret = out_close(&out, ret, label);
 	}
-	for (size_t i = 0; H.h && i < H.nr; i++) {
-		for (size_t e = 0; e < H.h[i].n; e++) {
-			if (H.h[i].v[e]->cc) {
-				cc_tree_free(H.h[i].v[e]->cc);
-				free(H.h[i].v[e]->cc);
-			}
-			free(H.h[i].v[e]);
-		}
-		free(H.h[i].v);
-	}
-	for (size_t b = 0; b < DBUCKETS; b++)
-		for (struct dso_info *d = H.dsos[b], *next; d; d = next) {
-			next = d->next;
-			free(d);
-		}
-	free(H.fr);
-	free(H.lvl);
-	free(H.fx);
-	free(H.lx);
-	free(H.seen);
-	unwinder__delete(H.unwinder);
-	strset_free(&H.strs);
-	free(H.h);
-	symcache__delete(H.syms);
+	hist_free(&H);
 	return ret;
+}
+
+/* ---- the entries, for other consumers (report.h: mperf diff) ---- */
+
+struct report_hists {
+	struct hist H;
+	struct report_hist_opts o;	/* H.o points here */
+};
+
+int report__hists_read(struct pdata *p, const char *label, const struct report_hist_opts *o,
+		       struct report_hists **out)
+{
+	struct report_hists *rh = malloc(sizeof(*rh));
+	int ret;
+
+	*out = NULL;
+	if (!rh)
+		return mperf_error(-ENOMEM, "out of memory");
+	rh->o = *o;
+	/* Self periods only: no Children, no chains kept. */
+	rh->o.children = 0;
+	rh->o.cc_mode = REPORT_CC_NONE;
+	rh->o.cc_asked = false;
+	rh->o.json = false;
+	ret = hist_read(&rh->H, p, label, &rh->o);
+	if (ret < 0) {
+		hist_free(&rh->H);
+		free(rh);
+		return ret;
+	}
+	/* In perf's input order: its compare functions, as its input tree holds them. */
+	for (size_t i = 0; i < rh->H.nr; i++)
+		qsort_r(rh->H.h[i].v, rh->H.h[i].n, sizeof(*rh->H.h[i].v), collapse_cmp, &rh->H);
+	*out = rh;
+	return 0;
+}
+
+size_t report_hists__nr_events(const struct report_hists *rh)
+{
+	return rh->H.nr;
+}
+
+void report_hists__event(const struct report_hists *rh, size_t ev, struct report_event_hist *e)
+{
+	const struct hists *hs = &rh->H.h[ev];
+
+	*e = (struct report_event_hist){
+		.total_period = hs->total_period, .shown_period = hs->shown_period, .nr_samples = hs->nr_samples, .lost = hs->lost, .nr_entries = hs->n,
+	};
+}
+
+void report_hists__entry(const struct report_hists *rh, size_t ev, size_t i, struct report_entry *r)
+{
+	const struct hent *h = rh->H.h[ev].v[i];
+
+	*r = (struct report_entry){
+		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid,
+		.dso = h->dso, .sym = h->sym, .sym_start = h->sym_start, .sym_end = h->sym_end, .addr = h->addr,
+		.level = h->level, .inlined = h->inlined, .filtered = h->filtered, .period = h->period,
+		.samples = h->nr,
+	};
+}
+
+void report_hists__free(struct report_hists *rh)
+{
+	if (!rh)
+		return;
+	hist_free(&rh->H);
+	free(rh);
 }

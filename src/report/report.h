@@ -90,6 +90,70 @@ struct report_hist_opts {
 /* The per-event histograms of perf report --stdio. */
 int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
 
+/*
+ * The per-event entries report__hist counts, for other consumers (mperf
+ * diff): read once with report__hists_read (Self periods: chains and the
+ * Children view are left out, whatever o says of them), then looked at
+ * event by event and entry by entry, in perf's input order (its compare
+ * functions: an unresolved address after the symbols of its DSO, by
+ * address).  Strings stay valid until report_hists__free.
+ */
+struct report_hists;
+
+struct report_entry {
+	const char *comm;		/* the first sample's command */
+	const char *thread_comm;	/* its thread's at the end of the file (the pid column's) */
+	int tid;
+	const char *dso;		/* short name, as perf shows it; NULL: no map ("[unknown]") */
+	const char *sym;		/* NULL: unresolved, addr is shown */
+	uint64_t sym_start, sym_end;
+	uint64_t addr;			/* the first sample's map-relative address */
+	char level;			/* '.' user, 'k' kernel, ... */
+	bool inlined;			/* sym ends in " (inlined)" */
+	bool filtered;			/* hidden by o's comm/dso filters: in the totals, not shown */
+	uint64_t period, samples;
+};
+
+struct report_event_hist {
+	uint64_t total_period;		/* every sample's, filtered ones too */
+	uint64_t shown_period;		/* the samples' the filters keep */
+	uint64_t nr_samples, lost;
+	size_t nr_entries;
+};
+
+/* 0 and *out, or a negative code (logged). */
+int report__hists_read(struct pdata *p, const char *label, const struct report_hist_opts *o,
+		       struct report_hists **out);
+/* The file's events, by index (pdata__evsel's): a stream may add some while it is read. */
+size_t report_hists__nr_events(const struct report_hists *h);
+void report_hists__event(const struct report_hists *h, size_t ev, struct report_event_hist *e);
+void report_hists__entry(const struct report_hists *h, size_t ev, size_t i, struct report_entry *r);
+void report_hists__free(struct report_hists *h);
+
+/* mperf diff's computations, as perf diff's -c names them. */
+enum report_diff_compute { REPORT_DIFF_DELTA, REPORT_DIFF_DELTA_ABS, REPORT_DIFF_RATIO, REPORT_DIFF_WDIFF };
+
+struct report_diff_opts {
+	struct report_hist_opts hist;	/* the keys and filters (comm, dso) */
+	enum report_diff_compute compute;	/* default delta-abs, as perf 6.1 */
+	long long wdiff_w1, wdiff_w2;	/* -c wdiff:W1,W2 */
+	unsigned order;			/* -o: 0 by baseline, 1 (default) by the computed column */
+	bool period;			/* -p: the periods too */
+	bool formula;			/* -F: the formula too */
+	bool baseline_only;		/* -b: only the entries that have a match in the baseline */
+	bool relative;			/* --percentage relative: shares of what the filters keep */
+	bool quiet;			/* -q: the entries alone, without the headers */
+	bool json;			/* one JSON document, largest moves first */
+};
+
+/*
+ * `mperf diff`: every event of the baseline old, its entries matched with
+ * the new file's by the sort keys' names (the same DSO and symbol name,
+ * whatever their addresses), as perf diff 6.1 prints them; in diff.c.
+ */
+int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, const char *new_label,
+		 const struct report_diff_opts *o, FILE *out);
+
 /* --header-only: the header and features, as perf report --header-only prints them. */
 int report__header(struct pdata *p, const char *label, time_t mtime, FILE *out);
 
