@@ -106,7 +106,8 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 		a->sample_type |= PERF_SAMPLE_READ;
 		a->read_format |= PERF_FORMAT_GROUP;
 		a->inherit = 0;
-		if (member) {
+		if (member && !ev->period_set && !ev->freq_set) {
+			/* perf keeps a member's period= or freq= term */
 			a->sample_period = 0;
 			a->freq = 0;
 		}
@@ -183,6 +184,18 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 		add_side_band(&el->attr[0], o);
 	}
 	res->nr_events = el->nr_ev;
+	/*
+	 * Leader sampling, as perf sets it up once every sample type is
+	 * known: a member's values come in its leader's samples, and it
+	 * takes its leader's sample type (a tracepoint's RAW and CPU, or
+	 * its own call graph, are dropped; its other attr fields stay).
+	 */
+	for (size_t i = 0; i < o->nr_events; i++) {
+		int l = o->events[i].leader;
+
+		if (l != (int)i && o->events[l].sample_read)
+			el->attr[i].sample_type = el->attr[l].sample_type;
+	}
 	/*
 	 * Several events share a buffer: each sample must say whose it is.  As
 	 * perf: ID when every event samples the same fields (its place is then
