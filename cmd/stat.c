@@ -110,7 +110,9 @@ int cmd_stat(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:e:r:x:o:p:t:C:aqvh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'e':
+		case 'e': {
+			size_t first = nr_events;
+
 			ret = record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events);
 			if (ret < 0) {
 				/* Said by the parser in one line; then where to look. */
@@ -120,8 +122,14 @@ int cmd_stat(int argc, char **argv)
 					cmd_hint("stat");
 				return EXIT_USAGE;
 			}
+			/* Counting samples nothing: perf stat refuses record's call graph terms. */
+			for (size_t i = first; i < nr_events; i++)
+				if (events[i].cg_term)
+					return usage_error("'%s' is not usable in mperf stat (in -e '%s')",
+							   events[i].cg_term, optarg);
 			ret = 0;
 			break;
+		}
 		case 'r': {
 			char *end;
 

@@ -208,6 +208,21 @@ test_expect_success PERF 'leader sampling {a,b}:S: perf'"'"'s attrs, and perf re
 	test "$("$MPERF" report -D -i lead.mperf.data | grep -c "^\.\.\.\.\. id ")" -gt 100
 '
 
+# A member takes its leader's sample type (a tracepoint's RAW and CPU
+# dropped), and keeps a period= term of its own, as perf sets them up.
+test_expect_success PERF 'leader sampling: a member'"'"'s sample type is its leader'"'"'s; its period= term stays' '
+	record_both leadp -e "{cpu-clock,task-clock/period=100000/}:S" &&
+	same_as_perf leadp &&
+	diff leadp.perf.evlist leadp.mperf.evlist &&
+	grep -q "^task-clock/period=100000/: .*sample_period, sample_freq }: 100000, sample_type: IP|TID|TIME|READ|ID|PERIOD," leadp.mperf.evlist
+'
+
+test_expect_success PERF,TRACEFS,SCHED_SWITCH 'leader sampling with a tracepoint member or leader: perf'"'"'s sample types' '
+	record_both leadtp -e "{cpu-clock,sched:sched_switch}:S" -e "{sched:sched_switch,task-clock}:S" &&
+	same_as_perf leadtp &&
+	diff leadtp.perf.evlist leadtp.mperf.evlist
+'
+
 test_expect_success PERF 'a named group foo{a,b}: perf sees its name' '
 	record_both named -e "foo{cpu-clock,task-clock}" &&
 	same_as_perf named &&

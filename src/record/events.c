@@ -20,6 +20,58 @@
 /* ---- the events, opened ---- */
 
 /*
+ * The call graph an event's own terms ask for: UNSET when it has none
+ * (-g/--call-graph apply); else call-graph='s mode, fp when only
+ * max-stack= is given, and none when only stack-size= is: as perf 6.1,
+ * for which a size alone enables nothing but still replaces the global
+ * call graph.
+ */
+static enum record_cg_mode event_call_graph(const struct record_event *ev)
+{
+	if (ev->cg_mode != RECORD_CG_UNSET)
+		return ev->cg_mode;
+	if (ev->cg_max_stack)
+		return RECORD_CG_FP;
+	return ev->cg_stack_size ? RECORD_CG_NO : RECORD_CG_UNSET;
+}
+
+/*
+ * An event's call-graph terms over -g/--call-graph, as perf 6.1 applies
+ * them (evlist -v of its files agrees): the global call graph's sample
+ * bits are taken away (CALLCHAIN, and REGS_USER and STACK_USER when it
+ * is dwarf, even those --user-regs asked for) but not its attr fields
+ * (sample_regs_user, sample_stack_user, exclude_callchain_user and the
+ * sampled addresses stay); then the event's own is set up: CALLCHAIN
+ * with max-stack= as sample_max_stack; for dwarf, the user registers
+ * (perf's set, or at least ip and sp added to --user-regs), a copy of
+ * stack-size= bytes (default 8192, not --call-graph's size) of the user
+ * stack, the kernel's part of the chain only, and the sampled addresses.
+ */
+static void apply_call_graph_terms(struct perf_event_attr *a, const struct record_opts *o,
+				   const struct record_event *ev)
+{
+	enum record_cg_mode mode = event_call_graph(ev);
+
+	if (mode == RECORD_CG_UNSET)
+		return;
+	if (o->callchain || o->dwarf)
+		a->sample_type &= ~PERF_SAMPLE_CALLCHAIN;
+	if (o->dwarf)
+		a->sample_type &= ~(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+	if (mode == RECORD_CG_NO)
+		return;
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->sample_max_stack = ev->cg_max_stack;
+	if (mode == RECORD_CG_DWARF) {
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC |
+				  PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user |= o->user_regs ? RECORD_MINIMAL_REGS : RECORD_DWARF_REGS;
+		a->sample_stack_user = ev->cg_stack_size ? ev->cg_stack_size : RECORD_DEFAULT_STACK_SIZE;
+		a->exclude_callchain_user = 1;
+	}
+}
+
+/*
  * The event's own attr (what -e said) plus record's defaults, as perf
  * record sets them.  The sampling: a period= or freq= term stays; else -c
  * or -F when given; else the kind's default period (a tracepoint's 1)
@@ -74,6 +126,7 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 		a->sample_stack_user = o->stack_size;
 		a->exclude_callchain_user = 1;
 	}
+	apply_call_graph_terms(a, o, ev);
 	if (!own) {
 		a->freq = o->freq != 0;
 		if (o->freq)
@@ -106,7 +159,8 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 		a->sample_type |= PERF_SAMPLE_READ;
 		a->read_format |= PERF_FORMAT_GROUP;
 		a->inherit = 0;
-		if (member) {
+		if (member && !ev->period_set && !ev->freq_set) {
+			/* perf keeps a member's period= or freq= term */
 			a->sample_period = 0;
 			a->freq = 0;
 		}
@@ -132,8 +186,11 @@ static void setup_tracking_dummy(struct perf_event_attr *a, const struct record_
 	a->enable_on_exec = 0;
 }
 
-/* The side-band records, asked of one event only (the first, or the tracking dummy). */
-static void add_side_band(struct perf_event_attr *a, const struct record_opts *o)
+/*
+ * The side-band records, asked of one event only (the first, or the
+ * tracking dummy, whose ev is NULL).
+ */
+static void add_side_band(struct perf_event_attr *a, const struct record_opts *o, const struct record_event *ev)
 {
 	a->mmap = 1;
 	a->comm = 1;
@@ -143,8 +200,8 @@ static void add_side_band(struct perf_event_attr *a, const struct record_opts *o
 	/* As perf 6.1: BPF programs and other kernel text as they come and go. */
 	a->ksymbol = 1;
 	a->bpf_event = 1;
-	/* perf asks these of the tracking event only. */
-	a->mmap_data = o->data_addr || o->dwarf;
+	/* perf asks these of the tracking event only (data maps also when its own call graph is dwarf). */
+	a->mmap_data = o->data_addr || o->dwarf || (ev && event_call_graph(ev) == RECORD_CG_DWARF);
 	a->context_switch = o->switch_events;
 	a->namespaces = o->namespaces;
 }
@@ -175,14 +232,26 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 		size_t d = o->nr_events;
 
 		setup_tracking_dummy(&el->attr[d], o, t);
-		add_side_band(&el->attr[d], o);
+		add_side_band(&el->attr[d], o, NULL);
 		snprintf(res->ev[d].name, sizeof(res->ev[d].name), "dummy:HG");
 		res->ev[d].tracking = true;
 		el->leader[d] = (int)d;
 	} else {
-		add_side_band(&el->attr[0], o);
+		add_side_band(&el->attr[0], o, &o->events[0]);
 	}
 	res->nr_events = el->nr_ev;
+	/*
+	 * Leader sampling, as perf sets it up once every sample type is
+	 * known: a member's values come in its leader's samples, and it
+	 * takes its leader's sample type (a tracepoint's RAW and CPU, or
+	 * its own call graph, are dropped; its other attr fields stay).
+	 */
+	for (size_t i = 0; i < o->nr_events; i++) {
+		int l = o->events[i].leader;
+
+		if (l != (int)i && o->events[l].sample_read)
+			el->attr[i].sample_type = el->attr[l].sample_type;
+	}
 	/*
 	 * Several events share a buffer: each sample must say whose it is.  As
 	 * perf: ID when every event samples the same fields (its place is then
@@ -406,6 +475,16 @@ again:
 			if (max > 0 && el->attr[i].sample_freq > (uint64_t)max)
 				return mperf_error(-e, "cannot sample event '%s' at %llu Hz: kernel.perf_event_max_sample_rate is %d now (lower -F, or raise the limit)",
 						   res->ev[i].name, (unsigned long long)el->attr[i].sample_freq, max);
+		}
+		if (e == EOVERFLOW && el->attr[i].sample_max_stack) {
+			/* The kernel's answer to a chain deeper than its limit (a max-stack= term). */
+			char buf[32];
+			int max = -1;
+
+			if (host_read_small_file("/proc/sys/kernel/perf_event_max_stack", buf, sizeof(buf)) > 0)
+				max = atoi(buf);
+			return mperf_error(-e, "cannot record call chains of %u frames for event '%s': kernel.perf_event_max_stack is %d (lower max-stack=, or raise the limit)",
+					   (unsigned int)el->attr[i].sample_max_stack, res->ev[i].name, max);
 		}
 		record__open_error(msg, sizeof(msg), res->ev[i].name, el->attr[i].type, cpu, e,
 				   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);

@@ -8,9 +8,12 @@
  *   event    := generic [':' MODS]          cycles, cpu-clock, L1-dcache-load-misses
  *             | 'r' HEX [':' MODS]          raw config for PERF_TYPE_RAW
  *             | PMU '/' [terms] '/' [MODS]  terms: config*, period, freq, name,
+ *                                           call-graph, stack-size, max-stack,
  *                                           the PMU's format/ fields and events/ aliases
  *             | 'mem:' ADDR ['/' LEN] [':' rwx] [':' MODS]
- *             | SYS ':' NAME [':' MODS]     a tracepoint; SYS and NAME may be globs
+ *             | SYS ':' NAME ['/' terms '/'] [[':'] MODS]
+ *                                           a tracepoint; SYS and NAME may be globs;
+ *                                           terms: call-graph, stack-size, max-stack
  *             | ALIAS [':' MODS]            an events/ alias of any PMU (msr's tsc)
  *
  * Numbers are decimal or 0x hex.  Blanks around events and terms are
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <linux/hw_breakpoint.h>
 #include "../host/host.h"
 #include "../lib/err.h"
@@ -37,12 +41,14 @@
 
 static const char *const tracing_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
-/* Terms perf takes for what mperf record does not do (callchains, inherit, overwrite...): refused. */
+/* Terms perf takes for what mperf record does not do (branch stacks, inherit, overwrite...): refused. */
 static const char *const perf_only_terms[] = {
-	"branch_type", "time", "call-graph", "stack-size", "no-inherit", "inherit", "max-stack",
-	"nr", "no-overwrite", "overwrite", "driver-config", "percore", "aux-output",
-	"aux-sample-size", "metric-id",
+	"branch_type", "time", "no-inherit", "inherit", "nr", "no-overwrite", "overwrite",
+	"driver-config", "percore", "aux-output", "aux-sample-size", "metric-id",
 };
+
+/* The call graph terms, the only ones a tracepoint takes. */
+#define CG_TERMS "call-graph, stack-size, max-stack"
 
 struct pctx {
 	const char *spec;	/* the whole -e argument, for messages */
@@ -304,7 +310,8 @@ static int apply_mods(struct pctx *c, size_t from, size_t to, const char *m, siz
 /* ---- PMUs: sysfs type, format/ and events/ ---- */
 
 struct pmu_terms {
-	const char *pmu;
+	const char *pmu;	/* or the tracepoint's SYS:NAME */
+	bool tracepoint;	/* a tracepoint's terms: the call graph terms only */
 	char dir[512];
 	uint64_t set[3];	/* config, config1, config2 given whole by a term (last one wins) */
 	uint64_t or[3];		/* bits placed by format terms, OR'd into them */
@@ -423,7 +430,7 @@ static bool read_alias(const char *dir, const char *name, char *buf, size_t len)
 static void list_terms(const struct pmu_terms *t, char *buf, size_t len)
 {
 	static const char *const sub[] = { "format", "events" };
-	size_t n = (size_t)snprintf(buf, len, "config, config1, config2, name, period, freq");
+	size_t n = (size_t)snprintf(buf, len, "config, config1, config2, name, period, freq, " CG_TERMS);
 
 	for (int s = 0; s < 2; s++) {
 		char path[600];
@@ -447,6 +454,45 @@ static void list_terms(const struct pmu_terms *t, char *buf, size_t len)
 static int parse_terms(struct pctx *c, struct record_event *e, struct pmu_terms *t, const char **pp,
 		       int depth, const char *elem, size_t elen);
 
+/*
+ * call-graph=MODE, p at MODE: fp, dwarf or no (perf's words; dwarf's
+ * size is the stack-size= term, as a ',' ends the term).  lbr needs
+ * Intel's last branch records: refused, as --call-graph lbr is.  The
+ * characters used, or a negative code (logged).
+ */
+static int call_graph_term(struct pctx *c, struct record_event *e, const char *p, const char *elem, size_t elen)
+{
+	static const struct { const char *word; enum record_cg_mode mode; } modes[] = {
+		{ "fp", RECORD_CG_FP }, { "dwarf", RECORD_CG_DWARF }, { "no", RECORD_CG_NO },
+	};
+	char path[600];
+	int k = 0;
+
+	while (name_char((unsigned char)p[k]))
+		k++;
+	if (!k)
+		return syntax(c, p, "expected fp, dwarf or no after 'call-graph='");
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strlen(modes[i].word) == (size_t)k && !strncmp(p, modes[i].word, (size_t)k)) {
+			e->cg_mode = modes[i].mode;
+			if (!e->cg_term)
+				e->cg_term = "call-graph";
+			return k;
+		}
+	}
+	if (k == 3 && !strncmp(p, "lbr", 3)) {
+		snprintf(path, sizeof(path), "%s/cpu/caps/branches", c->pmu_dir);
+		if (access(path, F_OK))
+			return fail(c, -EOPNOTSUPP, elem, elen,
+				    "call-graph=lbr in '%.*s' needs a PMU with last branch records, and this machine has none",
+				    (int)elen, elem);
+		return fail(c, -EOPNOTSUPP, elem, elen, "call-graph=lbr in '%.*s' is not supported yet (use fp or dwarf)",
+			    (int)elen, elem);
+	}
+	return fail(c, -EINVAL, elem, elen, "unknown call-graph mode '%.*s' in '%.*s' (fp, dwarf or no)", k, p,
+		    (int)elen, elem);
+}
+
 /* One term: name[=value]. */
 static int apply_term(struct pctx *c, struct record_event *e, struct pmu_terms *t, const char *term,
 		      bool has_value, uint64_t value, int depth, const char *elem, size_t elen)
@@ -456,6 +502,37 @@ static int apply_term(struct pctx *c, struct record_event *e, struct pmu_terms *
 	uint64_t mask = 0, bits;
 	int word = 0, err;
 
+	/*
+	 * stack-size= and max-stack= (bare, 1, as perf): the stack copy of a
+	 * dwarf call graph and the deepest chain the kernel records.  perf
+	 * takes 0 as "not given" and passes sizes the kernel refuses; mperf
+	 * says what is wrong.
+	 */
+	if (!strcmp(term, "stack-size")) {
+		uint64_t v = has_value ? value : 1;
+
+		if (!v || v > RECORD_MAX_STACK_SIZE)
+			return fail(c, -EINVAL, elem, elen, "incorrect stack dump size (max %d): stack-size=%llu in '%.*s'",
+				    RECORD_MAX_STACK_SIZE, (unsigned long long)v, (int)elen, elem);
+		e->cg_stack_size = (uint32_t)((v + 7) & ~7ULL);
+		if (!e->cg_term)
+			e->cg_term = "stack-size";
+		return 0;
+	}
+	if (!strcmp(term, "max-stack")) {
+		uint64_t v = has_value ? value : 1;
+
+		if (!v || v > UINT16_MAX)
+			return fail(c, -EINVAL, elem, elen, "incorrect max-stack=%llu in '%.*s': a depth of 1 to %u frames",
+				    (unsigned long long)v, (int)elen, elem, UINT16_MAX);
+		e->cg_max_stack = (uint16_t)v;
+		if (!e->cg_term)
+			e->cg_term = "max-stack";
+		return 0;
+	}
+	if (t->tracepoint)
+		return fail(c, -MPERF_ERR_NOEVENT, elem, elen, "unknown term '%s' for tracepoint '%s' (valid: " CG_TERMS ")",
+			    term, t->pmu);
 	for (int k = 0; k < 3; k++) {
 		if (!strcmp(term, words[k])) {
 			t->set[k] = has_value ? value : 1;
@@ -478,7 +555,7 @@ static int apply_term(struct pctx *c, struct record_event *e, struct pmu_terms *
 	}
 	if (!t->dir[0])		/* a generic event with terms (cpu-clock/period=1000/): no PMU files */
 		return fail(c, -MPERF_ERR_NOEVENT, elem, elen,
-			    "unknown term '%s' for '%s' (valid: config, config1, config2, period, freq, name)",
+			    "unknown term '%s' for '%s' (valid: config, config1, config2, period, freq, name, " CG_TERMS ")",
 			    term, t->pmu);
 	err = read_format(c, t, term, &word, &mask, elem, elen);
 	if (err < 0)
@@ -538,6 +615,8 @@ static int parse_terms(struct pctx *c, struct record_event *e, struct pmu_terms 
 		bool has_value = false;
 		int err;
 
+		if (isdigit((unsigned char)*p) && e->cg_mode == RECORD_CG_DWARF)
+			return syntax(c, p, "expected a term (dwarf's stack size is a term of its own: stack-size=SIZE)");
 		if (!isalpha((unsigned char)*p) && *p != '_')
 			return syntax(c, p, "expected a term");
 		while (name_char((unsigned char)p[n]))
@@ -551,8 +630,19 @@ static int parse_terms(struct pctx *c, struct record_event *e, struct pmu_terms 
 				return fail(c, -EOPNOTSUPP, elem, elen, "term '%s' of '%.*s' is not supported by mperf record",
 					    term, (int)elen, elem);
 		p = skip_blank(p + n);
+		if (t->tracepoint && !strcmp(term, "name"))
+			return fail(c, -MPERF_ERR_NOEVENT, elem, elen,
+				    "unknown term 'name' for tracepoint '%s' (valid: " CG_TERMS ")", t->pmu);
 		if (*p == '=') {
 			p = skip_blank(p + 1);
+			if (!strcmp(term, "call-graph")) {
+				int k = call_graph_term(c, e, p, elem, elen);
+
+				if (k < 0)
+					return k;
+				p += k;
+				goto next;
+			}
 			if (!strcmp(term, "name")) {
 				size_t k = 0;
 
@@ -574,8 +664,9 @@ static int parse_terms(struct pctx *c, struct record_event *e, struct pmu_terms 
 				return syntax(c, p, "expected a number (decimal or 0x hex)");
 			p += n;
 			has_value = true;
-		} else if (!strcmp(term, "name")) {
-			return syntax(c, p, "expected '=' after 'name'");
+		} else if (!strcmp(term, "name") || !strcmp(term, "call-graph")) {
+			return syntax(c, p, !strcmp(term, "name") ? "expected '=' after 'name'"
+								  : "expected '=' and fp, dwarf or no after 'call-graph'");
 		}
 		if ((err = apply_term(c, e, t, term, has_value, value, depth, elem, elen)))
 			return err;
@@ -868,6 +959,41 @@ static int add_tracepoints(struct pctx *c, const char *sys, const char *name, co
 	return err;
 }
 
+/*
+ * SYS:NAME/terms/[MODS], p at the '/': the call graph terms, which every
+ * tracepoint the name matches takes; modifiers may follow the '/' at
+ * once, as perf takes them (sched:sched_switch/call-graph=fp/u), or
+ * after a ':'.  p moves past the modifiers given without one.
+ */
+static int tracepoint_terms(struct pctx *c, const char **pp, const char *sys, const char *name, const char *elem,
+			    size_t elen)
+{
+	char tp[300];
+	struct pmu_terms t = { .pmu = tp, .tracepoint = true };
+	struct record_event terms = { .name = "" };
+	const char *p = *pp + 1, *m;
+	size_t before = c->n, mlen;
+	int err;
+
+	snprintf(tp, sizeof(tp), "%s:%s", sys, name);
+	if ((err = parse_terms(c, &terms, &t, &p, 0, elem, elen)) ||
+	    (err = add_tracepoints(c, sys, name, elem, elen)))
+		return err;
+	for (size_t i = before; i < c->n; i++) {
+		c->ev[i].cg_mode = terms.cg_mode;
+		c->ev[i].cg_stack_size = terms.cg_stack_size;
+		c->ev[i].cg_max_stack = terms.cg_max_stack;
+		c->ev[i].cg_term = terms.cg_term;
+	}
+	m = ++p;		/* past the closing '/' */
+	mlen = mods_len(m);
+	if ((err = check_mods(c, m, mlen, elem, elen)) ||
+	    (err = apply_mods(c, before, c->n, m, mlen, false, elem, elen)))
+		return err;
+	*pp = m + mlen;
+	return 0;
+}
+
 /* ---- events, groups, the list ---- */
 
 /* The element at p: up to ',' or '}' outside a PMU's /terms/, blanks at its end left out. */
@@ -969,9 +1095,10 @@ static int parse_event(struct pctx *c, const char **pp)
 		ev[nlen] = 0;
 		p = name + nlen;
 		if (*p == '/')
-			return fail(c, -EOPNOTSUPP, w, elen, "'%.*s': mperf record takes no terms on a tracepoint",
-				    (int)elen, w);
-		if ((err = add_tracepoints(c, word, ev, w, elen)) || (err = event_mods(c, &p, before, w, elen)))
+			err = tracepoint_terms(c, &p, word, ev, w, elen);
+		else
+			err = add_tracepoints(c, word, ev, w, elen);
+		if (err || (err = event_mods(c, &p, before, w, elen)))
 			return err;
 	} else {
 		return fail(c, -MPERF_ERR_NOEVENT, w, elen, "unknown event '%s'", word);

@@ -25,6 +25,9 @@
 #define RECORD_DWARF_REGS	0xff0fffULL
 #define RECORD_MINIMAL_REGS	((1ULL << 7) | (1ULL << 8))
 
+/* A call-graph= term: none given, no, fp or dwarf (lbr is refused by the parser). */
+enum record_cg_mode { RECORD_CG_UNSET, RECORD_CG_NO, RECORD_CG_FP, RECORD_CG_DWARF };
+
 /*
  * One event of -e, as perf 6.1 parses it.  attr holds only what the event
  * string sets (type, config*, bp_*, the exclude bits, precise_ip, pinned,
@@ -54,6 +57,16 @@ struct record_event {
 	 */
 	const char *filters[RECORD_MAX_FILTERS];
 	int nr_filters;
+	/*
+	 * The event's own call graph: call-graph=, stack-size=, max-stack=
+	 * (the last of each wins).  Any of them replaces -g/--call-graph for
+	 * this event, as perf 6.1 applies them (setup_attr in events.c).
+	 * record only: mperf stat refuses them (cg_term names the first).
+	 */
+	enum record_cg_mode cg_mode;
+	uint32_t cg_stack_size;	/* stack-size=, rounded up to 8; 0 when not given */
+	uint16_t cg_max_stack;	/* max-stack=; 0 when not given */
+	const char *cg_term;	/* "call-graph", "stack-size" or "max-stack": the first given, or NULL */
 };
 
 /*
@@ -61,8 +74,9 @@ struct record_event {
  * Returns 0, or a negative code with the reason logged in one line and *n
  * unchanged: -MPERF_ERR_NOEVENT for an unknown event, PMU, term or
  * tracepoint, -EOPNOTSUPP for what perf takes and mperf does not
- * (call-graph=...), -E2BIG past max, -ENOENT when tracepoints are asked for
- * and tracefs is not mounted, -EINVAL for bad syntax.
+ * (inherit, call-graph=lbr...), -E2BIG past max, -ENOENT when
+ * tracepoints are asked for and tracefs is not mounted, -EINVAL for bad
+ * syntax or a term's bad value.
  */
 int record__parse_events(const char *spec, struct record_event *ev, size_t max, size_t *n);
 

@@ -377,7 +377,20 @@ static const struct ecase errors[] = {
 	{ "cpu/edge=2/", 1, -EINVAL, "the maximum is 1" },
 	{ "cpu/with-param/", 1, -EOPNOTSUPP, "needs parameters" },
 	{ "cpu/broken/", 1, -EINVAL, "unknown term 'nosuchterm'" },
-	{ "cpu/call-graph=dwarf/", 1, -EOPNOTSUPP, "term 'call-graph'" },
+	{ "cpu/inherit/", 1, -EOPNOTSUPP, "term 'inherit'" },
+	{ "cpu-clock/call-graph=bogus/", 0, -EINVAL, "unknown call-graph mode 'bogus' in 'cpu-clock/call-graph=bogus/' (fp, dwarf or no)" },
+	{ "cpu-clock/call-graph=FP/", 0, -EINVAL, "unknown call-graph mode 'FP'" },
+	{ "cpu-clock/call-graph/", 0, -EINVAL, "expected '=' and fp, dwarf or no after 'call-graph'" },
+	{ "cpu-clock/call-graph=/", 0, -EINVAL, "expected fp, dwarf or no after 'call-graph='" },
+	{ "cpu-clock/call-graph=dwarf,4096/", 0, -EINVAL, "stack-size=SIZE" },
+	{ "cpu-clock/call-graph=lbr/", 1, -EOPNOTSUPP, "call-graph=lbr in 'cpu-clock/call-graph=lbr/' needs a PMU with last branch records" },
+	{ "cpu-clock/stack-size=0/", 0, -EINVAL, "incorrect stack dump size (max 65528): stack-size=0" },
+	{ "cpu-clock/stack-size=65529/", 0, -EINVAL, "incorrect stack dump size (max 65528): stack-size=65529" },
+	{ "cpu-clock/stack-size=-8/", 0, -EINVAL, "expected a number" },
+	{ "cpu-clock/max-stack=-1/", 0, -EINVAL, "expected a number" },
+	{ "cpu-clock/max-stack=0/", 0, -EINVAL, "incorrect max-stack=0 in 'cpu-clock/max-stack=0/'" },
+	{ "cpu-clock/max-stack=65536/", 0, -EINVAL, "a depth of 1 to 65535 frames" },
+	{ "cpu-clock,task-clock/call-graph=x/", 0, -EINVAL, "(in -e 'cpu-clock,task-clock/call-graph=x/')" },
 	{ "cpu/no-inherit/", 1, -EOPNOTSUPP, "not supported by mperf record" },
 	{ "badfmt/event=1/", 1, -EINVAL, "cannot parse format" },
 	{ "badtype/config=1/", 1, -EINVAL, "does not hold a number" },
@@ -397,7 +410,13 @@ static const struct ecase errors[] = {
 	{ "nope:nope", 1, -MPERF_ERR_NOEVENT, "unknown tracepoint 'nope:nope'" },
 	{ "sched:nomatch*", 1, -MPERF_ERR_NOEVENT, "no tracepoint matches 'sched:nomatch*'" },
 	{ "nosys*:x", 1, -MPERF_ERR_NOEVENT, "no tracepoint matches 'nosys*:x'" },
-	{ "sched:sched_switch/period=3/", 1, -EOPNOTSUPP, "no terms on a tracepoint" },
+	{ "sched:sched_switch/period=3/", 1, -MPERF_ERR_NOEVENT,
+	  "unknown term 'period' for tracepoint 'sched:sched_switch' (valid: call-graph, stack-size, max-stack)" },
+	{ "sched:sched_switch/name=x/", 1, -MPERF_ERR_NOEVENT, "unknown term 'name' for tracepoint" },
+	{ "sched:sched_switch/config=1/", 1, -MPERF_ERR_NOEVENT, "unknown term 'config' for tracepoint" },
+	{ "sched:sched_switch/call-graph=fp", 1, -EINVAL, "expected ',' or '/'" },
+	{ "sched:sched_switch/call-graph=fp/x", 1, -EINVAL, "bad modifier 'x'" },
+	{ "sched:nope/call-graph=fp/", 1, -MPERF_ERR_NOEVENT, "unknown tracepoint 'sched:nope'" },
 	{ "cs,{cs,cs,cs},cs,cs", 0, -E2BIG, "too many events: mperf records at most 4" },
 	{ "syscalls:*", 1, 0, NULL },
 	{ "syscalls:*,cs,cs", 1, -E2BIG, "too many events" },
@@ -422,6 +441,90 @@ static void check_errors(void)
 		ok(logcap_errors == 1 && strstr(logcap_err, e->msg), "'%s': one line with \"%s\": '%s'", e->spec,
 		   e->msg, logcap_err);
 		ok(n == 0, "'%s': nothing appended", e->spec);
+	}
+}
+
+/* ---- call graph terms: kept apart from the attr, which record sets up from them ---- */
+
+struct cgcase {
+	const char *spec;
+	bool use_fake;
+	size_t n;
+	int at;			/* the event checked */
+	const char *name;
+	enum record_cg_mode mode;
+	uint32_t stack_size;
+	uint16_t max_stack;
+	const char *term;	/* the first call graph term, or NULL */
+	uint32_t type;		/* and the attr's type, untouched by the terms */
+	bool exclude_kernel;
+};
+
+static const struct cgcase cgcases[] = {
+	{ "cpu-clock/call-graph=dwarf,stack-size=4096/", 0, 1, 0, "cpu-clock/call-graph=dwarf,stack-size=4096/",
+	  RECORD_CG_DWARF, 4096, 0, "call-graph", PERF_TYPE_SOFTWARE, 0 },
+	{ "task-clock/call-graph=fp/", 0, 1, 0, "task-clock/call-graph=fp/", RECORD_CG_FP, 0, 0, "call-graph",
+	  PERF_TYPE_SOFTWARE, 0 },
+	{ "cpu-clock/call-graph=no/,task-clock", 0, 2, 1, "task-clock", RECORD_CG_UNSET, 0, 0, NULL,
+	  PERF_TYPE_SOFTWARE, 0 },
+	{ "cpu-clock/call-graph=no/,task-clock", 0, 2, 0, "cpu-clock/call-graph=no/", RECORD_CG_NO, 0, 0,
+	  "call-graph", PERF_TYPE_SOFTWARE, 0 },
+	/* perf's rounding of the size; the last of a term wins; bare terms are 1 */
+	{ "cpu-clock/stack-size=4001,call-graph=fp,call-graph=dwarf/", 0, 1, 0, NULL, RECORD_CG_DWARF, 4008, 0,
+	  "stack-size", PERF_TYPE_SOFTWARE, 0 },
+	{ "cpu-clock/max-stack=8,max-stack=5/u", 0, 1, 0, "cpu-clock/max-stack=8,max-stack=5/u", RECORD_CG_UNSET,
+	  0, 5, "max-stack", PERF_TYPE_SOFTWARE, 1 },
+	{ "cpu-clock/stack-size,max-stack/", 0, 1, 0, NULL, RECORD_CG_UNSET, 8, 1, "stack-size",
+	  PERF_TYPE_SOFTWARE, 0 },
+	{ "cpu-clock/ call-graph = fp /", 0, 1, 0, "cpu-clock/ call-graph = fp /", RECORD_CG_FP, 0, 0,
+	  "call-graph", PERF_TYPE_SOFTWARE, 0 },
+	{ "cpu-clock/stack-size=65528/", 0, 1, 0, NULL, RECORD_CG_UNSET, 65528, 0, "stack-size",
+	  PERF_TYPE_SOFTWARE, 0 },
+	{ "cpu-clock/max-stack=0xffff/", 0, 1, 0, NULL, RECORD_CG_UNSET, 0, 65535, "max-stack",
+	  PERF_TYPE_SOFTWARE, 0 },
+	{ "software/config=0,call-graph=dwarf/", 1, 1, 0, "software/config=0,call-graph=dwarf/", RECORD_CG_DWARF,
+	  0, 0, "call-graph", PERF_TYPE_SOFTWARE, 0 },
+	{ "r1a8/max-stack=4/", 1, 1, 0, "r1a8/max-stack=4/", RECORD_CG_UNSET, 0, 4, "max-stack", PERF_TYPE_RAW, 0 },
+	{ "{cpu-clock/call-graph=fp/,task-clock}:S", 0, 2, 1, "task-clock", RECORD_CG_UNSET, 0, 0, NULL,
+	  PERF_TYPE_SOFTWARE, 0 },
+	/* a tracepoint: named without its terms, which every match of a glob takes; modifiers after the '/' */
+	{ "sched:sched_switch/call-graph=dwarf,max-stack=3/", 1, 1, 0, "sched:sched_switch", RECORD_CG_DWARF, 0, 3,
+	  "call-graph", PERF_TYPE_TRACEPOINT, 0 },
+	{ "sched:sched_switch/call-graph=fp/u", 1, 1, 0, "sched:sched_switch", RECORD_CG_FP, 0, 0, "call-graph",
+	  PERF_TYPE_TRACEPOINT, 1 },
+	{ "sched:sched_switch/call-graph=fp/:u", 1, 1, 0, "sched:sched_switch", RECORD_CG_FP, 0, 0, "call-graph",
+	  PERF_TYPE_TRACEPOINT, 1 },
+	{ "syscalls:sys_enter_open*/stack-size=64/,cpu-clock", 1, 3, 1, "syscalls:sys_enter_openat",
+	  RECORD_CG_UNSET, 64, 0, "stack-size", PERF_TYPE_TRACEPOINT, 0 },
+	{ "syscalls:sys_enter_open*/stack-size=64/,cpu-clock", 1, 3, 2, "cpu-clock", RECORD_CG_UNSET, 0, 0, NULL,
+	  PERF_TYPE_SOFTWARE, 0 },
+};
+
+static void check_call_graph_terms(void)
+{
+	for (size_t i = 0; i < sizeof(cgcases) / sizeof(cgcases[0]); i++) {
+		const struct cgcase *x = &cgcases[i];
+		struct record_event ev[4];
+		const struct record_event *e = &ev[x->at];
+		size_t n = 0;
+		int err;
+
+		logcap_reset();
+		err = record__parse_events_env(x->spec, ev, 4, &n, x->use_fake ? &fake : NULL);
+		if (!ok(!err && n == x->n && !logcap_errors, "'%s' parses: %zu events", x->spec, n)) {
+			diag("%s", logcap_err);
+			continue;
+		}
+		if (x->name)
+			is_str(e->name, x->name, "'%s' #%d: perf's name", x->spec, x->at);
+		ok(e->cg_mode == x->mode && e->cg_stack_size == x->stack_size && e->cg_max_stack == x->max_stack,
+		   "'%s' #%d: call-graph %d, stack-size %u, max-stack %u", x->spec, x->at, (int)e->cg_mode,
+		   (unsigned int)e->cg_stack_size, (unsigned int)e->cg_max_stack);
+		ok(x->term ? e->cg_term && !strcmp(e->cg_term, x->term) : !e->cg_term, "'%s' #%d: first term %s",
+		   x->spec, x->at, e->cg_term ? e->cg_term : "(none)");
+		ok(e->attr.type == x->type && e->attr.exclude_kernel == x->exclude_kernel && !e->attr.sample_max_stack &&
+		   !e->attr.sample_stack_user && !(e->attr.sample_type & PERF_SAMPLE_CALLCHAIN),
+		   "'%s' #%d: the attr is the event's, the call graph is record's to set up", x->spec, x->at);
 	}
 }
 
@@ -546,6 +649,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_case(&cases[i]);
 	check_errors();
+	check_call_graph_terms();
 	check_append();
 	check_globs();
 	check_real_tracefs();
