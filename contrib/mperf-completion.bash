@@ -117,6 +117,16 @@ _mperf()
 		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" report)" -- "$cur"))
 		return 0
 		;;
+	buildid-list)
+		case $prev in
+		-i|--input)
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return 0
+			;;
+		esac
+		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" buildid-list)" -- "$cur"))
+		return 0
+		;;
 	*)
 		# A command this script does not know yet: its options, from its -h.
 		[[ $cur == -* ]] && COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" "$cmd")" -- "$cur"))
