@@ -23,6 +23,7 @@ static const struct cmd {
 	{ "script", cmd_script, "Read perf.data (mperf's or perf's) and print each sample, as perf script" },
 	{ "doctor", cmd_doctor, "Say what profiling may do on this machine, and why" },
 	{ "buildid-list", cmd_buildid_list, "List the build ids of the DSOs a perf.data names, as perf buildid-list" },
+	{ "archive", cmd_archive, "Pack the build-id cache entries a perf.data needs, as perf archive" },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -117,6 +117,14 @@ _mperf()
 		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" report)" -- "$cur"))
 		return 0
 		;;
+	archive)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" archive)" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		return 0
+		;;
 	buildid-list)
 		case $prev in
 		-i|--input)

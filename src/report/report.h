@@ -118,6 +118,24 @@ int report__dsos(struct pdata *p, const char *label, bool with_hits,
 int report__buildid_list(struct pdata *p, const char *label, bool with_hits, FILE *out);
 
 /*
+ * `mperf archive` (archive.c): the build-id cache entries of the DSOs
+ * samples fell in (those with an id), made first in debugdir (perf's
+ * ~/.debug layout) from this machine's files when missing and their ids
+ * are the recorded ones, packed by tar(1) into input + ".tar.bz2" (or
+ * ".tar.gz" without bzip2, ".tar" without gzip).  A DSO this machine has
+ * no copy of is one warning and is left out.  No tarball when nothing
+ * is archived (res->archived 0).
+ */
+struct report_archive {
+	size_t archived;		/* DSOs in the tarball */
+	size_t added;			/* of which the cache did not have before */
+	size_t missing;			/* left out: neither in the cache nor here */
+	char output[4096 + 16];		/* the tarball written */
+};
+int report__archive(struct pdata *p, const char *label, const char *debugdir, const char *input,
+		    struct report_archive *res);
+
+/*
  * `mperf script`: one line per sample as perf script 6.1 prints it (and
  * its call chain, one line per frame), tracepoints' fields decoded with
  * libtraceevent from the file's TRACING_DATA; in script.c.
