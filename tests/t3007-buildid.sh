@@ -68,6 +68,16 @@ test_expect_success PERF 'without the cache, the same report shows the removed p
 	grep -q "prog  *\[\.\] 0x" a/nocache
 '
 
+test_expect_success PERF '--call-graph dwarf: the removed program unwound from its cache copy' '
+	mkdir d && cp "$CALLPATHS_NOFP" d/prog &&
+	(cd d && "$PERF" record -q -e cpu-clock --call-graph dwarf -o d.data ./prog 0.2 >/dev/null 2>&1) &&
+	"$MPERF" report --no-children -i d/d.data 2>/dev/null | rows >d/before &&
+	grep -q "leaf" d/before &&
+	rm d/prog &&
+	"$MPERF" report --no-children -i d/d.data 2>/dev/null | rows >d/after &&
+	diff -u d/before d/after
+'
+
 test_expect_success PERF 'the old layout: .build-id/xx/rest the file itself' '
 	bid=$("$MPERF" buildid-list -H -i a/perf.data | sed -n "s# $TRASH_DIRECTORY/a/prog\$##p") &&
 	test -n "$bid" &&
