@@ -25,6 +25,8 @@ int cmd_stat(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
 
 /* -q: from now on only errors and notices (the cycles fallback) reach stderr. */
 void cmd_set_quiet(void);

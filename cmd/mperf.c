@@ -23,6 +23,8 @@ static const struct cmd {
 	{ "list", cmd_list, "List the events this machine offers" },
 	{ "script", cmd_script, "Read perf.data (mperf's or perf's) and print each sample, as perf script" },
 	{ "doctor", cmd_doctor, "Say what profiling may do on this machine, and why" },
+	{ "buildid-list", cmd_buildid_list, "List the build ids of the DSOs a perf.data names, as perf buildid-list" },
+	{ "archive", cmd_archive, "Pack the build-id cache entries a perf.data needs, as perf archive" },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -211,7 +213,7 @@ static void usage(FILE *f)
 	fputs(mperf_usage, f);
 	fprintf(f, "\ncommands:\n");
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "   %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "   %-12s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nSee 'mperf help <command>' or 'mperf <command> -h' for the options of a command,\n"
 		   "man mperf-<command> for its manual.\n");
 }

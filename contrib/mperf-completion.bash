@@ -147,6 +147,24 @@ _mperf()
 		fi
 		return 0
 		;;
+	archive)
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" archive)" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		return 0
+		;;
+	buildid-list)
+		case $prev in
+		-i|--input)
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return 0
+			;;
+		esac
+		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" buildid-list)" -- "$cur"))
+		return 0
+		;;
 	*)
 		# A command this script does not know yet: its options, from its -h.
 		[[ $cur == -* ]] && COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" "$cmd")" -- "$cur"))

@@ -111,6 +111,8 @@ struct host_ksym {
  * than the buffer (not kallsyms).
  */
 int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *arg);
+/* The same for a copy of a kallsyms (perf's build-id cache keeps one per kernel). */
+int host_kallsyms_stream_file(const char *path, int (*fn)(void *arg, const struct host_ksym *s), void *arg);
 /* The address of the kernel symbol name: 0, or -ENOENT (absent or hidden). */
 int host_kallsyms_find(const char *name, uint64_t *addr);
 

@@ -29,9 +29,9 @@ static int hexval(int c)
  * chunk(), which returns 0 to go on or a value to stop with.  The one
  * reader of the file: the line parser and the name search sit on it.
  */
-static int stream_lines(int (*chunk)(void *arg, char *p, char *end), void *arg)
+static int stream_lines(const char *path, int (*chunk)(void *arg, char *p, char *end), void *arg)
 {
-	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC), ret = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
 	char *buf;
 	size_t have = 0;
 
@@ -116,9 +116,14 @@ static int each_line(void *arg, char *p, char *end)
 
 int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *arg)
 {
+	return host_kallsyms_stream_file("/proc/kallsyms", fn, arg);
+}
+
+int host_kallsyms_stream_file(const char *path, int (*fn)(void *arg, const struct host_ksym *s), void *arg)
+{
 	struct each e = { fn, arg };
 
-	return stream_lines(each_line, &e);
+	return stream_lines(path, each_line, &e);
 }
 
 struct find {
@@ -151,7 +156,7 @@ int host_kallsyms_find(const char *name, uint64_t *addr)
 
 	if ((size_t)snprintf(f.needle, sizeof(f.needle), " %s\n", name) >= sizeof(f.needle))
 		return -EINVAL;
-	ret = stream_lines(find_in, &f);
+	ret = stream_lines("/proc/kallsyms", find_in, &f);
 	if (ret < 0)
 		return ret;
 	if (ret == 0 || !f.addr)

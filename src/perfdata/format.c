@@ -89,6 +89,30 @@ bool pd_cursor_u64(struct pd_cursor *c, uint64_t *v)
 	return true;
 }
 
+size_t pd_build_id_decode(const void *buf, size_t len, struct pd_build_id *e)
+{
+	const size_t head = sizeof(struct pd_build_id_entry);
+	struct pd_build_id_entry h;
+	const char *name = (const char *)buf + head;
+
+	e->name = NULL;
+	if (len < head)
+		return 0;
+	memcpy(&h, buf, head);
+	if (h.header.size < head || h.header.size > len)
+		return 0;
+	if (!memchr(name, 0, h.header.size - head))
+		return h.header.size;
+	e->misc = h.header.misc;
+	e->pid = h.pid;
+	e->len = h.header.misc & PD_MISC_BUILD_ID_SIZE ? h.build_id_size : sizeof(h.build_id);
+	if (e->len > sizeof(h.build_id))
+		e->len = sizeof(h.build_id);
+	memcpy(e->id, h.build_id, sizeof(h.build_id));
+	e->name = name;
+	return h.header.size;
+}
+
 const char *pd_cursor_string(struct pd_cursor *c)
 {
 	const unsigned char *q = c->p;

@@ -251,6 +251,22 @@ struct pd_build_id_entry {
 	char filename[];			/* NUL-terminated, padded to 64 */
 };
 
+/* A BUILD_ID entry as perf 6.1 reads it. */
+struct pd_build_id {
+	uint16_t misc;		/* the cpumode (misc & PERF_RECORD_MISC_CPUMODE_MASK) and flags */
+	int32_t pid;		/* the machine: -1 the host, else a guest's pid */
+	size_t len;		/* build_id_size with PD_MISC_BUILD_ID_SIZE (at most 20), else 20 */
+	uint8_t id[20];
+	const char *name;	/* in the entry, NUL-terminated */
+};
+/*
+ * Decode the entry (or HEADER_BUILD_ID record) at buf, len bytes being
+ * left: its size (header.size, which the next one follows), or 0 when
+ * it is shorter than its head or runs past len.  *e is set only when
+ * its name ends inside it: otherwise e->name is NULL.
+ */
+size_t pd_build_id_decode(const void *buf, size_t len, struct pd_build_id *e);
+
 /* Strings in header sections: u32 len (NUL included, padded to 64), then len bytes. */
 #define PD_NAME_ALIGN		64
 

@@ -93,6 +93,12 @@ bool pdata__feature_view(const struct pdata *p, int feat, void *dst, size_t size
  * records name it): its length (up to 20), 0 when the file has none.
  */
 size_t pdata__build_id(const struct pdata *p, const char *name, unsigned char id[20]);
+/*
+ * The BUILD_ID feature's entries in file order: start with *pos 0; false
+ * after the last (or at one that does not decode).  An entry whose name
+ * does not end inside it is skipped.
+ */
+bool pdata__build_id_next(const struct pdata *p, size_t *pos, struct pd_build_id *e);
 /* Where the data and the feature table are (file mode; zeros in pipe mode). */
 void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_size, uint64_t *feat_off);
 /* Whether the feature bitmap has bit feat (file mode). */

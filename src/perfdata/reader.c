@@ -1120,31 +1120,32 @@ void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_siz
 	*feat_off = p->pipe ? 0 : p->data_end;
 }
 
+bool pdata__build_id_next(const struct pdata *p, size_t *pos, struct pd_build_id *e)
+{
+	size_t len, n;
+	const unsigned char *q = pdata__feature(p, PD_FEAT_BUILD_ID, &len);
+
+	while (q && *pos < len && (n = pd_build_id_decode(q + *pos, len - *pos, e))) {
+		*pos += n;
+		if (e->name)
+			return true;
+	}
+	return false;
+}
+
 size_t pdata__build_id(const struct pdata *p, const char *name, unsigned char id[20])
 {
-	size_t len;
-	const unsigned char *q = pdata__feature(p, PD_FEAT_BUILD_ID, &len), *end;
-	const size_t head = sizeof(struct pd_build_id_entry);
+	struct pd_build_id e;
+	size_t pos = 0;
 
-	if (!q)
-		return 0;
-	for (end = q + len; (size_t)(end - q) >= head; ) {
-		struct pd_build_id_entry e;
-		const char *fname = (const char *)q + head;
-		size_t n;
+	while (pdata__build_id_next(p, &pos, &e))
+		if (!strcmp(e.name, name)) {
+			/* An id of size 0 is taken as the full 20 bytes. */
+			size_t n = (e.misc & PD_MISC_BUILD_ID_SIZE) && e.len ? e.len : sizeof(e.id);
 
-		memcpy(&e, q, head);
-		if (e.header.size < head || e.header.size > end - q)
-			break;
-		if (strnlen(fname, e.header.size - head) < e.header.size - head && !strcmp(fname, name)) {
-			/* Without PD_MISC_BUILD_ID_SIZE the id is the full 20 bytes. */
-			n = (e.header.misc & PD_MISC_BUILD_ID_SIZE) && e.build_id_size &&
-			    e.build_id_size <= sizeof(e.build_id) ? e.build_id_size : sizeof(e.build_id);
-			memcpy(id, e.build_id, n);
+			memcpy(id, e.id, n);
 			return n;
 		}
-		q += e.header.size;
-	}
 	return 0;
 }
 

@@ -371,40 +371,50 @@ static bool starts(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
-		  uint64_t pgoff, bool exec, uint32_t flags, const char *filename)
+const char *machine__mmap_dso(int cpumode, int pid, bool exec, uint32_t flags, const char *filename,
+			      char buf[MACHINE_DSO_BUF])
 {
-	struct map nm = { .start = start, .end = start + len, .pgoff = pgoff };
-	struct thread *th;
-	char buf[64];
-
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
-		if (starts(filename, "[kernel.kallsyms")) {
-			if (!start && !len)
-				nm.end = UINT64_MAX;
-			nm.dso = intern(m, "[kernel.kallsyms]");
-			nm.is_kernel = true;
-		} else if (filename[0] == '/' || filename[0] == '[') {
-			nm.dso = intern(m, filename);
-		} else {
-			return 0;
-		}
-		return !nm.dso || note_dso(m, nm.dso) ? -ENOMEM : maps__insert(&m->kmaps, &nm);
+		if (starts(filename, "[kernel.kallsyms"))
+			return "[kernel.kallsyms]";
+		return filename[0] == '/' || filename[0] == '[' ? filename : NULL;
 	}
 	if (cpumode != PERF_RECORD_MISC_USER)
-		return 0;	/* guest and hypervisor maps: samples there print [hypervisor] */
-	th = findnew_thread(m, pid, tid);
-	if (!th)
-		return -ENOMEM;
+		return NULL;	/* guest and hypervisor maps: samples there print [hypervisor] */
 	/* Anonymous executable memory: perf looks for a JIT's /tmp/perf-PID.map. */
 	if (exec && (!strcmp(filename, "//anon") || starts(filename, "/dev/zero") ||
 		     starts(filename, "/anon_hugepage") || (flags & MAP_HUGETLB) ||
 		     starts(filename, "[stack") || starts(filename, "/SYSV") ||
 		     !strcmp(filename, "[heap]"))) {
-		snprintf(buf, sizeof(buf), "/tmp/perf-%d.map", pid);
-		filename = buf;
+		snprintf(buf, MACHINE_DSO_BUF, "/tmp/perf-%d.map", pid);
+		return buf;
 	}
-	nm.dso = intern(m, filename);
+	return filename;
+}
+
+int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
+		  uint64_t pgoff, bool exec, uint32_t flags, const char *filename)
+{
+	struct map nm = { .start = start, .end = start + len, .pgoff = pgoff };
+	struct thread *th;
+	char buf[MACHINE_DSO_BUF];
+	const char *dso = machine__mmap_dso(cpumode, pid, exec, flags, filename, buf);
+
+	if (!dso)
+		return 0;
+	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (starts(filename, "[kernel.kallsyms")) {
+			if (!start && !len)
+				nm.end = UINT64_MAX;
+			nm.is_kernel = true;
+		}
+		nm.dso = intern(m, dso);
+		return !nm.dso || note_dso(m, nm.dso) ? -ENOMEM : maps__insert(&m->kmaps, &nm);
+	}
+	th = findnew_thread(m, pid, tid);
+	if (!th)
+		return -ENOMEM;
+	nm.dso = intern(m, dso);
 	return !nm.dso || note_dso(m, nm.dso) ? -ENOMEM : maps__insert(th->maps, &nm);
 }
 

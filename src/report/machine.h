@@ -26,6 +26,16 @@ int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool 
 /* cpumode is misc & 7; prot_exec/flags as MMAP2 gives them (MMAP: exec unless MMAP_DATA). */
 int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
 		  uint64_t pgoff, bool exec, uint32_t flags, const char *filename);
+/*
+ * The name perf gives the dso of an mmap record: [kernel.kallsyms] for
+ * the kernel's, a module's path, /tmp/perf-PID.map for anonymous
+ * executable memory (built in buf), else the file's name; NULL for the
+ * maps perf keeps none for (guest and hypervisor cpumodes, a kernel
+ * mmap of another name).
+ */
+#define MACHINE_DSO_BUF 64
+const char *machine__mmap_dso(int cpumode, int pid, bool exec, uint32_t flags, const char *filename,
+			      char buf[MACHINE_DSO_BUF]);
 int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name, bool unregister);
 
 struct resolved {

@@ -158,6 +158,48 @@ int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, c
 int report__header(struct pdata *p, const char *label, time_t mtime, FILE *out);
 
 /*
+ * The DSOs a recording names, as perf buildid-list 6.1 finds them (in
+ * buildid.c): the BUILD_ID feature's, then (in pipe mode, or with_hits)
+ * those its mmaps name, each once per machine, in perf's order.
+ */
+struct report_dso {
+	const char *name;		/* as perf names it: a path, [kernel.kallsyms], [vdso]... */
+	unsigned char id[20];
+	size_t id_len;			/* 0: none known */
+	bool has_id;			/* the recording gave one (of id_len bytes, maybe 0) */
+	bool kernel;			/* the kernel's or a module's */
+	bool hit;			/* a sample's ip fell in it (known with_hits) */
+	int32_t machine;		/* -1: the host, else the guest's pid */
+};
+/*
+ * Call fn for each DSO (with_hits: those a sample's ip fell in, as perf
+ * marks them; not for a file with AUX area data, whose every DSO perf
+ * takes).  fn's negative return stops the walk and is returned.
+ */
+int report__dsos(struct pdata *p, const char *label, bool with_hits,
+		 int (*fn)(void *arg, const struct report_dso *d), void *arg);
+/* perf buildid-list's lines: "<build id, padded to 40> <name>" per DSO. */
+int report__buildid_list(struct pdata *p, const char *label, bool with_hits, FILE *out);
+
+/*
+ * `mperf archive` (archive.c): the build-id cache entries of the DSOs
+ * samples fell in (those with an id), made first in debugdir (perf's
+ * ~/.debug layout) from this machine's files when missing and their ids
+ * are the recorded ones, packed by tar(1) into input + ".tar.bz2" (or
+ * ".tar.gz" without bzip2, ".tar" without gzip).  A DSO this machine has
+ * no copy of is one warning and is left out.  No tarball when nothing
+ * is archived (res->archived 0).
+ */
+struct report_archive {
+	size_t archived;		/* DSOs in the tarball */
+	size_t added;			/* of which the cache did not have before */
+	size_t missing;			/* left out: neither in the cache nor here */
+	char output[4096 + 16];		/* the tarball written */
+};
+int report__archive(struct pdata *p, const char *label, const char *debugdir, const char *input,
+		    struct report_archive *res);
+
+/*
  * `mperf script`: one line per sample as perf script 6.1 prints it (and
  * its call chain, one line per frame), tracepoints' fields decoded with
  * libtraceevent from the file's TRACING_DATA; in script.c.

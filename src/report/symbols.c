@@ -502,6 +502,30 @@ static const char *debuglink(Elf *e)
 }
 
 /*
+ * perf's build-id cache: ~/.debug/.build-id/xx/<rest> is a symlink to
+ * ../../<path>/<build id>, a directory holding "elf" (or "vdso",
+ * "kallsyms") and maybe "debug"; in the old layout the link was the file
+ * itself.  perf's archive unpacks the same tree.  The name of base for
+ * build id bid, in p: false without HOME or an id.
+ */
+static bool cache_file(char *p, size_t len, const char *bid, const char *base)
+{
+	const char *home = getenv("HOME");
+	struct stat st;
+	int n;
+
+	if (!home || !home[0] || strlen(bid) < 3)
+		return false;
+	n = snprintf(p, len, "%s/.debug/.build-id/%.2s/%s", home, bid, bid + 2);
+	if (n < 0 || (size_t)n >= len)
+		return false;
+	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+		return true;
+	n = snprintf(p + n, len - (size_t)n, "/%s", base);
+	return n > 0 && (size_t)n < len;
+}
+
+/*
  * perf's order of places for a DSO's symbols; the first with a .symtab
  * wins: the .gnu_debuglink target (as named, next to the file, in its
  * .debug/, under /usr/lib/debug), perf's build-id cache, then
@@ -509,7 +533,7 @@ static const char *debuglink(Elf *e)
  */
 static int load_symtab(Elf *e, const char *path, const struct segs *sg, struct loader *l)
 {
-	const char *link = debuglink(e), *home = getenv("HOME");
+	const char *link = debuglink(e);
 	char bid[2 * HOST_BUILD_ID_MAX + 1] = "", dir[4096], p[8400];
 	bool have_bid = elf_build_id(e, bid) == 0 && strlen(bid) > 2;
 	char *slash;
@@ -534,12 +558,10 @@ static int load_symtab(Elf *e, const char *path, const struct segs *sg, struct l
 		if (try_symtab(p, bid, sg, l) == 0)
 			return 0;
 	}
-	if (have_bid && home) {
-		snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, bid, bid + 2);
-		if (try_symtab(p, bid, sg, l) == 0)
+	if (have_bid) {
+		if (cache_file(p, sizeof(p), bid, "elf") && try_symtab(p, bid, sg, l) == 0)
 			return 0;
-		snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/debug", home, bid, bid + 2);
-		if (try_symtab(p, bid, sg, l) == 0)
+		if (cache_file(p, sizeof(p), bid, "debug") && try_symtab(p, bid, sg, l) == 0)
 			return 0;
 	}
 	snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
@@ -743,41 +765,55 @@ static int replay_tree(struct dso *d, const struct rsym *tab, size_t n)
 	return 0;
 }
 
-/* The file that ran: path itself if its build id is the recorded one, else perf's cache copy. */
-static int open_runtime(const char *path, const char *want, char **used)
+/* The ELF at path, open, if its build id is want; else -1. */
+static int open_matching(const char *path, const char *want)
 {
 	int fd = host_open_regular(path);
-	const char *home = getenv("HOME");
-	char have[2 * HOST_BUILD_ID_MAX + 1], p[4096];
+	char have[2 * HOST_BUILD_ID_MAX + 1];
 	Elf *e;
 	bool ok;
 
-	*used = NULL;
-	if (!want[0] || fd < 0)
-		return fd;
+	if (fd < 0)
+		return -1;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	ok = e && elf_kind(e) == ELF_K_ELF && elf_build_id(e, have) == 0 && !strcmp(have, want);
 	elf_end(e);
 	if (ok)
 		return fd;
 	close(fd);
-	if (!home || strlen(want) < 3)
+	return -1;
+}
+
+/*
+ * The file that ran: path itself if its build id is the recorded one,
+ * else the copy in perf's build-id cache (named base there), which is
+ * all there is once the file is gone or rebuilt, or on another machine.
+ */
+static int open_runtime(const char *path, const char *want, const char *base, char **used)
+{
+	char p[4096];
+	int fd;
+
+	*used = NULL;
+	if (!want[0])
+		return host_open_regular(path);
+	if ((fd = open_matching(path, want)) >= 0)
+		return fd;
+	if (!cache_file(p, sizeof(p), want, base) || (fd = open_matching(p, want)) < 0)
 		return -1;
-	snprintf(p, sizeof(p), "%s/.debug/.build-id/%.2s/%s/elf", home, want, want + 2);
-	fd = host_open_regular(p);
-	if (fd >= 0 && !(*used = strdup(p))) {
+	if (!(*used = strdup(p))) {
 		close(fd);
 		return -1;
 	}
 	return fd;
 }
 
-static void load_dso(struct dso *d, const char *want)
+static void load_dso(struct dso *d, const char *want, const char *base)
 {
 	struct loader l = { 0 };
 	struct rsym *tab = NULL;
 	size_t ntab = 0;
-	int fd = open_runtime(d->path, want, &d->runtime);
+	int fd = open_runtime(d->path, want, base, &d->runtime);
 	struct segs sg;
 	Elf *e = NULL;
 
@@ -933,10 +969,17 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 		size_t n = recorded_id(c, path, id);
 
 		host_build_id_hex(id, n, want);
-		load_dso(d, want);
-	}
-	else if (!strcmp(path, "[vdso]") && !other_machine(c, path, host_vdso_build_id))
+		load_dso(d, want, "elf");
+	} else if (!strcmp(path, "[vdso]") && !other_machine(c, path, host_vdso_build_id)) {
 		load_vdso(d);
+	} else if (!strcmp(path, "[vdso]")) {
+		/* Another machine's vdso: perf's cache may have its image. */
+		unsigned char id[HOST_BUILD_ID_MAX];
+		char want[2 * HOST_BUILD_ID_MAX + 1];
+
+		host_build_id_hex(id, recorded_id(c, path, id), want);
+		load_dso(d, want, "vdso");
+	}
 	d->next = c->dsos[h % DSO_BUCKETS];
 	c->dsos[h % DSO_BUCKETS] = d;
 	return d;
@@ -1055,17 +1098,48 @@ static int ksyms_sort(struct ksyms *k)
 	return 0;
 }
 
+/*
+ * perf's cache of another kernel's symbols: ~/.debug/[kernel.kallsyms]/<build id>/kallsyms
+ * (perf record copies /proc/kallsyms there), or the old layout's file
+ * [kernel.kallsyms]/<build id>.
+ */
+static bool cached_kallsyms(const struct symcache *c, char *path, size_t len)
+{
+	unsigned char id[HOST_BUILD_ID_MAX];
+	char hex[2 * HOST_BUILD_ID_MAX + 1];
+	const char *home = getenv("HOME");
+	size_t n = recorded_id(c, "[kernel.kallsyms]", id);
+	struct stat st;
+
+	if (!n || !home || !home[0])
+		return false;
+	host_build_id_hex(id, n, hex);
+	snprintf(path, len, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return true;
+	snprintf(path, len, "%s/.debug/[kernel.kallsyms]/%s", home, hex);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 static void load_kallsyms(struct symcache *c)
 {
 	struct kload kl = { .k = calloc(1, sizeof(*kl.k)), .sorted = true };
 	struct ksyms *k = kl.k;
+	char path[4096];
 	int err;
 
 	c->kernel_tried = true;
-	if (!k || other_machine(c, "[kernel.kallsyms]", host_kernel_build_id) || mbuf_reserve(&kl.pool, 4 << 20))
+	if (!k || mbuf_reserve(&kl.pool, 4 << 20))
 		goto out;
-	/* Only the kept lines' addresses and names are stored; a read that fails midway keeps what it read. */
-	err = host_kallsyms_stream(ksyms_push, &kl);
+	if (other_machine(c, "[kernel.kallsyms]", host_kernel_build_id)) {
+		/* Another kernel's: perf reads the copy of its kallsyms its build-id cache may keep. */
+		if (!cached_kallsyms(c, path, sizeof(path)))
+			goto out;
+		err = host_kallsyms_stream_file(path, ksyms_push, &kl);
+	} else {
+		/* Only the kept lines' addresses and names are stored; a read that fails midway keeps what it read. */
+		err = host_kallsyms_stream(ksyms_push, &kl);
+	}
 	if (err == -ENOMEM || err == -E2BIG || err == -EINVAL)
 		goto out;
 	/* Module and BPF lines follow the kernel's in list order, not by address. */

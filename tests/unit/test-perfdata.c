@@ -1842,6 +1842,50 @@ static void test_names(void)
 	ok(buf[8] == 'x', "and nothing is written past it");
 }
 
+/*
+ * BUILD_ID entries, hand-built: perf's id size with MISC_BUILD_ID_SIZE
+ * (20 without it), the name in the entry, and the entries that end a
+ * table (too short, past the end) or are skipped (no NUL in the name).
+ */
+static void test_build_id_decode(void)
+{
+	unsigned char b[3 * 100];
+	struct pd_build_id_entry h = { 0 };
+	struct pd_build_id e;
+	const size_t head = sizeof(h);
+	size_t n;
+
+	ok(head == 36, "a BUILD_ID entry's head is perf's 36 bytes");
+	memset(b, 0, sizeof(b));
+	h.header.type = PD_HEADER_BUILD_ID;
+	h.header.misc = PERF_RECORD_MISC_USER | PD_MISC_BUILD_ID_SIZE;
+	h.header.size = (uint16_t)(head + 64);
+	h.pid = -1;
+	for (int i = 0; i < 20; i++)
+		h.build_id[i] = (uint8_t)(0xa0 + i);
+	h.build_id_size = 16;
+	memcpy(b, &h, head);
+	strcpy((char *)b + head, "/usr/bin/prog");
+	n = pd_build_id_decode(b, head + 64, &e);
+	ok(n == head + 64 && e.name && !strcmp(e.name, "/usr/bin/prog") && e.pid == -1 && e.len == 16 &&
+	   e.id[0] == 0xa0 && (e.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER,
+	   "an entry with its id size: 16 bytes, its name, its pid");
+	h.header.misc = PERF_RECORD_MISC_KERNEL;
+	memcpy(b, &h, head);
+	n = pd_build_id_decode(b, head + 64, &e);
+	ok(n == head + 64 && e.len == 20, "without MISC_BUILD_ID_SIZE the id is 20 bytes");
+	ok(pd_build_id_decode(b, head + 63, &e) == 0 && !e.name, "an entry past the end: 0");
+	ok(pd_build_id_decode(b, head - 1, &e) == 0, "less than a head: 0");
+	h.header.size = (uint16_t)(head - 4);
+	memcpy(b, &h, head);
+	ok(pd_build_id_decode(b, sizeof(b), &e) == 0, "a size smaller than the head: 0");
+	h.header.size = (uint16_t)(head + 8);
+	memcpy(b, &h, head);
+	memset(b + head, 'x', 8);
+	n = pd_build_id_decode(b, sizeof(b), &e);
+	ok(n == head + 8 && !e.name, "a name without its NUL: its size, and no name");
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mperf-unit-XXXXXX");
@@ -1877,6 +1921,7 @@ int main(void)
 	test_prefixes(pipe_img.b, pipe_img.n);
 
 	test_names();
+	test_build_id_decode();
 
 	char path[128];
 	snprintf(path, sizeof(path), "%s/perf.data", tmpdir);
