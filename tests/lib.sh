@@ -301,6 +301,8 @@ test_expect_success () {
 		test_failed=$((test_failed + 1))
 		echo "not ok $test_count - $test_title_"
 		test_print_output_
+		# prove shows only stderr of a run that is not verbose (a CI log).
+		test -n "$test_verbose" || { echo "# not ok $test_count - $test_title_"; test_print_output_ | tail -n 40; } >&2
 	fi
 	return 0
 }

@@ -40,6 +40,7 @@ for sig in TERM HUP; do
 		cpu=$(wait_cpu_ms '$sig'.pid 500) || { kill -KILL $pid; exit 1; } &&
 		kill -'$sig' $pid &&
 		rc=0 && wait $pid || rc=$? &&
+		echo "exit status $rc" &&
 		test "$rc" = $((128 + $(kill -l '$sig'))) &&
 		n=$(samples_in '$sig'.data) &&
 		echo "$n samples, signal after $cpu ms of CPU" &&
