@@ -103,7 +103,7 @@ _mperf()
 	report)
 		# --format=FMT in one word
 		if [[ $cur == --format=* ]]; then
-			COMPREPLY=($(compgen -P --format= -W 'folded svg' -- "${cur#--format=}"))
+			COMPREPLY=($(compgen -P --format= -W 'folded svg pprof' -- "${cur#--format=}"))
 			return 0
 		fi
 		case $prev in
@@ -112,7 +112,7 @@ _mperf()
 			return 0
 			;;
 		--format)
-			COMPREPLY=($(compgen -W 'folded svg' -- "$cur"))
+			COMPREPLY=($(compgen -W 'folded svg pprof' -- "$cur"))
 			return 0
 			;;
 		-s|--sort)

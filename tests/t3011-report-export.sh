@@ -272,6 +272,78 @@ test_expect_success 'folded: a pipe-mode stream gives the file mode lines' '
 	cmp pipe.folded file.folded
 '
 
+have_go () { command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; }
+
+# pprof_top FILE.pb.gz INDEX: go tool pprof -top's rows (flat, name) of
+# sample type INDEX, every node (unresolved addresses left out).
+pprof_top () {
+	go tool pprof -symbolize=none -sample_index=$2 -top -nodecount=100000 -nodefraction=0 -edgefraction=0 "$1" \
+		2>/dev/null | awk '/^ *flat  flat%/ { on = 1; next } on && $1 > 0 { n = $1; $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); print n " " $0 }'
+}
+
+test_expect_success 'pprof: a gzipped protobuf, to standard output without -o, the same bytes' '
+	for f in $(files); do
+		"$MPERF" report -i $f --format=pprof -o $f.pb.gz 2>err &&
+		test_must_be_empty err &&
+		gzip -t $f.pb.gz || exit 1
+	done &&
+	"$MPERF" report -i mperf.data --format=pprof >stdout.pb.gz &&
+	cmp stdout.pb.gz mperf.data.pb.gz
+'
+
+test_expect_success GO,PYTHON 'pprof: go tool pprof -top: the top 10 by flat are report --no-children --sort sym, sample for sample' '
+	for f in $(files); do
+		if test $f = mperf.data; then events="0:cpu-clock 2:task-clock"; else events="0:cpu-clock"; fi
+		for ie in $events; do
+			pprof_top $f.pb.gz ${ie%%:*} >top.txt &&
+			test -s top.txt &&
+			go tool pprof -symbolize=none -sample_index=${ie%%:*} -top -nodecount=1 $f.pb.gz 2>/dev/null >head.txt &&
+			python3 - $f ${ie#*:} <<-\PY || exit 1
+			import json, re, sys
+			f, ev = sys.argv[1], sys.argv[2]
+			e = [e for e in json.load(open(f + ".sym"))["events"] if e["name"] == ev][0]
+			want = {}
+			for r in e["rows"]:
+			    if r["symbol"] is not None:
+			        want[r["symbol"]] = want.get(r["symbol"], 0) + r["samples"]
+			got = []
+			for line in open("top.txt"):
+			    n, name = line.rstrip("\n").split(" ", 1)
+			    if not re.match(r"^(0x[0-9a-f]+|<unknown>)", name) and "[" not in name.split(" ")[0]:
+			        got.append((name, int(n)))
+			top = got[:10]
+			# A dwarf location of inline frames is flat in its innermost function, as pprof
+			# counts them, where Self has the symbol: the ten are compared for fp chains.
+			if not f.startswith("dwarf"):
+			    for name, n in top:
+			        assert want.get(name) == n, (f, ev, name, n, want.get(name))
+			    assert sorted(n for _, n in top) == sorted(sorted(want.values())[-10:]) or len(top) < 10, (f, ev, top)
+			assert top[0] == ("leaf", want["leaf"]), (f, ev, top[0])
+			m = re.search(r"Total samples = (\d+)", open("head.txt").read())
+			assert m and int(m.group(1)) == e["samples"], (f, ev, m and m.group(0), e["samples"])
+			PY
+			:
+		done
+	done
+'
+
+test_expect_success GO 'pprof: sample types per event, the main binary first, a comm label' '
+	go tool pprof -symbolize=none -raw mperf.data.pb.gz >raw.txt 2>/dev/null &&
+	grep "^cpu-clock/count\[dflt\] cpu-clock:period/nanoseconds task-clock/count task-clock:period/nanoseconds" raw.txt &&
+	sed -n "/^Mappings/,\$p" raw.txt >maps.txt &&
+	grep "^1: .* $CALLPATHS " maps.txt &&
+	grep "comm:\[callpaths\]" raw.txt
+'
+
+test_expect_success GO,PERF 'pprof: the mappings have the build ids perf buildid-list gives' '
+	"$PERF" buildid-list -i mperf.data >ids.txt 2>/dev/null &&
+	test -s ids.txt &&
+	while read id name; do
+		if grep " $name " maps.txt >m.txt; then grep " $id " m.txt || { fail "$name: not $id"; exit 1; }; fi
+	done <ids.txt &&
+	grep " $CALLPATHS $(sed -n "s| $CALLPATHS\$||p" ids.txt) " maps.txt
+'
+
 test_expect_success '--format and -o: bad values and conflicts are usage errors' '
 	test_expect_code 129 "$MPERF" report -i mperf.data --format=png 2>err &&
 	grep "folded, svg, pprof" err && test_line_count = 2 err &&

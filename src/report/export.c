@@ -126,6 +126,7 @@ static int frame_id(struct gather *G, const struct session_sample *ss, const str
 	x->sym_start = f->start;
 	x->kind = kind_of(f, level);
 	x->kernel = lv == 'k';
+	x->inlined = f->inlined;
 	if (f->dso && ss->machine &&
 	    !machine__resolve(ss->machine, ss->where.pid, ss->where.tid,
 			      lv == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, f->ip, &r) && r.found) {

@@ -31,6 +31,7 @@ struct xframe {
 	enum xkind kind;
 	bool has_sym;
 	bool kernel;			/* resolved in the kernel's maps */
+	bool inlined;			/* one of perf's inline frames: name ends in " (inlined)" */
 };
 
 /* One distinct stack of an event: its frames, root first, and what it weighs. */
