@@ -81,7 +81,7 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
  * One address of a chain, as perf resolves it: in the kernel's maps or the
  * thread's, by the context the last marker before it set.  *level becomes
  * the frame's map's ('k' or '.'); without a map it stays what it was, as
- * perf leaves it.
+ * perf leaves it.  With inl, the frame's inline functions (*inl, *ninl).
  */
 static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
 			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
@@ -119,7 +119,7 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 		f->start = sym->start;
 		f->end = sym->end;
 		/* perf's inline frames: the functions the DSO's DWARF has at the address */
-		if (cpumode != PERF_RECORD_MISC_KERNEL)
+		if (inl && cpumode != PERF_RECORD_MISC_KERNEL)
 			*ninl = symcache__inlines(W->syms, r.dso, addr, inl);
 	}
 	return 0;
@@ -286,11 +286,9 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 		size_t ninl;
 		struct cc_frame f;
 
-		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, &inl, &ninl))
-			return -ENOMEM;
 		/* perf 6.1 adds inline frames to the frames it unwinds only, not to recorded chains */
-		if (!(W->lvl[i] & UNWOUND))
-			ninl = 0;
+		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, W->lvl[i] & UNWOUND ? &inl : NULL, &ninl))
+			return -ENOMEM;
 		if (ninl && !expanded) {
 			/* the frames so far, then this one's inline list */
 			if (ALLOC_GROW(W->fx, n, W->fx_cap) || ALLOC_GROW(W->lx, n, W->lx_cap))
@@ -334,13 +332,12 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 
 ssize_t stackwalk__ip(struct stackwalk *W, const struct session_sample *ss)
 {
-	const char *const *inl;
 	char level = stackwalk_level(ss->cpumode);
 	size_t ninl;
 
 	if (ALLOC_GROW(W->fr, 1, W->fr_cap) || ALLOC_GROW(W->lvl, 1, W->lvl_cap))
 		return -ENOMEM;
-	if (resolve_frame(W, ss, ss->cpumode, ss->smp->ip, &W->fr[0], &level, &inl, &ninl))
+	if (resolve_frame(W, ss, ss->cpumode, ss->smp->ip, &W->fr[0], &level, NULL, &ninl))
 		return -ENOMEM;
 	W->lvl[0] = level;
 	return 1;
