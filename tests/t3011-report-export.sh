@@ -126,7 +126,8 @@ for g, total in zip(groups, want):
     for p in fr:
         kids = [c for c in fr if c["y"] == p["y"] - 16 and p["x"] <= c["x"] and c["x"] + c["n"] <= p["x"] + p["n"]]
         assert sum(c["n"] for c in kids) <= p["n"], (p, kids)
-        assert sum(c["w"] for c in kids) <= p["w"] + 0.01, (p, kids)
+        # each width is rounded to 0.01 px
+        assert sum(c["w"] for c in kids) <= p["w"] + 0.005 * (len(kids) + 1) + 1e-9, (p, kids)
         strays = [c for c in fr if c["y"] == p["y"] - 16 and c["x"] < p["x"] + p["n"] and c["x"] + c["n"] > p["x"] and c not in kids]
         assert not strays, (p, strays)
         p["self"] = p["n"] - sum(c["n"] for c in kids)
