@@ -345,6 +345,47 @@ test_expect_success GO,PERF 'pprof: the mappings have the build ids perf buildid
 	grep " $CALLPATHS $(sed -n "s| $CALLPATHS\$||p" ids.txt) " maps.txt
 '
 
+have_x86_cc () { test "$(uname -m)" = x86_64 && command -v cc >/dev/null 2>&1; }
+
+# jitspin: spins in code it copied into anonymous executable memory, as a
+# JIT's code runs (perf names such memory /tmp/perf-PID.map).
+test_expect_success X86_CC 'a JIT map: its frames are JIT in the flame graph, /tmp/perf-PID.map in pprof' '
+	cat >jitspin.c <<-\EOF &&
+	#include <string.h>
+	#include <sys/mman.h>
+	#include <time.h>
+	int main(void)
+	{
+		/* loop: dec %rdi; jnz loop; ret */
+		static const unsigned char code[] = { 0x48, 0xff, 0xcf, 0x75, 0xfb, 0xc3 };
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct timespec ts;
+
+		if (p == MAP_FAILED)
+			return 1;
+		memcpy(p, code, sizeof(code));
+		do {
+			((void (*)(unsigned long))p)(10000000);
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		} while (ts.tv_sec == 0 && ts.tv_nsec < 300000000);
+		return 0;
+	}
+	EOF
+	cc -O1 -o jitspin jitspin.c &&
+	"$MPERF" record -q -e cpu-clock -o jit.data ./jitspin &&
+	"$MPERF" report -i jit.data --format=folded >jit.folded &&
+	n=$(sed -n "s/^jitspin;\[unknown\] \([0-9]*\)$/\1/p" jit.folded) &&
+	"$MPERF" report -i jit.data --stats --json >jit.stats &&
+	total=$(samples_of jit.stats cpu-clock) &&
+	test "$n" -ge $((total / 2)) &&
+	"$MPERF" report -i jit.data --format=svg >jit.svg &&
+	grep -A1 "<title>\[unknown\]$" jit.svg | grep "^$n samples, .*, JIT</title>" &&
+	if have_go; then
+		"$MPERF" report -i jit.data --format=pprof -o jit.pb.gz &&
+		go tool pprof -symbolize=none -raw jit.pb.gz 2>/dev/null | grep "^[0-9]*: 0x.* /tmp/perf-[0-9]*\.map "
+	fi
+'
+
 test_expect_success '--format and -o: bad values and conflicts are usage errors' '
 	test_expect_code 129 "$MPERF" report -i mperf.data --format=png 2>err &&
 	grep "folded, svg, pprof" err && test_line_count = 2 err &&
