@@ -245,12 +245,33 @@ plt () {
 	sed -E "s/(;)(_init|[A-Za-z0-9_.]+@plt)(;| )/\1_init-or-plt\3/g"
 }
 
-test_expect_success PERF 'folded: the chains and counts perf report gives each comm, for perf, mperf and dwarf files' '
+# Where perf's unwinder (libunwind) and libdw part, a dwarf sample's chain
+# differs (t3005 compares those from 1%): for the dwarf file, the stacks of
+# 1% of the samples or more are the same, the others differ by 2% at most.
+test_expect_success PERF,PYTHON 'folded: the chains and counts perf report gives each comm, for perf, mperf and dwarf files' '
 	for f in $(files); do
 		perf_folded $f | plt | sort >perf.out &&
 		awk "/^# event: / { ev = \$3; next } { print ev \" \" \$0 }" $f.folded | plt | sort >mperf.out &&
 		test -s perf.out &&
-		diff -u perf.out mperf.out >diff.out || { head -n 40 diff.out; exit 1; }
+		if test $f = dwarf.data; then
+			python3 - <<-\PY || { diff -u perf.out mperf.out | head -n 40; exit 1; }
+			def read(name):
+			    d = {}
+			    for line in open(name):
+			        k, n = line.rstrip("\n").rsplit(" ", 1)
+			        d[k] = d.get(k, 0) + int(n)
+			    return d
+			p, m = read("perf.out"), read("mperf.out")
+			total = sum(m.values())
+			for k in set(p) | set(m):
+			    if max(p.get(k, 0), m.get(k, 0)) * 100 >= total:
+			        assert p.get(k, 0) == m.get(k, 0), (k, p.get(k, 0), m.get(k, 0))
+			off = sum(abs(p.get(k, 0) - m.get(k, 0)) for k in set(p) | set(m))
+			assert off * 50 <= total, (off, total)
+			PY
+		else
+			diff -u perf.out mperf.out >diff.out || { head -n 40 diff.out; exit 1; }
+		fi
 	done
 '
 
