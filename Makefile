@@ -11,7 +11,7 @@ PKG_CONFIG ?= pkg-config
 # The libraries the code links, as pkg-config names them; configure checks
 # the same list.  One call for all of them: pkg-config says nothing when any
 # one is missing, so nothing else may hide in this list.
-REQUIRED_PKGS = libelf libdw libtraceevent libzstd
+REQUIRED_PKGS = libelf libdw libtraceevent libzstd zlib
 ifndef PKG_LIBS
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(REQUIRED_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
@@ -19,7 +19,7 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
 # in the compiler's default paths (libtraceevent's headers under traceevent/).
 ifeq ($(strip $(PKG_LIBS)),)
 PKG_CFLAGS := -I/usr/include/traceevent
-PKG_LIBS := -ldw -lelf -ltraceevent -lzstd
+PKG_LIBS := -ldw -lelf -ltraceevent -lzstd -lz
 endif
 endif
 
@@ -199,6 +199,7 @@ bench: all
 	bench/stat-startup-vs-perf.sh
 	bench/diff-vs-perf.sh
 	bench/buildid-list-vs-perf.sh
+	bench/export-vs-perf.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
 # pages and the bash completion; make uninstall removes exactly those files.

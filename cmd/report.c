@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mperf report: options -> open the file -> report__dump/stats/hist/header -> exit status. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "../src/stat/stat.h"
@@ -23,6 +25,7 @@ static const char report_usage[] =
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
+	"   or: mperf report [-i file] --format=folded|svg|pprof [-o file]\n"
 	"   or: mperf report -h\n"
 	"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
@@ -49,6 +52,11 @@ static const char report_usage[] =
 	"                           count; a threshold in percent; a limit of chains per entry\n"
 	"                           (-g alone: graph,0.5,caller,function,percent)\n"
 	"    -G, --inverted         the caller order (root first)\n"
+	"        --format FMT       the samples' stacks instead of histograms: folded (one line per\n"
+	"                           stack and event, for flame graph tools), svg (an interactive\n"
+	"                           flame graph: click to zoom, search, one view per event) or\n"
+	"                           pprof (a gzipped profile.proto, for go tool pprof)\n"
+	"    -o, --output FILE      write --format's output to FILE (default: standard output)\n"
 	"    -h, --help             show this help\n"
 	"\n"
 	"Chains recorded with --call-graph dwarf are unwound from each sample's registers and\n"
@@ -215,6 +223,75 @@ static int summarize(struct pdata *p, const char *label, const char *input, bool
 	return ret ? ret : failed ? STAT_EXIT_CHECK : 0;
 }
 
+static int parse_format(const char *arg, enum report_export_format *f)
+{
+	static const char *const names[] = {
+		[REPORT_EXPORT_FOLDED] = "folded", [REPORT_EXPORT_SVG] = "svg", [REPORT_EXPORT_PPROF] = "pprof",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			*f = (enum report_export_format)i;
+			return 0;
+		}
+	return cmd_usage_error("report", "unknown --format '%s' (formats: folded, svg, pprof)", arg);
+}
+
+/*
+ * --format's output: to standard output, or to a temporary file beside
+ * output renamed over it once whole, so that a failure never leaves a
+ * half-written file under the asked name (it is removed).
+ */
+static int export_to(struct pdata *p, const char *label, const struct report_export_opts *eo, const char *output)
+{
+	size_t n;
+	char *tmp;
+	FILE *f;
+	int fd, ret;
+	mode_t mask;
+
+	if (!output)
+		return report__export(p, label, eo, stdout);
+	n = strlen(output) + sizeof(".tmp.XXXXXX");
+	if (!(tmp = malloc(n))) {
+		cmd_error("report", "out of memory");
+		return EXIT_MPERF;
+	}
+	snprintf(tmp, n, "%s.tmp.XXXXXX", output);
+	if ((fd = mkstemp(tmp)) < 0) {
+		cmd_error("report", "cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return EXIT_MPERF;
+	}
+	/* mkstemp's file is 0600: give it the mode a new file would get. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
+		cmd_error("report", "cannot write '%s': %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return EXIT_MPERF;
+	}
+	ret = report__export(p, label, eo, f);
+	if (fflush(f) && ret >= 0) {
+		cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
+		ret = EXIT_MPERF;
+	}
+	if (fclose(f) && ret >= 0) {
+		cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
+		ret = EXIT_MPERF;
+	}
+	if (ret == 0 && rename(tmp, output)) {
+		cmd_error("report", "cannot rename '%s' to '%s': %s", tmp, output, strerror(errno));
+		ret = EXIT_MPERF;
+	}
+	if (ret != 0)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -237,11 +314,16 @@ int cmd_report(int argc, char **argv)
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "check", no_argument, NULL, 'K' },
 		{ "check-tolerance", required_argument, NULL, 'k' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *input = "perf.data", *label;
-	bool dump = false, stats = false, header = false, header_only = false, check = false;
+	bool dump = false, stats = false, header = false, header_only = false, check = false, stdio = false;
+	bool format_set = false;
+	struct report_export_opts eo = { .format = REPORT_EXPORT_FOLDED };
+	const char *output = NULL;
 	double tolerance = STAT_CHECK_TOLERANCE;
 	/* The options that shape the histograms, for the conflicts below: the first given. */
 	const char *hist_opt = NULL;
@@ -259,7 +341,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 
 	opterr = 0;	/* ':': a missing value is ours to say */
-	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::G", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -271,6 +353,15 @@ int cmd_report(int argc, char **argv)
 			stats = true;
 			break;
 		case 'T':
+			stdio = true;
+			break;
+		case 'F':
+			if (parse_format(optarg, &eo.format))
+				return EXIT_USAGE;
+			format_set = true;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'J':
 			ho.json = true;
@@ -349,6 +440,16 @@ int cmd_report(int argc, char **argv)
 	 * the records and their totals, not the histograms the others shape,
 	 * and JSON has no header.
 	 */
+	if (output && !format_set)
+		return cmd_usage_error("report", "-o/--output goes with --format (the histograms go to standard output)");
+	if (format_set) {
+		const char *other = dump ? "-D" : stats ? "--stats" : ho.json ? "--json" : stdio ? "--stdio" :
+				    header_only ? "--header-only" : header ? "--header" : check ? "--check" : hist_opt;
+
+		if (other)
+			return cmd_usage_error("report", "--format cannot be used with %s: it writes the samples' stacks, not the histograms",
+					       other);
+	}
 	if (dump && stats)
 		return cmd_usage_error("report", "-D and --stats cannot be used together (-D ends with the stats)");
 	if ((dump || stats) && hist_opt)
@@ -394,7 +495,10 @@ int cmd_report(int argc, char **argv)
 		}
 		ho.after_header = true;
 	}
-	if (check || (stats && ho.json))
+	if (format_set) {
+		eo.title = input;
+		ret = export_to(p, label, &eo, output);
+	} else if (check || (stats && ho.json))
 		ret = summarize(p, label, input, stats && ho.json, check, tolerance);
 	else if (dump)
 		ret = report__dump(p, label, stdout);

@@ -101,9 +101,18 @@ _mperf()
 		return 0
 		;;
 	report)
+		# --format=FMT in one word
+		if [[ $cur == --format=* ]]; then
+			COMPREPLY=($(compgen -P --format= -W 'folded svg pprof' -- "${cur#--format=}"))
+			return 0
+		fi
 		case $prev in
-		-i|--input)
+		-i|--input|-o|--output)
 			COMPREPLY=($(compgen -f -- "$cur"))
+			return 0
+			;;
+		--format)
+			COMPREPLY=($(compgen -W 'folded svg pprof' -- "$cur"))
 			return 0
 			;;
 		-s|--sort)

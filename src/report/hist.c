@@ -21,16 +21,9 @@
 #include "report.h"
 #include "session.h"
 #include "symbols.h"
-#include "unwind.h"
+#include "stackwalk.h"
 
 #define HBUCKETS 4096
-#define DBUCKETS 256
-/* perf report's --max-stack default: kernel.perf_event_max_stack's default, 127. */
-#define MAX_STACK 127
-/* In build_chain's levels: a frame of the unwinder's, not of the recorded chain. */
-#define UNWOUND 0x40
-/* Context markers in a chain (perf_event.h): at or above this, not an address. */
-#define CONTEXT_MAX ((uint64_t)-4095)
 
 struct hent {
 	struct hent *next;		/* hash chain */
@@ -49,16 +42,6 @@ struct hent {
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	struct cc_tree *cc;		/* its call chains, or NULL */
-};
-
-/* What hist knows of a DSO the frames name: its names, and perf's order of its DSOs. */
-struct dso_info {
-	struct dso_info *next;
-	const char *raw;		/* the machine's name (interned by the machine) */
-	const char *id;			/* the same, interned here: one per DSO */
-	const char *name;		/* short name, interned */
-	uint32_t rank;			/* the machine's dso_rank */
-	bool jit;
 };
 
 struct hists {
@@ -85,7 +68,6 @@ struct hist {
 	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kthread_running;
 	const char *label;
-	uint64_t kernel_end;		/* with chains: where perf's kernel map ends (symcache__kernel_end) */
 	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
 	uint64_t total_samples;
@@ -93,50 +75,15 @@ struct hist {
 	bool chains;			/* some event samples CALLCHAIN */
 	bool children;			/* the Children view: chains accumulate into their frames' entries */
 	bool show;			/* chains are aggregated (not -g none) */
-	bool caller;			/* frames root first */
-	struct cc_frame *fr;		/* the current sample's chain */
-	char *lvl;			/* and each frame's level */
-	size_t fr_cap, lvl_cap;
-	struct cc_frame *fx;		/* the same with inline frames, while it is built */
-	char *lx;
-	size_t fx_cap, lx_cap;
+	struct stackwalk walk;		/* the current sample's chain, resolved (shared with the exports) */
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
-	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
-	uint64_t uips[MAX_STACK];	/* the user frames it unwound for the current sample */
-	struct dso_info *dsos[DBUCKETS];
 };
 
 
 static const char *intern(struct hist *H, const char *s)
 {
 	return strset_intern(&H->strs, s);
-}
-
-/*
- * perf shows a user DSO by its file name, anonymous executable memory
- * (which the machine names /tmp/perf-PID.map) as "[JIT] tid PID", and
- * everything else as it is named.
- */
-static const char *short_name(const char *dso, char *buf, size_t len)
-{
-	const char *slash = dso[0] == '/' ? strrchr(dso, '/') : NULL;
-	int pid;
-	char tail;
-
-	if (!strncmp(dso, "/tmp/perf-", 10) && sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p') {
-		snprintf(buf, len, "[JIT] tid %d", pid);
-		return buf;
-	}
-	return slash ? slash + 1 : dso;
-}
-
-static bool is_jit(const char *dso)
-{
-	int pid;
-	char tail;
-
-	return !strncmp(dso, "/tmp/perf-", 10) && sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p';
 }
 
 static bool listed(const char *list, const char *name)
@@ -275,295 +222,6 @@ static struct hists *hists_of(struct hist *H, int evsel)
 }
 
 /*
- * The DSO the machine names dso: the machine interns its DSO names, so the
- * pointer is the DSO while the session runs; id, interned here, outlives it.
- */
-static struct dso_info *dso_of(struct hist *H, const char *dso, uint32_t rank)
-{
-	size_t b = (size_t)(hash_u64((uintptr_t)dso) % DBUCKETS);
-	struct dso_info *d;
-	char jit[64];
-
-	for (d = H->dsos[b]; d; d = d->next)
-		if (d->raw == dso)
-			return d;
-	if (!(d = calloc(1, sizeof(*d))))
-		return NULL;
-	d->raw = dso;
-	d->id = intern(H, dso);
-	d->name = intern(H, short_name(dso, jit, sizeof(jit)));
-	d->jit = is_jit(dso);
-	d->rank = rank;
-	if (!d->id || !d->name) {
-		free(d);
-		return NULL;
-	}
-	d->next = H->dsos[b];
-	H->dsos[b] = d;
-	return d;
-}
-
-/*
- * One address of a chain, as perf resolves it: in the kernel's maps or the
- * thread's, by the context the last marker before it set.  *level becomes
- * the frame's map's ('k' or '.'); without a map it stays what it was, as
- * perf leaves it.
- */
-static int resolve_frame(struct hist *H, const struct session_sample *ss, int cpumode, uint64_t ip,
-			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
-{
-	struct resolved r;
-	const struct sym *sym = NULL;
-	struct dso_info *d;
-	uint64_t addr;
-
-	*ninl = 0;
-	memset(f, 0, sizeof(*f));
-	f->ip = ip;
-	f->dso_name = "[unknown]";
-	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
-		return -ENOMEM;
-	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < H->kernel_end) {
-		machine__fixup_kernel_end(ss->machine, H->kernel_end);
-		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
-			return -ENOMEM;
-	}
-	if (!r.found)
-		return 0;
-	if (!(d = dso_of(H, r.dso, r.dso_rank)))
-		return -ENOMEM;
-	f->dso = d->id;
-	f->dso_rank = d->rank;
-	f->dso_name = d->name;
-	*level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
-	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		sym = symcache__find_kernel(H->syms, ip);
-	else if (!d->jit)
-		sym = symcache__find(H->syms, r.dso, r.map_start, r.map_pgoff, ip, &addr);
-	if (sym) {
-		f->sym = sym->name;
-		f->start = sym->start;
-		f->end = sym->end;
-		/* perf's inline frames: the functions the DSO's DWARF has at the address */
-		if (cpumode != PERF_RECORD_MISC_KERNEL)
-			*ninl = symcache__inlines(H->syms, r.dso, addr, inl);
-	}
-	return 0;
-}
-
-/*
- * Frame f as perf's inline list for its address gives it: one frame per
- * function there, innermost first (outermost first in the caller order),
- * each the frame's own symbol when it has that name, else a symbol of
- * that name marked inlined, over the same range.  Appended to H->fx.
- */
-static int append_inlines(struct hist *H, const struct cc_frame *f, char level, const char *const *names,
-			  size_t n, size_t *m)
-{
-	if (ALLOC_GROW(H->fx, *m + n, H->fx_cap) || ALLOC_GROW(H->lx, *m + n, H->lx_cap))
-		return -ENOMEM;
-	for (size_t k = 0; k < n; k++) {
-		const char *name = names[H->caller ? n - 1 - k : k];
-		struct cc_frame g = *f;
-
-		if (strcmp(name, f->sym)) {
-			char buf[4096];
-
-			snprintf(buf, sizeof(buf), "%s (inlined)", name);
-			if (!(g.sym = intern(H, buf)))
-				return -ENOMEM;
-			g.inlined = true;
-		}
-		H->fx[*m] = g;
-		H->lx[(*m)++] = level;
-	}
-	return 0;
-}
-
-/* The sample's process's map of addr, for the unwinder. */
-struct unwind_ctx {
-	struct hist *H;
-	const struct session_sample *ss;
-};
-
-static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
-{
-	const struct unwind_ctx *u = arg;
-	const struct session_sample *ss = u->ss;
-	struct hist *H = u->H;
-	struct resolved r;
-
-	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, PERF_RECORD_MISC_USER, addr, &r))
-		return -ENOMEM;
-	if (!r.found)
-		return 0;
-	m->path = r.dso;
-	/* the build that ran, as its symbols are read: perf's cache copy when the file changed */
-	m->file = r.dso[0] == '/' ? symcache__runtime_path(H->syms, r.dso) : NULL;
-	m->start = r.map_start;
-	m->end = r.map_end;
-	m->pgoff = r.map_pgoff;
-	return 1;
-}
-
-/*
- * The user frames of a sample with registers and a stack copy
- * (--call-graph dwarf), unwound into H->uips, leaf first: as many as
- * perf's --max-stack lets its unwinder give.  Their number, or -ENOMEM.
- */
-static ssize_t unwind_user(struct hist *H, const struct session_sample *ss)
-{
-	const struct pd_sample *s = ss->smp;
-	struct unwind_ctx ctx = { .H = H, .ss = ss };
-	struct unwind_sample us = {
-		.pid = ss->where.pid, .tid = ss->where.tid, .regs_mask = s->user_mask, .regs = s->user_regs,
-		.stack = s->stack, .find_map = unwind_find_map, .arg = &ctx,
-	};
-
-	if (!s->user_regs || !s->stack || !s->stack_size || !ss->machine)
-		return 0;
-	/* The valid part of the copy: never more than the record holds. */
-	us.stack_size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
-	if (!H->unwinder && !(H->unwinder = unwinder__new()))
-		return -ENOMEM;
-	return unwinder__unwind(H->unwinder, &us, H->uips, MAX_STACK);
-}
-
-static void reverse_frames(struct cc_frame *fr, char *lvl, size_t n)
-{
-	for (size_t i = 0; i < n / 2; i++) {
-		struct cc_frame t = fr[i];
-		char c = lvl[i];
-
-		fr[i] = fr[n - 1 - i];
-		fr[n - 1 - i] = t;
-		lvl[i] = lvl[n - 1 - i];
-		lvl[n - 1 - i] = c;
-	}
-}
-
-/*
- * The sample's chain as perf's cursor holds it: every address (markers
- * only set the context of the addresses after them, and any other marker
- * drops the chain), leaf first, or root first for the caller order; at
- * most MAX_STACK addresses, counted from the end the order starts at.
- * A --call-graph dwarf sample's chain is the kernel's part (CALLCHAIN)
- * then the user frames unwound from its stack copy, each part limited on
- * its own, as perf appends its unwinder's frames to the recorded chain
- * (before it, root first, in the caller order).
- * The number of frames in H->fr, or a negative code.
- */
-static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
-{
-	const struct pd_sample *s = ss->smp;
-	uint64_t nr = s->callchain_nr, n = 0;
-	int cpumode = PERF_RECORD_MISC_USER;
-	char level = 0;
-	ssize_t nu = unwind_user(H, ss);
-
-	if (nu < 0)
-		return nu;
-	if (ALLOC_GROW(H->fr, nr + (uint64_t)nu, H->fr_cap) || ALLOC_GROW(H->lvl, nr + (uint64_t)nu, H->lvl_cap))
-		return -ENOMEM;
-	/* Callee order first: each address with the context its last marker set. */
-	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t ip = pd_sample_callchain(s, i);
-
-		if (ip >= CONTEXT_MAX) {
-			switch (ip) {
-			case (uint64_t)PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
-			case (uint64_t)PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
-			case (uint64_t)PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
-			default: return 0;	/* a guest's or a corrupt chain: perf drops it */
-			}
-			continue;
-		}
-		H->fr[n].ip = ip;
-		H->lvl[n++] = (char)cpumode;	/* the context, for now */
-	}
-	if (H->caller)
-		reverse_frames(H->fr, H->lvl, (size_t)n);
-	if (n > MAX_STACK)
-		n = MAX_STACK;
-	if (nu) {
-		if (H->caller) {
-			memmove(H->fr + nu, H->fr, (size_t)n * sizeof(*H->fr));
-			memmove(H->lvl + nu, H->lvl, (size_t)n);
-			for (ssize_t i = 0; i < nu; i++) {
-				H->fr[i].ip = H->uips[nu - 1 - i];
-				H->lvl[i] = PERF_RECORD_MISC_USER | UNWOUND;
-			}
-		} else {
-			for (ssize_t i = 0; i < nu; i++) {
-				H->fr[n + (uint64_t)i].ip = H->uips[i];
-				H->lvl[n + (uint64_t)i] = PERF_RECORD_MISC_USER | UNWOUND;
-			}
-		}
-		n += (uint64_t)nu;
-	}
-	/* The levels carry over a frame without a map, from the sample's own. */
-	switch (ss->cpumode) {
-	case PERF_RECORD_MISC_KERNEL: level = 'k'; break;
-	case PERF_RECORD_MISC_USER: level = '.'; break;
-	case PERF_RECORD_MISC_GUEST_KERNEL: level = 'g'; break;
-	case PERF_RECORD_MISC_GUEST_USER: level = 'u'; break;
-	default: level = 'H'; break;
-	}
-	size_t m = 0;	/* frames in H->fx, once some address has inline frames */
-	bool expanded = false;
-
-	for (uint64_t i = 0; i < n; i++) {
-		int mode = H->lvl[i] & ~UNWOUND;
-		const char *const *inl;
-		size_t ninl;
-		struct cc_frame f;
-
-		if (resolve_frame(H, ss, mode, H->fr[i].ip, &f, &level, &inl, &ninl))
-			return -ENOMEM;
-		/* perf 6.1 adds inline frames to the frames it unwinds only, not to recorded chains */
-		if (!(H->lvl[i] & UNWOUND))
-			ninl = 0;
-		if (ninl && !expanded) {
-			/* the frames so far, then this one's inline list */
-			if (ALLOC_GROW(H->fx, n, H->fx_cap) || ALLOC_GROW(H->lx, n, H->lx_cap))
-				return -ENOMEM;
-			memcpy(H->fx, H->fr, i * sizeof(*H->fx));
-			memcpy(H->lx, H->lvl, i);
-			m = i;
-			expanded = true;
-		}
-		if (expanded && ninl) {
-			if (append_inlines(H, &f, level, inl, ninl, &m))
-				return -ENOMEM;
-		} else if (expanded) {
-			if (ALLOC_GROW(H->fx, m + 1, H->fx_cap) || ALLOC_GROW(H->lx, m + 1, H->lx_cap))
-				return -ENOMEM;
-			H->fx[m] = f;
-			H->lx[m++] = level;
-		} else {
-			H->fr[i] = f;
-			H->lvl[i] = level;
-		}
-	}
-	if (expanded) {
-		struct cc_frame *tf = H->fr;
-		char *tl = H->lvl;
-		size_t tc = H->fr_cap, tlc = H->lvl_cap;
-
-		H->fr = H->fx;
-		H->lvl = H->lx;
-		H->fr_cap = H->fx_cap;
-		H->lvl_cap = H->lx_cap;
-		H->fx = tf;
-		H->lx = tl;
-		H->fx_cap = tc;
-		H->lx_cap = tlc;
-		return (ssize_t)m;
-	}
-	return (ssize_t)n;
-}
-
-/*
  * A sample's chain: into its own entry's tree, whole; and, for the
  * Children view, to each entry its frames name, once per sample however
  * often recursion repeats it, with the part of the chain from that frame
@@ -572,12 +230,12 @@ static ssize_t build_chain(struct hist *H, const struct session_sample *ss)
 static int add_chain(struct hist *H, struct hists *hs, const struct session_sample *ss, struct hent *self,
 		     const struct hent *key)
 {
-	ssize_t n = build_chain(H, ss);
+	ssize_t n = stackwalk__chain(&H->walk, ss);
 	size_t nseen = 0;
 
 	if (n < 0)
 		return (int)n;
-	if (self->cc && cc_tree_append(self->cc, H->fr, (size_t)n, ss->period))
+	if (self->cc && cc_tree_append(self->cc, H->walk.fr, (size_t)n, ss->period))
 		return -ENOMEM;
 	if (!H->children)
 		return 0;
@@ -585,11 +243,11 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		return -ENOMEM;
 	H->seen[nseen++] = self;
 	for (ssize_t i = 0; i < n; i++) {
-		const struct cc_frame *f = &H->fr[i];
+		const struct cc_frame *f = &H->walk.fr[i];
 		struct hent k = *key, *e;
 		bool dup = false;
 
-		k.level = H->lvl[i];
+		k.level = H->walk.lvl[i];
 		k.dso = f->dso ? f->dso_name : NULL;
 		k.sym = f->sym;
 		k.sym_start = f->start;
@@ -605,7 +263,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		if (!(e = add(H, hs, &k, ss->period, false)))
 			return -ENOMEM;
 		H->seen[nseen++] = e;
-		if (e->cc && cc_tree_append(e->cc, H->fr + i, (size_t)(n - i), ss->period))
+		if (e->cc && cc_tree_append(e->cc, H->walk.fr + i, (size_t)(n - i), ss->period))
 			return -ENOMEM;
 	}
 	return 0;
@@ -621,9 +279,9 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 	const struct resolved *w = &ss->where;
 
 	if (w->found || !H->chains || !ss->machine || ss->cpumode != PERF_RECORD_MISC_KERNEL ||
-	    ss->smp->ip >= H->kernel_end)
+	    ss->smp->ip >= H->walk.kernel_end)
 		return w;
-	machine__fixup_kernel_end(ss->machine, H->kernel_end);
+	machine__fixup_kernel_end(ss->machine, H->walk.kernel_end);
 	return machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, again) ? NULL : again;
 }
 
@@ -641,13 +299,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	k.tid = w->tid;
 	k.addr = ss->smp->ip;
 
-	switch (ss->cpumode) {
-	case PERF_RECORD_MISC_KERNEL: k.level = 'k'; break;
-	case PERF_RECORD_MISC_USER: k.level = '.'; break;
-	case PERF_RECORD_MISC_GUEST_KERNEL: k.level = 'g'; break;
-	case PERF_RECORD_MISC_GUEST_USER: k.level = 'u'; break;
-	default: k.level = 'H'; break;
-	}
+	k.level = stackwalk_level(ss->cpumode);
 	/* The machine's strings are stable while they live: compare before interning again. */
 	if (w->comm != H->last_comm_raw || strcmp(w->comm, H->last_comm)) {
 		H->last_comm = intern(H, w->comm);
@@ -658,8 +310,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		char jit[64];
 
 		if (w->dso != H->last_dso_raw) {
-			H->last_dso = intern(H, short_name(w->dso, jit, sizeof(jit)));
-			H->last_jit = is_jit(w->dso);
+			H->last_dso = intern(H, stackwalk_short_name(w->dso, jit, sizeof(jit)));
+			H->last_jit = stackwalk_is_jit(w->dso);
 			H->last_dso_raw = H->last_dso ? w->dso : NULL;
 		}
 		k.dso = H->last_dso;
@@ -758,13 +410,13 @@ static int decide_chains(struct hist *H)
 			  H->label);
 	H->show = o->cc_mode != REPORT_CC_NONE;
 	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
-	H->caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
+	H->walk.caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
 	/* Kernel frames are resolved as they come: kallsyms must be read by now. */
 	if (H->kthread_running) {
 		pthread_join(H->kthread, NULL);
 		H->kthread_running = false;
 	}
-	H->kernel_end = symcache__kernel_end(H->syms);
+	H->walk.kernel_end = symcache__kernel_end(H->syms);
 	return 0;
 }
 
@@ -898,7 +550,7 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 			size_t da = a->cc ? a->cc->max_depth : 0, db = b->cc ? b->cc->max_depth : 0;
 
 			if (da != db)
-				return (da > db) == H->caller ? -1 : 1;
+				return (da > db) == H->walk.caller ? -1 : 1;
 		}
 	}
 	if (a->period != b->period)
@@ -1316,7 +968,7 @@ static int print_json(struct hist *H, struct out *out)
 	out_str(out, H->children ? "true" : "false");
 	out_str(out, ",\n  \"call_graph\": ");
 	if (H->chains && H->show)
-		out_printf(out, "{\"order\": \"%s\", \"threshold\": %g}", H->caller ? "caller" : "callee",
+		out_printf(out, "{\"order\": \"%s\", \"threshold\": %g}", H->walk.caller ? "caller" : "callee",
 			   o->cc_min_percent);
 	else
 		out_str(out, "null");
@@ -1422,6 +1074,7 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	if (!H->syms)
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(H->syms, recorded_build_id, p);
+	stackwalk__init(&H->walk, H->syms, &H->strs);
 	set_keys(H);
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H->nr = H->h_cap = pdata__nr_evsel(p);
@@ -1455,17 +1108,8 @@ static void hist_free(struct hist *H)
 		}
 		free(H->h[i].v);
 	}
-	for (size_t b = 0; b < DBUCKETS; b++)
-		for (struct dso_info *d = H->dsos[b], *next; d; d = next) {
-			next = d->next;
-			free(d);
-		}
-	free(H->fr);
-	free(H->lvl);
-	free(H->fx);
-	free(H->lx);
+	stackwalk__release(&H->walk);
 	free(H->seen);
-	unwinder__delete(H->unwinder);
 	strset_free(&H->strs);
 	free(H->h);
 	symcache__delete(H->syms);

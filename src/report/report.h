@@ -154,6 +154,21 @@ struct report_diff_opts {
 int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, const char *new_label,
 		 const struct report_diff_opts *o, FILE *out);
 
+/*
+ * --format: the stacks of every sample (its call chain, fp or dwarf, as
+ * the histograms walk it; its ip alone without one), per event, as folded
+ * stacks, an interactive flame graph (SVG) or a pprof profile (gzipped
+ * protobuf); in export.c, flame.c and pprof.c.
+ */
+enum report_export_format { REPORT_EXPORT_FOLDED, REPORT_EXPORT_SVG, REPORT_EXPORT_PPROF };
+
+struct report_export_opts {
+	enum report_export_format format;
+	const char *title;		/* the input's name in titles (default: label) */
+};
+
+int report__export(struct pdata *p, const char *label, const struct report_export_opts *o, FILE *out);
+
 /* --header-only: the header and features, as perf report --header-only prints them. */
 int report__header(struct pdata *p, const char *label, time_t mtime, FILE *out);
 

@@ -3,7 +3,8 @@
  * libFuzzer harness: any bytes as a perf.data image, through the
  * consumers that resolve samples (threads, maps, symbols, call chains,
  * dwarf stacks, tracepoint fields): report's histograms as text with
- * perf's default call graph, as JSON, and mperf script.  The maps a file
+ * perf's default call graph, as JSON, mperf script, and report's
+ * exports (folded stacks, the flame graph, pprof).  The maps a file
  * names are opened as report opens them (regular files only).
  */
 #include <stdint.h>
@@ -41,6 +42,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((p = pdata__open_mem(data, size))) {
 		report__script(p, "fuzz", &so, devnull);
 		pdata__close(p);
+	}
+	for (int fmt = REPORT_EXPORT_FOLDED; fmt <= REPORT_EXPORT_PPROF; fmt++) {
+		struct report_export_opts eo = { .format = (enum report_export_format)fmt };
+
+		if ((p = pdata__open_mem(data, size))) {
+			report__export(p, "fuzz", &eo, devnull);
+			pdata__close(p);
+		}
 	}
 	return 0;
 }

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A sample's stack walked and resolved as perf report does (see
+ * stackwalk.h): shared by the histograms' call chains and the exports.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/alloc.h"
+#include "../lib/hash.h"
+#include "../lib/strset.h"
+#include "session.h"
+#include "stackwalk.h"
+#include "symbols.h"
+#include "unwind.h"
+
+#define MAX_STACK STACKWALK_MAX_STACK
+#define DBUCKETS STACKWALK_DBUCKETS
+/* In the walk's levels: a frame of the unwinder's, not of the recorded chain. */
+#define UNWOUND 0x40
+/* Context markers in a chain (perf_event.h): at or above this, not an address. */
+#define CONTEXT_MAX ((uint64_t)-4095)
+
+static const char *intern(struct stackwalk *W, const char *s)
+{
+	return strset_intern(W->strs, s);
+}
+
+const char *stackwalk_short_name(const char *dso, char *buf, size_t len)
+{
+	const char *slash = dso[0] == '/' ? strrchr(dso, '/') : NULL;
+	int pid;
+	char tail;
+
+	if (!strncmp(dso, "/tmp/perf-", 10) && sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p') {
+		snprintf(buf, len, "[JIT] tid %d", pid);
+		return buf;
+	}
+	return slash ? slash + 1 : dso;
+}
+
+bool stackwalk_is_jit(const char *dso)
+{
+	int pid;
+	char tail;
+
+	return !strncmp(dso, "/tmp/perf-", 10) && sscanf(dso, "/tmp/perf-%d.ma%c", &pid, &tail) == 2 && tail == 'p';
+}
+
+/*
+ * The DSO the machine names dso: the machine interns its DSO names, so the
+ * pointer is the DSO while the session runs; id, interned here, outlives it.
+ */
+struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint32_t rank)
+{
+	size_t b = (size_t)(hash_u64((uintptr_t)dso) % DBUCKETS);
+	struct stackwalk_dso *d;
+	char jit[64];
+
+	for (d = W->dsos[b]; d; d = d->next)
+		if (d->raw == dso)
+			return d;
+	if (!(d = calloc(1, sizeof(*d))))
+		return NULL;
+	d->raw = dso;
+	d->id = intern(W, dso);
+	d->name = intern(W, stackwalk_short_name(dso, jit, sizeof(jit)));
+	d->jit = stackwalk_is_jit(dso);
+	d->rank = rank;
+	if (!d->id || !d->name) {
+		free(d);
+		return NULL;
+	}
+	d->next = W->dsos[b];
+	W->dsos[b] = d;
+	return d;
+}
+
+/*
+ * One address of a chain, as perf resolves it: in the kernel's maps or the
+ * thread's, by the context the last marker before it set.  *level becomes
+ * the frame's map's ('k' or '.'); without a map it stays what it was, as
+ * perf leaves it.  With inl, the frame's inline functions (*inl, *ninl).
+ */
+static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
+			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
+{
+	struct resolved r;
+	const struct sym *sym = NULL;
+	struct stackwalk_dso *d;
+	uint64_t addr;
+
+	*ninl = 0;
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	f->dso_name = "[unknown]";
+	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+		return -ENOMEM;
+	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < W->kernel_end) {
+		machine__fixup_kernel_end(ss->machine, W->kernel_end);
+		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+			return -ENOMEM;
+	}
+	if (!r.found)
+		return 0;
+	if (!(d = stackwalk__dso(W, r.dso, r.dso_rank)))
+		return -ENOMEM;
+	f->dso = d->id;
+	f->dso_rank = d->rank;
+	f->dso_name = d->name;
+	*level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+	if (cpumode == PERF_RECORD_MISC_KERNEL)
+		sym = symcache__find_kernel(W->syms, ip);
+	else if (!d->jit)
+		sym = symcache__find(W->syms, r.dso, r.map_start, r.map_pgoff, ip, &addr);
+	if (sym) {
+		f->sym = sym->name;
+		f->start = sym->start;
+		f->end = sym->end;
+		/* perf's inline frames: the functions the DSO's DWARF has at the address */
+		if (inl && cpumode != PERF_RECORD_MISC_KERNEL)
+			*ninl = symcache__inlines(W->syms, r.dso, addr, inl);
+	}
+	return 0;
+}
+
+/*
+ * Frame f as perf's inline list for its address gives it: one frame per
+ * function there, innermost first (outermost first in the caller order),
+ * each the frame's own symbol when it has that name, else a symbol of
+ * that name marked inlined, over the same range.  Appended to W->fx.
+ */
+static int append_inlines(struct stackwalk *W, const struct cc_frame *f, char level, const char *const *names,
+			  size_t n, size_t *m)
+{
+	if (ALLOC_GROW(W->fx, *m + n, W->fx_cap) || ALLOC_GROW(W->lx, *m + n, W->lx_cap))
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		const char *name = names[W->caller ? n - 1 - k : k];
+		struct cc_frame g = *f;
+
+		if (strcmp(name, f->sym)) {
+			char buf[4096];
+
+			snprintf(buf, sizeof(buf), "%s (inlined)", name);
+			if (!(g.sym = intern(W, buf)))
+				return -ENOMEM;
+			g.inlined = true;
+		}
+		W->fx[*m] = g;
+		W->lx[(*m)++] = level;
+	}
+	return 0;
+}
+
+/* The sample's process's map of addr, for the unwinder. */
+struct unwind_ctx {
+	struct stackwalk *W;
+	const struct session_sample *ss;
+};
+
+static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
+{
+	const struct unwind_ctx *u = arg;
+	const struct session_sample *ss = u->ss;
+	struct stackwalk *W = u->W;
+	struct resolved r;
+
+	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, PERF_RECORD_MISC_USER, addr, &r))
+		return -ENOMEM;
+	if (!r.found)
+		return 0;
+	m->path = r.dso;
+	/* the build that ran, as its symbols are read: perf's cache copy when the file changed */
+	m->file = r.dso[0] == '/' ? symcache__runtime_path(W->syms, r.dso) : NULL;
+	m->start = r.map_start;
+	m->end = r.map_end;
+	m->pgoff = r.map_pgoff;
+	return 1;
+}
+
+/*
+ * The user frames of a sample with registers and a stack copy
+ * (--call-graph dwarf), unwound into W->uips, leaf first: as many as
+ * perf's --max-stack lets its unwinder give.  Their number, or -ENOMEM.
+ */
+static ssize_t unwind_user(struct stackwalk *W, const struct session_sample *ss)
+{
+	const struct pd_sample *s = ss->smp;
+	struct unwind_ctx ctx = { .W = W, .ss = ss };
+	struct unwind_sample us = {
+		.pid = ss->where.pid, .tid = ss->where.tid, .regs_mask = s->user_mask, .regs = s->user_regs,
+		.stack = s->stack, .find_map = unwind_find_map, .arg = &ctx,
+	};
+
+	if (!s->user_regs || !s->stack || !s->stack_size || !ss->machine)
+		return 0;
+	/* The valid part of the copy: never more than the record holds. */
+	us.stack_size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
+	if (!W->unwinder && !(W->unwinder = unwinder__new()))
+		return -ENOMEM;
+	return unwinder__unwind(W->unwinder, &us, W->uips, MAX_STACK);
+}
+
+static void reverse_frames(struct cc_frame *fr, char *lvl, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		struct cc_frame t = fr[i];
+		char c = lvl[i];
+
+		fr[i] = fr[n - 1 - i];
+		fr[n - 1 - i] = t;
+		lvl[i] = lvl[n - 1 - i];
+		lvl[n - 1 - i] = c;
+	}
+}
+
+/*
+ * The sample's chain as perf's cursor holds it: every address (markers
+ * only set the context of the addresses after them, and any other marker
+ * drops the chain), leaf first, or root first for the caller order; at
+ * most MAX_STACK addresses, counted from the end the order starts at.
+ * A --call-graph dwarf sample's chain is the kernel's part (CALLCHAIN)
+ * then the user frames unwound from its stack copy, each part limited on
+ * its own, as perf appends its unwinder's frames to the recorded chain
+ * (before it, root first, in the caller order).
+ * The number of frames in W->fr, or a negative code.
+ */
+ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
+{
+	const struct pd_sample *s = ss->smp;
+	uint64_t nr = s->callchain_nr, n = 0;
+	int cpumode = PERF_RECORD_MISC_USER;
+	char level;
+	ssize_t nu = unwind_user(W, ss);
+
+	if (nu < 0)
+		return nu;
+	if (ALLOC_GROW(W->fr, nr + (uint64_t)nu, W->fr_cap) || ALLOC_GROW(W->lvl, nr + (uint64_t)nu, W->lvl_cap))
+		return -ENOMEM;
+	/* Callee order first: each address with the context its last marker set. */
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t ip = pd_sample_callchain(s, i);
+
+		if (ip >= CONTEXT_MAX) {
+			switch (ip) {
+			case (uint64_t)PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
+			case (uint64_t)PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
+			case (uint64_t)PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
+			default: return 0;	/* a guest's or a corrupt chain: perf drops it */
+			}
+			continue;
+		}
+		W->fr[n].ip = ip;
+		W->lvl[n++] = (char)cpumode;	/* the context, for now */
+	}
+	if (W->caller)
+		reverse_frames(W->fr, W->lvl, (size_t)n);
+	if (n > MAX_STACK)
+		n = MAX_STACK;
+	if (nu) {
+		if (W->caller) {
+			memmove(W->fr + nu, W->fr, (size_t)n * sizeof(*W->fr));
+			memmove(W->lvl + nu, W->lvl, (size_t)n);
+			for (ssize_t i = 0; i < nu; i++) {
+				W->fr[i].ip = W->uips[nu - 1 - i];
+				W->lvl[i] = PERF_RECORD_MISC_USER | UNWOUND;
+			}
+		} else {
+			for (ssize_t i = 0; i < nu; i++) {
+				W->fr[n + (uint64_t)i].ip = W->uips[i];
+				W->lvl[n + (uint64_t)i] = PERF_RECORD_MISC_USER | UNWOUND;
+			}
+		}
+		n += (uint64_t)nu;
+	}
+	/* The levels carry over a frame without a map, from the sample's own. */
+	level = stackwalk_level(ss->cpumode);
+	size_t m = 0;	/* frames in W->fx, once some address has inline frames */
+	bool expanded = false;
+
+	for (uint64_t i = 0; i < n; i++) {
+		int mode = W->lvl[i] & ~UNWOUND;
+		const char *const *inl;
+		size_t ninl;
+		struct cc_frame f;
+
+		/* perf 6.1 adds inline frames to the frames it unwinds only, not to recorded chains */
+		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, W->lvl[i] & UNWOUND ? &inl : NULL, &ninl))
+			return -ENOMEM;
+		if (ninl && !expanded) {
+			/* the frames so far, then this one's inline list */
+			if (ALLOC_GROW(W->fx, n, W->fx_cap) || ALLOC_GROW(W->lx, n, W->lx_cap))
+				return -ENOMEM;
+			memcpy(W->fx, W->fr, i * sizeof(*W->fx));
+			memcpy(W->lx, W->lvl, i);
+			m = i;
+			expanded = true;
+		}
+		if (expanded && ninl) {
+			if (append_inlines(W, &f, level, inl, ninl, &m))
+				return -ENOMEM;
+		} else if (expanded) {
+			if (ALLOC_GROW(W->fx, m + 1, W->fx_cap) || ALLOC_GROW(W->lx, m + 1, W->lx_cap))
+				return -ENOMEM;
+			W->fx[m] = f;
+			W->lx[m++] = level;
+		} else {
+			W->fr[i] = f;
+			W->lvl[i] = level;
+		}
+	}
+	if (expanded) {
+		struct cc_frame *tf = W->fr;
+		char *tl = W->lvl;
+		size_t tc = W->fr_cap, tlc = W->lvl_cap;
+
+		W->fr = W->fx;
+		W->lvl = W->lx;
+		W->fr_cap = W->fx_cap;
+		W->lvl_cap = W->lx_cap;
+		W->fx = tf;
+		W->lx = tl;
+		W->fx_cap = tc;
+		W->lx_cap = tlc;
+		return (ssize_t)m;
+	}
+	return (ssize_t)n;
+}
+
+
+ssize_t stackwalk__ip(struct stackwalk *W, const struct session_sample *ss)
+{
+	char level = stackwalk_level(ss->cpumode);
+	size_t ninl;
+
+	if (ALLOC_GROW(W->fr, 1, W->fr_cap) || ALLOC_GROW(W->lvl, 1, W->lvl_cap))
+		return -ENOMEM;
+	if (resolve_frame(W, ss, ss->cpumode, ss->smp->ip, &W->fr[0], &level, NULL, &ninl))
+		return -ENOMEM;
+	W->lvl[0] = level;
+	return 1;
+}
+
+char stackwalk_level(int cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: return 'k';
+	case PERF_RECORD_MISC_USER: return '.';
+	case PERF_RECORD_MISC_GUEST_KERNEL: return 'g';
+	case PERF_RECORD_MISC_GUEST_USER: return 'u';
+	default: return 'H';
+	}
+}
+
+void stackwalk__init(struct stackwalk *W, struct symcache *syms, struct strset *strs)
+{
+	memset(W, 0, sizeof(*W));
+	W->syms = syms;
+	W->strs = strs;
+}
+
+void stackwalk__release(struct stackwalk *W)
+{
+	for (size_t b = 0; b < DBUCKETS; b++)
+		for (struct stackwalk_dso *d = W->dsos[b], *next; d; d = next) {
+			next = d->next;
+			free(d);
+		}
+	free(W->fr);
+	free(W->lvl);
+	free(W->fx);
+	free(W->lx);
+	unwinder__delete(W->unwinder);
+	memset(W->dsos, 0, sizeof(W->dsos));
+	W->fr = W->fx = NULL;
+	W->lvl = W->lx = NULL;
+	W->unwinder = NULL;
+}

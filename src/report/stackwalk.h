@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_REPORT_STACKWALK_H
+#define MPERF_REPORT_STACKWALK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "callchain.h"
+
+/*
+ * A sample's stack as perf report resolves it: the recorded chain (-g),
+ * each address in the context its last marker set, then for a
+ * --call-graph dwarf sample the user frames libdw unwinds from its
+ * registers and stack copy, with perf's inline frames for those; every
+ * frame resolved to its DSO and symbol.  hist.c (the chains of the
+ * histograms) and export.c (folded stacks, flame graphs, pprof) walk
+ * samples through it, so that they name the same frames the same way.
+ */
+struct session_sample;
+struct symcache;
+struct strset;
+struct unwinder;
+
+/* perf report's --max-stack default: kernel.perf_event_max_stack's default, 127. */
+#define STACKWALK_MAX_STACK 127
+#define STACKWALK_DBUCKETS 256
+
+/* What the walk knows of a DSO the frames name: its names, and perf's order of its DSOs. */
+struct stackwalk_dso {
+	struct stackwalk_dso *next;
+	const char *raw;		/* the machine's name (interned by the machine) */
+	const char *id;			/* the same, interned in the walk's strset: one per DSO */
+	const char *name;		/* short name, interned */
+	uint32_t rank;			/* the machine's dso_rank */
+	bool jit;
+};
+
+struct stackwalk {
+	struct symcache *syms;		/* borrowed */
+	struct strset *strs;		/* borrowed: DSO names and inline names are interned there */
+	bool caller;			/* frames root first (perf's caller order) */
+	uint64_t kernel_end;		/* where perf's kernel map ends once symbols are read, or 0 */
+	/* The current sample's frames and each frame's level ('k', '.', ...). */
+	struct cc_frame *fr;
+	char *lvl;
+	size_t fr_cap, lvl_cap;
+	struct cc_frame *fx;		/* the same with inline frames, while it is built */
+	char *lx;
+	size_t fx_cap, lx_cap;
+	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
+	uint64_t uips[STACKWALK_MAX_STACK];
+	struct stackwalk_dso *dsos[STACKWALK_DBUCKETS];
+};
+
+/* Zero w and borrow syms and strs; the kernel's symbols must be loaded before a kernel frame. */
+void stackwalk__init(struct stackwalk *w, struct symcache *syms, struct strset *strs);
+void stackwalk__release(struct stackwalk *w);
+
+/*
+ * The sample's chain into w->fr and w->lvl, as perf's cursor holds it:
+ * leaf first, or root first with w->caller; at most STACKWALK_MAX_STACK
+ * addresses counted from the end the order starts at (each part of a
+ * dwarf sample on its own).  A chain with a marker perf does not know
+ * (a guest's, a corrupt one) is dropped: 0 frames.  The number of
+ * frames, or -ENOMEM.
+ */
+ssize_t stackwalk__chain(struct stackwalk *w, const struct session_sample *ss);
+
+/*
+ * The sample's own ip as one frame, into w->fr[0] and w->lvl[0]: for a
+ * sample without a chain.  1, or -ENOMEM.
+ */
+ssize_t stackwalk__ip(struct stackwalk *w, const struct session_sample *ss);
+
+/* The walk's record of the DSO the machine names dso, or NULL when out of memory. */
+struct stackwalk_dso *stackwalk__dso(struct stackwalk *w, const char *dso, uint32_t rank);
+
+/* The level perf shows for a sample's cpumode: 'k', '.', 'g', 'u', 'H'. */
+char stackwalk_level(int cpumode);
+
+/*
+ * perf shows a user DSO by its file name, anonymous executable memory
+ * (which the machine names /tmp/perf-PID.map) as "[JIT] tid PID", and
+ * everything else as it is named.  buf holds the JIT name.
+ */
+const char *stackwalk_short_name(const char *dso, char *buf, size_t len);
+/* A JIT's anonymous memory (/tmp/perf-PID.map): an identity map, without symbols. */
+bool stackwalk_is_jit(const char *dso);
+
+#endif
