@@ -15,9 +15,11 @@
 #include <event-parse.h>
 #include "../lib/err.h"
 #include "../lib/log.h"
+#include "../lib/strset.h"
 #include "out.h"
 #include "report.h"
 #include "session.h"
+#include "stackwalk.h"
 #include "symbols.h"
 
 /* perf's output types: the attr types below PERF_TYPE_MAX, then every other PMU. */
@@ -177,6 +179,10 @@ struct script {
 	bool have_seq;
 	struct tep_event **tp;		/* per event: its format, or NULL */
 	size_t nr_tp;
+	/* --call-graph dwarf samples: their user frames unwound as report unwinds them */
+	struct strset strs;
+	struct stackwalk walk;
+	bool have_walk;
 };
 
 static int output_type(const struct perf_event_attr *a)
@@ -647,6 +653,63 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 	return 0;
 }
 
+/*
+ * A --call-graph dwarf sample's chain: the recorded kernel part, then the
+ * user frames libdw unwinds from its registers and stack copy, with perf's
+ * inline frames, which perf script prints as "\t%16lx NAME+off (inlined)"
+ * (the offset from the symbol they are inlined in).
+ */
+static int print_unwound(struct script *S, unsigned f, const struct session_sample *ss)
+{
+	struct out *o = &S->out;
+	ssize_t n;
+
+	if (S->kthread_running) {	/* kernel frames need the kernel's symbols */
+		pthread_join(S->kthread, NULL);
+		S->kthread_running = false;
+	}
+	if (!S->have_walk) {
+		stackwalk__init(&S->walk, S->syms, &S->strs);
+		S->have_walk = true;
+	}
+	if ((n = stackwalk__chain(&S->walk, ss)) < 0)
+		return (int)n;
+	for (ssize_t i = 0; i < n; i++) {
+		const struct cc_frame *fr = &S->walk.fr[i];
+		int cpumode = S->walk.lvl[i] == 'k' ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		uint64_t addr = fr->ip;
+		const struct sym *sym = NULL;
+		struct resolved r;
+
+		if (machine__resolve(ss->machine, (int)ss->smp->pid, (int)ss->smp->tid, cpumode, fr->ip, &r))
+			return -ENOMEM;
+		kernel_fallback(S, cpumode, fr->ip, &r);
+		if (r.found)
+			sym = find_sym(S, &r, cpumode, fr->ip, &addr);
+		out_char(o, '\t');
+		if (f & SCRIPT_F_IP)
+			out_hex_w(o, r.found ? addr : fr->ip, 16);
+		if (fr->inlined && sym) {
+			size_t len = strlen(fr->sym) - (sizeof(" (inlined)") - 1);
+
+			if (f & SCRIPT_F_SYM) {
+				out_char(o, ' ');
+				out_mem(o, fr->sym, len);
+				if (f & SCRIPT_F_SYMOFF) {
+					out_str(o, "+0x");
+					out_hex(o, addr - sym->start);
+				}
+			}
+			if (f & SCRIPT_F_DSO)
+				out_str(o, " (inlined)");
+		} else {
+			print_sym_dso(S, f, &r, sym, addr);
+		}
+		out_char(o, '\n');
+	}
+	return 0;
+}
+
 static int max_name_len(const struct script *S)
 {
 	int w = 0;
@@ -733,7 +796,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	if (f & SCRIPT_F_IP) {
 		if (chain) {
 			out_char(o, '\n');
-			if ((err = print_chain(S, f, ss->machine, smp)))
+			if ((err = smp->user_regs && smp->stack && smp->stack_size ? print_unwound(S, f, ss) :
+				   print_chain(S, f, ss->machine, smp)))
 				return mperf_error(err, "out of memory");
 		} else {
 			const struct sym *sym = NULL;
@@ -802,6 +866,9 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 	if (S.tep)
 		tep_free(S.tep);
 	free(S.tp);
+	if (S.have_walk)
+		stackwalk__release(&S.walk);
+	strset_free(&S.strs);
 	symcache__delete(S.syms);
 	return ret;
 }
