@@ -21,7 +21,7 @@
 static const char report_usage[] =
 	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p] [--comms list]\n"
 	"                    [--dsos list] [--header | --header-only] [--children | --no-children]\n"
-	"                    [-g [args]] [-G]\n"
+	"                    [-g [args]] [-G] [--max-stack n]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
@@ -52,6 +52,8 @@ static const char report_usage[] =
 	"                           count; a threshold in percent; a limit of chains per entry\n"
 	"                           (-g alone: graph,0.5,caller,function,percent)\n"
 	"    -G, --inverted         the caller order (root first)\n"
+	"        --max-stack N      keep N frames of each chain, from the sample's end (default and\n"
+	"                           at most: 127, perf's)\n"
 	"        --format FMT       the samples' stacks instead of histograms: folded (one line per\n"
 	"                           stack and event, for flame graph tools), svg (an interactive\n"
 	"                           flame graph: click to zoom, search, one view per event) or\n"
@@ -312,6 +314,7 @@ int cmd_report(int argc, char **argv)
 		{ "no-children", no_argument, NULL, 'N' },
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
+		{ "max-stack", required_argument, NULL, 'M' },
 		{ "check", no_argument, NULL, 'K' },
 		{ "check-tolerance", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'F' },
@@ -401,6 +404,17 @@ int cmd_report(int argc, char **argv)
 			inverted = true;
 			hist_opt = hist_opt ? hist_opt : "-G/--inverted";
 			break;
+		case 'M': {
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || errno || !n || optarg[0] == '-')
+				return cmd_usage_error("report", "invalid --max-stack '%s' (a number of frames, 1 or more)", optarg);
+			ho.max_stack = n > 127 ? 127 : (unsigned)n;
+			hist_opt = hist_opt ? hist_opt : "--max-stack";
+			break;
+		}
 		case 'P':
 			ho.percent_limit = strtod(optarg, &end);
 			if (end == optarg || *end || ho.percent_limit < 0)

@@ -93,6 +93,18 @@ test_expect_success PERF 'perf reads mperf'"'"'s -g file without a word, with th
 	diff -u perf.chains mperf.chains
 '
 
+test_expect_success PERF '--max-stack N: chains cut where perf cuts them, in each view' '
+	for v in "--max-stack 1" "--max-stack 3" "--max-stack 3 --no-children" "--max-stack 2 -g folded" \
+		"--max-stack 4 -G" "--max-stack 500"; do
+		# shellcheck disable=SC2086
+		same_report p.data $v && same_report m.data $v || { echo "# view: $v"; exit 1; }
+	done &&
+	"$MPERF" report -i p.data --max-stack 2 --no-children -g folded,0 >folded &&
+	! grep -q ";.*;" folded &&
+	test_expect_code 129 "$MPERF" report -i p.data --max-stack 0 2>err &&
+	test_line_count = 2 err && grep -q "invalid --max-stack .0." err
+'
+
 test_expect_success PERF 'several events: the chains of each' '
 	"$PERF" record -q -g -e cpu-clock,task-clock -o two.data "$CALLPATHS" 0.4 >/dev/null 2>&1 &&
 	same_report two.data &&

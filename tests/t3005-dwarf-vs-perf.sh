@@ -108,6 +108,13 @@ test_expect_success PERF 'perf'"'"'s dwarf file of a program without frame point
 	same_report p.data --no-children -g none
 '
 
+test_expect_success PERF '--max-stack N on a dwarf file: the unwound frames cut where perf cuts them' '
+	for v in "--max-stack 1" "--max-stack 3" "--max-stack 5 --no-children -g folded" "--max-stack 4 -G"; do
+		# shellcheck disable=SC2086
+		same_report p.data --percent-limit 1 $v || { echo "# view: $v"; exit 1; }
+	done
+'
+
 # What must hold whatever the unwinders: leaf's callers, every path whole.
 test_expect_success PERF 'the known call paths, unwound without frame pointers' '
 	"$MPERF" report -i p.data -g folded,0 >folded &&

@@ -1075,6 +1075,8 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(H->syms, recorded_build_id, p);
 	stackwalk__init(&H->walk, H->syms, &H->strs);
+	if (o->max_stack && o->max_stack < H->walk.max_stack)
+		H->walk.max_stack = o->max_stack;
 	set_keys(H);
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H->nr = H->h_cap = pdata__nr_evsel(p);

@@ -85,6 +85,7 @@ struct report_hist_opts {
 	double cc_min_percent;			/* the threshold (default 0.5) */
 	unsigned cc_print_limit;		/* chains printed per entry, 0: all */
 	bool sort_given;			/* --sort was given (perf elides a graph's first frame for sym...) */
+	unsigned max_stack;			/* --max-stack: frames of a chain kept, 0: perf's 127 */
 };
 
 /* The per-event histograms of perf report --stdio. */

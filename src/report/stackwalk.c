@@ -200,7 +200,7 @@ static ssize_t unwind_user(struct stackwalk *W, const struct session_sample *ss)
 	us.stack_size = s->stack_dyn_size < s->stack_size ? s->stack_dyn_size : s->stack_size;
 	if (!W->unwinder && !(W->unwinder = unwinder__new()))
 		return -ENOMEM;
-	return unwinder__unwind(W->unwinder, &us, W->uips, MAX_STACK);
+	return unwinder__unwind(W->unwinder, &us, W->uips, W->max_stack);
 }
 
 static void reverse_frames(struct cc_frame *fr, char *lvl, size_t n)
@@ -257,8 +257,8 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 	}
 	if (W->caller)
 		reverse_frames(W->fr, W->lvl, (size_t)n);
-	if (n > MAX_STACK)
-		n = MAX_STACK;
+	if (n > W->max_stack)
+		n = W->max_stack;
 	if (nu) {
 		if (W->caller) {
 			memmove(W->fr + nu, W->fr, (size_t)n * sizeof(*W->fr));
@@ -359,6 +359,7 @@ void stackwalk__init(struct stackwalk *W, struct symcache *syms, struct strset *
 	memset(W, 0, sizeof(*W));
 	W->syms = syms;
 	W->strs = strs;
+	W->max_stack = MAX_STACK;
 }
 
 void stackwalk__release(struct stackwalk *W)

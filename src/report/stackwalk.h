@@ -39,6 +39,7 @@ struct stackwalk {
 	struct symcache *syms;		/* borrowed */
 	struct strset *strs;		/* borrowed: DSO names and inline names are interned there */
 	bool caller;			/* frames root first (perf's caller order) */
+	unsigned max_stack;		/* --max-stack: frames kept, 1 to STACKWALK_MAX_STACK (init: the most) */
 	uint64_t kernel_end;		/* where perf's kernel map ends once symbols are read, or 0 */
 	/* The current sample's frames and each frame's level ('k', '.', ...). */
 	struct cc_frame *fr;
