@@ -38,6 +38,7 @@ struct hent {
 	bool filtered;			/* hidden by --comms/--dsos: counted, not shown */
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
+	uint64_t module_addr;		/* a kernel module's sample: its address in the module's map */
 	bool inlined;			/* an inline frame's entry: sym ends in " (inlined)" */
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
@@ -315,6 +316,9 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 			H->last_dso_raw = H->last_dso ? w->dso : NULL;
 		}
 		k.dso = H->last_dso;
+		/* perf shows a module's unresolved sample by its address in the module's map */
+		if (k.level == 'k' && stackwalk_is_module(w->dso))
+			k.module_addr = ss->smp->ip - w->map_start + w->map_pgoff;
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
 		if (k.level == 'k' && H->chains)
 			sym = symcache__find_kernel(H->syms, ss->smp->ip);	/* read before the samples */
@@ -333,6 +337,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		k.sym = sym->name;
 		k.sym_start = sym->start;
 		k.sym_end = sym->end;
+	} else if (k.module_addr && !k.kernel_pending) {
+		k.addr = k.module_addr;
 	}
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
 	if (H->o->comm && !listed(H->o->comm, k.comm))
@@ -451,6 +457,8 @@ static int resolve_kernel(struct hist *H)
 					h->sym = sym->name;
 					h->sym_start = sym->start;
 					h->sym_end = sym->end;
+				} else if (h->module_addr) {
+					h->addr = h->module_addr;
 				}
 				h->kernel_pending = false;
 			}

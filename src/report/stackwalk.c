@@ -37,7 +37,27 @@ const char *stackwalk_short_name(const char *dso, char *buf, size_t len)
 		snprintf(buf, len, "[JIT] tid %d", pid);
 		return buf;
 	}
+	if (stackwalk_is_module(dso)) {
+		const char *ko = strstr(slash + 1, ".ko");
+		size_t n = (size_t)(ko - (slash + 1)), i;
+
+		if (n + 3 <= len) {
+			buf[0] = '[';
+			for (i = 0; i < n; i++)
+				buf[i + 1] = slash[1 + i] == '-' ? '_' : slash[1 + i];
+			buf[n + 1] = ']';
+			buf[n + 2] = 0;
+			return buf;
+		}
+	}
 	return slash ? slash + 1 : dso;
+}
+
+bool stackwalk_is_module(const char *dso)
+{
+	const char *slash = dso[0] == '/' ? strrchr(dso, '/') : NULL, *ko;
+
+	return slash && (ko = strstr(slash + 1, ".ko")) && ko > slash + 1 && (!ko[3] || ko[3] == '.');
 }
 
 bool stackwalk_is_jit(const char *dso)

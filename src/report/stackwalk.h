@@ -81,10 +81,16 @@ char stackwalk_level(int cpumode);
 
 /*
  * perf shows a user DSO by its file name, anonymous executable memory
- * (which the machine names /tmp/perf-PID.map) as "[JIT] tid PID", and
- * everything else as it is named.  buf holds the JIT name.
+ * (which the machine names /tmp/perf-PID.map) as "[JIT] tid PID", a
+ * kernel module as "[NAME]", and everything else as it is named.  buf
+ * holds the JIT's or the module's name.
  */
 const char *stackwalk_short_name(const char *dso, char *buf, size_t len);
+/*
+ * A kernel module's file (/lib/modules/.../NAME.ko, .ko.xz...): perf shows
+ * it as "[NAME]", '-' as '_' (stackwalk_short_name).
+ */
+bool stackwalk_is_module(const char *dso);
 /* A JIT's anonymous memory (/tmp/perf-PID.map): an identity map, without symbols. */
 bool stackwalk_is_jit(const char *dso);
 
