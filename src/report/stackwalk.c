@@ -57,7 +57,11 @@ bool stackwalk_is_module(const char *dso)
 {
 	const char *slash = dso[0] == '/' ? strrchr(dso, '/') : NULL, *ko;
 
-	return slash && (ko = strstr(slash + 1, ".ko")) && ko > slash + 1 && (!ko[3] || ko[3] == '.');
+	if (!slash || !(ko = strstr(slash + 1, ".ko")) || ko == slash + 1)
+		return false;
+	/* NAME.ko, or compressed as the kernel installs modules */
+	return !ko[3] || !strcmp(ko + 3, ".gz") || !strcmp(ko + 3, ".xz") || !strcmp(ko + 3, ".zst") ||
+	       !strcmp(ko + 3, ".bz2");
 }
 
 bool stackwalk_is_jit(const char *dso)

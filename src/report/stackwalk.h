@@ -87,7 +87,7 @@ char stackwalk_level(int cpumode);
  */
 const char *stackwalk_short_name(const char *dso, char *buf, size_t len);
 /*
- * A kernel module's file (/lib/modules/.../NAME.ko, .ko.xz...): perf shows
+ * A kernel module's file (/lib/modules/.../NAME.ko, .ko.gz, .xz, .zst, .bz2): perf shows
  * it as "[NAME]", '-' as '_' (stackwalk_short_name).
  */
 bool stackwalk_is_module(const char *dso);
