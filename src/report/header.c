@@ -231,9 +231,11 @@ static void pmu_caps(struct out *out, struct pd_cursor *c, uint32_t nr, const ch
 	}
 	out_printf(out, "# %s pmu capabilities: ", pmu);
 	for (uint32_t i = 0; i < nr; i++) {
-		const char *name = hstr(c);
+		const char *name = pd_cursor_string(c), *value = name ? pd_cursor_string(c) : NULL;
 
-		out_printf(out, "%s%s=%s", i ? ", " : "", name, hstr(c));
+		if (!value)
+			break;	/* a stream's record is checked by nobody else: its count is not the word */
+		out_printf(out, "%s%s=%s", i ? ", " : "", name, value);
 	}
 	out_char(out, '\n');
 }
@@ -336,7 +338,11 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 		if (pd_cursor_u32(&c, &nr) || bad) {
 			out_str(out, "# cmdline : ");
 			for (uint32_t i = 0; i < nr && !bad; i++) {
-				for (const char *ch = hstr(&c); *ch; ch++) {
+				const char *arg = pd_cursor_string(&c);
+
+				if (!arg)
+					break;	/* the record ends first (a stream's, which nothing else checks) */
+				for (const char *ch = arg; *ch; ch++) {
 					if (*ch == '\'')
 						out_char(out, '\\');
 					out_char(out, *ch);
