@@ -532,24 +532,6 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 
 /* ---- JSON ---- */
 
-static void json_str(struct out *out, const char *s)
-{
-	out_char(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			out_char(out, '\\');
-			out_char(out, (char)c);
-		} else if (c < 0x20) {
-			out_printf(out, "\\u%04x", c);
-		} else {
-			out_char(out, (char)c);
-		}
-	}
-	out_char(out, '"');
-}
-
 static void json_side(struct out *out, const struct cev *c)
 {
 	out_printf(out, "{\"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 "}",
@@ -565,7 +547,7 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 
 	qsort_r(er->rows, er->nr, sizeof(*er->rows), move_cmp, &J);
 	out_str(out, first ? "\n    {\"name\": " : ",\n    {\"name\": ");
-	json_str(out, name);
+	out_json_str(out, name);
 	out_str(out, ",\n     \"baseline\": ");
 	json_side(out, b);
 	out_str(out, ",\n     \"new\": ");
@@ -598,20 +580,20 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 			switch (ho->keys[k]) {
 			case REPORT_KEY_COMM:
 				out_str(out, ", \"comm\": ");
-				json_str(out, e->comm);
+				out_json_str(out, e->comm);
 				break;
 			case REPORT_KEY_PID:
 				out_printf(out, ", \"tid\": %d, \"thread_comm\": ", e->tid);
-				json_str(out, e->thread_comm);
+				out_json_str(out, e->thread_comm);
 				break;
 			case REPORT_KEY_DSO:
 				out_str(out, ", \"dso\": ");
-				json_str(out, e->dso ? e->dso : "[unknown]");
+				out_json_str(out, e->dso ? e->dso : "[unknown]");
 				break;
 			case REPORT_KEY_SYM:
 				out_printf(out, ", \"level\": \"%c\", \"symbol\": ", e->level);
 				if (e->sym)
-					json_str(out, e->sym);
+					out_json_str(out, e->sym);
 				else	/* the first address: the others of the DSO are in the same entry */
 					out_printf(out, "null, \"address\": \"%#" PRIx64 "\"", e->addr);
 				break;
@@ -708,9 +690,9 @@ int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, c
 	}
 	if (o->json) {
 		out_str(&out, "{\n  \"schema\": \"mperf-diff/1\",\n  \"baseline\": ");
-		json_str(&out, old_label);
+		out_json_str(&out, old_label);
 		out_str(&out, ",\n  \"new\": ");
-		json_str(&out, new_label);
+		out_json_str(&out, new_label);
 		out_str(&out, ",\n  \"sort\": [");
 		for (int k = 0; k < o->hist.nr_keys; k++)
 			out_printf(&out, "%s\"%s\"", k ? ", " : "", key_name[o->hist.keys[k]]);
@@ -751,7 +733,7 @@ int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, c
 				continue;
 			out_str(&out, first ? "" : ", ");
 			first = false;
-			json_str(&out, nev->name);
+			out_json_str(&out, nev->name);
 		}
 		out_str(&out, "]\n}\n");
 	}

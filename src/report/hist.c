@@ -907,24 +907,6 @@ static int print_text(struct hist *H, struct out *out)
 	return 0;
 }
 
-static void json_str(struct out *out, const char *s)
-{
-	out_char(out, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			out_char(out, '\\');
-			out_char(out, (char)c);
-		} else if (c < 0x20) {
-			out_printf(out, "\\u%04x", c);
-		} else {
-			out_char(out, (char)c);
-		}
-	}
-	out_char(out, '"');
-}
-
 static void json_frames(struct out *out, const struct cc_node *n, bool *first)
 {
 	if (!n || !n->parent)
@@ -936,11 +918,11 @@ static void json_frames(struct out *out, const struct cc_node *n, bool *first)
 		out_str(out, *first ? "{\"symbol\": " : ", {\"symbol\": ");
 		*first = false;
 		if (f->sym)
-			json_str(out, f->sym);
+			out_json_str(out, f->sym);
 		else
 			out_str(out, "null");
 		out_str(out, ", \"dso\": ");
-		json_str(out, f->dso_name);
+		out_json_str(out, f->dso_name);
 		out_printf(out, ", \"address\": \"%#" PRIx64 "\"}", f->sym ? f->start : f->ip);
 	}
 }
@@ -992,7 +974,7 @@ static int print_json(struct hist *H, struct out *out)
 			return mperf_error(-ENOMEM, "out of memory");
 		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
 		first_ev = false;
-		json_str(out, pdata__evsel(H->p, i)->name);
+		out_json_str(out, pdata__evsel(H->p, i)->name);
 		out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 ",\n     \"rows\": [",
 			   hs->nr_samples, hs->total_period, hs->lost);
 		for (size_t e = 0; e < hs->n; e++) {
@@ -1010,20 +992,20 @@ static int print_json(struct hist *H, struct out *out)
 				switch (o->keys[k]) {
 				case REPORT_KEY_COMM:
 					out_str(out, ", \"comm\": ");
-					json_str(out, h->comm);
+					out_json_str(out, h->comm);
 					break;
 				case REPORT_KEY_PID:
 					out_printf(out, ", \"tid\": %d, \"thread_comm\": ", h->tid);
-					json_str(out, h->last_comm ? h->last_comm : h->comm);
+					out_json_str(out, h->last_comm ? h->last_comm : h->comm);
 					break;
 				case REPORT_KEY_DSO:
 					out_str(out, ", \"dso\": ");
-					json_str(out, h->dso ? h->dso : "[unknown]");
+					out_json_str(out, h->dso ? h->dso : "[unknown]");
 					break;
 				case REPORT_KEY_SYM:
 					out_printf(out, ", \"level\": \"%c\", \"symbol\": ", h->level);
 					if (h->sym)
-						json_str(out, h->sym);
+						out_json_str(out, h->sym);
 					else
 						out_str(out, "null");
 					out_printf(out, ", \"address\": \"%#" PRIx64 "\"", h->sym ? h->sym_start : h->addr);

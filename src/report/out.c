@@ -103,3 +103,21 @@ void out_xhex(struct out *o, uint64_t v)
 		out_mem(o, "0x", 2);
 	out_hex(o, v);
 }
+
+void out_json_str(struct out *o, const char *s)
+{
+	out_char(o, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			out_char(o, '\\');
+			out_char(o, (char)c);
+		} else if (c < 0x20) {
+			out_printf(o, "\\u%04x", c);
+		} else {
+			out_char(o, (char)c);
+		}
+	}
+	out_char(o, '"');
+}

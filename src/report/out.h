@@ -66,5 +66,7 @@ void out_u64(struct out *o, uint64_t v);		/* %lu */
 void out_i64(struct out *o, int64_t v);			/* %ld, also %d */
 void out_hex(struct out *o, uint64_t v);		/* %lx */
 void out_xhex(struct out *o, uint64_t v);		/* %#lx: "0" for zero, else 0x... */
+/* s as a JSON string: quoted, '"' and '\\' escaped, control characters as \\u00XX. */
+void out_json_str(struct out *o, const char *s);
 
 #endif
