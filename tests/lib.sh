@@ -113,6 +113,9 @@ test_have_prereq () {
 		var=test_prereq_$(echo "$p" | tr 'A-Z-' 'a-z_')
 		fn=have_$(echo "$p" | tr 'A-Z-' 'a-z_')
 		if test -z "${!var:-}"; then
+			# a prerequisite nobody defined would be a test skipped forever
+			declare -F "$fn" >/dev/null ||
+				{ echo "error: prerequisite $p has no function $fn" >&2; exit 1; }
 			if "$fn" >/dev/null 2>&1; then
 				printf -v "$var" yes
 			else
@@ -192,14 +195,19 @@ test_within_pct () {
 
 # test_cpu_samples N CPU_MS PERIOD_NS [LABEL]: N samples of a cpu-clock
 # event with period PERIOD_NS are what CPU_MS ms of the workload's CPU time
-# implies: at least 95% of it, at most 125%.  The timer runs exactly while
-# the task runs, so fewer means samples went missing.  It also runs through
-# time the kernel may charge elsewhere (interrupts under IRQ time
-# accounting, a hypervisor's steal time), hence the looser upper bound,
-# which still catches samples written twice.
+# implies: at least CPU_SAMPLES_PCT percent of it, at most 125%.  The timer
+# runs while the task runs, but how many of its periods a VM delivers
+# depends on the host: 86% has been seen on an idle VM, 93.5% on a loaded
+# one.  So the floor catches samples lost wholesale (the multi-event
+# starvation this project exists for gave 37%), not a few percent; the
+# tests that need every sample count them exactly (t1002's final drain).
+# The timer also runs through time the kernel may charge elsewhere
+# (interrupts under IRQ time accounting, a hypervisor's steal time), hence
+# the looser upper bound, which still catches samples written twice.
+CPU_SAMPLES_PCT=75
 test_cpu_samples () {
 	local want=$(( $2 * 1000000 / $3 ))
-	test_between $(( want * 95 / 100 )) $(( want * 125 / 100 )) "$1" \
+	test_between $(( want * CPU_SAMPLES_PCT / 100 )) $(( want * 125 / 100 )) "$1" \
 		"${4:-samples} (${2} ms of CPU at ${3} ns: about $want)"
 }
 

@@ -155,9 +155,11 @@ test_expect_success PERF 'perf report -D agrees with the counts mperf printed' '
 	diff expect actual
 '
 
-# Both record the same 2 s of CPU time, however busy the machine, so one
-# run each is enough to compare.
-test_expect_success PERF 'perf record on the same workload: the same events, counts within 5%' '
+# Both record the same 2 s of CPU time, however busy the machine.  Each
+# count is held to that CPU time, not to the other's: a loaded VM delivers
+# a different share of the timer's periods in each run (93.5% against 99%
+# has been seen).
+test_expect_success PERF 'perf record on the same workload: the same events, each count the CPU time'"'"'s' '
 	test_expect_code 0 "$PERF" record -e cycles,cycles,cycles -o p.data \
 		"$CPUSPIN" 2 2>p.err &&
 	perf_reads p.data &&
@@ -168,7 +170,13 @@ test_expect_success PERF 'perf record on the same workload: the same events, cou
 	cut -d" " -f1 pcounts >pnames &&
 	cut -d" " -f1 mcounts >mnames &&
 	diff pnames mnames &&
-	test_within_pct 5 $(cut -d" " -f2 pcounts mcounts)
+	for n in $(cut -d" " -f2 pcounts mcounts); do
+		if test "$(sort -u pnames)" = cpu-clock; then
+			test_cpu_samples $n 2000 250000 || exit 1
+		else
+			test_between 4000 12000 $n "samples of 2 s of CPU time" || exit 1
+		fi
+	done
 '
 
 # --- exit status ---------------------------------------------------------------
@@ -563,7 +571,7 @@ test_expect_success 'SIGINT ends the recording within 10 s with a finished file'
 	! kill -0 $child 2>/dev/null &&
 	check_perf_file i.data &&
 	n=$("$MPERF" report -D -i i.data | grep -c "PERF_RECORD_SAMPLE(IP") &&
-	test $n -ge $((cpu * 4 * 95 / 100)) ||
+	test $n -ge $((cpu * 4 * CPU_SAMPLES_PCT / 100)) ||
 		fail "$n samples for $cpu ms of CPU time at 4000 Hz"
 '
 
@@ -575,9 +583,10 @@ test_expect_success PERF 'perf reads the interrupted recording' '
 '
 
 test_expect_success 'under nohup (SIGHUP ignored), a hangup does not end the recording' '
+	rm -f hup.data || exit 1
 	(trap "" HUP && exec "$MPERF" record -q -e cpu-clock -o hup.data "$CPUSPIN" 0.6) &
 	pid=$! &&
-	sleep 0.2 &&
+	n=0 && while ! test -e hup.data && test $n -lt 300; do sleep 0.05; n=$((n + 1)); done &&
 	kill -HUP $pid &&
 	rc=0 && wait $pid || rc=$? &&
 	test "$rc" = 0 &&

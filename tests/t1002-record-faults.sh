@@ -29,10 +29,14 @@ test_expect_success TMPFS_MOUNT 'a disk that fills up mid-record: error, workloa
 	! kill -0 "$(cat pid)" 2>/dev/null
 '
 
-# The signal comes after 0.5 s of the workload's CPU time, not after a
-# sleep, whose CPU time a busy machine shrinks: the final drain must leave
-# at least the samples of that time (cpu-clock at 4000 Hz: 4 per ms) in
-# the file.
+# The final drain, exactly: mperf is stopped (SIGSTOP) once the workload
+# has used 0.2 s of CPU; the workload runs 1 s more of CPU (counted, not
+# slept) while mperf cannot drain; only then is the signal sent, with
+# SIGCONT.  That second's samples reach the file only through the drains
+# after the signal.  cpu-clock at 4000 Hz gives 4 samples per ms of CPU:
+# the file must hold more than the first 0.2 s can give at 125% of that,
+# plus half of the second.  (With those drains removed, 802 samples against
+# 3380 wanted.)  -m 256 holds the second's samples in the buffer.
 # Under nohup SIGHUP is ignored, and mperf keeps an ignored SIGHUP
 # ignored, as perf does: that test needs it delivered.
 have_sighup () {
@@ -42,17 +46,22 @@ have_sighup () {
 have_sigterm () { :; }
 
 for sig in TERM HUP; do
-	test_expect_success SIG$sig "SIG$sig to mperf mid-record: final drain, a file perf reads" '
-		"$MPERF" record -q -e cpu-clock -o '$sig'.data sh -c "echo \$\$ >'$sig'.pid; exec \"$NOPLOOP\" 60" 2>err &
+	test_expect_success SIG$sig "SIG$sig to mperf mid-record: the final drain writes what the buffer holds" '
+		rm -f '$sig'.pid || exit 1
+		"$MPERF" record -q -m 256 -e cpu-clock -o '$sig'.data sh -c "echo \$\$ >'$sig'.pid; exec \"$NOPLOOP\" 60" 2>err &
 		pid=$! &&
-		cpu=$(wait_cpu_ms '$sig'.pid 500) || { kill -KILL $pid; exit 1; } &&
-		kill -'$sig' $pid &&
+		c1=$(wait_cpu_ms '$sig'.pid 200) || { kill -KILL $pid; exit 1; } &&
+		kill -STOP $pid &&
+		c1=$(cpu_ms "$(cat '$sig'.pid)") || { kill -KILL $pid; kill -CONT $pid; exit 1; } &&
+		c2=$(wait_cpu_ms '$sig'.pid $((c1 + 1000))) || { kill -KILL $pid; kill -CONT $pid; exit 1; } &&
+		kill -'$sig' $pid && kill -CONT $pid &&
 		rc=0 && wait $pid || rc=$? &&
 		echo "exit status $rc" &&
 		test "$rc" = $((128 + $(kill -l '$sig'))) &&
 		n=$(samples_in '$sig'.data) &&
-		echo "$n samples, signal after $cpu ms of CPU" &&
-		test "$n" -ge $((cpu * 4 * 95 / 100)) &&
+		want=$((c1 * 4 * 125 / 100 + (c2 - c1) * 2)) &&
+		echo "$n samples: stopped after $c1 ms of CPU, signal after $c2 ms; want more than $want" &&
+		test "$n" -gt "$want" &&
 		if have_perf; then "$PERF" report -D -i '$sig'.data >/dev/null 2>perr && test_must_be_empty perr; fi
 	'
 done

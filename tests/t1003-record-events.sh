@@ -288,7 +288,7 @@ test_expect_success '--call-graph lbr: refused in one line, no file; dwarf is re
 	test_line_count = 1 err &&
 	grep -q "^mperf record: --call-graph lbr " err &&
 	! test -e cg.data &&
-	"$MPERF" record -q --call-graph dwarf,4096 -e cpu-clock -o cg.data "$CPUSPIN" 0.1 2>err &&
+	"$MPERF" record -q -m 512 --call-graph dwarf,4096 -e cpu-clock -o cg.data "$CPUSPIN" 0.1 2>err &&
 	test_must_be_empty err &&
 	test -s cg.data
 '

@@ -60,5 +60,9 @@ int main(int argc, char **argv)
 	spin(NULL);
 	for (long i = 1; i < threads; i++)
 		pthread_join(t[i], NULL);
+	/* A task that only spins may never be switched out before it exits on
+	 * an idle machine: a 1 ms sleep gives the tracepoint tests the
+	 * sched_switch of prev_comm=cpuspin they look for. */
+	nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 	return 0;
 }
