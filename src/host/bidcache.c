@@ -260,7 +260,8 @@ int host_bidcache_add(const char *dir, const char *name, bool kernel, const char
 	}
 	/* The link: ../../<name>/<build id>, relative to <dir>/.build-id/xx/. */
 	snprintf(target, sizeof(target), "../..%s", entry + strlen(dir));
-	snprintf(path, sizeof(path), "%s/.build-id/%.2s", dir, hex);
+	snprintf(path, sizeof(path), "%s", link);
+	*strrchr(path, '/') = 0;	/* <dir>/.build-id/xx */
 	unlink(link);	/* a dangling one */
 	if ((err = host_mkdirs(path)))
 		return err;
