@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../src/host/host.h"
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "cmd.h"
@@ -27,7 +28,7 @@ int cmd_archive(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "perf.data", *home = getenv("HOME");
+	const char *input = "perf.data";
 	struct report_archive res;
 	char debugdir[4096];
 	struct pdata *p;
@@ -49,12 +50,8 @@ int cmd_archive(int argc, char **argv)
 		return cmd_usage_error("archive", "unexpected argument '%s' (one recording at a time)", argv[optind]);
 	if (!strcmp(input, "-"))
 		return cmd_usage_error("archive", "the recording must be a file: the tarball is named after it");
-	if (!home || !home[0]) {
-		cmd_error("archive", "HOME is not set: the build-id cache is $HOME/.debug");
-		return EXIT_MPERF;
-	}
-	if (snprintf(debugdir, sizeof(debugdir), "%s/.debug", home) >= (int)sizeof(debugdir)) {
-		cmd_error("archive", "HOME is too long");
+	if ((ret = host_bidcache_dir(debugdir, sizeof(debugdir)))) {
+		cmd_error("archive", ret == -ENOENT ? "HOME is not set: the build-id cache is $HOME/.debug" : "HOME is too long");
 		return EXIT_MPERF;
 	}
 	/* tar's end of our pipe, if it stops reading, is an error said once, not a signal. */

@@ -59,7 +59,8 @@ static const char record_usage[] =
 	"        --namespaces      record namespace information\n"
 	"        --no-inherit      do not follow the workload's children\n"
 	"    -T, --timestamp       sample times, also --per-thread\n"
-	"    -N, --no-buildid-cache   accepted, as in perf (no effect here)\n"
+	"    -N, --no-buildid-cache  do not add the DSOs the samples hit to the build-id\n"
+	"                          cache (~/.debug), which record fills as it ends\n"
 	"        --check           exit 3 when an event lost samples, was throttled, ran less than\n"
 	"                          enabled, or is more than the tolerance below a like event\n"
 	"        --check-tolerance PCT  how far like events may differ (default: 5)\n"
@@ -406,7 +407,8 @@ int cmd_record(int argc, char **argv)
 		case 'T':	/* samples carry their time by default; -T also per thread */
 			o.sample_time = true;
 			break;
-		case 'N':	/* mperf has no build-id cache to skip */
+		case 'N':
+			o.no_buildid_cache = true;
 			break;
 		case 'p':
 			o.pids = optarg;

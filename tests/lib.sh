@@ -76,7 +76,13 @@ TRASH_DIRECTORY=$(mktemp -d "${TMPDIR:-/tmp}/mperf-test.XXXXXX") || {
 export TRASH_DIRECTORY
 # Test output is kept outside the scratch directory, where tests look.
 test_out_=$TRASH_DIRECTORY.out
-trap 'cd / >/dev/null 2>&1; rm -rf "$TRASH_DIRECTORY" "$test_out_"' EXIT
+# perf record and mperf record fill the build-id cache $HOME/.debug: a
+# home of the test's own, so the runner's is never touched (and never read).
+test_home_=$TRASH_DIRECTORY.home
+HOME=$test_home_
+export HOME
+mkdir -p "$HOME" || exit 1
+trap 'cd / >/dev/null 2>&1; rm -rf "$TRASH_DIRECTORY" "$test_out_" "$test_home_"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 cd "$TRASH_DIRECTORY" || exit 1

@@ -7,7 +7,9 @@
  * and the memory size, the running kernel's symbols (/proc/kallsyms) and
  * build id, this process's vdso, ELF build ids, tracefs, and the one safe
  * way to open a file that a recording names.  record writes these facts into
- * the features; report reads symbols and build ids through them.
+ * the features; report reads symbols and build ids through them.  The one
+ * thing written here is perf's build-id cache (~/.debug), which record
+ * fills as it ends, archive packs, and report reads.
  */
 
 #include <stdbool.h>
@@ -92,6 +94,34 @@ void host_build_id_hex(const unsigned char *id, size_t n, char *hex);
 int host_vdso(const void **image, size_t *len);
 /* The vdso's build id, or 0. */
 size_t host_vdso_build_id(unsigned char id[HOST_BUILD_ID_MAX]);
+
+/* ---- perf's build-id cache: ~/.debug (bidcache.c has its layout) ---- */
+
+/* $HOME/.debug: 0, -ENOENT without a home (HOME unset or empty), -ENAMETOOLONG. */
+int host_bidcache_dir(char *buf, size_t len);
+/* dir/.build-id/<xx>/<rest> for build id hex (lowercase), and /base after it when not NULL. */
+int host_bidcache_link(const char *dir, const char *hex, const char *base, char *buf, size_t len);
+/*
+ * The entry of name (a real path, or "[kernel.kallsyms]", "[vdso]"): dir/name/hex, and
+ * /base after it when not NULL.  0, -EINVAL (another name), -ENAMETOOLONG.
+ */
+int host_bidcache_path(const char *dir, const char *name, const char *hex, const char *base, char *buf, size_t len);
+/* The system's debug file of build id hex: /usr/lib/debug/.build-id/<xx>/<rest>.debug. */
+int host_system_debug_path(const char *hex, char *buf, size_t len);
+/* The file an entry keeps: "kallsyms" (the kernel's), "vdso" or "elf". */
+const char *host_bidcache_base(const char *name, bool kernel);
+
+enum { HOST_BIDCACHE_HAD, HOST_BIDCACHE_ADDED, HOST_BIDCACHE_ABSENT };
+/*
+ * Add name (a user DSO's path, or the kernel's or vdso's bracketed name;
+ * kernel: a kernel DSO) with build id hex to the cache in dir, from this
+ * machine, as perf record does: HOST_BIDCACHE_HAD when its link is there
+ * already, ADDED, ABSENT when this machine has no file of that build id
+ * (or shows no kernel addresses), or -errno.
+ */
+int host_bidcache_add(const char *dir, const char *name, bool kernel, const char *hex);
+/* mkdir -p, each directory 0755: 0 or -errno. */
+int host_mkdirs(const char *path);
 
 /* ---- /proc/kallsyms ---- */
 

@@ -3,7 +3,8 @@
  * Which DSOs the samples hit, and their build ids for the BUILD_ID feature:
  * perf report on another machine uses them to find the right binaries.
  * The maps come from the MMAP2 records as they are drained; a sample's
- * (pid, ip) marks the map it falls in.
+ * (pid, ip) marks the map it falls in.  The same DSOs go to perf's
+ * build-id cache (~/.debug) as the recording ends, as perf record puts them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include <sys/mman.h>
 #include "../host/host.h"
 #include "../lib/alloc.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
 #include "internal.h"
 
 struct hmap {
@@ -18,12 +21,17 @@ struct hmap {
 	uint64_t start, end;
 	char *name;
 	bool hit;
+	unsigned char id[HOST_BUILD_ID_MAX];
+	size_t id_len;		/* written to BUILD_ID with this id (0: not written) */
 };
 
 struct hits {
 	struct hmap *v;
 	size_t n, cap, last;
 	bool kernel_hit;
+	/* The kernel's and the vdso's ids, as written (0: none). */
+	unsigned char kernel_id[HOST_BUILD_ID_MAX], vdso_id[HOST_BUILD_ID_MAX];
+	size_t kernel_id_len, vdso_id_len;
 };
 
 struct hits *hits__new(void)
@@ -59,6 +67,7 @@ void hits__map(struct hits *h, uint32_t pid, uint64_t start, uint64_t len, uint3
 	m->start = start;
 	m->end = start + len;
 	m->hit = false;
+	m->id_len = 0;
 	h->n++;
 }
 
@@ -105,20 +114,25 @@ int hits__write(struct hits *h, struct pdata_writer *w)
 	size_t n;
 	int err;
 
-	if (h->kernel_hit && (n = host_kernel_build_id(id)) &&
-	    (err = pdw__feat_build_id(w, PERF_RECORD_MISC_KERNEL, -1, id, n, "[kernel.kallsyms]")))
-		return err;
+	if (h->kernel_hit && (n = host_kernel_build_id(id))) {
+		if ((err = pdw__feat_build_id(w, PERF_RECORD_MISC_KERNEL, -1, id, n, "[kernel.kallsyms]")))
+			return err;
+		memcpy(h->kernel_id, id, n);
+		h->kernel_id_len = n;
+	}
 	for (size_t i = 0; i < h->n; i++) {
+		struct hmap *m = &h->v[i];
 		bool seen = false;
 
-		if (!h->v[i].hit)
+		if (!m->hit)
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = h->v[j].hit && !strcmp(h->v[j].name, h->v[i].name);
-		if (seen || !(n = host_file_build_id(h->v[i].name, id)))
+			seen = h->v[j].hit && !strcmp(h->v[j].name, m->name);
+		if (seen || !(n = host_file_build_id(m->name, m->id)))
 			continue;
-		if ((err = pdw__feat_build_id(w, PERF_RECORD_MISC_USER, -1, id, n, h->v[i].name)))
+		if ((err = pdw__feat_build_id(w, PERF_RECORD_MISC_USER, -1, m->id, n, m->name)))
 			return err;
+		m->id_len = n;
 	}
 	/*
 	 * Always a [vdso] entry (a zero id if ours cannot be read): without one
@@ -126,5 +140,34 @@ int hits__write(struct hits *h, struct pdata_writer *w)
 	 */
 	memset(id, 0, sizeof(id));
 	n = host_vdso_build_id(id);
-	return pdw__feat_build_id(w, PERF_RECORD_MISC_USER, -1, id, n ? n : sizeof(id), "[vdso]");
+	if ((err = pdw__feat_build_id(w, PERF_RECORD_MISC_USER, -1, id, n ? n : sizeof(id), "[vdso]")))
+		return err;
+	memcpy(h->vdso_id, id, n);
+	h->vdso_id_len = n;
+	return 0;
+}
+
+/* One DSO into the cache: false (said once, as a warning) when the cache cannot be written. */
+static bool cache_one(const char *dir, const char *name, bool kernel, const unsigned char *id, size_t n)
+{
+	char hex[2 * HOST_BUILD_ID_MAX + 1];
+	int r;
+
+	host_build_id_hex(id, n, hex);
+	r = host_bidcache_add(dir, name, kernel, hex);
+	if (r < 0)
+		mperf_log(MPERF_LOG_WARN, "cannot add '%s' to the build-id cache '%s': %s (the recording is complete)",
+			  name, dir, mperf_strerror(r));
+	return r >= 0;
+}
+
+void hits__cache(const struct hits *h, const char *dir)
+{
+	if (h->kernel_id_len && !cache_one(dir, "[kernel.kallsyms]", true, h->kernel_id, h->kernel_id_len))
+		return;
+	for (size_t i = 0; i < h->n; i++)
+		if (h->v[i].id_len && !cache_one(dir, h->v[i].name, false, h->v[i].id, h->v[i].id_len))
+			return;
+	if (h->vdso_id_len)
+		cache_one(dir, "[vdso]", false, h->vdso_id, h->vdso_id_len);
 }

@@ -216,5 +216,11 @@ void hits__map(struct hits *h, uint32_t pid, uint64_t start, uint64_t len, uint3
 void hits__sample(struct hits *h, uint16_t misc, uint32_t pid, uint64_t ip);
 /* BUILD_ID entries: the kernel if hit, each hit DSO with a build id, and [vdso]. */
 int hits__write(struct hits *h, struct pdata_writer *w);
+/*
+ * Put the DSOs hits__write wrote, with their ids, into perf's build-id
+ * cache in dir, as perf record does; a cache that cannot be written is
+ * one warning, and no failure.
+ */
+void hits__cache(const struct hits *h, const char *dir);
 
 #endif

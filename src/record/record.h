@@ -134,6 +134,7 @@ struct record_opts {
 	bool no_inherit;	/* --no-inherit: children are not followed */
 	bool callchain;		/* -g, --call-graph fp: PERF_SAMPLE_CALLCHAIN on every event */
 	bool sample_time;	/* -T: samples carry their time even --per-thread */
+	bool no_buildid_cache;	/* -N: leave perf's build-id cache (~/.debug) alone */
 	/*
 	 * The target, as perf's: none is the workload (and its children);
 	 * -p and -t tasks already running (the workload, if any, only says how

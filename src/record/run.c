@@ -199,8 +199,9 @@ static int wind_down(struct drain *d, pid_t pid, const struct record_signals *si
 }
 
 /* The end of the file: lost counts, the kernel map's length, the features. */
-static int finish(struct drain *d, struct kernel_map *k)
+static int finish(struct drain *d, struct kernel_map *k, bool no_cache)
 {
+	char dir[4096];
 	int err;
 
 	/* The host's features were given before the data; these are known only now (dropped in a stream). */
@@ -209,7 +210,15 @@ static int finish(struct drain *d, struct kernel_map *k)
 		return err;
 	if (d->first_time && (err = pdw__feat_sample_time(d->w, d->first_time, d->last_time)))
 		return err;
-	return pdw__finish(d->w);
+	if ((err = pdw__finish(d->w)))
+		return err;
+	/*
+	 * perf's build-id cache, filled as perf record fills it: not for a
+	 * stream (perf writes no BUILD_ID there), nor without a home.
+	 */
+	if (!no_cache && !pdw__is_pipe(d->w) && host_bidcache_dir(dir, sizeof(dir)) == 0)
+		hits__cache(d->hits, dir);
+	return 0;
 }
 
 static uint64_t now_ns(void)
@@ -326,7 +335,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 	}
 	res->elapsed_ns = now_ns() - t0;
-	if ((err = finish(&d, &k)))
+	if ((err = finish(&d, &k, o->no_buildid_cache)))
 		goto out;
 	if (pdw__is_pipe(d.w))
 		res->file_size = pdw__data_size(d.w);

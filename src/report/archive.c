@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mperf archive: perf archive's tarball of the build-id cache entries a
- * recording needs.  perf's cache (~/.debug) keeps, per DSO,
- *
- *   <dir>/<path>/<build id>/elf       (a hard link to, or copy of, the file;
- *                                      "kallsyms" for the kernel, "vdso" for the vdso,
- *                                      "debug" beside it: /usr/lib/debug's file)
- *   <dir>/.build-id/<xx>/<rest>   ->  ../../<path>/<build id>
- *
- * and perf archive packs, for each DSO buildid-list -H names with a build
- * id, the link and the directory it points to.  perf record fills the
- * cache as it ends; mperf record does not, so the entries a recording
- * needs are made here first, from this machine's files when their build
- * ids are the recorded ones.  The tarball is made by tar(1), as perf
+ * recording needs.  perf archive packs, for each DSO buildid-list -H names
+ * with a build id, the cache's link (~/.debug/.build-id/xx/rest, laid out
+ * in src/host/bidcache.c) and the directory it points to.  perf record
+ * and mperf record fill the cache as they end, unless told not to (-N):
+ * the entries that are missing are made here first, from this machine's
+ * files when their build ids are the recorded ones.  The tarball is made by tar(1), as perf
  * archive makes it: bzip2-compressed when bzip2 is installed (perf's
  * .tar.bz2), else gzip (.tar.gz), else plain.
  */
@@ -66,166 +60,24 @@ static int collect(void *arg, const struct report_dso *d)
 	return 0;
 }
 
-/* mkdir -p, each component 0755. */
-static int mkdirs(const char *path)
-{
-	char p[PATH_MAX];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(p))
-		return -ENAMETOOLONG;
-	memcpy(p, path, n + 1);
-	for (char *s = p + 1; ; s++) {
-		if (*s == '/' || !*s) {
-			char c = *s;
-
-			*s = 0;
-			if (mkdir(p, 0755) && errno != EEXIST)
-				return -errno;
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	return 0;
-}
-
-/* Write len bytes of buf (or all of fd src) to dst, made anew through a temporary name. */
-static int write_file(const char *dst, int src, const void *buf, size_t len, mode_t mode)
-{
-	char tmp[PATH_MAX + 16];
-	char chunk[1 << 16];
-	int fd, err = 0;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", dst, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		const char *p = buf;
-		ssize_t n = (ssize_t)len;
-
-		if (src >= 0) {
-			n = read(src, chunk, sizeof(chunk));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				err = -errno;
-				break;
-			}
-			p = chunk;
-		}
-		if (n == 0)
-			break;
-		for (ssize_t off = 0; off < n; ) {
-			ssize_t w = write(fd, p + off, (size_t)(n - off));
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				err = -errno;
-				break;
-			}
-			off += w;
-		}
-		if (err || src < 0)
-			break;
-	}
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, dst))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
-static int copy_path(const char *src, const char *dst, mode_t mode)
-{
-	int fd = open(src, O_RDONLY | O_CLOEXEC), err;
-
-	if (fd < 0)
-		return -errno;
-	err = write_file(dst, fd, NULL, 0, mode);
-	close(fd);
-	return err;
-}
-
-/* dir/base from file: a hard link where it can be, as perf makes it, else a copy. */
-static int link_or_copy(const char *file, const char *dir, const char *base)
-{
-	char dst[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(dst, sizeof(dst), "%s/%s", dir, base) >= (int)sizeof(dst))
-		return -ENAMETOOLONG;
-	if (access(dst, F_OK) == 0)
-		return 0;
-	if (link(file, dst) == 0 || errno == EEXIST)
-		return 0;
-	return copy_path(file, dst, stat(file, &st) == 0 ? st.st_mode & 0777 : 0644);
-}
-
 /*
  * Make the cache entry of w from this machine when it has the file that
- * ran: the kernel's kallsyms and vdso when their ids are this machine's,
- * a file whose build id is the recorded one.  0, 1 when there is none
- * here (said as a warning), or a negative code (logged).
+ * ran: 0 (made, or there already), 1 when there is none here (said as a
+ * warning), or a negative code (logged).
  */
-static int add_entry(const char *debugdir, const struct want *w, const char *link)
+static int add_entry(const char *debugdir, const struct want *w, bool *added)
 {
-	unsigned char id[HOST_BUILD_ID_MAX];
-	char hex[2 * HOST_BUILD_ID_MAX + 1] = "", dir[PATH_MAX], target[PATH_MAX + 16], real[PATH_MAX];
-	const char *rel;	/* dir below debugdir, with its leading '/' */
-	size_t n = 0;
-	int err;
+	int r = w->host ? host_bidcache_add(debugdir, w->name, w->kernel, w->hex) : HOST_BIDCACHE_ABSENT;
 
-	if (w->host && w->kernel && !strcmp(w->name, "[kernel.kallsyms]"))
-		n = host_kernel_build_id(id);
-	else if (w->host && !strcmp(w->name, "[vdso]"))
-		n = host_vdso_build_id(id);
-	else if (w->host && w->name[0] == '/' && realpath(w->name, real))
-		n = host_file_build_id(real, id);
-	host_build_id_hex(id, n, hex);
-	if (!n || strcmp(hex, w->hex)) {
-		mperf_log(MPERF_LOG_WARN, "'%s' with build id %s is not in %s, and this machine has no copy of it%s",
-			  w->name, w->hex, debugdir, n ? " (this machine's is another build)" : "");
+	if (r == HOST_BIDCACHE_ABSENT) {
+		mperf_log(MPERF_LOG_WARN, "'%s' with build id %s is not in %s, and this machine has no copy of it",
+			  w->name, w->hex, debugdir);
 		return 1;
 	}
-	if (w->name[0] == '[')
-		snprintf(dir, sizeof(dir), "%s/%s/%s", debugdir, w->name, w->hex);
-	else if (snprintf(dir, sizeof(dir), "%s%s/%s", debugdir, real, w->hex) >= (int)sizeof(dir))
-		return mperf_error(-ENAMETOOLONG, "'%s': a name too long for the build-id cache", w->name);
-	rel = dir + strlen(debugdir);
-	if ((err = mkdirs(dir)))
-		return mperf_error(err, "cannot make '%s': %s", dir, mperf_strerror(err));
-	if (w->name[0] != '[') {
-		char debug[PATH_MAX];
-
-		err = link_or_copy(real, dir, "elf");
-		/* A stripped file's symbols may be in /usr/lib/debug: perf caches that too. */
-		snprintf(debug, sizeof(debug), "/usr/lib/debug/.build-id/%.2s/%s.debug", w->hex, w->hex + 2);
-		if (!err && access(debug, R_OK) == 0 && realpath(debug, real))
-			err = link_or_copy(real, dir, "debug");
-	} else if (!strcmp(w->name, "[vdso]")) {
-		const void *img;
-		size_t len;
-
-		snprintf(target, sizeof(target), "%s/vdso", dir);
-		err = access(target, F_OK) == 0 ? 0 : host_vdso(&img, &len) ? -ENOENT : write_file(target, -1, img, len, 0600);
-	} else {
-		snprintf(target, sizeof(target), "%s/kallsyms", dir);
-		err = access(target, F_OK) == 0 ? 0 : copy_path("/proc/kallsyms", target, 0755);
-	}
-	if (err)
-		return mperf_error(err, "cannot add '%s' to the build-id cache in '%s': %s", w->name, dir, mperf_strerror(err));
-	/* The link: ../../<rel>, relative to <debugdir>/.build-id/xx/. */
-	snprintf(target, sizeof(target), "../..%s", rel);
-	snprintf(dir, sizeof(dir), "%s/.build-id/%.2s", debugdir, w->hex);
-	unlink(link);	/* a dangling one */
-	if ((err = mkdirs(dir)) || (symlink(target, link) && errno != EEXIST && (err = -errno)))
-		return mperf_error(err, "cannot make the link '%s': %s", link, mperf_strerror(err));
+	if (r < 0)
+		return mperf_error(r, "cannot add '%s' to the build-id cache '%s': %s", w->name, debugdir,
+				   mperf_strerror(r));
+	*added = r == HOST_BIDCACHE_ADDED;
 	return 0;
 }
 
@@ -306,21 +158,30 @@ int report__archive(struct pdata *p, const char *label, const char *debugdir, co
 	err = report__dsos(p, label, true, collect, &w);
 	if (!err && w.err)
 		err = mperf_error(w.err, "out of memory");
-	if (!err && (mkdirs(debugdir) || !realpath(debugdir, realdir)))
-		err = mperf_error(-errno, "cannot use the build-id cache '%s': %s", debugdir, strerror(errno));
+	if (!err) {
+		int e = host_mkdirs(debugdir);
+
+		if (!e && !realpath(debugdir, realdir))
+			e = -errno;
+		if (e)
+			err = mperf_error(e, "cannot use the build-id cache '%s': %s", debugdir, mperf_strerror(e));
+	}
 	for (size_t i = 0; !err && i < w.n; i++) {
 		char link[PATH_MAX], real[PATH_MAX];
 		struct stat st;
 		size_t rl = strlen(realdir);
-		bool dup = false;
+		bool dup = false, added = false;
 
 		for (size_t k = 0; k < i; k++)
 			dup |= !strcmp(w.v[k].hex, w.v[i].hex);
 		if (dup)
 			continue;
-		snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", debugdir, w.v[i].hex, w.v[i].hex + 2);
+		if ((err = host_bidcache_link(debugdir, w.v[i].hex, NULL, link, sizeof(link)))) {
+			err = mperf_error(err, "'%s': a name too long for the build-id cache", w.v[i].name);
+			break;
+		}
 		if (stat(link, &st)) {
-			int r = add_entry(debugdir, &w.v[i], link);
+			int r = add_entry(debugdir, &w.v[i], &added);
 
 			if (r < 0)
 				err = r;
@@ -328,7 +189,7 @@ int report__archive(struct pdata *p, const char *label, const char *debugdir, co
 				res->missing++;
 				continue;
 			}
-			res->added++;
+			res->added += added;
 		}
 		/* perf archive's manifest: the link, and where it leads (below the cache). */
 		if (!realpath(link, real) || strncmp(real, realdir, rl) || real[rl] != '/') {
@@ -336,7 +197,8 @@ int report__archive(struct pdata *p, const char *label, const char *debugdir, co
 			res->missing++;
 			continue;
 		}
-		snprintf(tmp, sizeof(tmp), ".build-id/%.2s/%s", w.v[i].hex, w.v[i].hex + 2);
+		/* The link's name below the cache: .build-id/xx/rest. */
+		snprintf(tmp, sizeof(tmp), "%s", link + strlen(debugdir) + 1);
 		if (mbuf_add(&list, tmp, strlen(tmp) + 1) || mbuf_add(&list, real + rl + 1, strlen(real + rl + 1) + 1))
 			err = mperf_error(-ENOMEM, "out of memory");
 		res->archived++;

@@ -502,27 +502,22 @@ static const char *debuglink(Elf *e)
 }
 
 /*
- * perf's build-id cache: ~/.debug/.build-id/xx/<rest> is a symlink to
- * ../../<path>/<build id>, a directory holding "elf" (or "vdso",
- * "kallsyms") and maybe "debug"; in the old layout the link was the file
- * itself.  perf's archive unpacks the same tree.  The name of base for
- * build id bid, in p: false without HOME or an id.
+ * perf's build-id cache (src/host/bidcache.c has its layout): the link
+ * ~/.debug/.build-id/xx/<rest> leads to a directory holding "elf" and
+ * maybe "debug"; in the old layout the link was the file itself.  perf's
+ * archive unpacks the same tree.  The name of base for build id bid, in
+ * p: false without HOME or an id.
  */
 static bool cache_file(char *p, size_t len, const char *bid, const char *base)
 {
-	const char *home = getenv("HOME");
+	char dir[4096];
 	struct stat st;
-	int n;
 
-	if (!home || !home[0] || strlen(bid) < 3)
-		return false;
-	n = snprintf(p, len, "%s/.debug/.build-id/%.2s/%s", home, bid, bid + 2);
-	if (n < 0 || (size_t)n >= len)
+	if (host_bidcache_dir(dir, sizeof(dir)) || host_bidcache_link(dir, bid, NULL, p, len))
 		return false;
 	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
 		return true;
-	n = snprintf(p + n, len - (size_t)n, "/%s", base);
-	return n > 0 && (size_t)n < len;
+	return host_bidcache_link(dir, bid, base, p, len) == 0;
 }
 
 /*
@@ -571,8 +566,7 @@ static int load_symtab(Elf *e, const char *path, const struct segs *sg, struct l
 	if (try_symtab(p, bid, sg, l) == 0)
 		return 0;
 	if (have_bid) {
-		snprintf(p, sizeof(p), "/usr/lib/debug/.build-id/%.2s/%s.debug", bid, bid + 2);
-		if (try_symtab(p, bid, sg, l) == 0)
+		if (!host_system_debug_path(bid, p, sizeof(p)) && try_symtab(p, bid, sg, l) == 0)
 			return 0;
 	}
 	return load_elf_symbols(e, sg, true, l) ? -1 : 0;
@@ -1106,19 +1100,19 @@ static int ksyms_sort(struct ksyms *k)
 static bool cached_kallsyms(const struct symcache *c, char *path, size_t len)
 {
 	unsigned char id[HOST_BUILD_ID_MAX];
-	char hex[2 * HOST_BUILD_ID_MAX + 1];
-	const char *home = getenv("HOME");
+	char hex[2 * HOST_BUILD_ID_MAX + 1], dir[4096];
 	size_t n = recorded_id(c, "[kernel.kallsyms]", id);
 	struct stat st;
 
-	if (!n || !home || !home[0])
+	if (!n || host_bidcache_dir(dir, sizeof(dir)))
 		return false;
 	host_build_id_hex(id, n, hex);
-	snprintf(path, len, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex);
+	if (host_bidcache_path(dir, "[kernel.kallsyms]", hex, host_bidcache_base("[kernel.kallsyms]", true), path, len))
+		return false;
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		return true;
-	snprintf(path, len, "%s/.debug/[kernel.kallsyms]/%s", home, hex);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return host_bidcache_path(dir, "[kernel.kallsyms]", hex, NULL, path, len) == 0 &&
+	       stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 static void load_kallsyms(struct symcache *c)
