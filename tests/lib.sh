@@ -79,6 +79,16 @@ test_out_=$TRASH_DIRECTORY.out
 # perf record and mperf record fill the build-id cache $HOME/.debug: a
 # home of the test's own, so the runner's is never touched (and never read).
 test_home_=$TRASH_DIRECTORY.home
+# Toolchains that find their installation through $HOME (rustup's proxies
+# look for their toolchains in $HOME/.rustup) keep finding it there.
+if test -z "${RUSTUP_HOME-}" && test -d "$HOME/.rustup"; then
+	RUSTUP_HOME=$HOME/.rustup
+	export RUSTUP_HOME
+fi
+if test -z "${CARGO_HOME-}" && test -d "$HOME/.cargo"; then
+	CARGO_HOME=$HOME/.cargo
+	export CARGO_HOME
+fi
 HOME=$test_home_
 export HOME
 mkdir -p "$HOME" || exit 1

@@ -8,7 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 
 have_cxx () { command -v g++ >/dev/null 2>&1; }
-have_rustc () { command -v rustc >/dev/null 2>&1; }
+# A rustc that answers: a rustup proxy with no toolchain is on PATH but
+# compiles nothing.
+have_rustc () { command -v rustc >/dev/null 2>&1 && rustc --version >/dev/null 2>&1; }
 
 # same_names FILE: report (flat, and the Self view with chains, entries
 # from 1%: below, fp chains through libc (built without frame pointers)
