@@ -47,7 +47,7 @@ static void test_run_event_count(void)
 	static struct record_result res;
 	char *const argv[] = { "true", NULL };
 	struct record_opts o = {
-		.events = ev, .freq = 4000, .mmap_pages = 1, .output = "/nonexistent/never-written", .argv = argv,
+		.events = ev, .freq = 4000, .mmap_pages = 1, .output = "/dev/null/never-written", .argv = argv,
 	};
 	char range[64];
 	size_t n = 0;
@@ -73,7 +73,7 @@ static void test_run_refuses(void)
 	static struct record_result res;
 	char *const argv[] = { "true", NULL };
 	struct record_opts o = {
-		.events = ev, .freq = 4000, .mmap_pages = 1, .output = "/nonexistent/never-written", .argv = argv,
+		.events = ev, .freq = 4000, .mmap_pages = 1, .output = "/dev/null/never-written", .argv = argv,
 	};
 	size_t n = 0;
 
