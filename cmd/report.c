@@ -21,7 +21,8 @@
 static const char report_usage[] =
 	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p] [--comms list]\n"
 	"                    [--dsos list] [--header | --header-only] [--children | --no-children]\n"
-	"                    [-g [args]] [-G] [--max-stack n]\n"
+	"                    [-g [args]] [-G] [--max-stack n] [--group | --no-group] [--group-sort-idx n]\n"
+	"                    [-n] [--show-total-period]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
@@ -54,6 +55,13 @@ static const char report_usage[] =
 	"    -G, --inverted         the caller order (root first)\n"
 	"        --max-stack N      keep N frames of each chain, from the sample's end (default and\n"
 	"                           at most: 127, perf's)\n"
+	"        --group            show each event group (the file's, else every event in one) as\n"
+	"                           one histogram, its leader's, a column per member (the default\n"
+	"                           for a file with groups)\n"
+	"        --no-group         one histogram per event, group members too\n"
+	"        --group-sort-idx N sort a group's entries by its member N (0: the leader) first\n"
+	"    -n, --show-nr-samples  a Samples column (per member in a group)\n"
+	"        --show-total-period a Period column (per member in a group)\n"
 	"        --format FMT       the samples' stacks instead of histograms: folded (one line per\n"
 	"                           stack and event, for flame graph tools), svg (an interactive\n"
 	"                           flame graph: click to zoom, search, one view per event) or\n"
@@ -315,6 +323,11 @@ int cmd_report(int argc, char **argv)
 		{ "call-graph", optional_argument, NULL, 'g' },
 		{ "inverted", no_argument, NULL, 'G' },
 		{ "max-stack", required_argument, NULL, 'M' },
+		{ "group", no_argument, NULL, 'U' },
+		{ "no-group", no_argument, NULL, 'u' },
+		{ "group-sort-idx", required_argument, NULL, 'X' },
+		{ "show-nr-samples", no_argument, NULL, 'n' },
+		{ "show-total-period", no_argument, NULL, 'Y' },
 		{ "check", no_argument, NULL, 'K' },
 		{ "check-tolerance", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'F' },
@@ -344,7 +357,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 
 	opterr = 0;	/* ':': a missing value is ours to say */
-	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:n", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -415,6 +428,32 @@ int cmd_report(int argc, char **argv)
 			hist_opt = hist_opt ? hist_opt : "--max-stack";
 			break;
 		}
+		case 'U':
+		case 'u':
+			ho.group_set = true;
+			ho.no_group = c == 'u';
+			hist_opt = hist_opt ? hist_opt : c == 'U' ? "--group" : "--no-group";
+			break;
+		case 'X': {
+			long n;
+
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || n < 0 || n > 65535)
+				return cmd_usage_error("report", "invalid --group-sort-idx '%s' (a member's index in its group, 0 or more)",
+						       optarg);
+			ho.group_sort_idx = (int)n;
+			hist_opt = hist_opt ? hist_opt : "--group-sort-idx";
+			break;
+		}
+		case 'n':
+			ho.show_nr = true;
+			hist_opt = hist_opt ? hist_opt : "-n/--show-nr-samples";
+			break;
+		case 'Y':
+			ho.show_period = true;
+			hist_opt = hist_opt ? hist_opt : "--show-total-period";
+			break;
 		case 'P':
 			ho.percent_limit = strtod(optarg, &end);
 			if (end == optarg || *end || ho.percent_limit < 0)
@@ -491,6 +530,15 @@ int cmd_report(int argc, char **argv)
 	p = pdata__open(input);
 	if (!p)
 		return -errno;	/* said by the reader */
+	/* As perf: the sort by a member needs groups the file names before its samples. */
+	if (ho.group_sort_idx && (pdata__is_pipe(p) || !pdata__nr_groups(p))) {
+		bool pipe = pdata__is_pipe(p);
+
+		pdata__close(p);
+		return cmd_usage_error("report", "--group-sort-idx needs a file with event groups (%s)",
+				       pipe ? "perf refuses it for a pipe-mode stream, whose groups come later" :
+				       "this one has none");
+	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (header) {
 		struct stat st;

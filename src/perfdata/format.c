@@ -803,6 +803,15 @@ bool pd_event_desc_next(struct pd_cursor *c, uint32_t attr_size, struct perf_eve
 	return true;
 }
 
+bool pd_group_desc_next(struct pd_cursor *c, struct pd_group_desc *g)
+{
+	if (!(g->name = pd_cursor_string(c)) || !pd_cursor_u32(c, &g->leader) || !pd_cursor_u32(c, &g->nr_members))
+		return false;
+	if (!strcmp(g->name, "{anon_group}"))
+		g->name = NULL;
+	return true;
+}
+
 /* The value of the line "key: value" of a format text, or NULL; *n its length. */
 static const char *format_field(const struct pd_tracing_text *t, const char *key, size_t *n)
 {

@@ -188,6 +188,9 @@ struct pd_group_desc {
 	uint32_t leader, nr_members;
 };
 
+/* The next group of a GROUP_DESC, the cursor past its u32 count: false when it does not fit. */
+bool pd_group_desc_next(struct pd_cursor *c, struct pd_group_desc *g);
+
 /*
  * TRACING_DATA (the feature section, and the payload that follows a
  * TRACING_DATA record in pipe mode), perf 6.1's layout, version "0.6":

@@ -105,6 +105,14 @@ void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_siz
 bool pdata__has_feat(const struct pdata *p, int feat);
 /* A feature whose section does not parse: warned about when opening, then skipped. */
 bool pdata__feat_bad(const struct pdata *p, int feat);
+/*
+ * The event groups GROUP_DESC describes (the feature of a file, a
+ * stream's FEATURE record once read), in its order: each leader's index
+ * and its number of members, which follow it.  A description that does
+ * not match the events is left out whole (one warning), as perf drops it.
+ */
+size_t pdata__nr_groups(const struct pdata *p);
+const struct pd_group_desc *pdata__group(const struct pdata *p, size_t i);
 /* The ARCH feature ("x86_64", "aarch64"...), NULL when the file has none. */
 const char *pdata__arch(const struct pdata *p);
 /* The header's version as perf numbers it: 0 for "PERFFILE", 1 for "PERFILE2". */

@@ -54,6 +54,8 @@ struct pdata {
 	uint64_t bad_feat[4];		/* sections that are set but do not parse: skipped */
 	int version;			/* 0: "PERFFILE" (perf's version 1), 1: "PERFILE2" */
 	char arch[64];			/* the ARCH feature, "" without one */
+	struct pd_group_desc *groups;	/* GROUP_DESC, names malloc'd */
+	size_t nr_groups;
 	bool warned;			/* the data-size-0 warning was logged */
 
 	/* Records decompressed from COMPRESSED records: [dpos, dlen) unread. */
@@ -182,6 +184,50 @@ static int parse_event_desc(struct pdata *p, const unsigned char *q, size_t len)
 out:
 	free(names);
 	return err;
+}
+
+static void free_groups(struct pdata *p)
+{
+	for (size_t i = 0; i < p->nr_groups; i++)
+		free((char *)p->groups[i].name);
+	free(p->groups);
+	p->groups = NULL;
+	p->nr_groups = 0;
+}
+
+/*
+ * GROUP_DESC: the groups, each a leader and the events after it.  One
+ * that does not fit the events (past the last, overlapping, out of
+ * order) drops the description, said once.
+ */
+static int parse_group_desc(struct pdata *p, const unsigned char *q, size_t len)
+{
+	struct pd_cursor c = { q, q + len };
+	uint32_t nr;
+	uint64_t next = 0;
+
+	free_groups(p);
+	if (!pd_cursor_u32(&c, &nr) || nr > len / 12)
+		goto bad;
+	if (!(p->groups = calloc(nr ? nr : 1, sizeof(*p->groups))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct pd_group_desc g;
+
+		if (!pd_group_desc_next(&c, &g) || g.leader < next || !g.nr_members ||
+		    (uint64_t)g.leader + g.nr_members > p->nr_evsel)
+			goto bad;
+		next = (uint64_t)g.leader + g.nr_members;
+		if (g.name && !(g.name = strdup(g.name)))
+			return -ENOMEM;
+		p->groups[p->nr_groups++] = g;
+	}
+	return 0;
+bad:
+	free_groups(p);
+	mperf_log(MPERF_LOG_WARN, "'%s': its GROUP_DESC does not match its %zu events: no groups",
+		  p->label ? p->label : "data", p->nr_evsel);
+	return 0;
 }
 
 /* The ARCH feature's string (register names depend on it). */
@@ -444,6 +490,8 @@ static int open_file_mode(struct pdata *p)
 				return err;
 			if (b == PD_FEAT_ARCH)
 				set_arch(p, img + sec.offset, sec.size);
+			if (b == PD_FEAT_GROUP_DESC && (err = parse_group_desc(p, img + sec.offset, sec.size)))
+				return err;
 		}
 	}
 	if (nbad == 1)
@@ -570,6 +618,8 @@ static int pipe_meta(struct pdata *p, const struct perf_event_header *h, uint64_
 			err = parse_event_desc(p, q + sizeof(fe), h->size - sizeof(fe));
 		if (fe.feat_id == PD_FEAT_ARCH && h->size > sizeof(fe))
 			set_arch(p, q + sizeof(fe), h->size - sizeof(fe));
+		if (fe.feat_id == PD_FEAT_GROUP_DESC && h->size > sizeof(fe))
+			err = parse_group_desc(p, q + sizeof(fe), h->size - sizeof(fe));
 		break;
 	}
 	case PD_EVENT_UPDATE: {
@@ -1032,6 +1082,7 @@ void pdata__close(struct pdata *p)
 		free(p->evsel[i].ids);
 	}
 	free(p->evsel);
+	free_groups(p);
 	idmap_free(&p->ids);
 	ZSTD_freeDStream(p->zds);
 	free(p->dbuf);
@@ -1074,6 +1125,16 @@ bool pdata__has_feat(const struct pdata *p, int feat)
 bool pdata__feat_bad(const struct pdata *p, int feat)
 {
 	return feat >= 0 && feat < PD_FEAT_BITS && (p->bad_feat[feat / 64] >> (feat % 64)) & 1;
+}
+
+size_t pdata__nr_groups(const struct pdata *p)
+{
+	return p->nr_groups;
+}
+
+const struct pd_group_desc *pdata__group(const struct pdata *p, size_t i)
+{
+	return i < p->nr_groups ? &p->groups[i] : NULL;
 }
 
 const char *pdata__arch(const struct pdata *p)

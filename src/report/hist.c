@@ -43,6 +43,7 @@ struct hent {
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	struct cc_tree *cc;		/* its call chains, or NULL */
+	struct hent **pair;		/* group view, a leader's entry: each member's entry, [0] itself, or NULL */
 };
 
 struct hists {
@@ -79,6 +80,12 @@ struct hist {
 	struct stackwalk walk;		/* the current sample's chain, resolved (shared with the exports) */
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
+	/* Event groups (set up once read): each event's leader, a leader's number of members. */
+	size_t *lead, *nmemb;
+	const char **gname;		/* a leader's group name, NULL: "anon group" */
+	bool group_view;		/* perf's event_group: a group shows as its leader's histogram */
+	bool forced;			/* --group of a file without groups: every event in one */
+	size_t sort_nm;			/* the members of the histogram being sorted */
 };
 
 
@@ -175,6 +182,7 @@ static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key
 		*e = *key;
 		e->period = e->nr = e->acc = 0;
 		e->cc = NULL;
+		e->pair = NULL;
 		if (H->show && !(e->cc = calloc(1, sizeof(*e->cc)))) {
 			free(e);
 			return NULL;
@@ -540,6 +548,50 @@ static const char *single_value(const char *list)
 
 static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H);
 
+enum gfield { G_PERIOD, G_NR, G_ACC };
+
+/* Member m's value of a (leader's) entry: 0 where that member has no entry. */
+static uint64_t gval(const struct hent *h, size_t m, enum gfield f)
+{
+	const struct hent *x = h->pair ? h->pair[m] : m ? NULL : h;
+
+	if (!x)
+		return 0;
+	return f == G_PERIOD ? x->period : f == G_NR ? x->nr : x->acc;
+}
+
+static int desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/*
+ * perf's order of one value column in a group: the leader's, then each
+ * member's; with --group-sort-idx N (a member of the group), member N's,
+ * then the other members' -- and then not the leader's at all, as perf
+ * 6.1 has it.  An N past the group sorts by the leader alone.
+ */
+static int group_cmp(const struct hist *H, const struct hent *a, const struct hent *b, enum gfield f)
+{
+	size_t nm = H->sort_nm ? H->sort_nm : 1, idx = (size_t)H->o->group_sort_idx;
+	int c;
+
+	if (nm > 1 && H->o->group_sort_idx) {
+		if (H->o->group_sort_idx < 1 || idx >= nm)
+			return desc(gval(a, 0, f), gval(b, 0, f));
+		if ((c = desc(gval(a, idx, f), gval(b, idx, f))))
+			return c;
+		for (size_t m = 1; m < nm; m++)
+			if (m != idx && (c = desc(gval(a, m, f), gval(b, m, f))))
+				return c;
+		return 0;
+	}
+	for (size_t m = 0; m < nm; m++)
+		if ((c = desc(gval(a, m, f), gval(b, m, f))))
+			return c;
+	return 0;
+}
+
 static int ent_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct hent *a = *(const struct hent *const *)pa, *b = *(const struct hent *const *)pb;
@@ -561,8 +613,8 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 				return (da > db) == H->walk.caller ? -1 : 1;
 		}
 	}
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
+	if ((c = group_cmp(H, a, b, G_PERIOD)))
+		return c;
 	for (int i = 0; i < H->o->nr_keys; i++) {
 		if (H->elided[H->o->keys[i]])
 			continue;
@@ -585,6 +637,11 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
+	/* perf appends the columns it shows to its sort keys: Samples, Period. */
+	if (H->o->show_nr && (c = group_cmp(H, a, b, G_NR)))
+		return c;
+	if (H->o->show_period && (c = group_cmp(H, a, b, G_PERIOD)))
+		return c;
 	return collapse_order(a, b, H);
 }
 
@@ -715,6 +772,112 @@ static int order_entries(struct hist *H, struct hists *hs)
 	return 0;
 }
 
+/*
+ * Member m's entries linked to their leader's equal entry (perf's
+ * hists__link): one the leader has not is made, with nothing of its own
+ * and no chains, from the member's.
+ */
+static int link_group(struct hist *H, size_t l)
+{
+	struct hists *hl = &H->h[l];
+	size_t nm = H->nmemb[l];
+
+	for (size_t e = 0; e < hl->n; e++) {
+		if (!(hl->v[e]->pair = calloc(nm, sizeof(*hl->v[e]->pair))))
+			return -ENOMEM;
+		hl->v[e]->pair[0] = hl->v[e];
+	}
+	for (size_t m = 1; m < nm; m++) {
+		const struct hists *hm = &H->h[l + m];
+
+		for (size_t e = 0; e < hm->n; e++) {
+			struct hent *me = hm->v[e], *x;
+			size_t b;
+
+			if (!(x = lookup(H, hl, me, &b))) {
+				if (!(x = malloc(sizeof(*x))))
+					return -ENOMEM;
+				*x = *me;
+				x->period = x->nr = x->acc = 0;
+				x->cc = NULL;
+				x->pair = NULL;
+				if (insert(hl, b, x) || !(x->pair = calloc(nm, sizeof(*x->pair))))
+					return -ENOMEM;
+				x->pair[0] = x;
+			}
+			x->pair[m] = me;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The groups, as perf sets them up once the events are known: the
+ * file's (GROUP_DESC); without any, when --group or --no-group was given,
+ * every event in the first one's (perf's forced leader).  In the group
+ * view each group with members is linked into its leader's histogram.
+ */
+static int setup_groups(struct hist *H)
+{
+	size_t n = pdata__nr_evsel(H->p) > H->nr ? pdata__nr_evsel(H->p) : H->nr;
+	size_t ng = pdata__nr_groups(H->p);
+	int err;
+
+	if (!n)
+		return 0;
+	if (!hists_of(H, (int)n - 1) || !(H->lead = calloc(n, sizeof(*H->lead))) ||
+	    !(H->nmemb = calloc(n, sizeof(*H->nmemb))) || !(H->gname = calloc(n, sizeof(*H->gname))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		H->lead[i] = i;
+		H->nmemb[i] = 1;
+	}
+	for (size_t g = 0; g < ng; g++) {
+		const struct pd_group_desc *d = pdata__group(H->p, g);
+
+		for (size_t m = 0; m < d->nr_members && d->leader + m < n; m++)
+			H->lead[d->leader + m] = d->leader;
+		H->nmemb[d->leader] = d->nr_members;
+		H->gname[d->leader] = d->name;
+	}
+	if (!ng && H->o->group_set) {
+		H->forced = true;
+		for (size_t i = 0; i < n; i++)
+			H->lead[i] = 0;
+		H->nmemb[0] = n;
+	}
+	H->group_view = !H->o->no_group;
+	for (size_t l = 0; H->group_view && l < n; l++)
+		if (H->lead[l] == l && H->nmemb[l] > 1 && (err = link_group(H, l)))
+			return err;
+	return 0;
+}
+
+/* The members a histogram shows: its group's in the group view, else itself. */
+static size_t shown_members(const struct hist *H, size_t i)
+{
+	return H->group_view && H->nmemb ? H->nmemb[i] : 1;
+}
+
+/* perf's name of a group: "anon group { a, b }" (the group's name for anon), or "a, b" when forced. */
+static void group_desc(struct out *out, const struct hist *H, size_t l, bool json)
+{
+	char buf[4096];
+	size_t len = 0;
+
+	if (!H->forced)
+		len += (size_t)snprintf(buf, sizeof(buf), "%s { ", H->gname[l] ? H->gname[l] : "anon group");
+	for (size_t m = 0; m < H->nmemb[l] && len < sizeof(buf); m++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", m ? ", " : "",
+					pdata__evsel(H->p, l + m) ? pdata__evsel(H->p, l + m)->name : "");
+	if (!H->forced && len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, " }");
+	if (json)
+		out_json_str(out, buf);
+	else
+		out_str(out, buf);
+}
+
 static const char *const key_header[] = {
 	[REPORT_KEY_COMM] = "Command", [REPORT_KEY_PID] = "    Pid:Command",
 	[REPORT_KEY_DSO] = "Shared Object", [REPORT_KEY_SYM] = "Symbol",
@@ -812,11 +975,50 @@ static int sort_chains(struct hist *H, struct hists *hs)
 	return 0;
 }
 
+/* perf's value columns (hpp formats): each value is one column's width, the header spans them. */
+enum hcol { HC_CHILDREN, HC_SELF, HC_SAMPLES, HC_PERIOD };
+
+static int hc_len(enum hcol c)
+{
+	return c == HC_SAMPLES || c == HC_PERIOD ? 12 : 8;
+}
+
+static const char *hc_name(const struct hist *H, enum hcol c)
+{
+	switch (c) {
+	case HC_CHILDREN: return "Children";
+	case HC_SELF: return H->children ? "Self" : "Overhead";
+	case HC_SAMPLES: return "Samples";
+	case HC_PERIOD: return "Period";
+	}
+	return "";
+}
+
+/* Member m's value of entry h in column c; ms is that member's histogram (its total). */
+static void print_value(struct out *out, const struct hists *ms, const struct hent *h, size_t m, enum hcol c)
+{
+	switch (c) {
+	case HC_CHILDREN:
+		out_printf(out, " %6.2f%%", share(ms, gval(h, m, G_ACC)));
+		break;
+	case HC_SELF:
+		out_printf(out, " %6.2f%%", share(ms, gval(h, m, G_PERIOD)));
+		break;
+	case HC_SAMPLES:
+		out_printf(out, " %11" PRIu64, gval(h, m, G_NR));
+		break;
+	case HC_PERIOD:
+		out_printf(out, " %11" PRIu64, gval(h, m, G_PERIOD));
+		break;
+	}
+}
+
 static int print_text(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
 	enum report_key cols[REPORT_MAX_KEYS];
-	int nc = 0;
+	enum hcol vc[4];
+	int nc = 0, nv = 0;
 	struct cc_print pp = {
 		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
 		/* perf leaves out the first frame of a single root when the sort starts with sym */
@@ -844,13 +1046,26 @@ static int print_text(struct hist *H, struct out *out)
 			cols[nc++] = o->keys[k];
 	}
 	out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", H->total_lost);
+	/* perf's value columns: [Children,] Overhead (Self), [Samples,] [Period], one value per member. */
+	if (H->children)
+		vc[nv++] = HC_CHILDREN;
+	vc[nv++] = HC_SELF;
+	if (o->show_nr)
+		vc[nv++] = HC_SAMPLES;
+	if (o->show_period)
+		vc[nv++] = HC_PERIOD;
 	for (size_t i = 0, printed = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
 		int width[REPORT_MAX_KEYS] = { 0 };
 		bool unresolved = false;
+		size_t nm = shown_members(H, i);
+		uint64_t nr_samples = 0, nr_events = 0;
 
+		if (H->group_view && H->lead && H->lead[i] != i)
+			continue;	/* shown in its leader's */
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
+		H->sort_nm = nm;
 		if (sort_chains(H, hs) || order_entries(H, hs))
 			return mperf_error(-ENOMEM, "out of memory");
 		/* Columns fit every shown entry, including those --percent-limit hides. */
@@ -870,14 +1085,30 @@ static int print_text(struct hist *H, struct out *out)
 				width[c] = 16;
 		if (printed++)
 			out_str(out, "\n\n");
+		/* A group's header counts every member's samples and periods. */
+		for (size_t m = 0; m < nm; m++) {
+			nr_samples += H->h[i + m].nr_samples;
+			nr_events += H->h[i + m].total_period;
+		}
 		out_str(out, "# Samples: ");
-		samples_abbrev(out, hs->nr_samples);
-		out_printf(out, " of event '%s'\n", pdata__evsel(H->p, i)->name);
-		out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total_period);
-		out_str(out, H->children ? "# Children      Self" : "# Overhead");
+		samples_abbrev(out, nr_samples);
+		/* "events" for a leader of members, even when they are shown apart (--no-group), as perf */
+		out_printf(out, " of event%s '", H->nmemb && H->lead[i] == i && H->nmemb[i] > 1 ? "s" : "");
+		if (nm > 1)
+			group_desc(out, H, i, false);
+		else
+			out_str(out, pdata__evsel(H->p, i)->name);
+		out_printf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", nr_events);
+		for (int v = 0; v < nv; v++)
+			out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
 		for (int c = 0; c < nc; c++)
 			out_printf(out, "  %-*.*s", width[c], width[c], key_header[cols[c]]);
-		out_str(out, H->children ? "\n# ........  ........" : "\n# ........");
+		out_char(out, '\n');
+		for (int v = 0; v < nv; v++) {
+			out_str(out, v ? "  " : "# ");
+			for (int d = 0; d < (int)nm * hc_len(vc[v]); d++)
+				out_char(out, '.');
+		}
 		for (int c = 0; c < nc; c++) {
 			out_str(out, "  ");
 			for (int d = 0; d < width[c]; d++)
@@ -891,9 +1122,11 @@ static int print_text(struct hist *H, struct out *out)
 			/* perf's --percent-limit looks at the Children share when there is one. */
 			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
 				continue;
-			if (H->children)
-				out_printf(out, "  %7.2f%%", acc);
-			out_printf(out, "  %7.2f%%", pct);
+			for (int v = 0; v < nv; v++) {
+				out_str(out, "  ");
+				for (size_t m = 0; m < nm; m++)
+					print_value(out, &H->h[i + m], h, m, vc[v]);
+			}
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
 				print_cell(out, h, cols[c], width[c], c + 1 == nc);
@@ -1096,12 +1329,16 @@ static void hist_free(struct hist *H)
 				cc_tree_free(H->h[i].v[e]->cc);
 				free(H->h[i].v[e]->cc);
 			}
+			free(H->h[i].v[e]->pair);
 			free(H->h[i].v[e]);
 		}
 		free(H->h[i].v);
 	}
 	stackwalk__release(&H->walk);
 	free(H->seen);
+	free(H->lead);
+	free(H->nmemb);
+	free(H->gname);
 	strset_free(&H->strs);
 	free(H->h);
 	symcache__delete(H->syms);
@@ -1113,7 +1350,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	struct out out;
 	int ret = hist_read(&H, p, label, o);
 
-	if (ret >= 0 && out_init(&out, f)) {
+	if (ret >= 0 && (setup_groups(&H) || out_init(&out, f))) {
 		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {
 		if (o->json)

@@ -86,6 +86,17 @@ struct report_hist_opts {
 	unsigned cc_print_limit;		/* chains printed per entry, 0: all */
 	bool sort_given;			/* --sort was given (perf elides a graph's first frame for sym...) */
 	unsigned max_stack;			/* --max-stack: frames of a chain kept, 0: perf's 127 */
+	/*
+	 * perf's event groups: by default a group (the file's GROUP_DESC)
+	 * shows as one histogram, its leader's, with a value per member.
+	 * --group or --no-group (group_set) with a file without groups makes
+	 * every event a member of the first one's group, as perf forces it.
+	 */
+	bool no_group;				/* --no-group: one histogram per event */
+	bool group_set;				/* --group or --no-group was given */
+	int group_sort_idx;			/* --group-sort-idx: sort by this member first */
+	bool show_nr;				/* -n: a Samples column */
+	bool show_period;			/* --show-total-period: a Period column */
 };
 
 /* The per-event histograms of perf report --stdio. */
