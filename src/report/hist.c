@@ -1200,16 +1200,35 @@ static int print_json(struct hist *H, struct out *out)
 		struct hists *hs = &H->h[i];
 		bool first_row = true;
 		uint64_t min_hit = (uint64_t)((double)hs->total_period * (o->cc_min_percent / 100.0));
+		size_t nm = shown_members(H, i);
 
+		if (H->group_view && H->lead && H->lead[i] != i)
+			continue;	/* in its leader's rows */
 		if (!hs->nr_samples)
 			continue;
+		H->sort_nm = nm;
 		if (order_entries(H, hs))
 			return mperf_error(-ENOMEM, "out of memory");
 		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
 		first_ev = false;
 		out_json_str(out, pdata__evsel(H->p, i)->name);
-		out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 ",\n     \"rows\": [",
+		out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64,
 			   hs->nr_samples, hs->total_period, hs->lost);
+		if (nm > 1) {	/* the group view: the group, and each member's totals, the leader first */
+			out_str(out, ",\n     \"group\": ");
+			group_desc(out, H, i, true);
+			out_str(out, ", \"members\": [");
+			for (size_t m = 0; m < nm; m++) {
+				const struct hists *ms = &H->h[i + m];
+
+				out_str(out, m ? ", {\"name\": " : "{\"name\": ");
+				out_json_str(out, pdata__evsel(H->p, i + m) ? pdata__evsel(H->p, i + m)->name : "");
+				out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 "}",
+					   ms->nr_samples, ms->total_period, ms->lost);
+			}
+			out_char(out, ']');
+		}
+		out_str(out, ",\n     \"rows\": [");
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
 			double pct = share(hs, h->period), acc = share(hs, h->acc);
@@ -1220,6 +1239,21 @@ static int print_json(struct hist *H, struct out *out)
 				   first_row ? "" : ",", pct, h->period, h->nr);
 			if (H->children)
 				out_printf(out, ", \"children_overhead\": %.4f, \"children_period\": %" PRIu64, acc, h->acc);
+			if (nm > 1) {	/* every member's values, as the text's columns show them */
+				out_str(out, ", \"members\": [");
+				for (size_t m = 0; m < nm; m++) {
+					const struct hists *ms = &H->h[i + m];
+
+					out_printf(out, "%s{\"overhead\": %.4f, \"period\": %" PRIu64 ", \"samples\": %" PRIu64,
+						   m ? ", " : "", share(ms, gval(h, m, G_PERIOD)), gval(h, m, G_PERIOD),
+						   gval(h, m, G_NR));
+					if (H->children)
+						out_printf(out, ", \"children_overhead\": %.4f, \"children_period\": %" PRIu64,
+							   share(ms, gval(h, m, G_ACC)), gval(h, m, G_ACC));
+					out_char(out, '}');
+				}
+				out_char(out, ']');
+			}
 			first_row = false;
 			for (int k = 0; k < o->nr_keys; k++) {
 				switch (o->keys[k]) {
