@@ -76,16 +76,17 @@ test_expect_success PERF,CORPUS 'report -D: every corpus file as perf dumps it' 
 '
 
 # report --stdio, whole but for perf's tip line, on the files it equals
-# perf's on (28 of 47; kernel modules shown as perf shows them, "[ath9k]"
-# and a module sample's address in its map).  Not yet: the branch view
-# (branch stacks), perf's group view (GROUP_DESC), the samples perf
+# perf's on (31 of 47; kernel modules shown as perf shows them, "[ath9k]"
+# and a module sample's address in its map; event groups in perf's group
+# view).  Not yet: the branch view (branch stacks), the samples perf
 # synthesizes from Intel PT, the kernel symbols of pipe streams without
 # build ids, and two damaged streams.
 same_stdio_files="multi-event-single-process.perf.data perf.data.armv7-3.4 perf.data.armv7.perf_3.14-3.8
 	perf.data.busy.0-3.4 perf.data.busy.0-3.8 perf.data.callgraph-3.4 perf.data.callgraph-3.8
-	perf.data.ctx_switch_namespaces-4.14 perf.data.forkexit-3.8 perf.data.hw_and_sw-3.4
-	perf.data.hybrid_topology perf.data.i686-3.4 perf.data.piped.header_features-4.16
-	perf.data.piped.header_features_aligned-6.12 perf.data.piped.lost_samples-4.4
+	perf.data.ctx_switch_namespaces-4.14 perf.data.forkexit-3.8 perf.data.group_desc-4.14
+	perf.data.hw_and_sw-3.4 perf.data.hybrid_topology perf.data.i686-3.4 perf.data.lost_samples-4.4
+	perf.data.piped.header_features-4.16 perf.data.piped.header_features_aligned-6.12
+	perf.data.piped.header_feautres_group_desc-6.8 perf.data.piped.lost_samples-4.4
 	perf.data.proc.map.timeout-3.18 perf.data.raw-3.4 perf.data.remmap-3.2 perf.data.singleprocess-3.4
 	perf.data.singleprocess-3.8 perf.data.systemwide.0-3.4 perf.data.systemwide.0-3.8
 	perf.data.systemwide.1-3.4 perf.data.systemwide.1-3.8 perf.data.systemwide.5-3.8

@@ -412,17 +412,16 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 		/* u32 nr; per group: name, u32 leader index, u32 members ("{anon_group}" is unnamed). */
 		if (pd_cursor_u32(&c, &nr)) {
 			for (uint32_t g = 0; g < nr; g++) {
-				const char *name = hstr(&c);
-				uint32_t leader, members;
+				struct pd_group_desc gd;
 
-				if (!pd_cursor_u32(&c, &leader) || !pd_cursor_u32(&c, &members))
+				if (!pd_group_desc_next(&c, &gd))
 					break;
 				/* Only events the file has: the counts are the file's word. */
-				if (leader > pdata__nr_evsel(p) || members > pdata__nr_evsel(p) - leader)
+				if (gd.leader > pdata__nr_evsel(p) || gd.nr_members > pdata__nr_evsel(p) - gd.leader)
 					break;
-				out_printf(out, "# group: %s{", strcmp(name, "{anon_group}") ? name : "");
-				for (uint32_t m = 0; m < members; m++) {
-					const struct pd_evsel *e = pdata__evsel(p, leader + m);
+				out_printf(out, "# group: %s{", gd.name ? gd.name : "");
+				for (uint32_t m = 0; m < gd.nr_members; m++) {
+					const struct pd_evsel *e = pdata__evsel(p, gd.leader + m);
 
 					out_printf(out, "%s%s", m ? "," : "", e ? e->name : "?");
 				}
