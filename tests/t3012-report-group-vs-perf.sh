@@ -18,7 +18,7 @@ same_group_report () {	# FILE [OPTIONS...]
 	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | grep -v '^# (Tip:' >perf.out &&
 	"$MPERF" report -i "$f" "$@" 2>mperf.err | grep -v '^# (Tip:' >mperf.out &&
 	test_must_be_empty mperf.err &&
-	grep -q "^# Samples:" perf.out &&
+	grep -q "^# Total Lost Samples:" perf.out &&
 	diff -u perf.out mperf.out >diff.out || { echo "# $f $*"; head -n 40 diff.out; return 1; }
 }
 
@@ -48,13 +48,16 @@ test_expect_success PERF 'perf records the groups' '
 	perf_record -o gname.data -e "foo{cpu-clock,task-clock}" "$CPUSPIN" 0.3 &&
 	perf_record -o gg.data -g -e "{cpu-clock,task-clock}" "$CALLPATHS" &&
 	perf_record -o nogroup.data -e cpu-clock,task-clock "$CPUSPIN" 0.3 &&
+	# a member, or a leader, that (most likely) samples nothing
+	perf_record -o gmid.data -e "{cpu-clock,major-faults,task-clock}" "$CPUSPIN" 0.3 &&
+	perf_record -o gempty.data -e "{major-faults,cpu-clock}" "$CPUSPIN" 0.3 &&
 	"$PERF" record -q -o - -e "{cpu-clock,task-clock}" "$CPUSPIN" 0.3 >gpipe.data 2>/dev/null &&
 	"$PERF" report --header-only -i g2.data | grep -c "^# group: " >n &&
 	test "$(cat n)" = 2
 '
 
 test_expect_success PERF 'perf'"'"'s groups: every view as perf shows it' '
-	same_in_every_view g.data gs.data glone.data g2.data gname.data gpipe.data &&
+	same_in_every_view g.data gs.data glone.data g2.data gname.data gpipe.data gmid.data gempty.data &&
 	same_group_report g.data &&
 	grep -q "^# Samples: .* of events .anon group { cpu-clock, task-clock }.$" mperf.out &&
 	grep -q "^#         Overhead  Command" mperf.out &&

@@ -1019,6 +1019,7 @@ static int print_text(struct hist *H, struct out *out)
 	enum report_key cols[REPORT_MAX_KEYS];
 	enum hcol vc[4];
 	int nc = 0, nv = 0;
+	size_t printed = 0;
 	struct cc_print pp = {
 		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
 		/* perf leaves out the first frame of a single root when the sort starts with sym */
@@ -1054,7 +1055,7 @@ static int print_text(struct hist *H, struct out *out)
 		vc[nv++] = HC_SAMPLES;
 	if (o->show_period)
 		vc[nv++] = HC_PERIOD;
-	for (size_t i = 0, printed = 0; i < H->nr; i++) {
+	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
 		int width[REPORT_MAX_KEYS] = { 0 };
 		bool unresolved = false;
@@ -1136,7 +1137,9 @@ static int print_text(struct hist *H, struct out *out)
 				cc_tree_print(out, h->cc, &pp, hs->total_period, H->children ? h->acc : h->period);
 		}
 	}
-	out_str(out, "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
+	/* Nothing shown when every sample is a group's whose leader has none (perf skips it whole). */
+	out_str(out, printed ? "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n" :
+		     "#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
 	return 0;
 }
 
