@@ -119,7 +119,7 @@ _mperf()
 			COMPREPLY=($(compgen -W 'comm pid dso sym comm,dso,sym dso,sym' -- "$cur"))
 			return 0
 			;;
-		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso)
+		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso|--group-sort-idx)
 			return 0
 			;;
 		esac
