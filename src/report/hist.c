@@ -310,6 +310,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	if (w->found) {
 		char jit[64];
 
+		stackwalk_kernel_hit(H->syms, ss->cpumode, w);
+
 		if (w->dso != H->last_dso_raw) {
 			H->last_dso = intern(H, stackwalk_short_name(w->dso, jit, sizeof(jit)));
 			H->last_jit = stackwalk_is_jit(w->dso);
