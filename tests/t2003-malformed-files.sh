@@ -222,7 +222,8 @@ while o + 8 <= len(b):
 		break
 	o += n
 print(o)" s.pipe) &&
-	head -c $((x + 12)) s.pipe >scut.pipe &&	# (a stream'\''s offsets, as perf'\''s, start after its header)
+	# (a stream'\''s offsets, as perf'\''s, start after its header: the error says x - 16)
+	head -c $((x + 12)) s.pipe >scut.pipe &&
 	"$PERF" report --stdio -i - <scut.pipe 2>/dev/null | no_tip >perf.out &&
 	test_expect_code 125 "$MPERF" report -i - <scut.pipe >out 2>err &&
 	test_line_count = 1 err &&
