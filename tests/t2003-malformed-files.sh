@@ -162,6 +162,77 @@ test_expect_success 'data cut at a record boundary: all of it, then the error' '
 	test "$(grep -c "^[0-9].*PERF_RECORD_SAMPLE" out)" = "$(samples_before "$o")"
 '
 
+# whole_records CUT FILE OFFSET: FILE up to OFFSET as a file of its own,
+# its data section those whole records, without features.
+whole_records () {
+	head -c "$3" "$1" >"$2" &&
+	poke "$2" 48 8 $(($3 - $(peek64 "$1" 40))) &&
+	for b in 72 80 88 96; do poke "$2" $b 8 0; done
+}
+no_tip () { grep -v '^# (Tip:\|^# (Cannot load tips'; }
+
+# mperf report of a file cut mid-record: the histograms of every sample
+# before the cut (those of a file that holds just the whole records, as
+# perf prints them), then the one error line, exit 125.
+test_expect_success 'report: data cut mid-record, the histograms of the samples before the cut, one error' '
+	o=$(record_off 9 40) && head -c $((o + 20)) base.data >f &&
+	whole_records base.data w "$o" &&
+	"$MPERF" report -i w >w.out 2>w.err &&
+	test_must_be_empty w.err &&
+	test_expect_code 125 "$MPERF" report -i f >out 2>err &&
+	test_line_count = 1 err &&
+	grep -q "'\''f'\'': file is truncated: .* read the records up to offset $(hex "$o")$" err &&
+	diff -u w.out out &&
+	grep -q "^# Samples: [0-9]" out && grep -q "^ *[0-9.]*%  *cpuspin " out &&
+	"$MPERF" report --json -i w >w.json &&
+	test_expect_code 125 "$MPERF" report --json -i f >out.json 2>err &&
+	test_line_count = 1 err &&
+	diff -u w.json out.json
+'
+
+test_expect_success PERF 'report: a recording with call chains cut mid-record reads as perf reads its whole records' '
+	"$MPERF" record -q -g -e cpu-clock -o g.data "$CALLPATHS" 0.3 &&
+	"$MPERF" report -D -i g.data >g.dump &&
+	n=$(grep -c "^[0-9].*PERF_RECORD_SAMPLE" g.dump) && test "$n" -gt 20 &&
+	x=$(grep "^[0-9].*PERF_RECORD_SAMPLE" g.dump | sed -n "$((n / 2))p" | sed "s/^[0-9]* \(0x[0-9a-f]*\) .*/\1/") &&
+	o=$((x)) && head -c $((o + 12)) g.data >gf &&
+	whole_records g.data gw "$o" &&
+	test_expect_code 125 "$MPERF" report -i gf >out 2>err &&
+	test_line_count = 1 err &&
+	grep -q "read the records up to offset $(hex "$o")$" err &&
+	"$PERF" report --stdio -i gw 2>/dev/null | no_tip >perf.out &&
+	no_tip <out >mperf.out &&
+	diff -u perf.out mperf.out &&
+	grep -q "leaf" mperf.out &&
+	"$PERF" report --stdio --no-children -i gw 2>/dev/null | no_tip >perf.out &&
+	test_expect_code 125 "$MPERF" report --no-children -i gf >out 2>/dev/null &&
+	no_tip <out >mperf.out &&
+	diff -u perf.out mperf.out
+'
+
+test_expect_success PERF 'report: a stream cut mid-record, the histograms of what was read (as perf), one error' '
+	"$MPERF" record -q -e cpu-clock -o - "$CALLPATHS" 0.3 >s.pipe &&
+	x=$(python3 -c "
+import struct, sys
+b = open(sys.argv[1], \"rb\").read()
+o = 16	# the pipe header; then records end to end: the first SAMPLE past the middle
+while o + 8 <= len(b):
+	t, _, n = struct.unpack_from(\"<IHH\", b, o)
+	if t == 9 and o > len(b) // 2:
+		break
+	o += n
+print(o)" s.pipe) &&
+	# (a stream'\''s offsets, as perf'\''s, start after its header: the error says x - 16)
+	head -c $((x + 12)) s.pipe >scut.pipe &&
+	"$PERF" report --stdio -i - <scut.pipe 2>/dev/null | no_tip >perf.out &&
+	test_expect_code 125 "$MPERF" report -i - <scut.pipe >out 2>err &&
+	test_line_count = 1 err &&
+	grep -q "^mperf report: .stdin.: record at offset $(hex $((x - 16))) (size 0x[0-9a-f]*) runs past the end of the stream$" err &&
+	no_tip <out >mperf.out &&
+	diff -u perf.out mperf.out &&
+	grep -q "^# Samples: [0-9]" mperf.out
+'
+
 test_expect_success 'a sample id in no ids section' '
 	o=$(record_off 9 3) && cp base.data f && poke f $((o + 32)) 8 987654321 &&
 	check f "'\''f'\'': sample at offset $(hex "$o") has an id that is in no ids section"

@@ -22,15 +22,23 @@ dump_body () {
 # input FILE: how perf and mperf are given it (pipe-mode files on stdin).
 is_pipe () { case $1 in *piped*) return 0 ;; esac; return 1; }
 
+# kallsyms_warning CMD: perf's stderr (perf.err) says it found no symbols for
+# the recorded kernel exactly where mperf's (mperf.err) does, in its words.
+kallsyms_warning () {
+	grep "^No kallsyms or vmlinux with build-id [0-9a-f]* was found$" perf.err | sed "s/^/mperf $1: warning: /" >want.err
+	grep "No kallsyms or vmlinux" mperf.err >have.err
+	diff -u want.err have.err
+}
+
 # same_dump FILE [prefix]: mperf's dump equals perf's; with "prefix", perf's
 # is only the start of mperf's (perf 6.1 stops where mperf reads on).
 same_dump () {
 	local f=$CORPUS/$1
 	if is_pipe "$1"; then
-		"$PERF" report -D -i - <"$f" >perf.out 2>/dev/null
+		"$PERF" report -D -i - <"$f" >perf.out 2>perf.err
 		"$MPERF" report -D -i - <"$f" >mperf.out 2>mperf.err
 	else
-		"$PERF" report -D -i "$f" >perf.out 2>/dev/null
+		"$PERF" report -D -i "$f" >perf.out 2>perf.err
 		"$MPERF" report -D -i "$f" >mperf.out 2>mperf.err
 	fi
 	dump_body <perf.out >perf.body && dump_body <mperf.out >mperf.body &&
@@ -39,6 +47,7 @@ same_dump () {
 		head -n "$(wc -l <perf.body)" mperf.body >mperf.prefix && mv mperf.prefix mperf.body
 	fi
 	diff -u perf.body mperf.body >diff.out || { echo "$1:"; head -n 20 diff.out; return 1; }
+	kallsyms_warning report || { echo "$1: the kallsyms warning"; return 1; }
 	! grep -q -E "Sanitizer|runtime error" mperf.err
 }
 
@@ -94,17 +103,20 @@ same_stdio_files="multi-event-single-process.perf.data perf.data.armv7-3.4 perf.
 
 test_expect_success PERF,CORPUS 'report --stdio: the corpus files it equals perf on, whole' '
 	for f in $same_stdio_files; do
-		"$PERF" report --stdio -i "$CORPUS/$f" 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
-		"$MPERF" report -i "$CORPUS/$f" 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+		"$PERF" report --stdio -i "$CORPUS/$f" 2>perf.err | grep -v "^# (Tip:" >perf.out &&
+		"$MPERF" report -i "$CORPUS/$f" 2>mperf.err | grep -v "^# (Tip:" >mperf.out &&
 		diff -u perf.out mperf.out >diff.out || { echo "# $f"; head -n 20 diff.out; exit 1; }
+		kallsyms_warning report || { echo "# $f"; exit 1; }
 	done &&
 	"$MPERF" report -i "$CORPUS/perf.data.callgraph-3.8" --sort dso >out &&
 	grep -q "  \[ath9k\] *$" out && ! grep -q "\.ko" out
 '
 
-test_expect_success PERF,CORPUS 'the armv7 file with an empty CPUDESC: read whole, one warning' '
-	"$MPERF" report -D -i "$CORPUS/perf.data.armv7.perf_3.14-3.8" >out 2>err &&
-	test_line_count = 1 err && grep -q "warning: .*feature CPUDESC at 0x30d5c: .*: skipped" err &&
+test_expect_success PERF,CORPUS 'the armv7 file with an empty CPUDESC: read whole, one warning (and perf'\''s kallsyms one)' '
+	"$MPERF" report -D -i "$CORPUS/perf.data.armv7.perf_3.14-3.8" >out 2>mperf.err &&
+	"$PERF" report -D -i "$CORPUS/perf.data.armv7.perf_3.14-3.8" >/dev/null 2>perf.err &&
+	test_line_count = 2 mperf.err && grep -q "warning: .*feature CPUDESC at 0x30d5c: .*: skipped" mperf.err &&
+	kallsyms_warning report && test_line_count = 1 have.err &&
 	test "$(grep -c "PERF_RECORD_SAMPLE" out)" = 700
 '
 

@@ -306,4 +306,168 @@ test_expect_success PERF,CORPUS 'another machine'\''s kernel: its kallsyms from 
 	! grep -q "kfn_" nok
 '
 
+# Another machine's kernel that perf's cache does not keep: a recording
+# made here with one byte of its kernel's build id changed, read in an
+# empty HOME.  perf shows the kernel samples as addresses, never this
+# machine's symbols, and says once on stderr that it found no kallsyms
+# for that id: mperf's report, its JSON, script and exports the same (and
+# -D, diff, buildid-list -H, which resolve samples too).
+flip () { python3 "$MPERF_ROOT/tests/flip-build-id.py" "$@"; }
+# This kernel's symbols have addresses here (kptr_restrict lets us see them).
+have_ksyms () { awk '$1 !~ /^0+$/ { f = 1; exit } END { exit !f }' /proc/kallsyms; }
+no_tip () { grep -v '^# (Tip:\|^# (Cannot load tips'; }
+# work that is mostly the kernel's (read and write system calls)
+KWORK="dd if=/dev/zero of=/dev/null bs=4k count=100000 status=none"
+
+# pprof_strings PROFILE: the string table of a profile.proto (field 6), one a line.
+pprof_strings () {
+	python3 - "$1" <<-\EOF
+	import sys
+	b = open(sys.argv[1], "rb").read()
+	def varint(i):
+	    v = s = 0
+	    while True:
+	        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+	        if c < 0x80:
+	            return v, i
+	i = 0
+	while i < len(b):
+	    k, i = varint(i)
+	    if k & 7 == 0:
+	        i = varint(i)[1]
+	    elif k & 7 == 2:
+	        n, i = varint(i)
+	        if k >> 3 == 6:
+	            print(b[i:i + n].decode(errors="replace"))
+	        i += n
+	    else:
+	        i += 8 if k & 7 == 1 else 4
+	EOF
+}
+
+# foreign_kernel RECORDER: record KWORK with RECORDER (perf or mperf) into
+# k-RECORDER.data, flip its kernel's id into f-RECORDER.data, and check.
+foreign_kernel () {
+	local r=$1 f=f-$1.data
+	if test "$r" = perf; then
+		"$PERF" record -q -e cpu-clock -o k-$r.data -- $KWORK >/dev/null 2>&1
+	else
+		"$MPERF" record -q -e cpu-clock -o k-$r.data -- $KWORK
+	fi &&
+	"$MPERF" report --sort sym -i k-$r.data 2>/dev/null | sed -n "s/^ .*\[k\] \([^ ]*\) *$/\1/p" | grep -v "^0x" >k-$r.syms &&
+	test -s k-$r.syms &&
+	cp k-$r.data $f &&
+	flip $f "[kernel.kallsyms]" &&
+	kbid=$("$MPERF" buildid-list -i $f | sed -n "s/ \[kernel.kallsyms\]$//p") &&
+	test -n "$kbid" &&
+	test "$kbid" != "$("$MPERF" buildid-list -k)" &&
+	echo "No kallsyms or vmlinux with build-id $kbid was found" >warn &&
+	(
+		HOME=$TRASH_DIRECTORY/foreign-$r && mkdir "$HOME" && export HOME &&
+		"$PERF" report --stdio -i $f 2>perf.err | no_tip >perf.out &&
+		diff -u warn perf.err &&
+		"$MPERF" report -i $f 2>mperf.err | no_tip >mperf.out &&
+		diff -u perf.out mperf.out &&
+		sed "s/^/mperf report: warning: /" warn >want.err &&
+		diff -u want.err mperf.err &&
+		grep -q "\[k\] 0x" mperf.out &&
+		! grep "\[k\] [^0]" mperf.out &&
+		"$MPERF" report --json -i $f >mperf.json 2>mperf.err &&
+		diff -u want.err mperf.err &&
+		"$PERF" script -i $f >perf.script 2>perf.err &&
+		diff -u warn perf.err &&
+		"$MPERF" script -i $f >mperf.script 2>mperf.err &&
+		cmp perf.script mperf.script &&
+		sed "s/^/mperf script: warning: /" warn >want.err &&
+		diff -u want.err mperf.err &&
+		sed "s/^/mperf report: warning: /" warn >want.err &&
+		"$MPERF" report --format=folded -i $f >mperf.folded 2>mperf.err &&
+		diff -u want.err mperf.err &&
+		"$MPERF" report --format=svg -o mperf.svg -i $f 2>mperf.err &&
+		diff -u want.err mperf.err &&
+		"$MPERF" report --format=pprof -o mperf.pb.gz -i $f 2>mperf.err &&
+		diff -u want.err mperf.err &&
+		gzip -dc mperf.pb.gz >mperf.pb &&
+		"$MPERF" report -D -i $f >/dev/null 2>mperf.err &&
+		diff -u want.err mperf.err &&
+		"$MPERF" diff k-$r.data $f >/dev/null 2>mperf.err &&
+		sed "s/^/mperf diff: warning: /" warn >want.err &&
+		diff -u want.err mperf.err &&
+		"$MPERF" buildid-list -H -i $f >/dev/null 2>mperf.err &&
+		sed "s/^/mperf buildid-list: warning: /" warn >want.err &&
+		diff -u want.err mperf.err &&
+		for s in $(cat k-$r.syms); do
+			if grep -q -F "\"$s\"" mperf.json || sed "s/ [0-9]*$//" mperf.folded | tr ";" "\n" | grep -q -x -F "$s" ||
+			   sed -n "s/.*<title>//p" mperf.svg | grep -q -x -F "$s"; then
+				echo "this machine's $s shown"; exit 1
+			fi
+		done &&
+		pprof_strings mperf.pb | LC_ALL=C sort -u >pb.strings &&
+		LC_ALL=C sort -u k-$r.syms | LC_ALL=C comm -12 - pb.strings >shown &&
+		test_must_be_empty shown &&
+		test "$(ls -A "$HOME")" = ""
+	) &&
+	(
+		# the same id with its kallsyms in the cache: its names, no warning
+		HOME=$TRASH_DIRECTORY/cached-$r && export HOME &&
+		mkdir -p "$HOME/.debug/[kernel.kallsyms]/$kbid" &&
+		cp /proc/kallsyms "$HOME/.debug/[kernel.kallsyms]/$kbid/kallsyms" &&
+		"$PERF" report --stdio -i $f 2>perf.err | no_tip >perf.out &&
+		"$MPERF" report -i $f 2>mperf.err | no_tip >mperf.out &&
+		diff -u perf.out mperf.out &&
+		test_must_be_empty perf.err &&
+		test_must_be_empty mperf.err &&
+		grep -q "\[k\] [^0]" mperf.out
+	)
+}
+
+test_expect_success PERF,KSYMS 'another machine'\''s kernel, not cached (mperf record): addresses, perf'\''s warning once' '
+	foreign_kernel mperf
+'
+
+test_expect_success PERF,KSYMS 'another machine'\''s kernel, not cached (perf record): addresses, perf'\''s warning once' '
+	foreign_kernel perf
+'
+
+test_expect_success PERF 'another machine'\''s vdso: its samples as addresses, never named from this vdso' '
+	cat >vd.c <<-\EOF &&
+	#include <stdlib.h>
+	#include <time.h>
+	int main(int argc, char **argv)
+	{
+		struct timespec t0, t;
+		double s = argc > 1 ? atof(argv[1]) : 0.3;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 < s);
+		return 0;
+	}
+	EOF
+	cc -O1 -o vd vd.c &&
+	"$MPERF" record -q -e cpu-clock -o v.data ./vd 0.3 &&
+	"$MPERF" report --sort dso,sym -i v.data 2>/dev/null >v.local &&
+	grep -q "\[vdso\]  *\[\.\] __vdso_" v.local &&
+	cp v.data vf.data &&
+	flip vf.data "[vdso]" &&
+	(
+		HOME=$TRASH_DIRECTORY/foreign-vdso && mkdir "$HOME" && export HOME &&
+		"$PERF" report --stdio -i vf.data 2>perf.err | no_tip >perf.out &&
+		"$MPERF" report -i vf.data 2>mperf.err | no_tip >mperf.out &&
+		diff -u perf.out mperf.out &&
+		test_must_be_empty perf.err &&
+		test_must_be_empty mperf.err &&
+		grep -q "\[vdso\]  *\[\.\] 0x" mperf.out &&
+		! grep -q "__vdso_" mperf.out &&
+		"$PERF" script -i vf.data >perf.script 2>/dev/null &&
+		"$MPERF" script -i vf.data >mperf.script 2>mperf.err &&
+		cmp perf.script mperf.script &&
+		test_must_be_empty mperf.err &&
+		"$MPERF" report --format=folded -i vf.data >mperf.folded 2>mperf.err &&
+		test_must_be_empty mperf.err &&
+		! grep -q "__vdso_" mperf.folded
+	)
+'
+
 test_done

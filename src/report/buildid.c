@@ -21,6 +21,7 @@
 #include "../lib/log.h"
 #include "report.h"
 #include "session.h"
+#include "symbols.h"
 
 #define BD_BUCKETS 256
 
@@ -44,6 +45,7 @@ struct bd {
 	struct bmachine *m;	/* [0] is the host; guests follow, sorted by pid */
 	size_t nm, mcap;
 	int err;
+	struct symcache *syms;	/* loads nothing: says perf's warning for another machine's kernel */
 };
 
 /*
@@ -267,9 +269,11 @@ static int on_sample(void *arg, const struct session_sample *ss)
 
 	if (!ss->where.found || !host)
 		return 0;
-	if (ss->cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(ss->where.dso, "[kernel.kallsyms]"))
+	if (ss->cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(ss->where.dso, "[kernel.kallsyms]")) {
+		/* perf loads the kernel's map here: its warning when the kernel is nowhere */
+		symcache__kernel_hit(b->syms);
 		d = host->kernel;
-	else if (ss->cpumode == PERF_RECORD_MISC_KERNEL) {
+	} else if (ss->cpumode == PERF_RECORD_MISC_KERNEL) {
 		char *k = kmod_name(ss->where.dso);
 
 		for (size_t i = 0; k && i < host->n && !d; i++)
@@ -282,6 +286,11 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	if (d)
 		d->d.hit = true;
 	return 0;
+}
+
+static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
+{
+	return pdata__build_id(arg, name, id);
 }
 
 static void bd_free(struct bd *b)
@@ -318,7 +327,11 @@ int report__dsos(struct pdata *p, const char *label, bool with_hits,
 	if (!b.err && with_hits) {
 		struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &b, .machine = true };
 
-		err = session__run(p, label, &ops);
+		if (!(b.syms = symcache__new()))
+			b.err = -ENOMEM;
+		else
+			symcache__set_build_ids(b.syms, recorded_build_id, p);
+		err = b.err ? 0 : session__run(p, label, &ops);
 	}
 	if (b.err)
 		err = mperf_error(b.err, "out of memory");
@@ -327,6 +340,7 @@ int report__dsos(struct pdata *p, const char *label, bool with_hits,
 			if (!with_hits || b.m[i].v[k]->d.hit)
 				err = fn(arg, &b.m[i].v[k]->d);
 	bd_free(&b);
+	symcache__delete(b.syms);
 	return err;
 }
 

@@ -17,6 +17,8 @@
 #include "dump.h"
 #include "report.h"
 #include "session.h"
+#include "stackwalk.h"
+#include "symbols.h"
 
 static const char hexd[] = "0123456789abcdef";
 
@@ -656,6 +658,7 @@ struct dump {
 	struct stats *stats;
 	bool ordered;
 	const char *host_arch;	/* perf names registers by this machine's arch when the file has no ARCH */
+	struct symcache *syms;	/* loads nothing: says perf's warning for another machine's kernel */
 };
 
 /*
@@ -726,6 +729,8 @@ static int dump_sample(void *arg, const struct session_sample *ss)
 
 	if ((err = stats__sample(d->stats, ss)))
 		return err;
+	/* perf resolves the sample, and so loads the kernel's map (its warning) */
+	stackwalk_kernel_hit(d->syms, ss->cpumode, &ss->where);
 	out_mem(&d->out, " ... thread: ", 13);
 	out_str(&d->out, ss->where.comm);
 	out_char(&d->out, ':');
@@ -752,6 +757,11 @@ static int dump_finish(void *arg, struct machine *m)
 	return 0;
 }
 
+static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
+{
+	return pdata__build_id(arg, name, id);
+}
+
 int report__dump(struct pdata *p, const char *label, FILE *f)
 {
 	struct dump d = { .p = p, .label = pdata__is_pipe(p) ? "pipe" : label };
@@ -763,11 +773,12 @@ int report__dump(struct pdata *p, const char *label, FILE *f)
 	int ret;
 
 	d.host_arch = uname(&uts) ? "x86_64" : uts.machine;
-	if (out_init(&d.out, f) || !(d.stats = stats__new(p))) {
+	if (out_init(&d.out, f) || !(d.stats = stats__new(p)) || !(d.syms = symcache__new())) {
 		stats__delete(d.stats);
 		out_finish(&d.out);
 		return mperf_error(-ENOMEM, "out of memory");
 	}
+	symcache__set_build_ids(d.syms, recorded_build_id, p);
 	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
 	d.ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
 	if (!d.ordered)
@@ -778,5 +789,6 @@ int report__dump(struct pdata *p, const char *label, FILE *f)
 		ret = 0;	/* a write error: out_finish says which */
 	ret = out_close(&d.out, ret, label);
 	stats__delete(d.stats);
+	symcache__delete(d.syms);
 	return ret;
 }

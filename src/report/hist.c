@@ -55,6 +55,8 @@ struct hists {
 };
 
 struct hist {
+	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
+	bool finished;		/* the session ended (after damage too) */
 	const struct report_hist_opts *o;
 	struct pdata *p;
 	struct hists *h;		/* one per event */
@@ -318,6 +320,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	if (w->found) {
 		char jit[64];
 
+		stackwalk_kernel_hit(H->syms, ss->cpumode, w);
+
 		if (w->dso != H->last_dso_raw) {
 			H->last_dso = intern(H, stackwalk_short_name(w->dso, jit, sizeof(jit)));
 			H->last_jit = stackwalk_is_jit(w->dso);
@@ -506,6 +510,7 @@ static int on_finish(void *arg, struct machine *m)
 				h->last_comm = h->comm;
 			h->comm_width = strlen(h->last_comm);
 		}
+	H->finished = true;
 	return 0;
 }
 
@@ -1323,6 +1328,7 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 {
 	struct session_ops ops = {
 		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = H, .machine = true,
+		.partial = true,
 	};
 	int ret;
 
@@ -1349,6 +1355,11 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	ret = !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
 	if (ret >= 0)
 		ret = session__run(p, label, &ops);
+	/* A file cut mid-record (said by now): the samples before the cut are the report's. */
+	if (ret < 0 && H->finished) {
+		H->damage = ret;
+		ret = 0;
+	}
 	if (ret >= 0 && (ret = resolve_kernel(H)))
 		ret = mperf_error(ret, "out of memory");
 	else if (ret < 0 && H->kthread_running) {
@@ -1396,6 +1407,8 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 			ret = print_text(&H, &out);
 		ret = out_close(&out, ret, label);
 	}
+	if (ret >= 0 && H.damage)
+		ret = H.damage;
 	hist_free(&H);
 	return ret;
 }
@@ -1423,6 +1436,8 @@ int report__hists_read(struct pdata *p, const char *label, const struct report_h
 	rh->o.cc_asked = false;
 	rh->o.json = false;
 	ret = hist_read(&rh->H, p, label, &rh->o);
+	if (ret >= 0 && rh->H.damage)
+		ret = rh->H.damage;	/* mperf diff compares whole files only */
 	if (ret < 0) {
 		hist_free(&rh->H);
 		free(rh);

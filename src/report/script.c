@@ -641,6 +641,7 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 		n++;
 		if (machine__resolve(m, (int)smp->pid, (int)smp->tid, cpumode, ip, &r))
 			return -ENOMEM;
+		stackwalk_kernel_hit(S->syms, cpumode, &r);
 		kernel_fallback(S, cpumode, ip, &r);
 		if (r.found)
 			sym = find_sym(S, &r, cpumode, ip, &addr);
@@ -737,6 +738,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		return err;
 	if (!S->checked && (err = check_fields(S)))
 		return err;
+	/* perf resolves every sample, whatever the fields show of it */
+	stackwalk_kernel_hit(S->syms, ss->cpumode, &ss->where);
 	f = S->o.type[output_type(&ev->attr)].fields;
 	if (!f)
 		return 0;

@@ -43,11 +43,20 @@ struct session {
 	uint64_t max_ts, next_flush, seq;
 	uint64_t nr_unknown;
 	bool failed;		/* a failure was said: the last flush says no more */
+	bool stopped;		/* by the consumer, or for want of memory: not the input's damage */
 };
 
 static int oom(void)
 {
 	return mperf_error(-ENOMEM, "out of memory");
+}
+
+/* A consumer's code: it stops the session, and is no damage of the input. */
+static int stop(struct session *s, int err)
+{
+	if (err < 0)
+		s->stopped = true;
+	return err;
 }
 
 static int sample(struct session *s, int ev, const struct pd_sample *smp, int cpumode, uint64_t period,
@@ -66,7 +75,7 @@ static int sample(struct session *s, int ev, const struct pd_sample *smp, int cp
 	ss.machine = s->m;
 	if (s->m && machine__resolve(s->m, (int)smp->pid, (int)smp->tid, cpumode, smp->ip, &ss.where))
 		return oom();
-	return s->ops->sample(s->ops->arg, &ss);
+	return stop(s, s->ops->sample(s->ops->arg, &ss));
 }
 
 /*
@@ -176,7 +185,7 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 		memset(&smp, 0, sizeof(smp));
 	}
 	if (s->ops->record && (err = s->ops->record(s->ops->arg, &r)))
-		return err;
+		return stop(s, err);
 	if (h->type == PERF_RECORD_SAMPLE && ev) {
 		if ((ev->attr.sample_type & PERF_SAMPLE_READ) && smp.read)
 			return read_values(s, &ev->attr, &smp, cpumode);
@@ -357,8 +366,14 @@ int session__run(struct pdata *p, const char *label, const struct session_ops *o
 	e = flush_upto(&s, UINT64_MAX);
 	if (!ret)
 		ret = e;
-	if (!ret && ops->finish)
-		ret = ops->finish(ops->arg, s.m);
+	/* Damaged input, said: a consumer that asks for it still ends with what was read. */
+	if (ret == -ENOMEM || e == -ENOMEM)
+		s.stopped = true;
+	if (ops->finish && (!ret || (ops->partial && !s.stopped))) {
+		e = ops->finish(ops->arg, s.m);
+		if (!ret || e < 0)
+			ret = e;
+	}
 	machine__delete(s.m);
 	for (size_t i = 0; i < s.qn; i++)
 		if (s.q[i].owned)

@@ -51,10 +51,16 @@ struct session_ops {
 	int (*sample)(void *arg, const struct session_sample *ss);
 	/* The machine dropped a parent thread it found with another pid (perf says so in -D). */
 	void (*thread_removed)(void *arg, int pid, int tid);
-	/* After the last record, with the machine as it ended (NULL without one). */
+	/*
+	 * After the last record, with the machine as it ended (NULL without
+	 * one); with partial, also after the last record read before damage
+	 * (a file cut mid-record, a record that does not decode), whose error
+	 * session__run returns after it.
+	 */
 	int (*finish)(void *arg, struct machine *m);
 	void *arg;
 	bool machine;			/* keep threads and maps; resolve each sample's ip */
+	bool partial;			/* finish() even after damage (not after a callback's failure) */
 };
 
 /*

@@ -64,6 +64,12 @@ bool stackwalk_is_module(const char *dso)
 	       !strcmp(ko + 3, ".bz2");
 }
 
+void stackwalk_kernel_hit(struct symcache *syms, int cpumode, const struct resolved *r)
+{
+	if (cpumode == PERF_RECORD_MISC_KERNEL && r->found && !strcmp(r->dso, "[kernel.kallsyms]"))
+		symcache__kernel_hit(syms);
+}
+
 bool stackwalk_is_jit(const char *dso)
 {
 	int pid;
@@ -128,6 +134,7 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 	}
 	if (!r.found)
 		return 0;
+	stackwalk_kernel_hit(W->syms, cpumode, &r);
 	if (!(d = stackwalk__dso(W, r.dso, r.dso_rank)))
 		return -ENOMEM;
 	f->dso = d->id;

@@ -93,5 +93,11 @@ const char *stackwalk_short_name(const char *dso, char *buf, size_t len);
 bool stackwalk_is_module(const char *dso);
 /* A JIT's anonymous memory (/tmp/perf-PID.map): an identity map, without symbols. */
 bool stackwalk_is_jit(const char *dso);
+/*
+ * An address of cpumode resolved at r: in the kernel's own map, perf loads
+ * the kernel's symbols there, and says when it finds none for the recorded
+ * kernel (symcache__kernel_hit).
+ */
+void stackwalk_kernel_hit(struct symcache *syms, int cpumode, const struct resolved *r);
 
 #endif

@@ -25,6 +25,7 @@
 #include "../lib/rbtree.h"
 #include "../lib/buf.h"
 #include "../lib/hash.h"
+#include "../lib/log.h"
 #include "symbols.h"
 
 #define DSO_BUCKETS 256
@@ -106,6 +107,7 @@ struct symcache {
 	struct dso *dsos[DSO_BUCKETS];
 	struct ksyms *kallsyms;
 	bool kernel_tried;
+	bool kernel_hit;	/* a sample or frame was in the kernel's map: warned if need be */
 	const char *last_path;	/* samples come in runs from one DSO */
 	struct dso *last_dso;
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
@@ -1152,6 +1154,21 @@ out:
 		free(k);
 	}
 	mbuf_free(&kl.pool);
+}
+
+void symcache__kernel_hit(struct symcache *c)
+{
+	unsigned char id[HOST_BUILD_ID_MAX];
+	char hex[2 * HOST_BUILD_ID_MAX + 1], path[4096];
+
+	if (c->kernel_hit)
+		return;
+	c->kernel_hit = true;
+	if (!other_machine(c, "[kernel.kallsyms]", host_kernel_build_id) || cached_kallsyms(c, path, sizeof(path)))
+		return;
+	host_build_id_hex(id, recorded_id(c, "[kernel.kallsyms]", id), hex);
+	/* perf's words, as it says them when it loads the kernel's map and finds nothing */
+	mperf_log(MPERF_LOG_WARN, "No kallsyms or vmlinux with build-id %s was found", hex);
 }
 
 void symcache__load_kernel(struct symcache *c)

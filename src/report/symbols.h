@@ -59,6 +59,15 @@ const char *symcache__runtime_path(struct symcache *c, const char *path);
  * are read).  Only symcache__find_kernel() touches what it loads.
  */
 void symcache__load_kernel(struct symcache *c);
+/*
+ * A sample (or a chain's frame) fell in the kernel's own map: the first
+ * call says perf's warning when the recorded kernel is another machine's
+ * and perf's build-id cache has no copy of its kallsyms (its samples then
+ * show as addresses).  perf says it when it first loads the kernel's map,
+ * which is at that first hit, whatever the output shows.  Not thread-safe:
+ * call it where the samples are read.
+ */
+void symcache__kernel_hit(struct symcache *c);
 /* The end of the kernel's last symbol (not a module's), or 0. */
 uint64_t symcache__kernel_end(struct symcache *c);
 /*
