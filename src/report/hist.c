@@ -1111,7 +1111,11 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 {
 	struct hist H;
 	struct out out;
-	int ret = hist_read(&H, p, label, o);
+	int ret = report__branch_wanted(p, label, o);
+
+	if (ret)
+		return ret < 0 ? ret : report__branch(p, label, o, f);
+	ret = hist_read(&H, p, label, o);
 
 	if (ret >= 0 && out_init(&out, f)) {
 		ret = mperf_error(-ENOMEM, "out of memory");
