@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../src/lib/err.h"
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "../src/stat/stat.h"
@@ -573,5 +574,6 @@ int cmd_report(int argc, char **argv)
 	else
 		ret = report__hist(p, label, &ho, stdout);
 	pdata__close(p);
-	return ret;
+	/* An option this file's view cannot take (said by the view): a usage error. */
+	return ret == -MPERF_ERR_USAGE ? EXIT_USAGE : ret;
 }
