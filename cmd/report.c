@@ -47,7 +47,7 @@ static const char report_usage[] =
 	"    -b, --branch-stack     the branch view: an entry per branch of the samples' branch stacks\n"
 	"                           (the default for a file recorded with them, perf record -b)\n"
 	"        --no-branch-stack  the usual view of such a file, an entry per sample\n"
-	"    -n, --show-nr-samples  a Samples column (the branch view only, for now)\n"
+	"    -n, --show-nr-samples  a Samples column: each entry's samples (branches in the branch view)\n"
 	"        --percent-limit P  hide entries below P percent\n"
 	"    -c, --comms C          only these commands (comma-separated)\n"
 	"    -d, --dsos D           only these shared objects (comma-separated)\n"

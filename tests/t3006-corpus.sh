@@ -133,6 +133,14 @@ test_expect_success PERF,CORPUS 'report --stdio: the branch view of the files wi
 	grep -q "^# Children      Self  Command  *Shared Object  *Symbol" mperf.out
 '
 
+test_expect_success PERF,CORPUS 'report -n: the Samples column, and ties sorted by it, as perf' '
+	for f in multi-event-single-process.perf.data perf.data.busy.0-3.4 perf.data.systemwide.1-3.8 \
+		perf.data.throttle-3.8 perf.data.callgraph-3.8; do
+		same_corpus_stdio "$f" -n || exit 1
+	done &&
+	grep -q "^# Children      Self       Samples  Command" mperf.out
+'
+
 test_expect_success PERF,CORPUS 'the armv7 file with an empty CPUDESC: read whole, one warning' '
 	"$MPERF" report -D -i "$CORPUS/perf.data.armv7.perf_3.14-3.8" >out 2>err &&
 	test_line_count = 1 err && grep -q "warning: .*feature CPUDESC at 0x30d5c: .*: skipped" err &&

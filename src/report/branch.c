@@ -104,8 +104,6 @@ int report__branch_wanted(struct pdata *p, const char *label, const struct repor
 		if (o->sort_unfit[0][0])
 			return mperf_error(-MPERF_ERR_USAGE, "'%s': sort key '%s' is the branch view's (a file recorded "
 					   "with branch stacks, or -b)", label, o->sort_unfit[0]);
-		if (o->show_nr_samples)
-			return mperf_error(-MPERF_ERR_USAGE, "-n is not supported yet outside the branch view");
 		return 0;
 	}
 	if (!pdata__is_pipe(p) && !(sample_types(p) & PERF_SAMPLE_BRANCH_STACK))

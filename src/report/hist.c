@@ -585,6 +585,9 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 		if (c)
 			return c;
 	}
+	/* -n: perf sorts by its Samples column too, after the keys */
+	if (H->o->show_nr_samples && a->nr != b->nr)
+		return a->nr > b->nr ? -1 : 1;
 	return collapse_order(a, b, H);
 }
 
@@ -875,9 +878,13 @@ static int print_text(struct hist *H, struct out *out)
 		out_printf(out, " of event '%s'\n", pdata__evsel(H->p, i)->name);
 		out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total_period);
 		out_str(out, H->children ? "# Children      Self" : "# Overhead");
+		if (o->show_nr_samples)
+			out_str(out, "       Samples");
 		for (int c = 0; c < nc; c++)
 			out_printf(out, "  %-*.*s", width[c], width[c], key_header[cols[c]]);
 		out_str(out, H->children ? "\n# ........  ........" : "\n# ........");
+		if (o->show_nr_samples)
+			out_str(out, "  ............");
 		for (int c = 0; c < nc; c++) {
 			out_str(out, "  ");
 			for (int d = 0; d < width[c]; d++)
@@ -894,6 +901,8 @@ static int print_text(struct hist *H, struct out *out)
 			if (H->children)
 				out_printf(out, "  %7.2f%%", acc);
 			out_printf(out, "  %7.2f%%", pct);
+			if (o->show_nr_samples)
+				out_printf(out, "  %12" PRIu64, h->nr);
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
 				print_cell(out, h, cols[c], width[c], c + 1 == nc);
