@@ -171,7 +171,7 @@ static int64_t perf_dso_cmp(const char *l, const char *r)
 {
 	if (!l || !r)
 		return perf_cmp_null(l, r);
-	return strcmp(r, l);
+	return l == r ? 0 : strcmp(r, l);	/* interned: equal names are one pointer */
 }
 
 /*
@@ -188,7 +188,7 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
 	for (int i = 0; i < H->o->nr_keys; i++) {
 		switch (H->o->keys[i]) {
 		case REPORT_KEY_COMM:
-			c = strcmp(r->comm, l->comm);
+			c = l->comm == r->comm ? 0 : strcmp(r->comm, l->comm);
 			break;
 		case REPORT_KEY_PID:
 			c = (int64_t)r->tid - l->tid;
