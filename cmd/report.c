@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../src/lib/err.h"
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "../src/stat/stat.h"
@@ -22,7 +23,7 @@ static const char report_usage[] =
 	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p] [--comms list]\n"
 	"                    [--dsos list] [--header | --header-only] [--children | --no-children]\n"
 	"                    [-g [args]] [-G] [--max-stack n] [--group | --no-group] [--group-sort-idx n]\n"
-	"                    [-n] [--show-total-period]\n"
+	"                    [-n] [--show-total-period] [-b | --no-branch-stack]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
@@ -41,7 +42,13 @@ static const char report_usage[] =
 	"        --header           print the file's header and features first\n"
 	"        --header-only      print only the file's header and features (a stream's too)\n"
 	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, sym\n"
-	"                           (default: comm,dso,sym)\n"
+	"                           (default: comm,dso,sym); in the branch view comm, pid, dso_from,\n"
+	"                           dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles\n"
+	"                           (default: comm,dso_from,symbol_from,symbol_to,cycles)\n"
+	"    -b, --branch-stack     the branch view: an entry per branch of the samples' branch stacks\n"
+	"                           (the default for a file recorded with them, perf record -b)\n"
+	"        --no-branch-stack  the usual view of such a file, an entry per sample\n"
+	"    -n, --show-nr-samples  a Samples column: each entry's samples (branches in the branch view)\n"
 	"        --percent-limit P  hide entries below P percent\n"
 	"    -c, --comms C          only these commands (comma-separated)\n"
 	"    -d, --dsos D           only these shared objects (comma-separated)\n"
@@ -72,40 +79,70 @@ static const char report_usage[] =
 	"Chains recorded with --call-graph dwarf are unwound from each sample's registers and\n"
 	"stack copy (libdw), with perf's inline frames.\n";
 
+/* The index of the name p[0..len) in names[n] (NULL entries skipped), or -1. */
+static int key_index(const char *p, size_t len, const char *const *names, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (names[k] && strlen(names[k]) == len && !strncmp(p, names[k], len))
+			return k;
+	return -1;
+}
+
+/*
+ * --sort KEYS, for both views: which one applies is the file's to say, so
+ * a key only the other view knows is kept in o->sort_unfit for then.
+ */
 static int parse_keys(const char *list, struct report_hist_opts *o)
 {
 	static const char *const names[] = {
 		[REPORT_KEY_COMM] = "comm", [REPORT_KEY_PID] = "pid",
 		[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "sym",
 	};
+	static const char *const bnames[] = {
+		[REPORT_BKEY_COMM] = "comm", [REPORT_BKEY_PID] = "pid", [REPORT_BKEY_DSO_FROM] = "dso_from",
+		[REPORT_BKEY_DSO_TO] = "dso_to", [REPORT_BKEY_SYM_FROM] = "symbol_from",
+		[REPORT_BKEY_SYM_TO] = "symbol_to", [REPORT_BKEY_MISPREDICT] = "mispredict",
+		[REPORT_BKEY_IN_TX] = "in_tx", [REPORT_BKEY_ABORT] = "abort", [REPORT_BKEY_CYCLES] = "cycles",
+	};
+	int nr = 0;
 
-	o->nr_keys = 0;
+	o->nr_keys = o->nr_bkeys = 0;
+	o->sort_unfit[0][0] = o->sort_unfit[1][0] = '\0';
+	/* perf adds its IPC column to the branch view when the text names a symbol key */
+	o->sort_symbol = strstr(list, "symbol") != NULL;
 	for (const char *p = list; *p; ) {
 		size_t len = strcspn(p, ",");
-		int k;
+		int k = key_index(p, len, names, REPORT_NR_KEYS);
+		int b = key_index(p, len, bnames, REPORT_NR_BKEYS);
 
-		for (k = 0; k < REPORT_NR_KEYS; k++)
-			if (strlen(names[k]) == len && !strncmp(p, names[k], len))
-				break;
-		if (k == REPORT_NR_KEYS) {
-			cmd_usage_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym)", (int)len, p);
+		if (k < 0 && b < 0) {
+			cmd_usage_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym; in the branch view "
+					"dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles)",
+					(int)len, p);
 			return -1;
 		}
-		for (int i = 0; i < o->nr_keys; i++)
-			if (o->keys[i] == (enum report_key)k) {
-				cmd_usage_error("report", "sort key '%s' given twice in '%s'", names[k], list);
+		for (const char *q = list; q < p; q += strcspn(q, ",") + 1)
+			if (strcspn(q, ",") == len && !strncmp(q, p, len)) {
+				cmd_usage_error("report", "sort key '%.*s' given twice in '%s'", (int)len, p, list);
 				return -1;
 			}
-		if (o->nr_keys == REPORT_MAX_KEYS) {
+		if (nr++ == REPORT_MAX_KEYS) {
 			cmd_usage_error("report", "too many sort keys in '%s' (at most %d)", list, REPORT_MAX_KEYS);
 			return -1;
 		}
-		o->keys[o->nr_keys++] = (enum report_key)k;
+		if (k >= 0)
+			o->keys[o->nr_keys++] = (enum report_key)k;
+		else if (!o->sort_unfit[0][0])
+			snprintf(o->sort_unfit[0], sizeof(o->sort_unfit[0]), "%.*s", (int)len, p);
+		if (b >= 0)
+			o->bkeys[o->nr_bkeys++] = (enum report_bkey)b;
+		else if (!o->sort_unfit[1][0])
+			snprintf(o->sort_unfit[1], sizeof(o->sort_unfit[1]), "%.*s", (int)len, p);
 		p += len;
 		if (*p == ',')
 			p++;
 	}
-	if (!o->nr_keys) {
+	if (!nr) {
 		cmd_usage_error("report", "empty sort key list (keys: comm, pid, dso, sym)");
 		return -1;
 	}
@@ -328,6 +365,8 @@ int cmd_report(int argc, char **argv)
 		{ "group-sort-idx", required_argument, NULL, 'X' },
 		{ "show-nr-samples", no_argument, NULL, 'n' },
 		{ "show-total-period", no_argument, NULL, 'Y' },
+		{ "branch-stack", no_argument, NULL, 'b' },
+		{ "no-branch-stack", no_argument, NULL, 'B' },
 		{ "check", no_argument, NULL, 'K' },
 		{ "check-tolerance", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'F' },
@@ -352,12 +391,16 @@ int cmd_report(int argc, char **argv)
 		.nr_keys = 3,
 		.children = -1,
 		.cc_min_percent = 0.5,
+		.branch = -1,
+		.bkeys = { REPORT_BKEY_COMM, REPORT_BKEY_DSO_FROM, REPORT_BKEY_SYM_FROM, REPORT_BKEY_SYM_TO,
+			   REPORT_BKEY_CYCLES },
+		.nr_bkeys = 5,
 	};
 	bool inverted = false;
 	char *end;
 
 	opterr = 0;	/* ':': a missing value is ours to say */
-	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:n", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:bn", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -453,6 +496,11 @@ int cmd_report(int argc, char **argv)
 		case 'Y':
 			ho.show_period = true;
 			hist_opt = hist_opt ? hist_opt : "--show-total-period";
+			break;
+		case 'b':
+		case 'B':
+			ho.branch = c == 'b';
+			hist_opt = hist_opt ? hist_opt : c == 'b' ? "-b/--branch-stack" : "--no-branch-stack";
 			break;
 		case 'P':
 			ho.percent_limit = strtod(optarg, &end);
@@ -569,5 +617,6 @@ int cmd_report(int argc, char **argv)
 	else
 		ret = report__hist(p, label, &ho, stdout);
 	pdata__close(p);
-	return ret;
+	/* An option this file's view cannot take (said by the view): a usage error. */
+	return ret == -MPERF_ERR_USAGE ? EXIT_USAGE : ret;
 }

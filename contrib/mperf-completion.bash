@@ -116,7 +116,8 @@ _mperf()
 			return 0
 			;;
 		-s|--sort)
-			COMPREPLY=($(compgen -W 'comm pid dso sym comm,dso,sym dso,sym' -- "$cur"))
+			COMPREPLY=($(compgen -W 'comm pid dso sym comm,dso,sym dso,sym dso_from dso_to symbol_from symbol_to
+				mispredict in_tx abort cycles' -- "$cur"))
 			return 0
 			;;
 		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso|--group-sort-idx)

@@ -1,15 +1,39 @@
 #!/usr/bin/env python3
-# synth-samples.py OUT ELF BASE OFFSET...: a perf.data (file mode, one
-# cpu-clock event, samples of IP, TID, TIME and PERIOD) in which one
-# process maps ELF at BASE from file offset 0 and takes one sample at
-# BASE + OFFSET for each OFFSET: where a recording would seldom land (a
-# PLT entry, the end of a stretched symbol), every address can be asked.
+# synth-samples.py [--branches SEED [--no-feature] [--no-cycles]] OUT ELF BASE OFFSET...:
+# a perf.data (file mode, one cpu-clock event, samples of IP, TID, TIME
+# and PERIOD) in which one process maps ELF at BASE from file offset 0
+# and takes one sample at BASE + OFFSET for each OFFSET: where a recording
+# would seldom land (a PLT entry, the end of a stretched symbol), every
+# address can be asked.
+#
+# With --branches, each sample also has a branch stack (PERF_SAMPLE_BRANCH_STACK,
+# branch_sample_type ANY, and the header's BRANCH_STACK feature, as perf
+# record -b writes them): 1 to 8 branches between the OFFSETs, drawn from
+# a generator seeded by SEED, with their flags (cycles, predicted or
+# mispredicted, in a transaction, aborted), and now and then a branch from
+# or to an address no map covers (0, or above the mapping).  A machine
+# without LBR records none; this is how the branch view is tested.
+# --no-feature leaves the feature out (perf then shows its usual view
+# unless asked -b); --no-cycles leaves every branch's cycles 0 (perf 6.1
+# crashes on cycles when its IPC column is shown: --sort symbol_from...).
+import random
 import struct
 import sys
 
-out, elf, base = sys.argv[1], sys.argv[2], int(sys.argv[3], 0)
-offsets = [int(a, 0) for a in sys.argv[4:]]
+args = sys.argv[1:]
+branches, feature, cycles = None, False, True
+if args and args[0] == '--branches':
+    branches, feature = random.Random(int(args[1], 0)), True
+    args = args[2:]
+    while args and args[0] in ('--no-feature', '--no-cycles'):
+        feature &= args[0] != '--no-feature'
+        cycles &= args[0] != '--no-cycles'
+        args = args[1:]
+out, elf, base = args[0], args[1], int(args[2], 0)
+offsets = [int(a, 0) for a in args[3:]]
 PID = 4242
+BRANCH_STACK = 1 << 11
+FEAT_BRANCH_STACK = 15
 
 
 def record(rtype, misc, body):
@@ -22,16 +46,48 @@ def cstr(s):
     return b + b'\0' * (-len(b) % 8)
 
 
+def branch_stack(rng):
+    """A sample's branch stack: nr, then {from, to, flags} each."""
+    def addr():
+        r = rng.random()
+        if r < 0.04:
+            return 0
+        if r < 0.08:
+            return base + (1 << 24) + rng.choice(offsets)	# past the map: unknown
+        return base + rng.choice(offsets)
+    entries = []
+    for _ in range(rng.randint(1, 8)):
+        mispred = rng.random() < 0.2
+        flags = (1 if mispred else 2 if rng.random() < 0.9 else 0)	# mispred, predicted (or neither)
+        flags |= (rng.random() < 0.1) << 2				# in_tx
+        flags |= (rng.random() < 0.05) << 3				# abort
+        flags |= rng.choice((0, 0, 1, 2, 5, 17)) << 4 if cycles else 0	# cycles (16 bits)
+        entries.append(struct.pack('<QQQ', addr(), addr(), flags))
+    return struct.pack('<Q', len(entries)) + b''.join(entries)
+
+
+sample_type = 0x107 | (BRANCH_STACK if branches else 0)
 data = record(3, 0, struct.pack('<II', PID, PID) + cstr('synth'))			# COMM
 data += record(1, 2, struct.pack('<IIQQQ', PID, PID, base, 1 << 24, 0) + cstr(elf))	# MMAP, user
 for i, off in enumerate(offsets):
-    data += record(9, 2, struct.pack('<QIIQQ', base + off, PID, PID, 1000 + i, 1))	# SAMPLE
-# perf_event_attr, 112 bytes (VER5): software cpu-clock, period 1, IP|TID|TIME|PERIOD.
-attr = struct.pack('<IIQQQQQIIQQQQIiQIHH', 1, 112, 0, 1, 0x107, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    body = struct.pack('<QIIQQ', base + off, PID, PID, 1000 + i, 1)
+    if branches:
+        body += branch_stack(branches)
+    data += record(9, 2, body)							# SAMPLE
+# perf_event_attr, 112 bytes (VER5): software cpu-clock, period 1, IP|TID|TIME|PERIOD
+# (and BRANCH_STACK, branch_sample_type ANY).
+attr = struct.pack('<IIQQQQQIIQQQQIiQIHH', 1, 112, 0, 1, sample_type, 0, 0, 0, 0, 0, 0,
+                   8 if branches else 0, 0, 0, 0, 0, 0, 0, 0)
 attrs = attr + struct.pack('<QQ', 0, 0)		# and its (empty) ids section
 attr_off = 104
 data_off = attr_off + len(attrs)
+feat = 0
+if feature:
+    feat = 1 << FEAT_BRANCH_STACK
 header = b'PERFILE2' + struct.pack('<QQ', 104, len(attrs))
-header += struct.pack('<QQQQQQ', attr_off, len(attrs), data_off, len(data), 0, 0) + b'\0' * 32
+header += struct.pack('<QQQQQQ', attr_off, len(attrs), data_off, len(data), 0, 0)
+header += struct.pack('<Q', feat) + b'\0' * 24
+# The feature sections' table: BRANCH_STACK's is empty.
+feats = struct.pack('<QQ', data_off + len(data) + 16, 0) if feature else b''
 with open(out, 'wb') as f:
-    f.write(header + attrs + data)
+    f.write(header + attrs + data + feats)

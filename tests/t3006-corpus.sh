@@ -85,11 +85,11 @@ test_expect_success PERF,CORPUS 'report -D: every corpus file as perf dumps it' 
 '
 
 # report --stdio, whole but for perf's tip line, on the files it equals
-# perf's on (31 of 47; kernel modules shown as perf shows them, "[ath9k]"
-# and a module sample's address in its map; event groups in perf's group
-# view).  Not yet: the branch view (branch stacks), the samples perf
-# synthesizes from Intel PT, the kernel symbols of pipe streams without
-# build ids, and two damaged streams.
+# perf's on (31 of 47, and the 6 files with branch stacks below; kernel
+# modules shown as perf shows them, "[ath9k]" and a module sample's
+# address in its map; event groups in perf's group view).  Not yet: the
+# samples perf synthesizes from Intel PT, the kernel symbols of pipe
+# streams without build ids, and two damaged streams.
 same_stdio_files="multi-event-single-process.perf.data perf.data.armv7-3.4 perf.data.armv7.perf_3.14-3.8
 	perf.data.busy.0-3.4 perf.data.busy.0-3.8 perf.data.callgraph-3.4 perf.data.callgraph-3.8
 	perf.data.ctx_switch_namespaces-4.14 perf.data.forkexit-3.8 perf.data.group_desc-4.14
@@ -110,6 +110,45 @@ test_expect_success PERF,CORPUS 'report --stdio: the corpus files it equals perf
 	done &&
 	"$MPERF" report -i "$CORPUS/perf.data.callgraph-3.8" --sort dso >out &&
 	grep -q "  \[ath9k\] *$" out && ! grep -q "\.ko" out
+'
+
+# The files with branch stacks: perf's branch view by default, whole, in
+# a few sorts; and the usual view (--no-branch-stack).  In the chains of
+# callgraph_and_branch-3.4 and -3.8, garbage addresses 2^63 apart make
+# perf's comparisons cyclic: its input tree makes one entry twice, and its
+# collapse tree merges some of them again (mperf replays both trees).
+branch_files="perf.data.branch-4.14 perf.data.branch_stack_hw_index perf.data.branch_stack_spec
+	perf.data.callgraph_and_branch-3.4 perf.data.callgraph_and_branch-3.8 perf.data.raw_callgraph_branch-3.4"
+
+same_corpus_stdio () {	# same_corpus_stdio FILE [OPTIONS...]
+	local f=$1
+	shift
+	"$PERF" report --stdio -i "$CORPUS/$f" "$@" 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+	"$MPERF" report -i "$CORPUS/$f" "$@" 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
+	diff -u perf.out mperf.out >diff.out || { echo "# $f $*"; head -n 20 diff.out; return 1; }
+}
+
+test_expect_success PERF,CORPUS 'report --stdio: the branch view of the files with branch stacks, whole' '
+	for f in $branch_files; do
+		same_corpus_stdio "$f" &&
+		same_corpus_stdio "$f" --sort dso_from,dso_to &&
+		same_corpus_stdio "$f" -n --sort mispredict,in_tx,abort,pid || exit 1
+	done &&
+	grep -q "^# Overhead       Samples  Branch Mispredicted  Branch in transaction" mperf.out &&
+	for f in $branch_files; do
+		same_corpus_stdio "$f" --no-branch-stack &&
+		same_corpus_stdio "$f" --no-branch-stack --no-children || exit 1
+	done &&
+	grep -q "^# Overhead  Command  *Shared Object  *Symbol" mperf.out
+'
+
+test_expect_success PERF,CORPUS 'report -n: the Samples column, and ties sorted by it, as perf' '
+	for f in multi-event-single-process.perf.data perf.data.busy.0-3.4 perf.data.systemwide.1-3.8 \
+		perf.data.throttle-3.8 perf.data.callgraph-3.8; do
+		same_corpus_stdio "$f" -n || exit 1
+	done &&
+	grep -q "^# Children      Self       Samples  Command" mperf.out
 '
 
 test_expect_success PERF,CORPUS 'the armv7 file with an empty CPUDESC: read whole, one warning (and perf'\''s kallsyms one)' '

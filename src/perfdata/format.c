@@ -512,6 +512,17 @@ void pd_sample_branch(const struct pd_sample *s, uint64_t i, struct pd_branch_en
 	memcpy(e, s->branch + sizeof(*e) * i, sizeof(*e));
 }
 
+void pd_branch_flags(uint64_t flags, struct pd_branch_flags *f)
+{
+	f->mispred = flags & 1;
+	f->predicted = flags >> 1 & 1;
+	f->in_tx = flags >> 2 & 1;
+	f->abort = flags >> 3 & 1;
+	f->cycles = (uint16_t)(flags >> 4);
+	f->type = flags >> 20 & 0xf;
+	f->spec = flags >> 24 & 3;
+}
+
 uint64_t pd_sample_reg(const unsigned char *regs, unsigned int k)
 {
 	return pd_u64(regs + 8 * (size_t)k);

@@ -645,6 +645,17 @@ struct pd_branch_entry {
 };
 uint64_t pd_sample_callchain(const struct pd_sample *s, uint64_t i);	/* i < callchain_nr */
 void pd_sample_branch(const struct pd_sample *s, uint64_t i, struct pd_branch_entry *e);	/* i < branch_nr */
+/*
+ * A branch entry's flags word, the kernel's bit-fields (little-endian,
+ * first field lowest): mispred, predicted, in_tx, abort, cycles:16,
+ * type:4, spec:2, new_type:4, priv:3.
+ */
+struct pd_branch_flags {
+	bool mispred, predicted, in_tx, abort;
+	uint16_t cycles;		/* 0: unknown */
+	uint8_t type, spec;
+};
+void pd_branch_flags(uint64_t flags, struct pd_branch_flags *f);
 /* Register k (in mask order) of a regs block (user_regs, intr_regs). */
 uint64_t pd_sample_reg(const unsigned char *regs, unsigned int k);
 

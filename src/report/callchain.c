@@ -233,6 +233,34 @@ int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64
 	return 0;
 }
 
+static int merge_branch(struct cc_tree *dst, const struct cc_node *n, struct cc_frame **path, size_t *cap,
+			size_t len)
+{
+	int err;
+
+	if (ALLOC_GROW(*path, len + n->nval, *cap))
+		return -ENOMEM;
+	if (n->nval)
+		memcpy(*path + len, n->val, n->nval * sizeof(**path));
+	len += n->nval;
+	if (n->hit && (err = cc_tree_append(dst, *path, len, n->hit)))
+		return err;
+	for (size_t i = 0; i < n->nkid; i++)
+		if ((err = merge_branch(dst, n->kid[i], path, cap, len)))
+			return err;
+	return 0;
+}
+
+int cc_tree_merge(struct cc_tree *dst, const struct cc_tree *src)
+{
+	struct cc_frame *path = NULL;
+	size_t cap = 0;
+	int err = merge_branch(dst, &src->root, &path, &cap, 0);
+
+	free(path);
+	return err;
+}
+
 void cc_tree_free(struct cc_tree *t)
 {
 	free_node(&t->root);

@@ -47,6 +47,12 @@ struct cc_tree {
 /* Add a chain of n frames (n may be 0: nothing is added) weighing period. 0 or -ENOMEM. */
 int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period);
 void cc_tree_free(struct cc_tree *t);
+/*
+ * Merge src into dst as perf's callchain_merge does (two entries that
+ * its collapse tree finds equal): each chain that ends in a node of src,
+ * in src's order, appended to dst once with that node's period.
+ */
+int cc_tree_merge(struct cc_tree *dst, const struct cc_tree *src);
 
 /*
  * Choose and order what is shown, as perf's callchain sort does for mode:

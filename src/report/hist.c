@@ -44,6 +44,7 @@ struct hent {
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	struct cc_tree *cc;		/* its call chains, or NULL */
 	struct hent **pair;		/* group view, a leader's entry: each member's entry, [0] itself, or NULL */
+	struct rb_node in;		/* in perf's input tree (files with chains) */
 };
 
 struct hists {
@@ -52,6 +53,7 @@ struct hists {
 	size_t n, cap;
 	uint64_t total_period, nr_samples, lost;
 	uint64_t shown_period;		/* of the samples the filters keep */
+	struct rb_node *in_root;	/* perf's input tree, replayed when the samples have chains */
 };
 
 struct hist {
@@ -168,6 +170,76 @@ static int insert(struct hists *hs, size_t bucket, struct hent *h)
 	return 0;
 }
 
+static int64_t perf_cmp_null(const void *l, const void *r)
+{
+	return !l && !r ? 0 : !l ? -1 : 1;
+}
+
+/* perf's dso key, cmp(l, r) with its signs: names right against left, no dso first. */
+static int64_t perf_dso_cmp(const char *l, const char *r)
+{
+	if (!l || !r)
+		return perf_cmp_null(l, r);
+	return l == r ? 0 : strcmp(r, l);	/* interned: equal names are one pointer */
+}
+
+/*
+ * perf's hist_entry__cmp(l, r) over the sort keys, signs and all: its
+ * input tree descends left when cmp(existing, new) < 0.  Unresolved
+ * addresses compare by their difference as a signed number, which is not
+ * a total order for addresses 2^63 apart (garbage in a frame-pointer
+ * chain): equal entries can then miss each other, as in perf.
+ */
+static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct hent *r)
+{
+	int64_t c;
+
+	for (int i = 0; i < H->o->nr_keys; i++) {
+		switch (H->o->keys[i]) {
+		case REPORT_KEY_COMM:
+			c = l->comm == r->comm ? 0 : strcmp(r->comm, l->comm);
+			break;
+		case REPORT_KEY_PID:
+			c = (int64_t)r->tid - l->tid;
+			break;
+		case REPORT_KEY_DSO:
+			c = perf_dso_cmp(l->dso, r->dso);
+			break;
+		case REPORT_KEY_SYM:
+			if (!l->sym && !r->sym) {
+				c = (int64_t)(r->addr - l->addr);
+				break;
+			}
+			if ((c = perf_dso_cmp(l->dso, r->dso)))
+				break;
+			if (!l->sym || !r->sym) {
+				c = perf_cmp_null(l->sym, r->sym);
+				break;
+			}
+			if ((l->inlined || r->inlined) && (c = strcmp(l->sym, r->sym)))
+				break;
+			if (l->inlined || r->inlined) {
+				if (l->sym_start <= r->sym_end && l->sym_end >= r->sym_start)
+					c = 0;
+				else
+					c = l->sym_start != r->sym_start ? (int64_t)(r->sym_start - l->sym_start)
+									 : (int64_t)(r->sym_end - l->sym_end);
+				break;
+			}
+			c = l->sym_start != r->sym_start ? (int64_t)(r->sym_start - l->sym_start)
+							 : (int64_t)(r->sym_end - l->sym_end);
+			break;
+		default:
+			c = 0;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+#define HENT_OF_IN(n) ((struct hent *)((char *)(n) - offsetof(struct hent, in)))
+
 /*
  * One sample of weight period into the entry of key's sort keys: its own
  * (self), or one its chain passes through (only the Children share).
@@ -176,8 +248,28 @@ static int insert(struct hists *hs, size_t bucket, struct hent *h)
 static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key, uint64_t period, bool self)
 {
 	size_t b;
-	struct hent *e = lookup(H, hs, key, &b);
+	struct hent *e = NULL;
+	struct rb_node **link = &hs->in_root, *parent = NULL;
 
+	if (!H->chains) {
+		e = lookup(H, hs, key, &b);
+	} else {
+		/*
+		 * perf's input tree (kernel symbols are known by now): where
+		 * garbage chain addresses make its comparisons cyclic, an entry
+		 * can miss its equal and be made twice, as in perf.
+		 */
+		b = hash_ent(H, key) % HBUCKETS;
+		while (*link && !e) {
+			int64_t c = perf_cmp(H, HENT_OF_IN(*link), key);
+
+			parent = *link;
+			if (!c)
+				e = HENT_OF_IN(parent);
+			else
+				link = c < 0 ? &parent->left : &parent->right;
+		}
+	}
 	if (!e) {
 		if (!(e = malloc(sizeof(*e))))
 			return NULL;
@@ -194,6 +286,8 @@ static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key
 				free(e->cc);
 			return NULL;
 		}
+		if (H->chains)
+			rb_insert(&hs->in_root, &e->in, parent, link);
 	}
 	if (self) {
 		e->period += period;
@@ -754,17 +848,84 @@ static void rb_replay(struct hent **v, size_t n, struct rbn *nodes, rb_cmp_fn cm
 }
 
 /*
- * Entries in perf's output order.  hs->v is in the order entries were
- * made (the order perf's samples made them): perf's input tree by the
- * keys' compare functions (its collapse tree compares the same way), then
- * its output tree.  What this cannot replay: perf compares some keys by
- * the addresses of its objects (DSOs), so among tied entries of a
- * system-wide recording a few may still come in another order.
+ * perf's collapse tree (when a key has a collapse function: comm): the input
+ * tree's entries, in its order, into a second tree by the same
+ * comparisons, an entry that finds its equal merged into it, chains and
+ * all.  The comparisons are not a total order, so this merges entries the
+ * input tree kept apart, and not all of them.  hs->v gets the survivors,
+ * in order.
+ */
+static int collapse(struct hist *H, struct hists *hs)
+{
+	struct rb_node *root = NULL;
+	size_t n = 0;
+
+	for (struct rb_node *x = rb_first(hs->in_root); x; x = rb_next(x))
+		hs->v[n++] = HENT_OF_IN(x);
+	hs->in_root = NULL;
+	hs->n = n;
+	if (!H->key[REPORT_KEY_COMM])
+		return 0;	/* no key has a collapse function: perf has no collapse tree */
+	for (size_t i = 0; i < n; i++) {
+		struct hent *e = hs->v[i], *eq = NULL;
+		struct rb_node **link = &root, *parent = NULL;
+
+		while (*link && !eq) {
+			int64_t c = perf_cmp(H, HENT_OF_IN(*link), e);
+
+			parent = *link;
+			if (!c)
+				eq = HENT_OF_IN(parent);
+			else
+				link = c < 0 ? &parent->left : &parent->right;
+		}
+		if (!eq) {
+			rb_insert(&root, &e->in, parent, link);
+			continue;
+		}
+		eq->period += e->period;
+		eq->nr += e->nr;
+		eq->acc += e->acc;
+		if (eq->cc && e->cc && cc_tree_merge(eq->cc, e->cc))
+			return -ENOMEM;
+		if (e->cc) {
+			cc_tree_free(e->cc);
+			free(e->cc);
+		}
+		free(e);
+		hs->v[i] = NULL;
+	}
+	hs->n = 0;
+	for (struct rb_node *x = rb_first(root); x; x = rb_next(x))
+		hs->v[hs->n++] = HENT_OF_IN(x);
+	return 0;
+}
+
+/*
+ * Entries in perf's output order.  With chains, the entries were made in
+ * perf's input tree itself (add): its order, its collapse tree, then its
+ * output tree.  Without, hs->v is in the order entries were made (the
+ * order perf's samples made them), sorted by the keys' compare functions
+ * (perf's input tree, where they are a total order), then perf's output
+ * order.  What this cannot replay: perf compares some keys by the
+ * addresses of its objects (DSOs), so among tied entries of a system-wide
+ * recording a few may still come in another order.
  */
 static int order_entries(struct hist *H, struct hists *hs)
 {
 	struct rbn *nodes;
 
+	if (H->chains && hs->in_root) {
+		if (collapse(H, hs))
+			return -ENOMEM;
+		if (hs->n < 2)
+			return 0;
+		if (!(nodes = calloc(hs->n, sizeof(*nodes))))
+			return -ENOMEM;
+		rb_replay(hs->v, hs->n, nodes, ent_cmp, H);
+		free(nodes);
+		return 0;
+	}
 	if (!H->children || !H->key[REPORT_KEY_SYM] || hs->n < 2) {
 		qsort_r(hs->v, hs->n, sizeof(*hs->v), ent_cmp, H);
 		return 0;
@@ -1396,7 +1557,11 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 {
 	struct hist H;
 	struct out out;
-	int ret = hist_read(&H, p, label, o);
+	int ret = report__branch_wanted(p, label, o);
+
+	if (ret)
+		return ret < 0 ? ret : report__branch(p, label, o, f);
+	ret = hist_read(&H, p, label, o);
 
 	if (ret >= 0 && (setup_groups(&H) || out_init(&out, f))) {
 		ret = mperf_error(-ENOMEM, "out of memory");

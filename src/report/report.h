@@ -59,6 +59,17 @@ enum report_key { REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SY
 #define REPORT_NR_KEYS (REPORT_KEY_SYM + 1)
 #define REPORT_MAX_KEYS 8
 
+/*
+ * The branch view's sort keys (perf's branch mode: an entry per branch
+ * of the samples' branch stacks).  Default comm,dso_from,symbol_from,
+ * symbol_to,cycles.
+ */
+enum report_bkey {
+	REPORT_BKEY_COMM, REPORT_BKEY_PID, REPORT_BKEY_DSO_FROM, REPORT_BKEY_DSO_TO, REPORT_BKEY_SYM_FROM,
+	REPORT_BKEY_SYM_TO, REPORT_BKEY_MISPREDICT, REPORT_BKEY_IN_TX, REPORT_BKEY_ABORT, REPORT_BKEY_CYCLES,
+};
+#define REPORT_NR_BKEYS (REPORT_BKEY_CYCLES + 1)
+
 /* perf's -g print modes, orders and values (-g graph,0.5,caller,function,percent). */
 enum report_cc_mode { REPORT_CC_GRAPH, REPORT_CC_FRACTAL, REPORT_CC_FLAT, REPORT_CC_FOLDED, REPORT_CC_NONE };
 enum report_cc_order { REPORT_CC_CALLEE, REPORT_CC_CALLER };
@@ -97,10 +108,26 @@ struct report_hist_opts {
 	int group_sort_idx;			/* --group-sort-idx: sort by this member first */
 	bool show_nr;				/* -n: a Samples column */
 	bool show_period;			/* --show-total-period: a Period column */
+	/*
+	 * The branch view: -1 as perf chooses (a file-mode file with the
+	 * BRANCH_STACK feature), 0 never (--no-branch-stack), 1 always (-b).
+	 */
+	int branch;
+	enum report_bkey bkeys[REPORT_MAX_KEYS];	/* its sort order */
+	int nr_bkeys;
+	bool sort_symbol;			/* the --sort text names "symbol": perf adds its IPC column */
+	char sort_unfit[2][32];			/* a --sort key the usual [0] or the branch [1] view lacks, or "" */
 };
 
-/* The per-event histograms of perf report --stdio. */
+/* The per-event histograms of perf report --stdio (the branch view when it applies). */
 int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
+
+/*
+ * The branch view (branch.c): whether p gets it under o (1, or 0; a
+ * negative code, logged, when o cannot be honoured), and the view itself.
+ */
+int report__branch_wanted(struct pdata *p, const char *label, const struct report_hist_opts *o);
+int report__branch(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
 
 /*
  * The per-event entries report__hist counts, for other consumers (mperf

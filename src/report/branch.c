@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf report's branch view: for a file recorded with branch stacks (perf
+ * record -b), one histogram entry per branch of each sample's stack, by
+ * where it came from and went to, each branch weighing 1.
+ *
+ * perf builds it in three red-black trees (the input tree, the collapse
+ * tree when a key has a collapse function, the output tree), each filled
+ * from the previous one's order.  Some of its branch keys do not compare
+ * as a total order (mispredict, in_tx and abort say only "differs", in
+ * one direction), so which branches merge and how ties print depend on
+ * those trees' shapes: they are replayed here, with perf's comparisons
+ * and its descent rules, on src/lib/rbtree.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/alloc.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
+#include "../lib/rbtree.h"
+#include "../lib/strset.h"
+#include "out.h"
+#include "report.h"
+#include "session.h"
+#include "stackwalk.h"
+#include "symbols.h"
+
+/* Where one end of a branch is, as perf resolves it (its addr_map_symbol). */
+struct bside {
+	const char *dso;		/* short name, interned; NULL: no map ("[unknown]") */
+	const char *sym;		/* NULL: unresolved */
+	uint64_t start, end;		/* the symbol's */
+	uint64_t ip;			/* the branch's address */
+	uint64_t addr;			/* what perf prints unresolved: map-relative, or ip without a map */
+	char level;			/* '.', 'k', or 'H' where no map covers it */
+};
+
+struct bent {
+	struct rb_node node;		/* in the tree being built (first: a node is its entry) */
+	const char *comm;		/* the sample's, interned */
+	int tid;
+	const char *last_comm;		/* the thread's at the end (sizes the comm column) */
+	struct bside from, to;
+	struct pd_branch_flags f;	/* the first branch's */
+	uint64_t period, nr;
+};
+
+struct bhists {
+	struct rb_node *root;		/* the input tree */
+	struct bent **v;		/* after build(): the entries in perf's output order */
+	size_t n;
+	uint64_t total, nr_samples, lost;
+};
+
+struct branch {
+	const struct report_hist_opts *o;
+	struct pdata *p;
+	const char *label;
+	struct symcache *syms;
+	struct strset strs;
+	struct bhists *h;		/* one per event */
+	size_t nr;
+	uint64_t total_lost, total_samples;
+	bool need_collapse;		/* a key with a collapse function (comm): perf's second tree */
+	const char *mispredict_shown;	/* perf prints the last value shown when a branch has none */
+	pthread_t kthread;		/* reads kallsyms while the first records are read */
+	bool kthread_running;
+	bool kernel_loaded;		/* kallsyms read (or being read by kthread) */
+};
+
+static const char *const bkey_name[REPORT_NR_BKEYS] = {
+	[REPORT_BKEY_COMM] = "comm", [REPORT_BKEY_PID] = "pid", [REPORT_BKEY_DSO_FROM] = "dso_from",
+	[REPORT_BKEY_DSO_TO] = "dso_to", [REPORT_BKEY_SYM_FROM] = "symbol_from", [REPORT_BKEY_SYM_TO] = "symbol_to",
+	[REPORT_BKEY_MISPREDICT] = "mispredict", [REPORT_BKEY_IN_TX] = "in_tx", [REPORT_BKEY_ABORT] = "abort",
+	[REPORT_BKEY_CYCLES] = "cycles",
+};
+
+static const char *const bkey_header[REPORT_NR_BKEYS] = {
+	[REPORT_BKEY_COMM] = "Command", [REPORT_BKEY_PID] = "    Pid:Command",
+	[REPORT_BKEY_DSO_FROM] = "Source Shared Object", [REPORT_BKEY_DSO_TO] = "Target Shared Object",
+	[REPORT_BKEY_SYM_FROM] = "Source Symbol", [REPORT_BKEY_SYM_TO] = "Target Symbol",
+	[REPORT_BKEY_MISPREDICT] = "Branch Mispredicted", [REPORT_BKEY_IN_TX] = "Branch in transaction",
+	[REPORT_BKEY_ABORT] = "Transaction abort", [REPORT_BKEY_CYCLES] = "Basic Block Cycles",
+};
+
+static const char ipc_header[] = "IPC   [IPC Coverage]";
+
+/* ---- which view ---- */
+
+static uint64_t sample_types(struct pdata *p)
+{
+	uint64_t st = 0;
+
+	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
+		st |= pdata__evsel(p, i)->attr.sample_type;
+	return st;
+}
+
+int report__branch_wanted(struct pdata *p, const char *label, const struct report_hist_opts *o)
+{
+	/* perf decides by the header's feature, before it reads a record: a stream has none. */
+	bool want = o->branch > 0 || (o->branch < 0 && !pdata__is_pipe(p) && pdata__has_feat(p, PD_FEAT_BRANCH_STACK));
+
+	if (!want) {
+		if (o->sort_unfit[0][0])
+			return mperf_error(-MPERF_ERR_USAGE, "'%s': sort key '%s' is the branch view's (a file recorded "
+					   "with branch stacks, or -b)", label, o->sort_unfit[0]);
+		return 0;
+	}
+	if (!pdata__is_pipe(p) && !(sample_types(p) & PERF_SAMPLE_BRANCH_STACK))
+		return mperf_error(-MPERF_ERR_USAGE, "'%s' has no branch stacks for -b: was it recorded without -b?",
+				   label);
+	if (o->sort_unfit[1][0])
+		return mperf_error(-MPERF_ERR_USAGE, "'%s': sort key '%s' is not one of the branch view's (comm, pid, "
+				   "dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles); "
+				   "--no-branch-stack shows the usual view", label, o->sort_unfit[1]);
+	if (o->comm || o->dso || o->children > 0 || o->cc_asked || o->cc_order_set || o->max_stack ||
+	    o->group_set || o->group_sort_idx || o->show_period)
+		return mperf_error(-MPERF_ERR_USAGE, "'%s': the branch view does not take %s yet; --no-branch-stack "
+				   "shows the usual view", label,
+				   o->comm ? "--comms" : o->dso ? "--dsos" : o->children > 0 ? "--children" :
+				   o->max_stack ? "--max-stack" : o->group_set ? "--group/--no-group" :
+				   o->group_sort_idx ? "--group-sort-idx" : o->show_period ? "--show-total-period" :
+				   "-g/-G");
+	return 1;
+}
+
+/* ---- reading ---- */
+
+static int strcmp_null(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : 0;
+}
+
+/*
+ * perf's comparison of one key, cmp(left, right), with its signs: the
+ * input and collapse trees descend left when cmp(existing, new) < 0, the
+ * output tree when cmp(new, existing) > 0.
+ */
+static int64_t cmp_null(const void *l, const void *r)
+{
+	return !l && !r ? 0 : !l ? -1 : 1;
+}
+
+static int64_t dso_cmp(const char *l, const char *r)
+{
+	if (!l || !r)
+		return cmp_null(r, l);
+	return strcmp_null(l, r);
+}
+
+static int64_t sym_only_cmp(const struct bside *l, const struct bside *r)
+{
+	if (!l->sym || !r->sym)
+		return cmp_null(l->sym, r->sym);
+	if (l->start != r->start)
+		return (int64_t)(r->start - l->start);
+	return (int64_t)(r->end - l->end);
+}
+
+static int64_t sym_cmp(const struct bside *l, const struct bside *r)
+{
+	if (!l->sym && !r->sym)
+		return (int64_t)(r->ip - l->ip);
+	return sym_only_cmp(l, r);
+}
+
+/*
+ * perf's IPC column is a sort key of its own, its "symbol" key on the
+ * entry's symbol, which in the branch view is the target's: its DSO
+ * first (right against left), as that key compares without a dso key.
+ */
+static int64_t ipc_cmp(const struct bent *l, const struct bent *r)
+{
+	int64_t c;
+
+	if (!l->to.sym && !r->to.sym)
+		return (int64_t)(r->to.ip - l->to.ip);
+	if ((c = dso_cmp(r->to.dso, l->to.dso)))	/* the other way round from dso_from/dso_to */
+		return c;
+	return sym_only_cmp(&l->to, &r->to);
+}
+
+static int64_t key_cmp(enum report_bkey k, const struct bent *l, const struct bent *r)
+{
+	switch (k) {
+	case REPORT_BKEY_COMM:
+		return strcmp(r->comm, l->comm);
+	case REPORT_BKEY_PID:
+		return (int64_t)r->tid - l->tid;
+	case REPORT_BKEY_DSO_FROM:
+		return dso_cmp(l->from.dso, r->from.dso);
+	case REPORT_BKEY_DSO_TO:
+		return dso_cmp(l->to.dso, r->to.dso);
+	case REPORT_BKEY_SYM_FROM:
+		return sym_cmp(&l->from, &r->from);
+	case REPORT_BKEY_SYM_TO:
+		return sym_cmp(&l->to, &r->to);
+	case REPORT_BKEY_MISPREDICT:	/* "differs", never "less" */
+		return l->f.mispred != r->f.mispred || l->f.predicted != r->f.predicted;
+	case REPORT_BKEY_IN_TX:
+		return l->f.in_tx != r->f.in_tx;
+	case REPORT_BKEY_ABORT:
+		return l->f.abort != r->f.abort;
+	case REPORT_BKEY_CYCLES:
+		return (int64_t)l->f.cycles - (int64_t)r->f.cycles;
+	}
+	return 0;
+}
+
+static int64_t ent_cmp(const struct branch *B, const struct bent *l, const struct bent *r)
+{
+	for (int i = 0; i < B->o->nr_bkeys; i++) {
+		int64_t c = key_cmp(B->o->bkeys[i], l, r);
+
+		if (c)
+			return c;
+	}
+	return B->o->sort_symbol ? ipc_cmp(l, r) : 0;
+}
+
+/* perf's output order: the period first (larger first), then the keys. */
+static int64_t sort_cmp(const struct branch *B, const struct bent *l, const struct bent *r)
+{
+	if (l->period != r->period)
+		return l->period > r->period ? 1 : -1;
+	return ent_cmp(B, l, r);
+}
+
+/*
+ * Insert e into the tree at *root as perf's input and collapse trees do:
+ * an entry that compares equal takes e's period (e is freed, NULL
+ * returned); else e is linked where the descent ended.
+ */
+static struct bent *tree_add(const struct branch *B, struct rb_node **root, struct bent *e)
+{
+	struct rb_node **link = root, *parent = NULL;
+
+	while (*link) {
+		struct bent *x = (struct bent *)*link;
+		int64_t c = ent_cmp(B, x, e);
+
+		if (!c) {
+			x->period += e->period;
+			x->nr += e->nr;
+			free(e);
+			return NULL;
+		}
+		parent = *link;
+		link = c < 0 ? &parent->left : &parent->right;
+	}
+	rb_insert(root, &e->node, parent, link);
+	return e;
+}
+
+static struct bhists *hists_of(struct branch *B, int evsel)
+{
+	if ((size_t)evsel >= B->nr) {
+		size_t n = (size_t)evsel + 1;
+		struct bhists *h = realloc(B->h, n * sizeof(*h));
+
+		if (!h)
+			return NULL;
+		memset(h + B->nr, 0, (n - B->nr) * sizeof(*h));
+		B->h = h;
+		B->nr = n;
+	}
+	return &B->h[evsel];
+}
+
+/*
+ * One end of a branch, resolved as perf does without a cpumode: in the
+ * thread's maps, then the kernel's; where neither covers it, at hypervisor
+ * level without a map.
+ */
+static int resolve_side(struct branch *B, const struct session_sample *ss, uint64_t ip, struct bside *s)
+{
+	static const int modes[] = { PERF_RECORD_MISC_USER, PERF_RECORD_MISC_KERNEL };
+	const struct sym *sym = NULL;
+	struct resolved r = { 0 };
+	char buf[64];
+	int mode = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->ip = s->addr = ip;
+	s->level = 'H';
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]) && !r.found; i++) {
+		mode = modes[i];
+		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, mode, ip, &r))
+			return -ENOMEM;
+	}
+	if (!r.found)
+		return 0;
+	if (!(s->dso = strset_intern(&B->strs, stackwalk_short_name(r.dso, buf, sizeof(buf)))))
+		return -ENOMEM;
+	s->level = stackwalk_level(mode);
+	if (mode == PERF_RECORD_MISC_KERNEL) {
+		if (B->kthread_running) {
+			pthread_join(B->kthread, NULL);
+			B->kthread_running = false;
+		} else if (!B->kernel_loaded) {
+			symcache__load_kernel(B->syms);
+		}
+		B->kernel_loaded = true;
+		sym = symcache__find_kernel(B->syms, ip);
+		/* perf shows a module's unresolved address in the module's map */
+		if (!sym && stackwalk_is_module(r.dso))
+			s->addr = ip - r.map_start + r.map_pgoff;
+	} else if (!stackwalk_is_jit(r.dso)) {
+		sym = symcache__find(B->syms, r.dso, r.map_start, r.map_pgoff, ip, &s->addr);
+	}
+	if (sym) {
+		s->sym = sym->name;
+		s->start = sym->start;
+		s->end = sym->end;
+	}
+	return 0;
+}
+
+static int on_sample(void *arg, const struct session_sample *ss)
+{
+	struct branch *B = arg;
+	const struct pd_evsel *ev = pdata__evsel(B->p, (size_t)ss->evsel);
+	struct bhists *hs;
+	const char *comm;
+
+	/* perf skips a sample without a branch stack (one of another event). */
+	if (ss->from_read || !ev || !(ev->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) || !ss->machine)
+		return 0;
+	if (!(hs = hists_of(B, ss->evsel)) || !(comm = strset_intern(&B->strs, ss->where.comm)))
+		return mperf_error(-ENOMEM, "out of memory");
+	for (uint64_t i = 0; i < ss->smp->branch_nr; i++) {
+		struct pd_branch_entry be;
+		struct bent *e = calloc(1, sizeof(*e));
+
+		if (!e)
+			return mperf_error(-ENOMEM, "out of memory");
+		pd_sample_branch(ss->smp, i, &be);
+		e->comm = comm;
+		e->tid = ss->where.tid;
+		pd_branch_flags(be.flags, &e->f);
+		e->period = e->nr = 1;
+		if (resolve_side(B, ss, be.to, &e->to) || resolve_side(B, ss, be.from, &e->from)) {
+			free(e);
+			return mperf_error(-ENOMEM, "out of memory");
+		}
+		if (tree_add(B, &hs->root, e))
+			hs->n++;
+		hs->nr_samples++;
+		hs->total++;
+		B->total_samples++;
+	}
+	return 0;
+}
+
+/* LOST_SAMPLES records: perf's "Total Lost Samples", by event. */
+static int on_record(void *arg, const struct session_record *r)
+{
+	struct branch *B = arg;
+	struct pd_lost_samples_event e;
+	struct bhists *hs;
+
+	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
+		return 0;
+	if (!(hs = hists_of(B, r->evsel)))
+		return mperf_error(-ENOMEM, "out of memory");
+	hs->lost += e.lost;
+	B->total_lost += e.lost;
+	return 0;
+}
+
+/* The tree's entries in order, into v (of at least their number); their number. */
+static size_t in_order(struct rb_node *root, struct bent **v)
+{
+	size_t n = 0;
+
+	for (struct rb_node *x = rb_first(root); x; x = rb_next(x))
+		v[n++] = (struct bent *)x;
+	return n;
+}
+
+/*
+ * The input tree in perf's output order: collapsed (when a key has a
+ * collapse function) into a second tree in the first one's order, then
+ * each entry into the output tree, which descends left when the entry
+ * sorts before the one it meets.
+ */
+static int build(struct branch *B, struct bhists *hs)
+{
+	struct rb_node *root = NULL;
+	size_t n;
+
+	if (!(hs->v = malloc((hs->n ? hs->n : 1) * sizeof(*hs->v))))
+		return -ENOMEM;
+	n = in_order(hs->root, hs->v);
+	hs->root = NULL;
+	if (B->need_collapse) {
+		for (size_t i = 0; i < n; i++)
+			tree_add(B, &root, hs->v[i]);
+		n = in_order(root, hs->v);
+		root = NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct bent *e = hs->v[i];
+		struct rb_node **link = &root, *parent = NULL;
+
+		while (*link) {
+			parent = *link;
+			link = sort_cmp(B, e, (struct bent *)parent) > 0 ? &parent->left : &parent->right;
+		}
+		rb_insert(&root, &e->node, parent, link);
+	}
+	hs->n = in_order(root, hs->v);
+	return 0;
+}
+
+static int on_finish(void *arg, struct machine *m)
+{
+	struct branch *B = arg;
+
+	for (size_t i = 0; i < B->nr; i++) {
+		if (build(B, &B->h[i]))
+			return mperf_error(-ENOMEM, "out of memory");
+		for (size_t k = 0; k < B->h[i].n; k++) {
+			struct bent *e = B->h[i].v[k];
+			const char *c = machine__thread_comm(m, e->tid);
+
+			e->last_comm = c ? strset_intern(&B->strs, c) : NULL;
+			if (!e->last_comm)
+				e->last_comm = e->comm;
+		}
+	}
+	return 0;
+}
+
+/* ---- text ---- */
+
+/* The width perf computes for an entry's cell (its col_len); 0: the header's. */
+static size_t cell_len(const struct bent *e, enum report_bkey k)
+{
+	const struct bside *s = k == REPORT_BKEY_DSO_FROM || k == REPORT_BKEY_SYM_FROM ? &e->from : &e->to;
+
+	switch (k) {
+	case REPORT_BKEY_COMM:
+		return strlen(e->last_comm);
+	case REPORT_BKEY_PID:
+		return strlen(e->last_comm) + 8;
+	case REPORT_BKEY_DSO_FROM:
+	case REPORT_BKEY_DSO_TO:
+		/* an unresolved symbol's dso column is widened to its 16 hex digits */
+		return s->sym ? strlen(s->dso) : 16;
+	case REPORT_BKEY_SYM_FROM:
+	case REPORT_BKEY_SYM_TO:
+		return s->sym ? strlen(s->sym) + 4 : 16 + 4 + 2;
+	default:
+		return 0;
+	}
+}
+
+static void print_sym(struct out *out, const struct bside *s, int width)
+{
+	char buf[4096];
+	int n;
+
+	if (s->sym)
+		n = snprintf(buf, sizeof(buf), "[%c] %.*s", s->level, width > 4 ? width - 4 : 0, s->sym);
+	else
+		n = snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, s->level, s->addr);	/* perf: 0 without 0x */
+	if (n > width)
+		n = width;
+	out_printf(out, "%-*.*s", width, n, buf);
+}
+
+static void print_cell(struct branch *B, struct out *out, const struct bent *e, enum report_bkey k, int width)
+{
+	switch (k) {
+	case REPORT_BKEY_COMM:
+		out_printf(out, "%-*.*s", width, width, e->comm);
+		break;
+	case REPORT_BKEY_PID: {
+		int w = (width > 7 ? width : 7) - 8;
+
+		out_printf(out, "%7d:%-*.*s", e->tid, w, w < 0 ? 0 : w, e->last_comm);
+		break;
+	}
+	case REPORT_BKEY_DSO_FROM:
+	case REPORT_BKEY_DSO_TO: {
+		const char *dso = k == REPORT_BKEY_DSO_FROM ? e->from.dso : e->to.dso;
+
+		out_printf(out, "%-*.*s", width, width, dso ? dso : "[unknown]");
+		break;
+	}
+	case REPORT_BKEY_SYM_FROM:
+		print_sym(out, &e->from, width);
+		break;
+	case REPORT_BKEY_SYM_TO:
+		print_sym(out, &e->to, width);
+		break;
+	case REPORT_BKEY_MISPREDICT:
+		/* perf keeps the last value it printed for a branch neither predicted nor not */
+		if (e->f.predicted)
+			B->mispredict_shown = "N";
+		else if (e->f.mispred)
+			B->mispredict_shown = "Y";
+		out_printf(out, "%-*.*s", width, width, B->mispredict_shown);
+		break;
+	case REPORT_BKEY_IN_TX:
+		out_printf(out, "%-*s", width, e->f.in_tx ? "T" : ".");
+		break;
+	case REPORT_BKEY_ABORT:
+		out_printf(out, "%-*s", width, e->f.abort ? "A" : ".");
+		break;
+	case REPORT_BKEY_CYCLES:
+		if (e->f.cycles)
+			out_printf(out, "%-*hd", width, (short)e->f.cycles);	/* perf's %hd */
+		else
+			out_printf(out, "%-*s", width, "-");
+		break;
+	}
+}
+
+/* "1K": perf's abbreviated sample count (strictly above 1000, divided down step by step). */
+static void samples_abbrev(struct out *out, uint64_t n)
+{
+	char unit = ' ';
+
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'K';
+	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'M';
+	}
+	if (n > 1000)
+		unit = 'G';
+	out_printf(out, "%" PRIu64 "%c", n, unit);
+}
+
+static double share(const struct bhists *hs, uint64_t period)
+{
+	return hs->total ? 100.0 * (double)period / (double)hs->total : 0.0;
+}
+
+static bool shown(const struct branch *B, const struct bhists *hs, const struct bent *e)
+{
+	return (float)share(hs, e->period) >= (float)B->o->percent_limit;
+}
+
+static void print_text(struct branch *B, struct out *out)
+{
+	const struct report_hist_opts *o = B->o;
+	int nc = o->nr_bkeys;
+
+	if (!o->after_header)
+		out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (!B->total_samples) {
+		mperf_log(MPERF_LOG_WARN, "the file has no samples");
+		return;
+	}
+	out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", B->total_lost);
+	for (size_t i = 0, printed = 0; i < B->nr; i++) {
+		const struct bhists *hs = &B->h[i];
+		int width[REPORT_MAX_KEYS + 1];
+		int ipc = o->sort_symbol ? (int)strlen(ipc_header) : 0;
+
+		if (!hs->nr_samples)
+			continue;	/* like perf (report.skip-empty) */
+		for (int c = 0; c < nc; c++)
+			width[c] = (int)strlen(bkey_header[o->bkeys[c]]);
+		for (size_t e = 0; e < hs->n; e++)
+			for (int c = 0; c < nc; c++)
+				if ((int)cell_len(hs->v[e], o->bkeys[c]) > width[c])
+					width[c] = (int)cell_len(hs->v[e], o->bkeys[c]);
+		if (printed++)
+			out_str(out, "\n\n");
+		out_str(out, "# Samples: ");
+		samples_abbrev(out, hs->nr_samples);
+		out_printf(out, " of event '%s'\n", pdata__evsel(B->p, i)->name);
+		out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total);
+		out_str(out, o->show_nr ? "# Overhead       Samples" : "# Overhead");
+		for (int c = 0; c < nc; c++)
+			out_printf(out, "  %-*s", width[c], bkey_header[o->bkeys[c]]);
+		if (ipc)
+			out_printf(out, "  %s", ipc_header);
+		out_str(out, o->show_nr ? "\n# ........  ............" : "\n# ........");
+		for (int c = 0; c <= nc; c++) {
+			int w = c < nc ? width[c] : ipc;
+
+			if (!w)
+				continue;
+			out_str(out, "  ");
+			for (int d = 0; d < w; d++)
+				out_char(out, '.');
+		}
+		out_str(out, "\n#\n");
+		for (size_t e = 0; e < hs->n; e++) {
+			const struct bent *h = hs->v[e];
+
+			if (!shown(B, hs, h))
+				continue;
+			out_printf(out, "  %7.2f%%", share(hs, h->period));
+			if (o->show_nr)
+				out_printf(out, "  %12" PRIu64, h->nr);
+			for (int c = 0; c < nc; c++) {
+				out_str(out, "  ");
+				print_cell(B, out, h, o->bkeys[c], width[c]);
+			}
+			/* perf's IPC needs the target's disassembly: without cycles it is 0 (or "-" unresolved) */
+			if (ipc)
+				out_printf(out, "  %-*s", ipc, h->to.sym ? "0.00  [  0.0%]" : "-");
+			out_char(out, '\n');
+		}
+	}
+	out_str(out, "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
+}
+
+/* ---- JSON ---- */
+
+static void json_side(struct out *out, const char *name, const struct bside *s)
+{
+	out_printf(out, ", \"%s\": {\"dso\": ", name);
+	out_json_str(out, s->dso ? s->dso : "[unknown]");
+	out_printf(out, ", \"level\": \"%c\", \"symbol\": ", s->level);
+	if (s->sym)
+		out_json_str(out, s->sym);
+	else
+		out_str(out, "null");
+	out_printf(out, ", \"address\": \"%#" PRIx64 "\"}", s->sym ? s->start : s->addr);
+}
+
+/* The schema is documented in man/mperf-report.1 (JSON OUTPUT); keep them in step. */
+static void print_json(struct branch *B, struct out *out)
+{
+	const struct report_hist_opts *o = B->o;
+	bool first_ev = true;
+
+	out_printf(out, "{\n  \"schema\": \"mperf-report/1\",\n  \"total_lost_samples\": %" PRIu64 ",\n  \"sort\": [",
+		   B->total_lost);
+	for (int k = 0; k < o->nr_bkeys; k++)
+		out_printf(out, "%s\"%s\"", k ? ", " : "", bkey_name[o->bkeys[k]]);
+	out_str(out, "],\n  \"children\": false,\n  \"call_graph\": null,\n  \"branch\": true,\n  \"events\": [");
+	for (size_t i = 0; i < B->nr; i++) {
+		const struct bhists *hs = &B->h[i];
+		bool first_row = true;
+
+		if (!hs->nr_samples)
+			continue;
+		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
+		first_ev = false;
+		out_json_str(out, pdata__evsel(B->p, i)->name);
+		out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64
+			   ",\n     \"rows\": [", hs->nr_samples, hs->total, hs->lost);
+		for (size_t e = 0; e < hs->n; e++) {
+			const struct bent *h = hs->v[e];
+
+			if (!shown(B, hs, h))
+				continue;
+			out_printf(out, "%s\n      {\"overhead\": %.4f, \"period\": %" PRIu64 ", \"samples\": %" PRIu64
+				   ", \"comm\": ", first_row ? "" : ",", share(hs, h->period), h->period, h->nr);
+			first_row = false;
+			out_json_str(out, h->comm);
+			out_printf(out, ", \"tid\": %d", h->tid);
+			json_side(out, "from", &h->from);
+			json_side(out, "to", &h->to);
+			out_printf(out, ", \"cycles\": %u, \"mispredicted\": %s, \"predicted\": %s, \"in_tx\": %s, \"abort\": %s}",
+				   h->f.cycles, h->f.mispred ? "true" : "false", h->f.predicted ? "true" : "false",
+				   h->f.in_tx ? "true" : "false", h->f.abort ? "true" : "false");
+		}
+		out_str(out, first_row ? "]}" : "\n     ]}");
+	}
+	out_str(out, first_ev ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
+{
+	return pdata__build_id(arg, name, id);
+}
+
+static void *load_kernel_symbols(void *arg)
+{
+	symcache__load_kernel(arg);
+	return NULL;
+}
+
+int report__branch(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
+{
+	struct branch B = { .o = o, .p = p, .label = label, .mispredict_shown = "N/A" };
+	struct session_ops ops = {
+		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = &B, .machine = true,
+	};
+	struct out out;
+	int ret;
+
+	for (int k = 0; k < o->nr_bkeys; k++)
+		B.need_collapse |= o->bkeys[k] == REPORT_BKEY_COMM;
+	if (!(B.syms = symcache__new()))
+		return mperf_error(-ENOMEM, "out of memory");
+	symcache__set_build_ids(B.syms, recorded_build_id, p);
+	/*
+	 * Branches are resolved as they come: the first kernel address waits
+	 * for the kernel's symbols, read meanwhile unless every event
+	 * excludes the kernel (then only if one comes).
+	 */
+	for (size_t i = 0; i < pdata__nr_evsel(p) && !B.kernel_loaded; i++)
+		B.kernel_loaded = !(pd_attr_flags(&pdata__evsel(p, i)->attr) & 1u << 5);	/* exclude_kernel */
+	if (B.kernel_loaded && pthread_create(&B.kthread, NULL, load_kernel_symbols, B.syms) == 0)
+		B.kthread_running = true;
+	else
+		B.kernel_loaded = false;
+	ret = session__run(p, label, &ops);
+	if (B.kthread_running)
+		pthread_join(B.kthread, NULL);
+	if (ret >= 0 && out_init(&out, f)) {
+		ret = mperf_error(-ENOMEM, "out of memory");
+	} else if (ret >= 0) {
+		if (o->json)
+			print_json(&B, &out);
+		else
+			print_text(&B, &out);
+		ret = out_close(&out, ret, label);
+	}
+	for (size_t i = 0; i < B.nr; i++) {
+		if (B.h[i].v) {
+			for (size_t e = 0; e < B.h[i].n; e++)
+				free(B.h[i].v[e]);
+		} else {
+			/* not built (an error): free the input tree */
+			struct bent **v = malloc((B.h[i].n ? B.h[i].n : 1) * sizeof(*v));
+			size_t n = v ? in_order(B.h[i].root, v) : 0;
+
+			for (size_t e = 0; e < n; e++)
+				free(v[e]);
+			free(v);
+		}
+		free(B.h[i].v);
+	}
+	free(B.h);
+	strset_free(&B.strs);
+	symcache__delete(B.syms);
+	return ret;
+}

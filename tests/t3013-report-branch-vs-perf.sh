@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# perf's branch view (perf report of a file recorded with -b): mperf report
+# against perf report --stdio, whole but for perf's tip line, on files
+# synth-samples.py writes with branch stacks between the functions of the
+# callpaths workload (this machine has no LBR to record them), in several
+# views: the default one, --no-branch-stack, branch sort keys, -n.  The
+# seeds give different mixes of flags, so that the keys that only say
+# "differs" (mispredict, in_tx, abort) merge branches as perf's trees do.
+# Skipped without perf.
+. "$(dirname "$0")/lib.sh"
+
+# Branches from and to the start of each function of callpaths and a few
+# bytes into it, and the ELF header (a map, no symbol).
+offsets () {
+	local a t name
+	nm "$CALLPATHS" | while read -r a t name; do
+		case $t in
+		t|T) printf "0x%x 0x%x " $((0x$a)) $((0x$a + 4)) ;;
+		esac
+	done
+	echo 0x40
+}
+
+# synth FILE SEED [OPTIONS...]: a file with branch stacks, as synth-samples.py makes it.
+synth () {
+	local f=$1 seed=$2
+	shift 2
+	python3 "$MPERF_ROOT/tests/synth-samples.py" --branches "$seed" "$@" "$f" "$CALLPATHS" 0x555555554000 \
+		$(offsets) $(offsets) $(offsets)
+}
+
+test_expect_success PERF 'synthesized files with branch stacks (perf reads them)' '
+	for seed in 1 2 3; do
+		synth b$seed.data $seed &&
+		synth n$seed.data $seed --no-cycles || exit 1
+	done &&
+	synth nofeat.data 1 --no-feature &&
+	"$PERF" report --stdio -i b1.data 2>/dev/null | grep -q "^# Overhead  Command  Source Shared Object  Source Symbol "
+'
+
+# perf 6.1 crashes on the branches' cycle counts when it shows its IPC
+# column (a --sort list that names a symbol key): those views are compared
+# on the files without them (n*.data).
+test_expect_success PERF 'the default branch view, -n and --percent-limit' '
+	for seed in 1 2 3; do
+		same_report b$seed.data &&
+		same_report n$seed.data &&
+		same_report b$seed.data -n &&
+		same_report b$seed.data --percent-limit 0.4 || exit 1
+	done &&
+	grep -q "^ *[0-9.]*%  synth    callpaths             \[\.\] [a-z_]* *\[\.\] [a-z_]* *[-0-9] *$" mperf.out
+'
+
+test_expect_success PERF '--no-branch-stack: the usual view' '
+	for seed in 1 2 3; do
+		same_report b$seed.data --no-branch-stack || exit 1
+	done &&
+	grep -q "^# Overhead  Command  Shared Object  *Symbol" mperf.out
+'
+
+test_expect_success PERF '--sort dso_from,dso_to and the flag keys' '
+	for seed in 1 2 3; do
+		same_report b$seed.data --sort dso_from,dso_to &&
+		same_report b$seed.data --sort mispredict,in_tx,abort,cycles &&
+		same_report b$seed.data --sort abort,pid,mispredict,dso_to &&
+		same_report b$seed.data --sort in_tx,comm,dso_from,mispredict -n || exit 1
+	done &&
+	grep -q "^# Overhead       Samples  Branch in transaction  Command" mperf.out
+'
+
+test_expect_success PERF '--sort symbol_from,symbol_to and the IPC column' '
+	for seed in 1 2 3; do
+		same_report n$seed.data --sort symbol_from,symbol_to &&
+		same_report n$seed.data --sort symbol_from &&
+		same_report n$seed.data --sort mispredict,symbol_from &&
+		same_report n$seed.data --sort comm,abort,symbol_to,mispredict || exit 1
+	done &&
+	grep -q "IPC   \[IPC Coverage\]$" mperf.out &&
+	grep -q "0\.00  \[  0\.0%\]      $" mperf.out
+'
+
+test_expect_success PERF '-b: without the feature, and from a pipe-mode stream' '
+	same_report nofeat.data &&
+	grep -q "^# Overhead  Command  Shared Object  *Symbol" mperf.out &&
+	same_report nofeat.data -b &&
+	grep -q "Source Shared Object" mperf.out &&
+	"$PERF" inject -i b1.data -o - >b1.pipe 2>/dev/null &&
+	"$PERF" report --stdio -i - -b <b1.pipe 2>/dev/null | report_filter >perf.out &&
+	"$MPERF" report -i - -b <b1.pipe | report_filter >mperf.out &&
+	diff -u perf.out mperf.out &&
+	"$PERF" report --stdio -i - <b1.pipe 2>/dev/null | report_filter >perf.out &&
+	"$MPERF" report -i - <b1.pipe | report_filter >mperf.out &&
+	diff -u perf.out mperf.out
+'
+
+test_expect_success PERF '--json: the rows carry both ends of the branch' '
+	"$MPERF" report --json -i b1.data >out.json &&
+	python3 -c "
+import json, sys
+d = json.load(open(\"out.json\"))
+assert d[\"branch\"] is True and d[\"sort\"] == [\"comm\", \"dso_from\", \"symbol_from\", \"symbol_to\", \"cycles\"]
+ev = d[\"events\"][0]
+assert ev[\"samples\"] == ev[\"event_count\"] == sum(r[\"period\"] for r in ev[\"rows\"])
+r = ev[\"rows\"][0]
+for side in (\"from\", \"to\"):
+    assert set(r[side]) == {\"dso\", \"level\", \"symbol\", \"address\"}, r
+assert any(r[\"to\"][\"symbol\"] == \"a\" for r in ev[\"rows\"])
+assert any(r[\"from\"][\"dso\"] == \"[unknown]\" and r[\"from\"][\"level\"] == \"H\" for r in ev[\"rows\"])
+"
+'
+
+test_expect_success 'the keys of one view refused in the other, -b without branch stacks' '
+	test_expect_code 129 "$MPERF" report -i b1.data --sort dso >out 2>err &&
+	test_line_count = 1 err && grep -q "sort key .dso. is not one of the branch view" err &&
+	test_expect_code 129 "$MPERF" report -i b1.data --no-branch-stack --sort dso_from 2>err &&
+	test_line_count = 1 err && grep -q "sort key .dso_from. is the branch view" err &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" plain.data "$CALLPATHS" 0x555555554000 0x1000 &&
+	test_expect_code 129 "$MPERF" report -i plain.data -b 2>err &&
+	test_line_count = 1 err && grep -q "has no branch stacks for -b" err &&
+	test_expect_code 129 "$MPERF" report -i b1.data --comms synth 2>err &&
+	test_line_count = 1 err && grep -q "branch view does not take --comms" err &&
+	test_expect_code 129 "$MPERF" report -i b1.data --sort nope 2>err &&
+	grep -q "unknown sort key .nope." err
+'
+
+test_done
