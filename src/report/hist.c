@@ -53,7 +53,8 @@ struct hists {
 	size_t n, cap;
 	uint64_t total_period, nr_samples, lost;
 	uint64_t shown_period;		/* of the samples the filters keep */
-	struct rb_node *in_root;	/* perf's input tree, replayed when the samples have chains */
+	struct rb_node *in_root;	/* perf's input tree, replayed when the samples have chains; collapsed: its collapse tree */
+	bool collapsed;			/* in_root is the tree perf's output order is made from */
 };
 
 struct hist {
@@ -855,17 +856,37 @@ static void rb_replay(struct hent **v, size_t n, struct rbn *nodes, rb_cmp_fn cm
  * input tree kept apart, and not all of them.  hs->v gets the survivors,
  * in order.
  */
+static void v_from_tree(struct hists *hs)
+{
+	hs->n = 0;
+	for (struct rb_node *x = rb_first(hs->in_root); x; x = rb_next(x))
+		hs->v[hs->n++] = HENT_OF_IN(x);
+}
+
+/* Entry e out of hs's hash chains (before it is freed). */
+static void unhash(const struct hist *H, struct hists *hs, const struct hent *e)
+{
+	struct hent **pp = &hs->buckets[hash_ent(H, e) % HBUCKETS];
+
+	while (*pp && *pp != e)
+		pp = &(*pp)->next;
+	if (*pp)
+		*pp = e->next;
+}
+
 static int collapse(struct hist *H, struct hists *hs)
 {
 	struct rb_node *root = NULL;
-	size_t n = 0;
+	size_t n;
 
-	for (struct rb_node *x = rb_first(hs->in_root); x; x = rb_next(x))
-		hs->v[n++] = HENT_OF_IN(x);
-	hs->in_root = NULL;
-	hs->n = n;
+	if (hs->collapsed)
+		return 0;
+	hs->collapsed = true;
+	v_from_tree(hs);
 	if (!H->key[REPORT_KEY_COMM])
-		return 0;	/* no key has a collapse function: perf has no collapse tree */
+		return 0;	/* no key has a collapse function: perf has no collapse tree, the input tree stands */
+	n = hs->n;
+	hs->in_root = NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct hent *e = hs->v[i], *eq = NULL;
 		struct rb_node **link = &root, *parent = NULL;
@@ -892,12 +913,12 @@ static int collapse(struct hist *H, struct hists *hs)
 			cc_tree_free(e->cc);
 			free(e->cc);
 		}
+		unhash(H, hs, e);
 		free(e);
 		hs->v[i] = NULL;
 	}
-	hs->n = 0;
-	for (struct rb_node *x = rb_first(root); x; x = rb_next(x))
-		hs->v[hs->n++] = HENT_OF_IN(x);
+	hs->in_root = root;
+	v_from_tree(hs);
 	return 0;
 }
 
@@ -915,7 +936,7 @@ static int order_entries(struct hist *H, struct hists *hs)
 {
 	struct rbn *nodes;
 
-	if (H->chains && hs->in_root) {
+	if (H->chains && (hs->in_root || hs->collapsed)) {
 		if (collapse(H, hs))
 			return -ENOMEM;
 		if (hs->n < 2)
@@ -948,6 +969,14 @@ static int link_group(struct hist *H, size_t l)
 	struct hists *hl = &H->h[l];
 	size_t nm = H->nmemb[l];
 
+	/*
+	 * With chains, as in perf: each histogram's collapse first, then a
+	 * member's entry finds the leader's in its collapse tree (or input
+	 * tree), where one the leader lacks is made.
+	 */
+	for (size_t m = 0; H->chains && m < nm; m++)
+		if (collapse(H, &H->h[l + m]))
+			return -ENOMEM;
 	for (size_t e = 0; e < hl->n; e++) {
 		if (!(hl->v[e]->pair = calloc(nm, sizeof(*hl->v[e]->pair))))
 			return -ENOMEM;
@@ -957,10 +986,25 @@ static int link_group(struct hist *H, size_t l)
 		const struct hists *hm = &H->h[l + m];
 
 		for (size_t e = 0; e < hm->n; e++) {
-			struct hent *me = hm->v[e], *x;
+			struct hent *me = hm->v[e], *x = NULL;
+			struct rb_node **link = &hl->in_root, *parent = NULL;
 			size_t b;
 
-			if (!(x = lookup(H, hl, me, &b))) {
+			if (H->chains) {
+				b = hash_ent(H, me) % HBUCKETS;
+				while (*link && !x) {
+					int64_t c = perf_cmp(H, HENT_OF_IN(*link), me);
+
+					parent = *link;
+					if (!c)
+						x = HENT_OF_IN(parent);
+					else
+						link = c < 0 ? &parent->left : &parent->right;
+				}
+			} else {
+				x = lookup(H, hl, me, &b);
+			}
+			if (!x) {
 				if (!(x = malloc(sizeof(*x))))
 					return -ENOMEM;
 				*x = *me;
@@ -970,10 +1014,14 @@ static int link_group(struct hist *H, size_t l)
 				if (insert(hl, b, x) || !(x->pair = calloc(nm, sizeof(*x->pair))))
 					return -ENOMEM;
 				x->pair[0] = x;
+				if (H->chains)
+					rb_insert(&hl->in_root, &x->in, parent, link);
 			}
 			x->pair[m] = me;
 		}
 	}
+	if (H->chains)
+		v_from_tree(hl);
 	return 0;
 }
 
