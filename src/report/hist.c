@@ -40,6 +40,7 @@ struct hent {
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	uint64_t module_addr;		/* a kernel module's sample: its address in the module's map */
 	bool inlined;			/* an inline frame's entry: sym ends in " (inlined)" */
+	bool object;			/* a kallsyms data symbol: shown as sym+0xoffset, as perf shows it */
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	struct cc_tree *cc;		/* its call chains, or NULL */
@@ -427,7 +428,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 			k.module_addr = ss->smp->ip - w->map_start + w->map_pgoff;
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
 		if (k.level == 'k' && H->chains)
-			sym = symcache__find_kernel(H->syms, ss->smp->ip);	/* read before the samples */
+			sym = symcache__find_kernel(H->syms, k.dso, ss->smp->ip, &k.object);	/* read before the samples */
 		else if (k.level == 'k')
 			k.kernel_pending = true;	/* kallsyms is still being read */
 		else if (H->last_jit)
@@ -558,7 +559,7 @@ static int resolve_kernel(struct hist *H)
 			int err;
 
 			if (h->kernel_pending) {
-				sym = symcache__find_kernel(H->syms, h->addr);
+				sym = symcache__find_kernel(H->syms, h->dso, h->addr, &h->object);
 				if (sym) {
 					h->sym = sym->name;
 					h->sym_start = sym->start;
@@ -608,13 +609,14 @@ static int on_finish(void *arg, struct machine *m)
 	return 0;
 }
 
-/* LOST_SAMPLES records: perf's "Total Lost Samples", by event. */
+/* LOST_SAMPLES records: perf's "Total Lost Samples", by event; the kernel's MMAP (its reference symbol). */
 static int on_record(void *arg, const struct session_record *r)
 {
 	struct hist *H = arg;
 	struct pd_lost_samples_event e;
 	struct hists *hs;
 
+	symcache__kernel_mmap(H->syms, r->h);
 	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
 		return 0;
 	if (!(hs = hists_of(H, r->evsel)))
@@ -1086,7 +1088,10 @@ static void print_cell(struct out *out, const struct hent *e, enum report_key k,
 	case REPORT_KEY_SYM: {
 		char buf[4096];
 
-		if (e->sym)
+		if (e->sym && e->object)	/* perf: the offset of the first sample's address in its map */
+			snprintf(buf, sizeof(buf), "[%c] %s+%#" PRIx64, e->level, e->sym,
+				 (e->module_addr ? e->module_addr : e->addr) - e->sym_start);
+		else if (e->sym)
 			snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
 		else
 			snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */

@@ -526,7 +526,7 @@ static const struct sym *find_sym(struct script *S, const struct resolved *r, in
 		}
 		/* kallsyms addresses are the kernel's own: the offset is from the ip. */
 		*addr = ip;
-		return cpumode == PERF_RECORD_MISC_KERNEL ? symcache__find_kernel(S->syms, ip) : NULL;
+		return cpumode == PERF_RECORD_MISC_KERNEL ? symcache__find_kernel(S->syms, r->dso, ip, NULL) : NULL;
 	}
 	/* An anonymous executable map (a JIT's): an identity map, with no symbols. */
 	if (!strncmp(r->dso, "/tmp/perf-", 10)) {
@@ -549,7 +549,7 @@ static void kernel_fallback(struct script *S, int cpumode, uint64_t ip, struct r
 		pthread_join(S->kthread, NULL);
 		S->kthread_running = false;
 	}
-	if (!symcache__find_kernel(S->syms, ip))
+	if (!symcache__find_kernel(S->syms, NULL, ip, NULL))
 		return;
 	r->found = true;
 	r->dso = "[kernel.kallsyms]";
@@ -823,16 +823,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 static int on_record(void *arg, const struct session_record *r)
 {
 	struct script *S = arg;
-	struct pd_mmap_event e;
-	char name[256];
-	const char *fn;
 
-	if (r->h->type != PERF_RECORD_MMAP || (r->h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
-	    !PD_VIEW(r->h, &e))
-		return 0;
-	fn = pd_rec_str(r->h, sizeof(e), name, sizeof(name));
-	if (!strncmp(fn, "[kernel.kallsyms]", 17) && fn[17])
-		symcache__set_kernel_ref(S->syms, fn + 17, e.pgoff);
+	symcache__kernel_mmap(S->syms, r->h);
 	return 0;
 }
 
