@@ -1423,7 +1423,7 @@ static const char *kernel_map_module(const char *map, char *buf, size_t len)
 	return buf;
 }
 
-const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uint64_t ip, bool *object)
+const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uint64_t ip, struct ksym_info *info)
 {
 	const struct ksyms *k;
 	const struct ksym *e;
@@ -1431,8 +1431,8 @@ const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uin
 	char buf[256];
 	int64_t delta;
 
-	if (object)
-		*object = false;
+	if (info)
+		memset(info, 0, sizeof(*info));
 	if (!c->kernel_tried)
 		load_kallsyms(c);
 	k = c->kallsyms;
@@ -1480,22 +1480,34 @@ const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uin
 	c->kfound.start = e->start - (uint64_t)delta;
 	c->kfound.end = e->end - (uint64_t)delta;
 	c->kfound.name = k->text + e->name;
-	if (object)
-		*object = tolower((unsigned char)e->type) == 'd' || tolower((unsigned char)e->type) == 'b';
+	if (info) {
+		info->object = tolower((unsigned char)e->type) == 'd' || tolower((unsigned char)e->type) == 'b';
+		info->namelen = ksym_name_len(k, e);	/* perf counts the name as it was read, module and all */
+	}
 	return &c->kfound;
 }
 
-uint64_t symcache__kernel_end(struct symcache *c)
+bool symcache__kernel_range(struct symcache *c, uint64_t *start, uint64_t *end)
 {
 	const struct ksyms *k;
 	int64_t delta;
 
+	*start = *end = 0;
 	if (!c->kernel_tried)
 		load_kallsyms(c);
 	k = c->kallsyms;
 	if (!k || !k->nkernel || !kernel_delta(c, k, &delta))
-		return 0;
-	return k->v[k->nkernel - 1].end - (uint64_t)delta;
+		return false;
+	*start = k->v[0].start - (uint64_t)delta;
+	*end = k->v[k->nkernel - 1].end - (uint64_t)delta;
+	return true;
+}
+
+uint64_t symcache__kernel_end(struct symcache *c)
+{
+	uint64_t start, end;
+
+	return symcache__kernel_range(c, &start, &end) ? end : 0;
 }
 
 /* ---- inline frames ---- */

@@ -70,7 +70,14 @@ void symcache__load_kernel(struct symcache *c);
 void symcache__kernel_hit(struct symcache *c);
 /* Read path instead of /proc/kallsyms (before the first kernel lookup); NULL: /proc/kallsyms again. */
 void symcache__set_kallsyms(struct symcache *c, const char *path);
-/* The end of the kernel's last symbol (not a module's), moved as the kernel's are, or 0. */
+/*
+ * Where perf's kernel map lies once it has read kallsyms (map__fixup_start
+ * and map__fixup_end): from the kernel's first symbol to the end of its
+ * last (not a module's), moved as the kernel's symbols are.  False when
+ * there are none: the map stays as recorded.
+ */
+bool symcache__kernel_range(struct symcache *c, uint64_t *start, uint64_t *end);
+/* The end of that range, or 0. */
 uint64_t symcache__kernel_end(struct symcache *c);
 /*
  * The recording's kernel map names a reference symbol ("_text", in its
@@ -94,10 +101,13 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
  * (or NULL) sees the kernel's own symbols, moved to the recording's
  * reference symbol; a module's map (its path, or "[name]") sees only the
  * symbols of this machine's module of the same name, where they are.
- * Aliases at one address: the one perf keeps.  *object (if not NULL) says
- * whether it is a data symbol (perf shows those as name+0xoffset).  NULL
- * when none; valid until the next call.
+ * Aliases at one address: the one perf keeps.  *info (if not NULL) gets
+ * what else perf knows of it.  NULL when none; valid until the next call.
  */
-const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uint64_t ip, bool *object);
+struct ksym_info {
+	bool object;		/* a data symbol: perf shows it as name+0xoffset */
+	size_t namelen;		/* what perf sizes its column by: a module's symbol counts its "\t[module]" */
+};
+const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uint64_t ip, struct ksym_info *info);
 
 #endif
