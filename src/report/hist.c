@@ -369,6 +369,9 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.sym_end = f->end;
 		k.inlined = f->inlined;
 		k.addr = f->ip;
+		k.object = false;	/* the sample's own symbol's, not the frame's */
+		k.sym_len = 0;
+		k.kfirst = false;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
 		for (size_t j = 0; j < nseen && !dup; j++)
