@@ -1184,8 +1184,12 @@ static int ksyms_finish(struct ksyms *k, bool sorted)
 		nk += cur.mod == KMOD_NONE;
 	}
 	k->n = j;
-	/* The kernel's symbols first, by address; then each module's, by address. */
-	qsort_r(k->v, k->n, sizeof(*k->v), ksym_split_order, k);
+	/* The kernel's symbols first, by address; then each module's, by address (often so already). */
+	for (size_t i = 1; i < k->n; i++)
+		if (ksym_split_order(&k->v[i - 1], &k->v[i], k) > 0) {
+			qsort_r(k->v, k->n, sizeof(*k->v), ksym_split_order, k);
+			break;
+		}
 	k->nkernel = nk;
 	return 0;
 }
