@@ -240,6 +240,25 @@ test_expect_success PERF,CORPUS,KALLSYMS_MOUNT 'without the reference symbol: no
 	! grep "kernel.kallsyms.* \[k\] [^0]" mperf.out
 '
 
+# A kernel MMAP of pgoff other than 0 that names no reference symbol
+# ("[kernel.kallsyms]" alone): perf looks for a symbol of an empty name,
+# finds none, and loads no kallsyms symbols.
+test_expect_success PERF,CORPUS 'a kernel map that names no reference symbol: no kernel symbols, as perf' '
+	f=$CORPUS/perf.data.piped.no_attr_ids-4.14 &&
+	off=$(grep -abo "\[kernel\.kallsyms\]_text" "$f" | cut -d: -f1) &&
+	test -n "$off" &&
+	cp "$f" noref.data &&
+	printf "\0\0\0\0\0" | dd of=noref.data bs=1 seek=$((off + 17)) conv=notrunc status=none &&
+	"$PERF" report --stdio -i noref.data 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+	"$MPERF" report -i noref.data 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+	diff -u perf.out mperf.out &&
+	"$PERF" script -i noref.data >perf.script 2>/dev/null &&
+	"$MPERF" script -i noref.data >mperf.script &&
+	diff -u perf.script mperf.script &&
+	grep -q "kernel.kallsyms.*\[k\] 0xffffffff" mperf.out &&
+	! grep "kernel.kallsyms.*\[k\] [^0]" mperf.out
+'
+
 test_expect_success PERF,CORPUS 'the armv7 file with an empty CPUDESC: read whole, one warning (and perf'\''s kallsyms one)' '
 	"$MPERF" report -D -i "$CORPUS/perf.data.armv7.perf_3.14-3.8" >out 2>mperf.err &&
 	"$PERF" report -D -i "$CORPUS/perf.data.armv7.perf_3.14-3.8" >/dev/null 2>perf.err &&
