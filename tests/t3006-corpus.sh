@@ -85,17 +85,21 @@ test_expect_success PERF,CORPUS 'report -D: every corpus file as perf dumps it' 
 '
 
 # report --stdio, whole but for perf's tip line, on the files it equals
-# perf's on (31 of 47, and the 6 files with branch stacks below; kernel
+# perf's on (37 of 47, and the 6 files with branch stacks below; kernel
 # modules shown as perf shows them, "[ath9k]" and a module sample's
-# address in its map; event groups in perf's group view).  Not yet: the
-# samples perf synthesizes from Intel PT, the kernel symbols of pipe
-# streams without build ids, and two damaged streams.
+# address in its map; event groups in perf's group view; the pipe streams
+# without build ids resolve their kernel samples against this machine's
+# kallsyms, moved to the kernel's reference symbol each recorded).  Not
+# yet: the samples perf synthesizes from Intel PT, and two damaged streams.
+no_build_id_streams="perf.data.piped.hw_and_sw-3.4 perf.data.piped.target-3.4 perf.data.piped.target-3.8
+	perf.data.piped.target.throttled-3.4 perf.data.piped.no_attr_ids-4.14
+	perf.data.piped.ctx_switch_namespaces-4.14"
 same_stdio_files="multi-event-single-process.perf.data perf.data.armv7-3.4 perf.data.armv7.perf_3.14-3.8
 	perf.data.busy.0-3.4 perf.data.busy.0-3.8 perf.data.callgraph-3.4 perf.data.callgraph-3.8
 	perf.data.ctx_switch_namespaces-4.14 perf.data.forkexit-3.8 perf.data.group_desc-4.14
 	perf.data.hw_and_sw-3.4 perf.data.hybrid_topology perf.data.i686-3.4 perf.data.lost_samples-4.4
 	perf.data.piped.header_features-4.16 perf.data.piped.header_features_aligned-6.12
-	perf.data.piped.header_feautres_group_desc-6.8 perf.data.piped.lost_samples-4.4
+	perf.data.piped.header_feautres_group_desc-6.8 perf.data.piped.lost_samples-4.4 $no_build_id_streams
 	perf.data.proc.map.timeout-3.18 perf.data.raw-3.4 perf.data.remmap-3.2 perf.data.singleprocess-3.4
 	perf.data.singleprocess-3.8 perf.data.systemwide.0-3.4 perf.data.systemwide.0-3.8
 	perf.data.systemwide.1-3.4 perf.data.systemwide.1-3.8 perf.data.systemwide.5-3.8
@@ -149,6 +153,110 @@ test_expect_success PERF,CORPUS 'report -n: the Samples column, and ties sorted 
 		same_corpus_stdio "$f" -n || exit 1
 	done &&
 	grep -q "^# Children      Self       Samples  Command" mperf.out
+'
+
+# The same streams on a made-up kallsyms, bind-mounted over /proc/kallsyms
+# in a private mount namespace (root only), so that perf's rules are held
+# on more than this machine's kernel: a symbol every 2 KiB over the first
+# 4 MiB of where the recordings' kernels ran (some of their samples are
+# past it), with __pfx_ padding, aliases (weak, local,
+# underscored), data symbols, and modules listed out of order, some named
+# as the recordings' (ath9k, mac80211, r8169), one not; then the same
+# without _stext and _text, the streams' reference symbols (no kernel
+# symbols at all).  The kernel map shrinks to the symbols, too: samples
+# past them have none.
+have_kallsyms_mount () {
+	grep -q -m 1 -v '^0* ' /proc/kallsyms &&
+	command -v unshare &&
+	: >"$TRASH_DIRECTORY/.probe" &&
+	unshare -m sh -c 'mount --bind "$1" /proc/kallsyms' sh "$TRASH_DIRECTORY/.probe"
+}
+
+made_up_kallsyms () {
+	awk 'BEGIN {
+		print "ffffffff81000000 T srso_alias_untrain_ret"
+		print "ffffffff81000000 T _stext"
+		print "ffffffff81000000 T _text"
+		# (awk numbers are decimal: 16777216 is 0x1000000, 2048 is 0x800.)
+		for (i = 1; i < 2000; i++) {
+			a = sprintf("ffffffff8%07x", 16777216 + i * 2048)
+			if (i % 11 == 0) {
+				print a " D data_" i
+			} else if (i % 7 == 0) {
+				print a " t __pfx_f" i
+				print a " T f" i
+			} else if (i % 5 == 0) {
+				print a " T global_" i
+				print a " W __weak_" i
+			} else if (i % 3 == 0) {
+				print a " W weak_" i
+				print a " t local_name_" i
+			} else {
+				print sprintf("ffffffff8%07x", 16777216 + i * 2048 - 16) " t __pfx_f" i
+				print a " T f" i
+			}
+		}
+		print "ffffffffa0199000 t r8_fn\t[r8169]"
+		print "ffffffffa017e000 t ath_c\t[ath9k]"
+		print "ffffffffa017e000 t __ath_c\t[ath9k]"
+		print "ffffffffa0178000 t ath_a\t[ath9k]"
+		print "ffffffffa017d000 d ath_data\t[ath9k]"
+		print "ffffffffa0113000 t mac_start\t[mac80211]"
+		print "ffffffffa012a300 t other_fn\t[other]"
+	}'
+}
+
+# same_on_kallsyms KALLSYMS FILE...: report and script as perf's with KALLSYMS as /proc/kallsyms.
+same_on_kallsyms () {
+	local k=$1 f
+	shift
+	for f; do
+		unshare -m sh -c 'mount --bind "$1" /proc/kallsyms &&
+			"$2" report --stdio -i "$4" 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+			"$3" report -i "$4" 2>mperf.err | grep -v "^# (Tip:" >mperf.out &&
+			"$2" script -i "$4" >perf.script 2>/dev/null &&
+			"$3" script -i "$4" >mperf.script 2>>mperf.err' \
+			sh "$k" "$PERF" "$MPERF" "$CORPUS/$f" &&
+		test "$(wc -l <perf.script)" -gt 0 &&
+		diff -u perf.out mperf.out >diff.out &&
+		diff -u perf.script mperf.script >>diff.out || { echo "# $f"; head -n 20 diff.out; return 1; }
+	done
+}
+
+test_expect_success PERF,CORPUS,KALLSYMS_MOUNT 'streams without build ids on a made-up kallsyms: as perf' '
+	made_up_kallsyms >kallsyms &&
+	test "$(wc -l <kallsyms)" -gt 2000 &&
+	same_on_kallsyms kallsyms $no_build_id_streams &&
+	same_on_kallsyms kallsyms perf.data.piped.target-3.8 &&
+	grep -q "\[ath9k\] *\[k\] ath_data+0x" mperf.out &&
+	grep -q "\[k\] __pfx_f" mperf.out &&
+	grep -q "\[k\] data_[0-9]*+0x" mperf.out &&
+	grep -q " \[unknown\] *\[k\] 0xffffffff8" mperf.out
+'
+
+test_expect_success PERF,CORPUS,KALLSYMS_MOUNT 'without the reference symbol: no kernel symbols, as perf' '
+	grep -v -e " _stext\$" -e " _text\$" kallsyms >no-ref &&
+	same_on_kallsyms no-ref $no_build_id_streams &&
+	! grep "kernel.kallsyms.* \[k\] [^0]" mperf.out
+'
+
+# A kernel MMAP of pgoff other than 0 that names no reference symbol
+# ("[kernel.kallsyms]" alone): perf looks for a symbol of an empty name,
+# finds none, and loads no kallsyms symbols.
+test_expect_success PERF,CORPUS 'a kernel map that names no reference symbol: no kernel symbols, as perf' '
+	f=$CORPUS/perf.data.piped.no_attr_ids-4.14 &&
+	off=$(grep -abo "\[kernel\.kallsyms\]_text" "$f" | cut -d: -f1) &&
+	test -n "$off" &&
+	cp "$f" noref.data &&
+	printf "\0\0\0\0\0" | dd of=noref.data bs=1 seek=$((off + 17)) conv=notrunc status=none &&
+	"$PERF" report --stdio -i noref.data 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+	"$MPERF" report -i noref.data 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+	diff -u perf.out mperf.out &&
+	"$PERF" script -i noref.data >perf.script 2>/dev/null &&
+	"$MPERF" script -i noref.data >mperf.script &&
+	diff -u perf.script mperf.script &&
+	grep -q "kernel.kallsyms.*\[k\] 0xffffffff" mperf.out &&
+	! grep "kernel.kallsyms.*\[k\] [^0]" mperf.out
 '
 
 test_expect_success PERF,CORPUS 'the armv7 file with an empty CPUDESC: read whole, one warning (and perf'\''s kallsyms one)' '

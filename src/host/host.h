@@ -131,6 +131,8 @@ struct host_ksym {
 	const char *name;	/* not NUL-terminated: name_len bytes */
 	size_t name_len;
 	bool module;		/* the line names a module ("\t[ext4]") */
+	const char *module_name;	/* then that name, brackets and all ("[ext4]"): module_len bytes */
+	size_t module_len;
 };
 
 /*

@@ -91,6 +91,10 @@ static bool parse_line(const char *p, const char *nl, struct host_ksym *s)
 	const char *tab = memchr(s->name, '\t', (size_t)(nl - s->name));
 	s->name_len = (size_t)((tab ? tab : nl) - s->name);
 	s->module = tab != NULL;
+	if (tab) {
+		s->module_name = tab + 1;
+		s->module_len = (size_t)(nl - (tab + 1));
+	}
 	return true;
 }
 

@@ -305,7 +305,7 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 			symcache__load_kernel(B->syms);
 		}
 		B->kernel_loaded = true;
-		sym = symcache__find_kernel(B->syms, ip);
+		sym = symcache__find_kernel(B->syms, r.dso, ip, NULL);
 		/* perf shows a module's unresolved address in the module's map */
 		if (!sym && stackwalk_is_module(r.dso))
 			s->addr = ip - r.map_start + r.map_pgoff;
@@ -356,13 +356,14 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	return 0;
 }
 
-/* LOST_SAMPLES records: perf's "Total Lost Samples", by event. */
+/* LOST_SAMPLES records: perf's "Total Lost Samples", by event; the kernel's MMAP (its reference symbol). */
 static int on_record(void *arg, const struct session_record *r)
 {
 	struct branch *B = arg;
 	struct pd_lost_samples_event e;
 	struct bhists *hs;
 
+	symcache__kernel_mmap(B->syms, r->h);
 	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
 		return 0;
 	if (!(hs = hists_of(B, r->evsel)))

@@ -275,16 +275,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 static int on_record(void *arg, const struct session_record *r)
 {
 	struct gather *G = arg;
-	struct pd_mmap_event e;
-	char name[256];
-	const char *fn;
 
-	if (r->h->type != PERF_RECORD_MMAP || (r->h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
-	    !PD_VIEW(r->h, &e))
-		return 0;
-	fn = pd_rec_str(r->h, sizeof(e), name, sizeof(name));
-	if (!strncmp(fn, "[kernel.kallsyms]", 17) && fn[17])
-		symcache__set_kernel_ref(G->syms, fn + 17, e.pgoff);
+	symcache__kernel_mmap(G->syms, r->h);
 	return 0;
 }
 

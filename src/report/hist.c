@@ -40,6 +40,9 @@ struct hent {
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	uint64_t module_addr;		/* a kernel module's sample: its address in the module's map */
 	bool inlined;			/* an inline frame's entry: sym ends in " (inlined)" */
+	bool object;			/* a kallsyms data symbol: shown as sym+0xoffset, as perf shows it */
+	size_t sym_len;			/* what perf sizes the column by when not the name's length (0) */
+	bool kfirst;			/* holds the first sample in the kernel's map (which perf finds as recorded) */
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	struct cc_tree *cc;		/* its call chains, or NULL */
@@ -73,6 +76,10 @@ struct hist {
 	const char *last_dso_raw, *last_dso;
 	bool last_jit;
 	pthread_t kthread;		/* reads kallsyms while the samples are read */
+	bool kmap_seen;			/* a sample was in the kernel's map: perf has read kallsyms */
+	bool kfirst;			/* this sample is the first there */
+	bool krange;			/* kallsyms has kernel symbols: [kstart, walk.kernel_end) is perf's kernel map */
+	uint64_t kstart;
 	bool kthread_running;
 	const char *label;
 	bool decided;			/* chains decided (decide_chains) */
@@ -116,6 +123,9 @@ static bool listed(const char *list, const char *name)
 
 static bool same(const struct hist *H, const struct hent *a, const struct hent *b)
 {
+	/* Kept apart until kallsyms is read: the first sample in the kernel's map may keep it when others lose it. */
+	if (a->kernel_pending && b->kernel_pending && a->kfirst != b->kfirst)
+		return false;
 	if (H->key[REPORT_KEY_COMM] && a->comm != b->comm)
 		return false;
 	if (H->key[REPORT_KEY_PID] && a->tid != b->tid)	/* perf's "pid" key is the thread */
@@ -360,6 +370,9 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.sym_end = f->end;
 		k.inlined = f->inlined;
 		k.addr = f->ip;
+		k.object = false;	/* the sample's own symbol's, not the frame's */
+		k.sym_len = 0;
+		k.kfirst = false;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
 		for (size_t j = 0; j < nseen && !dup; j++)
@@ -384,6 +397,21 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 {
 	const struct resolved *w = &ss->where;
 
+	/* The first sample in the kernel's map finds it as recorded; perf reads kallsyms then. */
+	if (w->found && ss->cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(w->dso, "[kernel.kallsyms]")) {
+		bool first = !H->kmap_seen;
+
+		H->kmap_seen = true;
+		if (H->chains && !first && H->krange &&
+		    (ss->smp->ip < H->kstart || ss->smp->ip >= H->walk.kernel_end)) {
+			*again = *w;
+			again->found = false;	/* past the kernel's symbols: no map, as in perf */
+			again->dso = "<not found>";
+			return again;
+		}
+		if (first)
+			H->kfirst = true;
+	}
 	if (w->found || !H->chains || !ss->machine || ss->cpumode != PERF_RECORD_MISC_KERNEL ||
 	    ss->smp->ip >= H->walk.kernel_end)
 		return w;
@@ -398,9 +426,12 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	const struct resolved *w = where_of(H, ss, &again);
 	struct hent k = { 0 }, *e;
 	const struct sym *sym = NULL;
+	struct ksym_info ki = { 0 };
 
 	if (!w)
 		return -ENOMEM;
+	k.kfirst = H->kfirst;
+	H->kfirst = false;
 	k.pid = w->pid;
 	k.tid = w->tid;
 	k.addr = ss->smp->ip;
@@ -428,7 +459,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 			k.module_addr = ss->smp->ip - w->map_start + w->map_pgoff;
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
 		if (k.level == 'k' && H->chains)
-			sym = symcache__find_kernel(H->syms, ss->smp->ip);	/* read before the samples */
+			sym = symcache__find_kernel(H->syms, k.dso, ss->smp->ip, &ki);	/* read before the samples */
 		else if (k.level == 'k')
 			k.kernel_pending = true;	/* kallsyms is still being read */
 		else if (H->last_jit)
@@ -444,6 +475,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		k.sym = sym->name;
 		k.sym_start = sym->start;
 		k.sym_end = sym->end;
+		k.object = ki.object;
+		k.sym_len = ki.namelen;
 	} else if (k.module_addr && !k.kernel_pending) {
 		k.addr = k.module_addr;
 	}
@@ -529,17 +562,22 @@ static int decide_chains(struct hist *H)
 		pthread_join(H->kthread, NULL);
 		H->kthread_running = false;
 	}
-	H->walk.kernel_end = symcache__kernel_end(H->syms);
+	H->krange = symcache__kernel_range(H->syms, &H->kstart, &H->walk.kernel_end);
 	return 0;
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
 static int resolve_kernel(struct hist *H)
 {
+	uint64_t kstart, kend;
+	struct ksym_info ki;
+	bool krange;
+
 	if (H->kthread_running) {
 		pthread_join(H->kthread, NULL);
 		H->kthread_running = false;
 	}
+	krange = symcache__kernel_range(H->syms, &kstart, &kend);
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i], old = *hs;
 		bool any = false;
@@ -558,9 +596,16 @@ static int resolve_kernel(struct hist *H)
 			const struct sym *sym;
 			int err;
 
+			if (h->kernel_pending && krange && !h->kfirst && h->dso && !strcmp(h->dso, "[kernel.kallsyms]") &&
+			    (h->addr < kstart || h->addr >= kend)) {
+				h->dso = NULL;	/* past the kernel's symbols: once perf has read them, no map */
+				h->kernel_pending = false;
+			}
 			if (h->kernel_pending) {
-				sym = symcache__find_kernel(H->syms, h->addr);
+				sym = symcache__find_kernel(H->syms, h->dso, h->addr, &ki);
 				if (sym) {
+					h->object = ki.object;
+					h->sym_len = ki.namelen;
 					h->sym = sym->name;
 					h->sym_start = sym->start;
 					h->sym_end = sym->end;
@@ -609,13 +654,14 @@ static int on_finish(void *arg, struct machine *m)
 	return 0;
 }
 
-/* LOST_SAMPLES records: perf's "Total Lost Samples", by event. */
+/* LOST_SAMPLES records: perf's "Total Lost Samples", by event; the kernel's MMAP (its reference symbol). */
 static int on_record(void *arg, const struct session_record *r)
 {
 	struct hist *H = arg;
 	struct pd_lost_samples_event e;
 	struct hists *hs;
 
+	symcache__kernel_mmap(H->syms, r->h);
 	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
 		return 0;
 	if (!(hs = hists_of(H, r->evsel)))
@@ -1110,7 +1156,10 @@ static size_t cell_len(const struct hent *e, enum report_key k)
 	case REPORT_KEY_PID: return e->comm_width + 8;
 	case REPORT_KEY_DSO: return e->dso ? strlen(e->dso) : 0;
 	/* perf sizes an inline frame's symbol by its name, without " (inlined)" */
-	case REPORT_KEY_SYM: return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
+	case REPORT_KEY_SYM:
+		if (e->sym && e->sym_len)
+			return e->sym_len + 4;
+		return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
 	}
 	return 0;
 }
@@ -1134,7 +1183,10 @@ static void print_cell(struct out *out, const struct hent *e, enum report_key k,
 	case REPORT_KEY_SYM: {
 		char buf[4096];
 
-		if (e->sym)
+		if (e->sym && e->object)	/* perf: the offset of the first sample's address in its map */
+			snprintf(buf, sizeof(buf), "[%c] %s+%#" PRIx64, e->level, e->sym,
+				 (e->module_addr ? e->module_addr : e->addr) - e->sym_start);
+		else if (e->sym)
 			snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
 		else
 			snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */

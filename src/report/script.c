@@ -173,6 +173,8 @@ struct script {
 	struct symcache *syms;
 	pthread_t kthread;		/* reads kallsyms while the first samples are printed */
 	bool kthread_running;
+	bool kernel_loaded;		/* kallsyms has been read: the kernel's map is perf's */
+	bool sample_seen;
 	struct tep_handle *tep;		/* the tracepoints' formats, from TRACING_DATA */
 	bool tracing_loaded;
 	struct trace_seq seq;
@@ -526,7 +528,7 @@ static const struct sym *find_sym(struct script *S, const struct resolved *r, in
 		}
 		/* kallsyms addresses are the kernel's own: the offset is from the ip. */
 		*addr = ip;
-		return cpumode == PERF_RECORD_MISC_KERNEL ? symcache__find_kernel(S->syms, ip) : NULL;
+		return cpumode == PERF_RECORD_MISC_KERNEL ? symcache__find_kernel(S->syms, r->dso, ip, NULL) : NULL;
 	}
 	/* An anonymous executable map (a JIT's): an identity map, with no symbols. */
 	if (!strncmp(r->dso, "/tmp/perf-", 10)) {
@@ -537,19 +539,31 @@ static const struct sym *find_sym(struct script *S, const struct resolved *r, in
 }
 
 /*
- * A kernel ip no map covers: perf's kernel map grows to span the kernel's
- * symbols once they are loaded (map__fixup_end), so that the init text
- * after _etext, which the recorded kernel map leaves out, is the kernel's.
+ * The kernel's map as perf has it once it has read kallsyms, at its first
+ * lookup there (map__fixup_start, map__fixup_end): from the kernel's first
+ * symbol to the end of its last.  Init text after _etext, which the
+ * recorded map leaves out, becomes the kernel's; an address past the
+ * symbols, which another machine's map spans, no longer is.
  */
-static void kernel_fallback(struct script *S, int cpumode, uint64_t ip, struct resolved *r)
+static void kernel_map(struct script *S, int cpumode, uint64_t ip, struct resolved *r)
 {
-	if (r->found || cpumode != PERF_RECORD_MISC_KERNEL)
+	uint64_t start, end;
+
+	if (cpumode != PERF_RECORD_MISC_KERNEL || (r->found && strcmp(r->dso, "[kernel.kallsyms]")))
 		return;
 	if (S->kthread_running) {
 		pthread_join(S->kthread, NULL);
 		S->kthread_running = false;
 	}
-	if (!symcache__find_kernel(S->syms, ip))
+	if (!symcache__kernel_range(S->syms, &start, &end))
+		return;
+	if (r->found) {
+		/* The first sample finds the map as recorded; perf reads kallsyms after. */
+		if (S->kernel_loaded && (ip < start || ip >= end))
+			r->found = false;
+		return;
+	}
+	if (!symcache__find_kernel(S->syms, NULL, ip, NULL))
 		return;
 	r->found = true;
 	r->dso = "[kernel.kallsyms]";
@@ -642,7 +656,7 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 		if (machine__resolve(m, (int)smp->pid, (int)smp->tid, cpumode, ip, &r))
 			return -ENOMEM;
 		stackwalk_kernel_hit(S->syms, cpumode, &r);
-		kernel_fallback(S, cpumode, ip, &r);
+		kernel_map(S, cpumode, ip, &r);
 		if (r.found)
 			sym = find_sym(S, &r, cpumode, ip, &addr);
 		out_char(o, '\t');
@@ -684,7 +698,7 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 
 		if (machine__resolve(ss->machine, (int)ss->smp->pid, (int)ss->smp->tid, cpumode, fr->ip, &r))
 			return -ENOMEM;
-		kernel_fallback(S, cpumode, fr->ip, &r);
+		kernel_map(S, cpumode, fr->ip, &r);
 		if (r.found)
 			sym = find_sym(S, &r, cpumode, fr->ip, &addr);
 		out_char(o, '\t');
@@ -734,6 +748,9 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	unsigned f;
 	int err;
 
+	/* perf script has read kallsyms once its first sample is resolved (as far as we can tell). */
+	S->kernel_loaded = S->sample_seen;
+	S->sample_seen = true;
 	if (!S->tracing_loaded && (err = load_tracing(S)))
 		return err;
 	if (!S->checked && (err = check_fields(S)))
@@ -809,7 +826,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 
 			out_char(o, ' ');
 			out_hex_w(o, smp->ip, 16);
-			kernel_fallback(S, ss->cpumode, smp->ip, &r);
+			kernel_map(S, ss->cpumode, smp->ip, &r);
 			if (r.found && (f & SCRIPT_F_SYM))
 				sym = find_sym(S, &r, ss->cpumode, smp->ip, &addr);
 			print_sym_dso(S, f, &r, sym, addr);
@@ -823,16 +840,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 static int on_record(void *arg, const struct session_record *r)
 {
 	struct script *S = arg;
-	struct pd_mmap_event e;
-	char name[256];
-	const char *fn;
 
-	if (r->h->type != PERF_RECORD_MMAP || (r->h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
-	    !PD_VIEW(r->h, &e))
-		return 0;
-	fn = pd_rec_str(r->h, sizeof(e), name, sizeof(name));
-	if (!strncmp(fn, "[kernel.kallsyms]", 17) && fn[17])
-		symcache__set_kernel_ref(S->syms, fn + 17, e.pgoff);
+	symcache__kernel_mmap(S->syms, r->h);
 	return 0;
 }
 

@@ -142,7 +142,7 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 	f->dso_name = d->name;
 	*level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
-		sym = symcache__find_kernel(W->syms, ip);
+		sym = symcache__find_kernel(W->syms, r.dso, ip, NULL);
 	else if (!d->jit)
 		sym = symcache__find(W->syms, r.dso, r.map_start, r.map_pgoff, ip, &addr);
 	if (sym) {

@@ -26,6 +26,7 @@
 #include "../lib/buf.h"
 #include "../lib/hash.h"
 #include "../lib/log.h"
+#include "../perfdata/format.h"
 #include "symbols.h"
 
 #define DSO_BUCKETS 256
@@ -92,14 +93,28 @@ static void dso_free_tables(struct dso *d)
 	free(d->names);
 }
 
-/* /proc/kallsyms as read: per kept line its address and name (in text). */
+/* A kallsyms symbol as perf keeps it, its module apart. */
+struct ksym {
+	uint64_t start, end;
+	uint32_t name;		/* offset in the text */
+	uint32_t mod;		/* offset in the text of its module's "[name]", or KMOD_NONE */
+	uint32_t line;		/* its line in the file */
+	char type;		/* kallsyms' letter: 'T', 't', 'W', 'D'... */
+};
+#define KMOD_NONE UINT32_MAX
+
+/* kallsyms, split: the kernel's symbols by address, then each module's by address. */
 struct ksyms {
 	char *text;
-	uint64_t *addr;
-	uint32_t *name;		/* offset in text; top bit: a module's symbol */
-	size_t n, cap;
-	struct sym found;	/* the last lookup's answer */
+	struct ksym *v;
+	size_t n, nkernel, cap;
+	/* The first function lines named _text and _stext (perf's reference symbols). */
+	uint64_t text_addr, stext_addr;
+	bool has_text, has_stext;
+	char *path;		/* the file read */
 };
+
+static void ksyms_free(struct ksyms *k);
 
 struct symcache {
 	symcache_build_id_fn build_id;
@@ -110,11 +125,15 @@ struct symcache {
 	bool kernel_hit;	/* a sample or frame was in the kernel's map: warned if need be */
 	const char *last_path;	/* samples come in runs from one DSO */
 	struct dso *last_dso;
+	char *kallsyms_file;	/* read instead of /proc/kallsyms */
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
 	char kref[64];
 	uint64_t kref_addr;
+	bool kref_set;
 	bool kref_done;		/* kdelta is known */
+	bool kref_missing;	/* this kallsyms has no such symbol: no kallsyms symbols */
 	int64_t kdelta;		/* this machine's address of it - the recorded one */
+	struct sym kfound;	/* the last kernel lookup's answer */
 };
 
 struct symcache *symcache__new(void)
@@ -171,12 +190,8 @@ void symcache__delete(struct symcache *c)
 			n = d->next;
 			dso_free(d);
 		}
-	if (c->kallsyms) {
-		free(c->kallsyms->text);
-		free(c->kallsyms->addr);
-		free(c->kallsyms->name);
-		free(c->kallsyms);
-	}
+	ksyms_free(c->kallsyms);
+	free(c->kallsyms_file);
 	free(c);
 }
 
@@ -1013,84 +1028,169 @@ static bool kallsyms_type(char t)
 
 /*
  * /proc/kallsyms: about 120k lines of "ffffffff81000000 T _text" (module
- * symbols add "\t[module]").  No symbol table is built: the kept lines'
- * addresses and names are stored in address order (the kernel's own lines
- * come sorted; module and BPF lines, which do not, are sorted in) and a
- * lookup searches them.  perf's rules then reduce to: the symbol for an address is the
- * last kept line at or below it (of several aliases at one address, perf
- * keeps the last, the only one whose end is not its start), ending at
- * the next kept line, or at the next page when that line is a module's
- * or there is none.
+ * symbols add "\t[module]").  perf reads them all into one table, sorted
+ * by address (lines at one address in file order), ends each symbol where
+ * the next one starts (a page on, rounded, where the kernel's symbols give
+ * way to a module's or the other way round, and after the last), keeps
+ * one symbol per address (choose_best() below), and only then splits
+ * them among the recording's kernel maps: the kernel's own, moved by its
+ * reference symbol, to the kernel map; a module's, where they are, to the
+ * recorded module of that name; the others nowhere.
  */
 struct kload {
 	struct ksyms *k;
 	struct mbuf pool;
 	bool sorted;
+	uint32_t line;
+	uint32_t last_mod;	/* the module name the previous line stored */
 };
 
 static int ksyms_push(void *arg, const struct host_ksym *s)
 {
 	struct kload *kl = arg;
 	struct ksyms *k = kl->k;
+	char t = (char)toupper((unsigned char)s->type);
+	struct ksym *e;
 
+	kl->line++;
+	/* perf's reference symbols: the first line of a function (or absolute) symbol of the name */
+	if (!s->module && (t == 'T' || t == 'W' || t == 'A')) {
+		if (!k->has_text && s->name_len == 5 && !memcmp(s->name, "_text", 5)) {
+			k->text_addr = s->addr;
+			k->has_text = true;
+		} else if (!k->has_stext && s->name_len == 6 && !memcmp(s->name, "_stext", 6)) {
+			k->stext_addr = s->addr;
+			k->has_stext = true;
+		}
+	}
 	if (!s->addr || !kallsyms_type(s->type) || s->name[0] == '$')
 		return 0;
-	if (k->n && s->addr < k->addr[k->n - 1])
+	if (k->n && s->addr < k->v[k->n - 1].start)
 		kl->sorted = false;
-	if (k->n == k->cap) {
-		size_t cap = k->cap, cap2 = k->cap;
-
-		/* Two arrays of one length: grow both to the same capacity. */
-		if (ALLOC_GROW(k->addr, k->n + (1 << 17), cap) || ALLOC_GROW(k->name, cap, cap2))
-			return -ENOMEM;
-		k->cap = cap;
-	}
-	if (kl->pool.len >= 0x80000000u)
+	if (ALLOC_GROW(k->v, k->n + 1, k->cap))
+		return -ENOMEM;
+	if (kl->pool.len >= 0x7fffffffu)
 		return -E2BIG;
-	k->addr[k->n] = s->addr;
-	k->name[k->n++] = (uint32_t)kl->pool.len | (s->module ? 0x80000000u : 0);
-	if (mbuf_add(&kl->pool, s->name, s->name_len))
+	e = &k->v[k->n++];
+	memset(e, 0, sizeof(*e));
+	e->start = s->addr;
+	e->line = kl->line;
+	e->type = s->type;
+	e->name = (uint32_t)kl->pool.len;
+	if (mbuf_add(&kl->pool, s->name, s->name_len) || mbuf_add(&kl->pool, "", 1))
 		return -ENOMEM;
-	return mbuf_add(&kl->pool, "", 1);
-}
-
-static int kidx_cmp(const void *a, const void *b, void *ctx)
-{
-	const struct ksyms *k = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint64_t ax = k->addr[x], ay = k->addr[y];
-
-	if (ax != ay)
-		return ax < ay ? -1 : 1;
-	return (x > y) - (x < y);	/* equal addresses keep file order (the last alias wins) */
-}
-
-/* Sort the kept lines by address, stably. */
-static int ksyms_sort(struct ksyms *k)
-{
-	uint32_t *idx = malloc(k->n * sizeof(*idx));
-	uint64_t *addr = malloc(k->n * sizeof(*addr));
-	uint32_t *name = malloc(k->n * sizeof(*name));
-
-	if (!idx || !addr || !name) {
-		free(idx);
-		free(addr);
-		free(name);
-		return -ENOMEM;
+	e->mod = KMOD_NONE;
+	if (s->module) {
+		/* A module's lines come together: its name is stored once per run. */
+		if (kl->last_mod == KMOD_NONE || strlen(kl->pool.p + kl->last_mod) != s->module_len ||
+		    memcmp(kl->pool.p + kl->last_mod, s->module_name, s->module_len)) {
+			kl->last_mod = (uint32_t)kl->pool.len;
+			if (mbuf_add(&kl->pool, s->module_name, s->module_len) || mbuf_add(&kl->pool, "", 1))
+				return -ENOMEM;
+		}
+		e->mod = kl->last_mod;
 	}
-	for (size_t i = 0; i < k->n; i++)
-		idx[i] = (uint32_t)i;
-	qsort_r(idx, k->n, sizeof(*idx), kidx_cmp, k);
+	return 0;
+}
+
+static int ksym_by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);	/* file order at one address */
+}
+
+static const char *ksyms_mod(const struct ksyms *k, const struct ksym *e)
+{
+	return e->mod == KMOD_NONE ? NULL : k->text + e->mod;
+}
+
+/* The split table's order: the kernel's symbols by address, then each module's by address. */
+static int ksym_split_order(const void *a, const void *b, void *arg)
+{
+	const struct ksyms *k = arg;
+	const struct ksym *x = a, *y = b;
+	int c;
+
+	if ((x->mod == KMOD_NONE) != (y->mod == KMOD_NONE))
+		return x->mod == KMOD_NONE ? -1 : 1;
+	if (x->mod != KMOD_NONE && x->mod != y->mod && (c = strcmp(ksyms_mod(k, x), ksyms_mod(k, y))))
+		return c;
+	return ksym_by_addr(a, b);
+}
+
+/* A symbol's name as perf compares it while the table is whole: "name\t[module]". */
+static size_t ksym_name_len(const struct ksyms *k, const struct ksym *e)
+{
+	size_t n = strlen(k->text + e->name);
+
+	return e->mod == KMOD_NONE ? n : n + 1 + strlen(k->text + e->mod);
+}
+
+/*
+ * Of two symbols at one address, whether perf keeps the first: the one
+ * with a size, then not weak ('W'), then global (an upper-case letter),
+ * then the fewer leading underscores, then the longer name, then the first.
+ * (Every line but the last at an address ends where it starts, so the
+ * last one listed is kept, unless the module boundary gave another a size.)
+ */
+static bool ksym_first_wins(const struct ksyms *k, const struct ksym *a, const struct ksym *b)
+{
+	bool sa = a->end != a->start, sb = b->end != b->start;
+	bool wa = a->type == 'W', wb = b->type == 'W';
+	bool ga = !wa && isupper((unsigned char)a->type), gb = !wb && isupper((unsigned char)b->type);
+	size_t ua = leading_underscores(k->text + a->name), ub = leading_underscores(k->text + b->name);
+	size_t na = ksym_name_len(k, a), nb = ksym_name_len(k, b);
+
+	if (sa != sb)
+		return sa;
+	if (wa != wb)
+		return wb;
+	if (ga != gb)
+		return ga;
+	if (ua != ub)
+		return ua < ub;
+	return na >= nb;
+}
+
+/* The table as perf makes it (see above): sorted, ended, one per address, split. */
+static int ksyms_finish(struct ksyms *k, bool sorted)
+{
+	size_t j = 0, nk = 0;
+
+	if (!sorted)
+		qsort(k->v, k->n, sizeof(*k->v), ksym_by_addr);
 	for (size_t i = 0; i < k->n; i++) {
-		addr[i] = k->addr[idx[i]];
-		name[i] = k->name[idx[i]];
+		struct ksym *a = &k->v[i];
+
+		if (i + 1 == k->n)
+			a->end = roundup_page(a->start) + SYM_PAGE;
+		else if ((a->mod == KMOD_NONE) != (k->v[i + 1].mod == KMOD_NONE))
+			a->end = roundup_page(a->start + SYM_PAGE);
+		else
+			a->end = k->v[i + 1].start;
 	}
-	free(idx);
-	free(k->addr);
-	free(k->name);
-	k->addr = addr;
-	k->name = name;
-	k->cap = k->n;
+	for (size_t i = 0; i < k->n; i++) {
+		struct ksym cur = k->v[i];
+
+		while (i + 1 < k->n && k->v[i + 1].start == cur.start) {
+			if (!ksym_first_wins(k, &cur, &k->v[i + 1]))
+				cur = k->v[i + 1];
+			i++;
+		}
+		k->v[j++] = cur;
+		nk += cur.mod == KMOD_NONE;
+	}
+	k->n = j;
+	/* The kernel's symbols first, by address; then each module's, by address (often so already). */
+	for (size_t i = 1; i < k->n; i++)
+		if (ksym_split_order(&k->v[i - 1], &k->v[i], k) > 0) {
+			qsort_r(k->v, k->n, sizeof(*k->v), ksym_split_order, k);
+			break;
+		}
+	k->nkernel = nk;
 	return 0;
 }
 
@@ -1117,9 +1217,19 @@ static bool cached_kallsyms(const struct symcache *c, char *path, size_t len)
 	       stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static void ksyms_free(struct ksyms *k)
+{
+	if (!k)
+		return;
+	free(k->text);
+	free(k->v);
+	free(k->path);
+	free(k);
+}
+
 static void load_kallsyms(struct symcache *c)
 {
-	struct kload kl = { .k = calloc(1, sizeof(*kl.k)), .sorted = true };
+	struct kload kl = { .k = calloc(1, sizeof(*kl.k)), .sorted = true, .last_mod = KMOD_NONE };
 	struct ksyms *k = kl.k;
 	char path[4096];
 	int err;
@@ -1127,32 +1237,29 @@ static void load_kallsyms(struct symcache *c)
 	c->kernel_tried = true;
 	if (!k || mbuf_reserve(&kl.pool, 4 << 20))
 		goto out;
-	if (other_machine(c, "[kernel.kallsyms]", host_kernel_build_id)) {
+	if (c->kallsyms_file) {
+		snprintf(path, sizeof(path), "%s", c->kallsyms_file);
+	} else if (other_machine(c, "[kernel.kallsyms]", host_kernel_build_id)) {
 		/* Another kernel's: perf reads the copy of its kallsyms its build-id cache may keep. */
 		if (!cached_kallsyms(c, path, sizeof(path)))
 			goto out;
-		err = host_kallsyms_stream_file(path, ksyms_push, &kl);
 	} else {
-		/* Only the kept lines' addresses and names are stored; a read that fails midway keeps what it read. */
-		err = host_kallsyms_stream(ksyms_push, &kl);
+		snprintf(path, sizeof(path), "/proc/kallsyms");
 	}
+	if (!(k->path = strdup(path)))
+		goto out;
+	/* Only the kept lines' addresses and names are stored; a read that fails midway keeps what it read. */
+	err = host_kallsyms_stream_file(path, ksyms_push, &kl);
 	if (err == -ENOMEM || err == -E2BIG || err == -EINVAL)
 		goto out;
-	/* Module and BPF lines follow the kernel's in list order, not by address. */
-	if (k->n && !kl.sorted && ksyms_sort(k))
-		goto out;
-	if (k->n) {
-		k->text = kl.pool.p;
-		kl.pool.p = NULL;
+	k->text = kl.pool.p;
+	kl.pool.p = NULL;
+	if (k->n && !ksyms_finish(k, kl.sorted)) {
 		c->kallsyms = k;
 		k = NULL;
 	}
 out:
-	if (k) {
-		free(k->addr);
-		free(k->name);
-		free(k);
-	}
+	ksyms_free(k);
 	mbuf_free(&kl.pool);
 }
 
@@ -1171,6 +1278,12 @@ void symcache__kernel_hit(struct symcache *c)
 	mperf_log(MPERF_LOG_WARN, "No kallsyms or vmlinux with build-id %s was found", hex);
 }
 
+void symcache__set_kallsyms(struct symcache *c, const char *path)
+{
+	free(c->kallsyms_file);
+	c->kallsyms_file = path ? strdup(path) : NULL;
+}
+
 void symcache__load_kernel(struct symcache *c)
 {
 	if (!c->kernel_tried)
@@ -1179,82 +1292,226 @@ void symcache__load_kernel(struct symcache *c)
 
 void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr)
 {
-	if (c->kref[0] || !name[0] || strlen(name) >= sizeof(c->kref))
+	if (c->kref_set || strlen(name) >= sizeof(c->kref))
 		return;
 	strcpy(c->kref, name);
 	c->kref_addr = addr;
+	c->kref_set = true;
 }
 
-/* How far this machine's kernel symbols sit from the recorded kernel's (0 when unknown). */
-static int64_t kernel_delta(struct symcache *c, const struct ksyms *k)
+void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h)
 {
-	if (c->kref_done)
-		return c->kdelta;
-	c->kref_done = true;
-	for (size_t i = 0; c->kref[0] && i < k->n; i++)
-		if (!(k->name[i] & 0x80000000u) && !strcmp(k->text + k->name[i], c->kref)) {
-			c->kdelta = (int64_t)(k->addr[i] - c->kref_addr);
-			break;
+	char name[256];
+	const char *fn;
+	uint64_t pgoff;
+
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL)
+		return;
+	if (h->type == PERF_RECORD_MMAP) {
+		struct pd_mmap_event e;
+
+		if (!PD_VIEW(h, &e))
+			return;
+		pgoff = e.pgoff;
+		fn = pd_rec_str(h, sizeof(e), name, sizeof(name));
+	} else if (h->type == PERF_RECORD_MMAP2) {
+		struct pd_mmap2_event e;
+
+		if (!PD_VIEW(h, &e))
+			return;
+		pgoff = e.pgoff;
+		fn = pd_rec_str(h, sizeof(e), name, sizeof(name));
+	} else {
+		return;
+	}
+	/* perf takes "[kernel.kallsyms" for the kernel; a pgoff of 0 (kptr_restrict) names no reference. */
+	if (strncmp(fn, "[kernel.kallsyms", 16) || !pgoff)
+		return;
+	symcache__set_kernel_ref(c, fn[16] ? fn + 17 : "", pgoff);
+}
+
+struct kfind {
+	const char *name;
+	uint64_t addr;
+	bool found;
+};
+
+static int kfind_push(void *arg, const struct host_ksym *s)
+{
+	struct kfind *f = arg;
+	char t = (char)toupper((unsigned char)s->type);
+
+	if (s->module || (t != 'T' && t != 'W' && t != 'A') || s->name_len != strlen(f->name) ||
+	    memcmp(s->name, f->name, s->name_len))
+		return 0;
+	f->addr = s->addr;
+	f->found = true;
+	return 1;
+}
+
+/*
+ * How far this machine's kernel symbols sit from the recorded kernel's:
+ * its address of the recording's reference symbol less the recorded one
+ * (0 when the recording names none).  False when this kallsyms has no
+ * such symbol: perf then loads no kallsyms symbols at all.
+ */
+static bool kernel_delta(struct symcache *c, const struct ksyms *k, int64_t *delta)
+{
+	if (!c->kref_done) {
+		struct kfind f = { .name = c->kref };
+
+		c->kref_done = true;
+		c->kref_missing = false;
+		c->kdelta = 0;
+		if (c->kref_set) {
+			if (!strcmp(c->kref, "_text") || !strcmp(c->kref, "_stext")) {
+				f.found = c->kref[1] == 't' ? k->has_text : k->has_stext;
+				f.addr = c->kref[1] == 't' ? k->text_addr : k->stext_addr;
+			} else if (c->kref[0]) {
+				host_kallsyms_stream_file(k->path, kfind_push, &f);
+			}
+			if (f.found)
+				c->kdelta = (int64_t)(f.addr - c->kref_addr);
+			c->kref_missing = !f.found;
 		}
-	return c->kdelta;
+	}
+	*delta = c->kdelta;
+	return !c->kref_missing;
 }
 
-const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
+/* In v[lo, hi) (by address), the symbol covering addr. */
+static const struct ksym *ksyms_search(const struct ksyms *k, size_t lo, size_t hi, uint64_t addr)
 {
-	struct ksyms *k;
-	size_t lo = 0, hi, i;
-	uint64_t end;
-	int64_t delta;
+	size_t first = lo;
 
-	if (!c->kernel_tried)
-		load_kallsyms(c);
-	k = c->kallsyms;
-	if (!k)
-		return NULL;
-	/* perf moves the symbols to where the recorded kernel had them (KASLR, another build). */
-	delta = kernel_delta(c, k);
-	ip += (uint64_t)delta;
-	hi = k->n;
 	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (k->addr[mid] <= ip)
+		if (k->v[mid].start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo)
+	if (lo == first || addr >= k->v[lo - 1].end)
 		return NULL;
-	i = lo - 1;
-	if (lo == k->n)
-		end = roundup_page(k->addr[i]) + SYM_PAGE;
-	else if ((k->name[i] ^ k->name[lo]) & 0x80000000u)
-		end = roundup_page(k->addr[i] + SYM_PAGE);
-	else
-		end = k->addr[lo];
-	if (ip >= end)
+	return &k->v[lo - 1];
+}
+
+/*
+ * Which of kallsyms' parts the kernel map named map sees: NULL for the
+ * kernel's own ("[kernel.kallsyms]", or no name); a module's "[name]"
+ * (its path's name up to ".ko", '-' as '_', in buf, or its short name as
+ * it is); "" for another map (a KSYMBOL's): any module's, by address.
+ */
+static const char *kernel_map_module(const char *map, char *buf, size_t len)
+{
+	const char *base, *ko;
+	size_t n;
+
+	if (!map || !strncmp(map, "[kernel.kallsyms", 16))
 		return NULL;
-	k->found.start = k->addr[i] - (uint64_t)delta;
-	k->found.end = end - (uint64_t)delta;
-	k->found.name = k->text + (k->name[i] & 0x7fffffffu);
-	return &k->found;
+	if (map[0] == '[')
+		return map;
+	if (map[0] != '/')
+		return "";
+	base = strrchr(map, '/') + 1;
+	ko = strstr(base, ".ko");
+	n = ko ? (size_t)(ko - base) : strlen(base);
+	if (n + 3 > len)
+		n = len - 3;
+	buf[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		buf[i + 1] = base[i] == '-' ? '_' : base[i];
+	buf[n + 1] = ']';
+	buf[n + 2] = 0;
+	return buf;
+}
+
+const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uint64_t ip, struct ksym_info *info)
+{
+	const struct ksyms *k;
+	const struct ksym *e;
+	const char *mod;
+	char buf[256];
+	int64_t delta;
+
+	if (info)
+		memset(info, 0, sizeof(*info));
+	if (!c->kernel_tried)
+		load_kallsyms(c);
+	k = c->kallsyms;
+	if (!k || !kernel_delta(c, k, &delta))
+		return NULL;
+	mod = kernel_map_module(map, buf, sizeof(buf));
+	if (!mod) {
+		/* The kernel's own symbols, moved to where the recorded kernel had them. */
+		e = ksyms_search(k, 0, k->nkernel, ip + (uint64_t)delta);
+	} else if (!mod[0]) {
+		e = NULL;
+		for (size_t a = k->nkernel, b; a < k->n && !e; a = b) {
+			for (b = a + 1; b < k->n && k->v[b].mod == k->v[a].mod; b++)
+				;
+			e = ksyms_search(k, a, b, ip);
+		}
+		delta = 0;
+	} else {
+		/* A module's: where this machine has the module of that name, unmoved. */
+		size_t lo = k->nkernel, hi = k->n, a, b;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(ksyms_mod(k, &k->v[mid]), mod) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		a = lo;
+		for (hi = k->n; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(ksyms_mod(k, &k->v[mid]), mod) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		b = lo;
+		e = ksyms_search(k, a, b, ip);
+		delta = 0;
+	}
+	if (!e)
+		return NULL;
+	c->kfound.start = e->start - (uint64_t)delta;
+	c->kfound.end = e->end - (uint64_t)delta;
+	c->kfound.name = k->text + e->name;
+	if (info) {
+		info->object = tolower((unsigned char)e->type) == 'd' || tolower((unsigned char)e->type) == 'b';
+		info->namelen = ksym_name_len(k, e);	/* perf counts the name as it was read, module and all */
+	}
+	return &c->kfound;
+}
+
+bool symcache__kernel_range(struct symcache *c, uint64_t *start, uint64_t *end)
+{
+	const struct ksyms *k;
+	int64_t delta;
+
+	*start = *end = 0;
+	if (!c->kernel_tried)
+		load_kallsyms(c);
+	k = c->kallsyms;
+	if (!k || !k->nkernel || !kernel_delta(c, k, &delta))
+		return false;
+	*start = k->v[0].start - (uint64_t)delta;
+	*end = k->v[k->nkernel - 1].end - (uint64_t)delta;
+	return true;
 }
 
 uint64_t symcache__kernel_end(struct symcache *c)
 {
-	const struct ksyms *k;
-	const struct sym *s;
+	uint64_t start, end;
 
-	if (!c->kernel_tried)
-		load_kallsyms(c);
-	k = c->kallsyms;
-	for (size_t i = k ? k->n : 0; i-- > 0; ) {
-		if (k->name[i] & 0x80000000u)
-			continue;
-		s = symcache__find_kernel(c, k->addr[i]);
-		return s ? s->end : 0;
-	}
-	return 0;
+	return symcache__kernel_range(c, &start, &end) ? end : 0;
 }
 
 /* ---- inline frames ---- */

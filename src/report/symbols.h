@@ -68,16 +68,46 @@ void symcache__load_kernel(struct symcache *c);
  * call it where the samples are read.
  */
 void symcache__kernel_hit(struct symcache *c);
-/* The end of the kernel's last symbol (not a module's), or 0. */
+/* Read path instead of /proc/kallsyms (before the first kernel lookup); NULL: /proc/kallsyms again. */
+void symcache__set_kallsyms(struct symcache *c, const char *path);
+/*
+ * Where perf's kernel map lies once it has read kallsyms (map__fixup_start
+ * and map__fixup_end): from the kernel's first symbol to the end of its
+ * last (not a module's), moved as the kernel's symbols are.  False when
+ * there are none: the map stays as recorded.
+ */
+bool symcache__kernel_range(struct symcache *c, uint64_t *start, uint64_t *end);
+/* The end of that range, or 0. */
 uint64_t symcache__kernel_end(struct symcache *c);
 /*
  * The recording's kernel map names a reference symbol ("_text", in its
  * MMAP's "[kernel.kallsyms]_text") and where the recorded kernel had it
  * (the MMAP's pgoff): kernel symbols are moved by the difference, as perf
- * moves them (another KASLR offset after a reboot).  The first call counts.
+ * moves them (another KASLR offset after a reboot), and when this
+ * machine's kallsyms has no such symbol there are no kallsyms symbols at
+ * all.  The first call counts.
  */
 void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr);
-/* The kernel symbol covering ip (from /proc/kallsyms), or NULL; valid until the next call. */
-const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip);
+/*
+ * Any record: the kernel's MMAP or MMAP2 sets the reference symbol as
+ * perf sets it (a pgoff of 0, kptr_restrict's, names none).  Every reader
+ * of kernel symbols (report, script, the exports) passes its records here.
+ */
+struct perf_event_header;
+void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h);
+/*
+ * The kallsyms symbol covering ip in the kernel map named map, as perf
+ * splits kallsyms among the recording's kernel maps: "[kernel.kallsyms]"
+ * (or NULL) sees the kernel's own symbols, moved to the recording's
+ * reference symbol; a module's map (its path, or "[name]") sees only the
+ * symbols of this machine's module of the same name, where they are.
+ * Aliases at one address: the one perf keeps.  *info (if not NULL) gets
+ * what else perf knows of it.  NULL when none; valid until the next call.
+ */
+struct ksym_info {
+	bool object;		/* a data symbol: perf shows it as name+0xoffset */
+	size_t namelen;		/* what perf sizes its column by: a module's symbol counts its "\t[module]" */
+};
+const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uint64_t ip, struct ksym_info *info);
 
 #endif

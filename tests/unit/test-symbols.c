@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
+#include "../../src/perfdata/format.h"
 #include "../../src/report/symbols.h"
 #include "tap.h"
 
@@ -234,7 +235,7 @@ static bool kept_type(char t)
 struct kline {
 	uint64_t addr;
 	char name[256];
-	bool module;
+	char module[64];	/* "[ext4]", or "" */
 };
 
 /* The kept lines of /proc/kallsyms, in file order; NULL when unreadable. */
@@ -273,7 +274,9 @@ static struct kline *read_kallsyms(size_t *n, bool *nonzero)
 		}
 		v[*n].addr = a;
 		snprintf(v[*n].name, sizeof(v[*n].name), "%s", name);
-		v[*n].module = strchr(line, '\t') != NULL;
+		v[*n].module[0] = 0;
+		if (strchr(line, '\t'))
+			sscanf(strchr(line, '\t') + 1, "%63s", v[*n].module);
 		(*n)++;
 	}
 	fclose(f);
@@ -305,9 +308,9 @@ static void test_kernel(struct symcache *c)
 			sorted = false;
 		if (k[i].addr < lowest)
 			lowest = k[i].addr;
-		if (k[i].module && k[i].addr < lowest_module)
+		if (k[i].module[0] && k[i].addr < lowest_module)
 			lowest_module = k[i].addr;
-		if (!k[i].module && (last_vmlinux == SIZE_MAX || k[i].addr >= k[last_vmlinux].addr))
+		if (!k[i].module[0] && (last_vmlinux == SIZE_MAX || k[i].addr >= k[last_vmlinux].addr))
 			last_vmlinux = i;
 	}
 	if (text == SIZE_MAX)
@@ -322,7 +325,7 @@ static void test_kernel(struct symcache *c)
 
 		for (j = i; j < n && k[j].addr == k[i].addr; j++)
 			want |= !strcmp(k[j].name, "memcpy") || !strcmp(k[j].name, "__memcpy");
-		if (j - i < 2 || j == n || k[i].module || k[j].module || k[j].addr < k[i].addr)
+		if (j - i < 2 || j == n || k[i].module[0] || k[j].module[0] || k[j].addr < k[i].addr)
 			continue;
 		if (g == SIZE_MAX || want) {
 			g = i;
@@ -340,7 +343,7 @@ static void test_kernel(struct symcache *c)
 	for (size_t i = n, tries = 0; i-- > 0 && mod == SIZE_MAX && tries < 16;) {
 		size_t j = 0;
 
-		if (!k[i].module)
+		if (!k[i].module[0])
 			continue;
 		tries++;
 		while (j < n && (j == i || k[j].addr != k[i].addr))
@@ -360,28 +363,28 @@ static void test_kernel(struct symcache *c)
 	symcache__load_kernel(c);
 
 	if (text != SIZE_MAX) {
-		s = symcache__find_kernel(c, k[text].addr);
+		s = symcache__find_kernel(c, NULL, k[text].addr, NULL);
 		ok(s != NULL, "kernel: %s (%#" PRIx64 ") resolves", k[text].name, k[text].addr);
 		is_u64(s ? s->start : 0, k[text].addr, "kernel: its symbol starts at %s", k[text].name);
 	} else {
 		skip(2, "no _text or _stext in /proc/kallsyms");
 	}
 
-	s = symcache__find_kernel(c, lowest - 1);
+	s = symcache__find_kernel(c, NULL, lowest - 1, NULL);
 	ok(!s, "kernel: 1 byte below the lowest kept symbol: none");
-	s = symcache__find_kernel(c, 0x1000);
+	s = symcache__find_kernel(c, NULL, 0x1000, NULL);
 	ok(!s, "kernel: a user-space address: none");
 
 	if (g != SIZE_MAX) {
 		const char *last = k[gend - 1].name;
 
-		s = symcache__find_kernel(c, k[g].addr);
+		s = symcache__find_kernel(c, NULL, k[g].addr, NULL);
 		got = s ? *s : (struct sym){ 0 };
 		note("alias group at %#" PRIx64 ": %zu names, %s .. %s", k[g].addr, gend - g, k[g].name, last);
 		is_str(got.name, last, "kernel aliases: the last one listed wins");
 		is_u64(got.start, k[g].addr, "kernel aliases: start is their address");
 		is_u64(got.end, k[gend].addr, "kernel: a symbol ends where the next kept one starts");
-		s = symcache__find_kernel(c, k[gend].addr - 1);
+		s = symcache__find_kernel(c, NULL, k[gend].addr - 1, NULL);
 		is_str(s ? s->name : NULL, last, "kernel: the byte before the next symbol is still this one");
 	} else {
 		skip(4, "no kernel alias group in /proc/kallsyms");
@@ -392,17 +395,17 @@ static void test_kernel(struct symcache *c)
 	    lowest_module > k[last_vmlinux].addr + 8192) {
 		uint64_t a = k[last_vmlinux].addr, end = ((a + 4095) & ~4095ULL) + 4096;
 
-		s = symcache__find_kernel(c, a);
+		s = symcache__find_kernel(c, NULL, a, NULL);
 		got = s ? *s : (struct sym){ 0 };
 		is_u64(got.end, end, "kernel: %s, last before the modules, ends a page on", k[last_vmlinux].name);
-		s = symcache__find_kernel(c, end);
+		s = symcache__find_kernel(c, NULL, end, NULL);
 		ok(!s, "kernel: the gap before the modules resolves to nothing");
 	} else {
 		skip(2, "no module symbols in /proc/kallsyms");
 	}
 
 	if (mod != SIZE_MAX) {
-		s = symcache__find_kernel(c, k[mod].addr);
+		s = symcache__find_kernel(c, k[mod].module, k[mod].addr, NULL);
 		is_str(s ? s->name : NULL, k[mod].name, "kernel: module symbol %s resolves", k[mod].name);
 		is_u64(s ? s->start : 0, k[mod].addr, "kernel: module symbol %s starts at its address",
 		       k[mod].name);
@@ -410,6 +413,155 @@ static void test_kernel(struct symcache *c)
 		skip(2, "no module symbol with an address of its own in /proc/kallsyms");
 	}
 	free(k);
+}
+
+/* ---- perf's kallsyms rules, on a made-up kallsyms ---- */
+
+/*
+ * Module lines out of address order, as the kernel lists them; aliases;
+ * __pfx_ padding symbols; data.  Addresses are this kernel's (_text at
+ * 0xffffffff81000000); the recordings below had it elsewhere.
+ */
+static const char made_up_kallsyms[] =
+	"ffffffff81000000 T srso_alias_untrain_ret\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000010 t __pfx_alpha\n"
+	"ffffffff81000020 T alpha\n"
+	"ffffffff81000040 T beta\n"
+	"ffffffff81000040 W __beta_weak\n"
+	"ffffffff81000080 t __pfx_gamma\n"
+	"ffffffff81000080 T __split_end\n"
+	"ffffffff81000090 T gamma\n"
+	"ffffffff81000100 r gamma_rodata\n"
+	"ffffffff81001000 D some_data\n"
+	"ffffffff81002000 b some_bss\n"
+	"ffffffff81003000 T last_text\n"
+	"ffffffffc0002000 t mod_b_fn\t[mod_b]\n"
+	"ffffffffc0001000 t mod_a_fn\t[mod_a]\n"
+	"ffffffffc0001000 t __mod_a_alias\t[mod_a]\n"
+	"ffffffffc0001100 d mod_a_data\t[mod_a]\n";
+
+#define LOCAL(off) (0xffffffff81000000ULL + (off))
+
+/* The kernel's MMAP a recording made: "[kernel.kallsyms]" name, its start as pgoff. */
+static void kernel_mmap(struct symcache *c, const char *name, uint64_t pgoff)
+{
+	union {
+		struct pd_mmap_event e;
+		char b[sizeof(struct pd_mmap_event) + 64];
+	} r;
+	size_t n = strlen(name) + 1;
+
+	memset(&r, 0, sizeof(r));
+	r.e.header.type = PERF_RECORD_MMAP;
+	r.e.header.misc = PERF_RECORD_MISC_KERNEL;
+	r.e.header.size = (uint16_t)(sizeof(r.e) + ((n + 7) & ~(size_t)7));
+	r.e.pid = (uint32_t)-1;
+	r.e.start = pgoff;
+	r.e.len = 0x1000000;
+	r.e.pgoff = pgoff;
+	memcpy(r.e.filename, name, n);
+	symcache__kernel_mmap(c, &r.e.header);
+}
+
+static struct symcache *made_up_cache(const char *path)
+{
+	struct symcache *c = symcache__new();
+
+	if (c)
+		symcache__set_kallsyms(c, path);
+	return c;
+}
+
+static const char *name_at(struct symcache *c, const char *map, uint64_t ip)
+{
+	const struct sym *s = symcache__find_kernel(c, map, ip, NULL);
+
+	return s ? s->name : NULL;
+}
+
+static void test_kallsyms_rules(void)
+{
+	enum { N = 29 };
+	char path[] = "/tmp/mperf-test-kallsyms-XXXXXX";
+	const int64_t moved = 0x1f000000;	/* the recording's _text, less this kernel's */
+	struct symcache *c;
+	const struct sym *s;
+	struct ksym_info ki;
+	uint64_t start, end;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, made_up_kallsyms, sizeof(made_up_kallsyms) - 1) !=
+			      (ssize_t)(sizeof(made_up_kallsyms) - 1)) {
+		skip(N, "cannot write a kallsyms file in /tmp");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+
+	/* The recorded kernel had _text 0x1f000000 higher: every kernel symbol is moved there. */
+	c = made_up_cache(path);
+	kernel_mmap(c, "[kernel.kallsyms]_text", LOCAL(moved));
+	s = symcache__find_kernel(c, "[kernel.kallsyms]", LOCAL(moved + 0x25), &ki);
+	is_str(s ? s->name : NULL, "alpha", "kallsyms: moved to the recording's _text");
+	is_u64(s ? s->start : 0, LOCAL(moved + 0x20), "kallsyms: the symbol starts where the recording had it");
+	is_u64(s ? s->end : 0, LOCAL(moved + 0x40), "kallsyms: it ends at the next one, moved too");
+	ok(!ki.object && ki.namelen == 5, "kallsyms: a function, its name's length");
+	is_str(name_at(c, NULL, LOCAL(0x25)), NULL, "kallsyms: this kernel's own address resolves to nothing");
+	/* __pfx_ padding: a symbol of its own, 16 bytes below its function. */
+	is_str(name_at(c, NULL, LOCAL(moved + 0x18)), "__pfx_alpha", "kallsyms: __pfx_ before its function is its own");
+	/* Aliases: every line but the last at an address ends where it starts, so the last listed is kept. */
+	is_str(name_at(c, NULL, LOCAL(moved)), "_text", "kallsyms aliases: the last listed (_text)");
+	is_str(name_at(c, NULL, LOCAL(moved + 0x40)), "__beta_weak", "kallsyms aliases: the last listed, weak or not");
+	is_str(name_at(c, NULL, LOCAL(moved + 0x80)), "__split_end", "kallsyms aliases: a __pfx_ listed first loses");
+	is_str(name_at(c, NULL, LOCAL(moved + 0x100)), "gamma", "kallsyms: read-only data is not kept");
+	/* Data symbols: perf shows them as name+0xoffset. */
+	s = symcache__find_kernel(c, NULL, LOCAL(moved + 0x1005), &ki);
+	ok(s && !strcmp(s->name, "some_data") && ki.object, "kallsyms: a data symbol says so");
+	s = symcache__find_kernel(c, NULL, LOCAL(moved + 0x2001), &ki);
+	ok(s && !strcmp(s->name, "some_bss") && ki.object, "kallsyms: a bss symbol is data too");
+	/* The kernel's last symbol, before the modules', ends a page on. */
+	is_str(name_at(c, NULL, LOCAL(moved + 0x3fff)), "last_text", "kallsyms: the kernel's last symbol");
+	is_str(name_at(c, NULL, LOCAL(moved + 0x4000)), NULL, "kallsyms: ends a page on, before the modules");
+	ok(symcache__kernel_range(c, &start, &end) && start == LOCAL(moved) && end == LOCAL(moved + 0x4000),
+	   "kallsyms: perf's kernel map spans the kernel's symbols, moved");
+	/* Modules: a recorded module's map sees this machine's module of its name, unmoved. */
+	s = symcache__find_kernel(c, "/lib/modules/3.8.0/kernel/mod-a.ko", 0xffffffffc0001010, &ki);
+	is_str(s ? s->name : NULL, "__mod_a_alias", "kallsyms: a module's symbol, in the module of that name");
+	is_u64(s ? s->start : 0, 0xffffffffc0001000, "kallsyms: a module's symbol is not moved");
+	is_u64(ki.namelen, strlen("__mod_a_alias\t[mod_a]"), "kallsyms: a module's symbol counts its module");
+	s = symcache__find_kernel(c, "[mod_a]", 0xffffffffc0001fff, &ki);
+	ok(s && !strcmp(s->name, "mod_a_data") && ki.object, "kallsyms: a module's data, up to the next line");
+	is_str(name_at(c, "[mod_a]", 0xffffffffc0002000), NULL, "kallsyms: another module's symbol is not mod_a's");
+	is_str(name_at(c, "[mod_b]", 0xffffffffc0002fff), "mod_b_fn", "kallsyms: the last symbol ends a page on");
+	is_str(name_at(c, "[mod_c]", 0xffffffffc0002000), NULL, "kallsyms: a module this machine lacks has none");
+	is_str(name_at(c, "[kernel.kallsyms]", 0xffffffffc0002000 + (uint64_t)moved), NULL,
+	       "kallsyms: the kernel's map sees no module's symbols");
+	symcache__delete(c);
+
+	/* A reference symbol this kallsyms lacks: no kallsyms symbols at all. */
+	c = made_up_cache(path);
+	kernel_mmap(c, "[kernel.kallsyms]_sinittext", LOCAL(moved));
+	is_str(name_at(c, NULL, LOCAL(0x25)), NULL, "kallsyms: reference symbol missing: no kernel symbols");
+	is_str(name_at(c, NULL, LOCAL(moved + 0x25)), NULL, "kallsyms: reference symbol missing: not moved either");
+	is_str(name_at(c, "[mod_b]", 0xffffffffc0002000), NULL, "kallsyms: reference symbol missing: no module's");
+	ok(!symcache__kernel_range(c, &start, &end), "kallsyms: reference symbol missing: the map stays as recorded");
+	symcache__delete(c);
+
+	/* A pgoff of 0 (kptr_restrict at record time) names no reference: not moved. */
+	c = made_up_cache(path);
+	kernel_mmap(c, "[kernel.kallsyms]_text", 0);
+	is_str(name_at(c, NULL, LOCAL(0x25)), "alpha", "kallsyms: pgoff 0: not moved");
+	symcache__delete(c);
+
+	/* Another reference symbol (old perf: _stext; any function will do), found where perf finds it. */
+	c = made_up_cache(path);
+	kernel_mmap(c, "[kernel.kallsyms]gamma", LOCAL(0x90 - 0x1000));
+	is_str(name_at(c, NULL, LOCAL(0x25 - 0x1000)), "alpha", "kallsyms: moved by another reference symbol");
+	symcache__delete(c);
+	unlink(path);
 }
 
 /* ---- separate debug info through .gnu_debuglink ---- */
@@ -555,7 +707,7 @@ int main(void)
 	struct symcache *c;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	plan(12 + 3 + 5 + 4 + 12 + 6);
+	plan(12 + 3 + 5 + 4 + 12 + 29 + 6);
 	c = symcache__new();
 	if (!c) {
 		printf("Bail out! symcache__new failed\n");
@@ -567,6 +719,7 @@ int main(void)
 	test_vdso(c);
 	test_kernel(c);
 	symcache__delete(c);
+	test_kallsyms_rules();
 	test_debuglink();
 	(void)mperf_test_sym_alpha(0);
 	(void)mperf_test_sym_beta(0);
