@@ -80,6 +80,7 @@ struct dso {
 	bool usable;		/* the file that ran could be opened */
 	struct segs sg;		/* the runtime image's, to go back from file offsets to addresses */
 	Dwarf *dw;
+	Elf *dw_elf;		/* what dw reads (its unused sections renamed away) */
 	int dw_fd;
 	bool dw_tried;
 	struct inl **inl;	/* [INL_BUCKETS], made at the first lookup */
@@ -139,6 +140,8 @@ static void dso_free(struct dso *d)
 	free(d->runtime);
 	if (d->dw)
 		dwarf_end(d->dw);
+	if (d->dw_elf)
+		elf_end(d->dw_elf);
 	if (d->dw_tried && d->dw_fd >= 0)
 		close(d->dw_fd);
 	for (size_t b = 0; d->inl && b < INL_BUCKETS; b++)
@@ -1243,6 +1246,60 @@ uint64_t symcache__kernel_end(struct symcache *c)
 /* ---- inline frames ---- */
 
 /*
+ * The .debug_* sections an inline lookup never reads: the line table,
+ * location lists, macros, the frame table, the name indexes.
+ */
+static bool unread_section(const char *name)
+{
+	static const char *const unread[] = {
+		"line", "loc", "loclists", "macro", "macinfo", "frame", "pubnames", "pubtypes", "names",
+		"gnu_pubnames", "gnu_pubtypes",
+	};
+
+	if (!strncmp(name, ".debug_", 7))
+		name += 7;
+	else if (!strncmp(name, ".zdebug_", 8))
+		name += 8;
+	else
+		return false;
+	for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++)
+		if (!strcmp(name, unread[i]))
+			return true;
+	return false;
+}
+
+/*
+ * libdw inflates every compressed .debug_* section of a file when it
+ * opens it as DWARF (the separate debug files of libc and ld.so are
+ * compressed), most of them for nothing here: the file is mapped
+ * privately and the sections an inline lookup never reads are renamed
+ * in that copy of the section names (".debug_line" -> "_debug_line"),
+ * so that libdw leaves them alone.  The file is never written.
+ */
+static Elf *dwarf_elf(int fd)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	Elf_Scn *scn = NULL, *strscn;
+	Elf_Data *names;
+	size_t shstrndx;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) ||
+	    !(strscn = elf_getscn(e, shstrndx)) || !(names = elf_getdata(strscn, NULL)) || !names->d_buf)
+		return e;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_name >= names->d_size)
+			continue;
+		char *name = (char *)names->d_buf + sh.sh_name;
+
+		if (memchr(name, 0, names->d_size - sh.sh_name) && unread_section(name))
+			name[0] = '_';
+	}
+	return e;
+}
+
+/*
  * The DWARF of the file the DSO's symbols came from (a separate debug
  * file, or the file itself), opened at the first lookup.
  */
@@ -1254,7 +1311,11 @@ static Dwarf *dso_dwarf(struct dso *d)
 		return d->dw;
 	d->dw_tried = true;
 	d->dw_fd = src[0] == '/' ? host_open_regular(src) : -1;
-	if (d->dw_fd >= 0 && !(d->dw = dwarf_begin(d->dw_fd, DWARF_C_READ))) {
+	if (d->dw_fd >= 0 && (d->dw_elf = dwarf_elf(d->dw_fd)))
+		d->dw = dwarf_begin_elf(d->dw_elf, DWARF_C_READ, NULL);
+	if (d->dw_fd >= 0 && !d->dw) {
+		elf_end(d->dw_elf);
+		d->dw_elf = NULL;
 		close(d->dw_fd);
 		d->dw_fd = -1;
 	}
