@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -670,23 +671,36 @@ static bool has_debug_frame(int fd)
  * libdw's walk asks a module's separate debug file for its .debug_frame
  * when .eh_frame has no rule at an address; opening it as DWARF inflates
  * every compressed .debug_* section it has (libc's and ld.so's: most of
- * a report's time).  A debug file without .debug_frame has no CFI to
- * give: it is not handed to libdw, which then finds none, as it would in
- * the file.
+ * a report's time).  The file libdw finds first is the one named by the
+ * build id under /usr/lib/debug: when that has no .debug_frame, there is
+ * no CFI to give, and libdw is told there is no debug file, which it
+ * takes as no CFI.  Any other case is libdw's own search.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
 {
-	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					      debuglink_crc, debuginfo_file_name);
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr);
 
-	if (fd < 0 || has_debug_frame(fd))
-		return fd;
-	close(fd);
-	free(*debuginfo_file_name);
-	*debuginfo_file_name = NULL;
-	return -1;
+	if (len > 1 && len <= 64) {
+		char path[64 + 2 * 64];
+		int n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]), fd;
+
+		for (int i = 1; i < len; i++)
+			n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", id[i]);
+		snprintf(path + n, sizeof(path) - (size_t)n, ".debug");
+		if ((fd = host_open_regular(path)) >= 0) {
+			bool frame = has_debug_frame(fd);
+
+			close(fd);
+			if (!frame)
+				return -1;
+		}
+	}
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
 }
 
 struct unwinder *unwinder__new(void)
