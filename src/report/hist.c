@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <sys/types.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
@@ -66,8 +65,6 @@ struct hist {
 	const char *last_comm_raw, *last_comm;
 	const char *last_dso_raw, *last_dso;
 	bool last_jit;
-	pthread_t kthread;		/* reads kallsyms while the samples are read */
-	bool kthread_running;
 	const char *label;
 	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
@@ -280,7 +277,7 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 	const struct resolved *w = &ss->where;
 
 	if (w->found || !H->chains || !ss->machine || ss->cpumode != PERF_RECORD_MISC_KERNEL ||
-	    ss->smp->ip >= H->walk.kernel_end)
+	    ss->smp->ip >= stackwalk__kernel_end(&H->walk))
 		return w;
 	machine__fixup_kernel_end(ss->machine, H->walk.kernel_end);
 	return machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, again) ? NULL : again;
@@ -357,12 +354,6 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	return 0;
 }
 
-static void *load_kernel_symbols(void *arg)
-{
-	symcache__load_kernel(arg);
-	return NULL;
-}
-
 static bool file_has_chains(struct pdata *p)
 {
 	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
@@ -417,22 +408,14 @@ static int decide_chains(struct hist *H)
 	H->show = o->cc_mode != REPORT_CC_NONE;
 	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
 	H->walk.caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
-	/* Kernel frames are resolved as they come: kallsyms must be read by now. */
-	if (H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
-	H->walk.kernel_end = symcache__kernel_end(H->syms);
+	/* Kernel frames are resolved as they come: the first that needs kallsyms waits for it. */
+	H->walk.kernel_end_wanted = true;
 	return 0;
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
 static int resolve_kernel(struct hist *H)
 {
-	if (H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i], old = *hs;
 		bool any = false;
@@ -1073,18 +1056,15 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	H->h = calloc(H->nr ? H->nr : 1, sizeof(*H->h));
 	if (!H->nr)
 		H->h_cap = 1;
-	if (pthread_create(&H->kthread, NULL, load_kernel_symbols, H->syms) == 0)
-		H->kthread_running = true;
+	/* A stream's build ids come with its records: its kallsyms is read when first needed. */
+	if (!pdata__is_pipe(p))
+		symcache__load_kernel_async(H->syms);
 	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
 	ret = !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
 	if (ret >= 0)
 		ret = session__run(p, label, &ops);
 	if (ret >= 0 && (ret = resolve_kernel(H)))
 		ret = mperf_error(ret, "out of memory");
-	else if (ret < 0 && H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
 	return ret;
 }
 

@@ -121,7 +121,7 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 	f->dso_name = "[unknown]";
 	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 		return -ENOMEM;
-	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < W->kernel_end) {
+	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < stackwalk__kernel_end(W)) {
 		machine__fixup_kernel_end(ss->machine, W->kernel_end);
 		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 			return -ENOMEM;
@@ -176,6 +176,15 @@ static int append_inlines(struct stackwalk *W, const struct cc_frame *f, char le
 		W->lx[(*m)++] = level;
 	}
 	return 0;
+}
+
+uint64_t stackwalk__kernel_end(struct stackwalk *W)
+{
+	if (!W->kernel_end_known && W->kernel_end_wanted) {
+		W->kernel_end = symcache__kernel_end(W->syms);
+		W->kernel_end_known = true;
+	}
+	return W->kernel_end_known ? W->kernel_end : 0;
 }
 
 /* The sample's process's map of addr, for the unwinder. */

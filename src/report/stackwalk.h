@@ -40,7 +40,9 @@ struct stackwalk {
 	struct strset *strs;		/* borrowed: DSO names and inline names are interned there */
 	bool caller;			/* frames root first (perf's caller order) */
 	unsigned max_stack;		/* --max-stack: frames kept, 1 to STACKWALK_MAX_STACK (init: the most) */
-	uint64_t kernel_end;		/* where perf's kernel map ends once symbols are read, or 0 */
+	bool kernel_end_wanted;		/* the kernel map ends where its symbols do (chains are walked) */
+	bool kernel_end_known;
+	uint64_t kernel_end;		/* stackwalk__kernel_end's, once known */
 	/* The current sample's frames and each frame's level ('k', '.', ...). */
 	struct cc_frame *fr;
 	char *lvl;
@@ -56,6 +58,12 @@ struct stackwalk {
 /* Zero w and borrow syms and strs; the kernel's symbols must be loaded before a kernel frame. */
 void stackwalk__init(struct stackwalk *w, struct symcache *syms, struct strset *strs);
 void stackwalk__release(struct stackwalk *w);
+/*
+ * Where perf's kernel map ends once the kernel's symbols are read: 0
+ * unless kernel_end_wanted; asked at the first kernel ip no map covers,
+ * so that kallsyms is waited for then, not before.
+ */
+uint64_t stackwalk__kernel_end(struct stackwalk *w);
 
 /*
  * The sample's chain into w->fr and w->lvl, as perf's cursor holds it:

@@ -8,6 +8,7 @@
  * extended to the next one.  Kernel symbols come from /proc/kallsyms.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -107,6 +108,8 @@ struct symcache {
 	struct dso *dsos[DSO_BUCKETS];
 	struct ksyms *kallsyms;
 	bool kernel_tried;
+	pthread_t kthread;	/* reads kallsyms while samples are read (symcache__load_kernel_async) */
+	bool kthread_running;
 	const char *last_path;	/* samples come in runs from one DSO */
 	struct dso *last_dso;
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
@@ -167,6 +170,8 @@ void symcache__delete(struct symcache *c)
 {
 	if (!c)
 		return;
+	if (c->kthread_running)
+		pthread_join(c->kthread, NULL);
 	for (int b = 0; b < DSO_BUCKETS; b++)
 		for (struct dso *d = c->dsos[b], *n; d; d = n) {
 			n = d->next;
@@ -1157,10 +1162,34 @@ out:
 	mbuf_free(&kl.pool);
 }
 
-void symcache__load_kernel(struct symcache *c)
+/* The kernel's symbols, read: by the thread that reads them, or now. */
+static void kernel_wait(struct symcache *c)
 {
+	if (c->kthread_running) {
+		pthread_join(c->kthread, NULL);
+		c->kthread_running = false;
+	}
 	if (!c->kernel_tried)
 		load_kallsyms(c);
+}
+
+void symcache__load_kernel(struct symcache *c)
+{
+	kernel_wait(c);
+}
+
+static void *kallsyms_thread(void *arg)
+{
+	load_kallsyms(arg);
+	return NULL;
+}
+
+void symcache__load_kernel_async(struct symcache *c)
+{
+	if (c->kernel_tried || c->kthread_running)
+		return;
+	/* Without a thread, the first lookup reads them. */
+	c->kthread_running = pthread_create(&c->kthread, NULL, kallsyms_thread, c) == 0;
 }
 
 void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr)
@@ -1192,8 +1221,7 @@ const struct sym *symcache__find_kernel(struct symcache *c, uint64_t ip)
 	uint64_t end;
 	int64_t delta;
 
-	if (!c->kernel_tried)
-		load_kallsyms(c);
+	kernel_wait(c);
 	k = c->kallsyms;
 	if (!k)
 		return NULL;
@@ -1231,8 +1259,7 @@ uint64_t symcache__kernel_end(struct symcache *c)
 	const struct ksyms *k;
 	const struct sym *s;
 
-	if (!c->kernel_tried)
-		load_kallsyms(c);
+	kernel_wait(c);
 	k = c->kallsyms;
 	for (size_t i = k ? k->n : 0; i-- > 0; ) {
 		if (k->name[i] & 0x80000000u)

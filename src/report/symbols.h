@@ -55,10 +55,15 @@ const char *symcache__runtime_path(struct symcache *c, const char *path);
  * The kernel and the vdso of this machine serve a recording that names no
  * build id for them, or the same as theirs; another id gets no symbols.
  *
- * Read /proc/kallsyms now (it is slow: a thread can do it while samples
- * are read).  Only symcache__find_kernel() touches what it loads.
+ * Read /proc/kallsyms now (the kernel makes it slowly: a tenth of a
+ * second), or start reading it on a thread of its own, which the first
+ * lookup of a kernel symbol (symcache__find_kernel, symcache__kernel_end)
+ * waits for.  The thread asks the recording's build ids (which kernel it
+ * was): not for a pipe-mode stream, whose ids arrive with its records.
+ * Only the kernel's lookups touch what it loads.
  */
 void symcache__load_kernel(struct symcache *c);
+void symcache__load_kernel_async(struct symcache *c);
 /* The end of the kernel's last symbol (not a module's), or 0. */
 uint64_t symcache__kernel_end(struct symcache *c);
 /*
