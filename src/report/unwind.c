@@ -61,6 +61,7 @@ struct cfi_dso;
 struct unwinder {
 	struct uproc *procs[PROC_BUCKETS];
 	struct cfi_dso *dsos[CFI_BUCKETS];	/* the fast path's files, by path */
+	struct { const char *file; struct cfi_dso *d; } recent[16];	/* by the name's address */
 	bool libdw_only;			/* MPERF_UNWIND=libdw: every sample through libdw's walk */
 	char *debuginfo_path;	/* NULL: libdw's default (/usr/lib/debug) */
 	Dwfl_Callbacks cb;
@@ -432,16 +433,25 @@ static struct cfi_dso *cfi_dso_open(const char *file)
 
 static struct cfi_dso *cfi_dso_of(struct unwinder *u, const char *file)
 {
-	size_t b = (size_t)(hash_str(file) % CFI_BUCKETS);
+	/* The names the maps give are stable: most lookups are of a name seen just before. */
+	size_t r = (size_t)(hash_u64((uint64_t)(uintptr_t)file) % (sizeof(u->recent) / sizeof(u->recent[0])));
+	size_t b;
 	struct cfi_dso *d;
 
+	if (u->recent[r].file == file)
+		return u->recent[r].d;
+	b = (size_t)(hash_str(file) % CFI_BUCKETS);
 	for (d = u->dsos[b]; d; d = d->next)
 		if (!strcmp(d->file, file))
-			return d;
-	if (!(d = cfi_dso_open(file)))
-		return NULL;
-	d->next = u->dsos[b];
-	u->dsos[b] = d;
+			break;
+	if (!d) {
+		if (!(d = cfi_dso_open(file)))
+			return NULL;
+		d->next = u->dsos[b];
+		u->dsos[b] = d;
+	}
+	u->recent[r].file = file;
+	u->recent[r].d = d;
 	return d;
 }
 
