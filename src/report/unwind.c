@@ -381,8 +381,10 @@ struct cfi_dso {
 static void cfi_dso_free(struct cfi_dso *d)
 {
 	free(d->rules);
+	if (d->eh)
+		dwarf_cfi_end(d->eh);	/* dwarf_getcfi_elf's is the caller's */
 	if (d->elf)
-		elf_end(d->elf);	/* the CFI of dwarf_getcfi_elf goes with its Elf */
+		elf_end(d->elf);
 	if (d->fd >= 0)
 		close(d->fd);
 	free(d->image);
