@@ -111,6 +111,7 @@ struct symcache {
 	pthread_t kthread;	/* reads kallsyms while samples are read (symcache__load_kernel_async) */
 	bool kthread_running;
 	const char *last_path;	/* samples come in runs from one DSO */
+	struct { const char *path; struct dso *d; } recent[16];	/* by the name's address */
 	struct dso *last_dso;
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
 	char kref[64];
@@ -987,11 +988,33 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 	return d;
 }
 
+/*
+ * The DSO at path, by the name's address first (the callers' names are
+ * stable): an unwound chain goes from DSO to DSO and back, which the last
+ * one alone does not cover; hashing and comparing its path for every
+ * frame did.
+ */
+static struct dso *dso_by_name(struct symcache *c, const char *path)
+{
+	size_t r = (size_t)(hash_u64((uint64_t)(uintptr_t)path) % (sizeof(c->recent) / sizeof(c->recent[0])));
+	struct dso *d;
+
+	if (path == c->last_path)
+		return c->last_dso;
+	if (c->recent[r].path == path)
+		return c->recent[r].d;
+	if ((d = get_dso(c, path))) {
+		c->recent[r].path = path;
+		c->recent[r].d = d;
+	}
+	return d;
+}
+
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr)
 {
-	/* The same string as last time (the caller's names are stable): no hashing. */
-	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+	/* The same string as before (the caller's names are stable): no hashing. */
+	struct dso *d = dso_by_name(c, path);
 
 	const struct sym *sym;
 
@@ -1457,7 +1480,7 @@ static int lookup_inlines(struct dso *d, uint64_t addr, struct inl *i)
 
 size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names)
 {
-	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+	struct dso *d = dso_by_name(c, path);
 	size_t b = (size_t)(hash_u64(addr) % INL_BUCKETS);
 	struct inl *i;
 
@@ -1489,7 +1512,7 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
 
 const char *symcache__runtime_path(struct symcache *c, const char *path)
 {
-	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+	struct dso *d = dso_by_name(c, path);
 
 	if (!d || path[0] != '/' || !d->usable)
 		return NULL;
