@@ -580,13 +580,19 @@ static bool stack_word(const struct unwind_sample *s, uint64_t sp, uint64_t addr
  */
 static size_t fast_unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t *ips, size_t max)
 {
-	uint64_t regs[NREGS], sp, pc;
+	uint64_t regs[NREGS], sp, pc, all[64];
 	uint32_t set = 0;
-	size_t n = 0;
+	size_t n = 0, i = 0;
 
+	/* The sample's registers by perf's numbering: one pass over the mask. */
+	if (!s->regs)
+		return 0;
+	for (uint64_t m = s->regs_mask; m; m &= m - 1)
+		memcpy(&all[__builtin_ctzll(m)], s->regs + 8 * i++, 8);
 	for (int d = 0; d < NREGS; d++) {
-		if (!reg_of(s, dwarf_to_perf[d], &regs[d]))
+		if (!(s->regs_mask & (1ULL << dwarf_to_perf[d])))
 			return 0;
+		regs[d] = all[dwarf_to_perf[d]];
 		set |= 1u << d;
 	}
 	sp = regs[7];
