@@ -319,8 +319,15 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
 		if (k.level == 'k' && H->chains)
 			sym = symcache__find_kernel(H->syms, ss->smp->ip);	/* read before the samples */
-		else if (k.level == 'k')
+		else if (k.level == 'k') {
 			k.kernel_pending = true;	/* kallsyms is still being read */
+			/*
+			 * A stream starts no thread: its kallsyms is read at its first
+			 * kernel sample, where perf reads it, with the build ids come by then.
+			 */
+			if (pdata__is_pipe(H->p))
+				symcache__load_kernel(H->syms);
+		}
 		else if (H->last_jit)
 			k.addr = ss->smp->ip;		/* an identity map, no symbols */
 		else
