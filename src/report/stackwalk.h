@@ -52,6 +52,10 @@ struct stackwalk {
 	size_t fx_cap, lx_cap;
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
 	uint64_t uips[STACKWALK_MAX_STACK];
+	/* The user maps the unwinder looked up for the current sample, for its frames. */
+	uint64_t seen_ip[16];
+	struct resolved seen[16];
+	size_t nseen;
 	struct stackwalk_dso *dsos[STACKWALK_DBUCKETS];
 };
 
