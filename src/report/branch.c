@@ -523,24 +523,6 @@ static void print_cell(struct branch *B, struct out *out, const struct bent *e, 
 	}
 }
 
-/* "1K": perf's abbreviated sample count (strictly above 1000, divided down step by step). */
-static void samples_abbrev(struct out *out, uint64_t n)
-{
-	char unit = ' ';
-
-	if (n > 1000) {
-		n /= 1000;
-		unit = 'K';
-	}
-	if (n > 1000) {
-		n /= 1000;
-		unit = 'M';
-	}
-	if (n > 1000)
-		unit = 'G';
-	out_printf(out, "%" PRIu64 "%c", n, unit);
-}
-
 static double share(const struct bhists *hs, uint64_t period)
 {
 	return hs->total ? 100.0 * (double)period / (double)hs->total : 0.0;
@@ -579,7 +561,7 @@ static void print_text(struct branch *B, struct out *out)
 		if (printed++)
 			out_str(out, "\n\n");
 		out_str(out, "# Samples: ");
-		samples_abbrev(out, hs->nr_samples);
+		out_samples_abbrev(out, hs->nr_samples);
 		out_printf(out, " of event '%s'\n", pdata__evsel(B->p, i)->name);
 		out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total);
 		out_str(out, o->show_nr ? "# Overhead       Samples" : "# Overhead");

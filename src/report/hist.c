@@ -100,7 +100,6 @@ struct hist {
 	size_t sort_nm;			/* the members of the histogram being sorted */
 };
 
-
 static const char *intern(struct hist *H, const char *s)
 {
 	return strset_intern(&H->strs, s);
@@ -1199,25 +1198,6 @@ static void print_cell(struct out *out, const struct hent *e, enum report_key k,
 	}
 }
 
-/* "1K": perf's abbreviated sample count (strictly above 1000, divided down step by step). */
-static void samples_abbrev(struct out *out, uint64_t n)
-{
-	char unit = ' ';
-
-	if (n > 1000) {
-		n /= 1000;
-		unit = 'K';
-	}
-	if (n > 1000) {
-		n /= 1000;
-		unit = 'M';
-	}
-	if (n > 1000)
-		unit = 'G';
-	out_printf(out, "%" PRIu64 "%c", n, unit);
-}
-
-
 static double share(const struct hists *hs, uint64_t period)
 {
 	return hs->total_period ? 100.0 * (double)period / (double)hs->total_period : 0.0;
@@ -1358,7 +1338,7 @@ static int print_text(struct hist *H, struct out *out)
 			nr_events += H->h[i + m].total_period;
 		}
 		out_str(out, "# Samples: ");
-		samples_abbrev(out, nr_samples);
+		out_samples_abbrev(out, nr_samples);
 		/* "events" for a leader of members, even when they are shown apart (--no-group), as perf */
 		out_printf(out, " of event%s '", H->nmemb && H->lead[i] == i && H->nmemb[i] > 1 ? "s" : "");
 		if (nm > 1)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include "../lib/log.h"
@@ -120,4 +121,21 @@ void out_json_str(struct out *o, const char *s)
 		}
 	}
 	out_char(o, '"');
+}
+
+void out_samples_abbrev(struct out *o, uint64_t n)
+{
+	char unit = ' ';
+
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'K';
+	}
+	if (n > 1000) {
+		n /= 1000;
+		unit = 'M';
+	}
+	if (n > 1000)
+		unit = 'G';
+	out_printf(o, "%" PRIu64 "%c", n, unit);
 }
