@@ -11,13 +11,21 @@ have_json_parser () { command -v python3 >/dev/null 2>&1; }
 
 perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
 
-# The whole report but for perf's random tip line.
+# The whole report but for perf's random tip line.  perf 6.1 itself dies
+# of a signal on some streams (a SIGSEGV in one of about a dozen recordings
+# of gpipe.data, with --no-group): such a view has nothing to be compared
+# with, and mperf's report of it is still required to be said without a word.
 same_group_report () {	# FILE [OPTIONS...]
-	local f=$1
+	local f=$1 st=0
 	shift
-	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | grep -v '^# (Tip:' >perf.out &&
+	"$PERF" report --stdio -i "$f" "$@" >perf.raw 2>/dev/null || st=$?
 	"$MPERF" report -i "$f" "$@" 2>mperf.err | grep -v '^# (Tip:' >mperf.out &&
-	test_must_be_empty mperf.err &&
+	test_must_be_empty mperf.err || { echo "# $f $*: mperf failed or warned"; return 1; }
+	if test "$st" -gt 128; then
+		echo "# $f $*: perf died of signal $((st - 128)), this view is not compared"
+		return 0
+	fi
+	grep -v '^# (Tip:' perf.raw >perf.out &&
 	grep -q "^# Total Lost Samples:" perf.out &&
 	diff -u perf.out mperf.out >diff.out || { echo "# $f $*"; head -n 40 diff.out; return 1; }
 }
