@@ -251,6 +251,28 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
 #define HENT_OF_IN(n) ((struct hent *)((char *)(n) - offsetof(struct hent, in)))
 
 /*
+ * perf's tree descent by perf_cmp: the entry equal to key in the tree at
+ * *root, or NULL with *linkp and *parentp where key goes.
+ */
+static struct hent *in_tree_find(const struct hist *H, struct rb_node **root, const struct hent *key,
+				 struct rb_node ***linkp, struct rb_node **parentp)
+{
+	struct rb_node **link = root, *parent = NULL;
+
+	while (*link) {
+		int64_t c = perf_cmp(H, HENT_OF_IN(*link), key);
+
+		parent = *link;
+		if (!c)
+			return HENT_OF_IN(parent);
+		link = c < 0 ? &parent->left : &parent->right;
+	}
+	*linkp = link;
+	*parentp = parent;
+	return NULL;
+}
+
+/*
  * One sample of weight period into the entry of key's sort keys: its own
  * (self), or one its chain passes through (only the Children share).
  * The entry, or NULL when out of memory.
@@ -270,15 +292,7 @@ static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key
 		 * can miss its equal and be made twice, as in perf.
 		 */
 		b = hash_ent(H, key) % HBUCKETS;
-		while (*link && !e) {
-			int64_t c = perf_cmp(H, HENT_OF_IN(*link), key);
-
-			parent = *link;
-			if (!c)
-				e = HENT_OF_IN(parent);
-			else
-				link = c < 0 ? &parent->left : &parent->right;
-		}
+		e = in_tree_find(H, &hs->in_root, key, &link, &parent);
 	}
 	if (!e) {
 		if (!(e = malloc(sizeof(*e))))
@@ -933,19 +947,10 @@ static int collapse(struct hist *H, struct hists *hs)
 	n = hs->n;
 	hs->in_root = NULL;
 	for (size_t i = 0; i < n; i++) {
-		struct hent *e = hs->v[i], *eq = NULL;
-		struct rb_node **link = &root, *parent = NULL;
+		struct hent *e = hs->v[i], *eq;
+		struct rb_node **link, *parent;
 
-		while (*link && !eq) {
-			int64_t c = perf_cmp(H, HENT_OF_IN(*link), e);
-
-			parent = *link;
-			if (!c)
-				eq = HENT_OF_IN(parent);
-			else
-				link = c < 0 ? &parent->left : &parent->right;
-		}
-		if (!eq) {
+		if (!(eq = in_tree_find(H, &root, e, &link, &parent))) {
 			rb_insert(&root, &e->in, parent, link);
 			continue;
 		}
@@ -1031,21 +1036,13 @@ static int link_group(struct hist *H, size_t l)
 		const struct hists *hm = &H->h[l + m];
 
 		for (size_t e = 0; e < hm->n; e++) {
-			struct hent *me = hm->v[e], *x = NULL;
-			struct rb_node **link = &hl->in_root, *parent = NULL;
+			struct hent *me = hm->v[e], *x;
+			struct rb_node **link = NULL, *parent = NULL;
 			size_t b;
 
 			if (H->chains) {
 				b = hash_ent(H, me) % HBUCKETS;
-				while (*link && !x) {
-					int64_t c = perf_cmp(H, HENT_OF_IN(*link), me);
-
-					parent = *link;
-					if (!c)
-						x = HENT_OF_IN(parent);
-					else
-						link = c < 0 ? &parent->left : &parent->right;
-				}
+				x = in_tree_find(H, &hl->in_root, me, &link, &parent);
 			} else {
 				x = lookup(H, hl, me, &b);
 			}
