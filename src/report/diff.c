@@ -257,16 +257,6 @@ static int move_cmp(const void *pa, const void *pb, void *ctx)
 
 /* ---- text ---- */
 
-static const char *const key_header[] = {
-	[REPORT_KEY_COMM] = "Command", [REPORT_KEY_PID] = "    Pid:Command",
-	[REPORT_KEY_DSO] = "Shared Object", [REPORT_KEY_SYM] = "Symbol",
-};
-
-static const char *const key_name[] = {
-	[REPORT_KEY_COMM] = "comm", [REPORT_KEY_PID] = "pid",
-	[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "symbol",
-};
-
 static size_t cell_len(const struct report_entry *e, enum report_key k)
 {
 	switch (k) {
@@ -276,36 +266,6 @@ static size_t cell_len(const struct report_entry *e, enum report_key k)
 	case REPORT_KEY_SYM: return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
 	}
 	return 0;
-}
-
-static void print_cell(struct out *out, const struct report_entry *e, enum report_key k, int width, bool last)
-{
-	char buf[4096];
-
-	switch (k) {
-	case REPORT_KEY_COMM:
-		out_printf(out, "%-*.*s", width, width, e->comm);
-		break;
-	case REPORT_KEY_PID: {
-		int w = (width > 7 ? width : 7) - 8;
-
-		out_printf(out, "%7d:%-*.*s", e->tid, w, w < 0 ? 0 : w, e->thread_comm);
-		break;
-	}
-	case REPORT_KEY_DSO:
-		out_printf(out, "%-*.*s", width, width, e->dso ? e->dso : "[unknown]");
-		break;
-	case REPORT_KEY_SYM:
-		if (e->sym)
-			snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
-		else
-			snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);
-		if (last)
-			out_str(out, buf);
-		else
-			out_printf(out, "%-*s", width, buf);
-		break;
-	}
 }
 
 /* The diff columns, as perf registers them: baseline, its period, the computed one, formula, period. */
@@ -478,7 +438,7 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 		if (!D->elided[ho->keys[k]])
 			cols[nc++] = ho->keys[k];
 	for (int c = 0; c < nc; c++)
-		width[c] = (int)strlen(key_header[cols[c]]);
+		width[c] = (int)strlen(out_key_header(cols[c]));
 	for (size_t i = 0; i < er->nr; i++) {
 		const struct report_entry *e = er->rows[i].e;
 
@@ -499,7 +459,7 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 		for (int d = 0; d < nd; d++)
 			out_printf(out, "%s%*s", d ? "  " : " ", dwidth[d], dhead[d]);
 		for (int c = 0; c < nc; c++)
-			out_printf(out, "  %-*.*s", width[c], width[c], key_header[cols[c]]);
+			out_printf(out, "  %-*.*s", width[c], width[c], out_key_header(cols[c]));
 		out_str(out, "\n#");
 		for (int d = 0; d < nd; d++) {
 			out_str(out, d ? "  " : " ");
@@ -524,7 +484,7 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 		}
 		for (int c = 0; c < nc; c++) {
 			out_str(out, "  ");
-			print_cell(out, r->e, cols[c], width[c], c + 1 == nc);
+			out_report_cell(out, r->e, cols[c], width[c], c + 1 == nc);
 		}
 		out_char(out, '\n');
 	}
@@ -695,7 +655,7 @@ int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, c
 		out_json_str(&out, new_label);
 		out_str(&out, ",\n  \"sort\": [");
 		for (int k = 0; k < o->hist.nr_keys; k++)
-			out_printf(&out, "%s\"%s\"", k ? ", " : "", key_name[o->hist.keys[k]]);
+			out_printf(&out, "%s\"%s\"", k ? ", " : "", out_key_name(o->hist.keys[k]));
 		out_printf(&out, "],\n  \"percentage\": \"%s\",\n  \"events\": [", o->relative ? "relative" : "absolute");
 	}
 	for (size_t i = 0; i < pdata__nr_evsel(old) && ret >= 0; i++) {

@@ -1134,16 +1134,6 @@ static void group_desc(struct out *out, const struct hist *H, size_t l, bool jso
 		out_str(out, buf);
 }
 
-static const char *const key_header[] = {
-	[REPORT_KEY_COMM] = "Command", [REPORT_KEY_PID] = "    Pid:Command",
-	[REPORT_KEY_DSO] = "Shared Object", [REPORT_KEY_SYM] = "Symbol",
-};
-
-static const char *const key_name[] = {
-	[REPORT_KEY_COMM] = "comm", [REPORT_KEY_PID] = "pid",
-	[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "symbol",
-};
-
 /* The width perf computes for an entry's cell (its col_len). */
 static size_t cell_len(const struct hent *e, enum report_key k)
 {
@@ -1160,39 +1150,16 @@ static size_t cell_len(const struct hent *e, enum report_key k)
 	return 0;
 }
 
-/* One cell; the last column is printed unpadded only for the symbol. */
-static void print_cell(struct out *out, const struct hent *e, enum report_key k, int width, bool last)
+/* An entry as the report's callers see it. */
+static void entry_of(const struct hent *h, struct report_entry *r)
 {
-	switch (k) {
-	case REPORT_KEY_COMM:
-		out_printf(out, "%-*.*s", width, width, e->comm);
-		break;
-	case REPORT_KEY_PID: {
-		int w = (width > 7 ? width : 7) - 8;
-
-		out_printf(out, "%7d:%-*.*s", e->tid, w, w < 0 ? 0 : w, e->last_comm);
-		break;
-	}
-	case REPORT_KEY_DSO:
-		out_printf(out, "%-*.*s", width, width, e->dso ? e->dso : "[unknown]");
-		break;
-	case REPORT_KEY_SYM: {
-		char buf[4096];
-
-		if (e->sym && e->object)	/* perf: the offset of the first sample's address in its map */
-			snprintf(buf, sizeof(buf), "[%c] %s+%#" PRIx64, e->level, e->sym,
-				 (e->module_addr ? e->module_addr : e->addr) - e->sym_start);
-		else if (e->sym)
-			snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
-		else
-			snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */
-		if (last)
-			out_str(out, buf);
-		else
-			out_printf(out, "%-*s", width, buf);
-		break;
-	}
-	}
+	*r = (struct report_entry){
+		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid,
+		.dso = h->dso, .sym = h->sym, .sym_start = h->sym_start, .sym_end = h->sym_end, .addr = h->addr,
+		.level = h->level, .inlined = h->inlined, .object = h->object,
+		.object_off = (h->module_addr ? h->module_addr : h->addr) - h->sym_start,
+		.filtered = h->filtered, .period = h->period, .samples = h->nr,
+	};
 }
 
 static double share(const struct hists *hs, uint64_t period)
@@ -1281,7 +1248,7 @@ static int print_text(struct hist *H, struct out *out)
 				: key == REPORT_KEY_DSO ? single_value(o->dso) : NULL;
 
 		if (v)
-			out_printf(out, "# %s: %s\n", key_name[key], v);
+			out_printf(out, "# %s: %s\n", out_key_name(key), v);
 		else
 			cols[nc++] = key;
 	}
@@ -1314,7 +1281,7 @@ static int print_text(struct hist *H, struct out *out)
 			return mperf_error(-ENOMEM, "out of memory");
 		/* Columns fit every shown entry, including those --percent-limit hides. */
 		for (int c = 0; c < nc; c++)
-			width[c] = (int)strlen(key_header[cols[c]]);
+			width[c] = (int)strlen(out_key_header(cols[c]));
 		for (size_t e = 0; e < hs->n; e++) {
 			if (hs->v[e]->filtered)
 				continue;
@@ -1346,7 +1313,7 @@ static int print_text(struct hist *H, struct out *out)
 		for (int v = 0; v < nv; v++)
 			out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
 		for (int c = 0; c < nc; c++)
-			out_printf(out, "  %-*.*s", width[c], width[c], key_header[cols[c]]);
+			out_printf(out, "  %-*.*s", width[c], width[c], out_key_header(cols[c]));
 		out_char(out, '\n');
 		for (int v = 0; v < nv; v++) {
 			out_str(out, v ? "  " : "# ");
@@ -1362,6 +1329,7 @@ static int print_text(struct hist *H, struct out *out)
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
 			double pct = share(hs, h->period), acc = share(hs, h->acc);
+			struct report_entry re;
 
 			/* perf's --percent-limit looks at the Children share when there is one. */
 			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
@@ -1371,9 +1339,10 @@ static int print_text(struct hist *H, struct out *out)
 				for (size_t m = 0; m < nm; m++)
 					print_value(out, &H->h[i + m], h, m, vc[v]);
 			}
+			entry_of(h, &re);
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
-				print_cell(out, h, cols[c], width[c], c + 1 == nc);
+				out_report_cell(out, &re, cols[c], width[c], c + 1 == nc);
 			}
 			out_char(out, '\n');
 			if (h->cc && H->show)
@@ -1432,7 +1401,7 @@ static int print_json(struct hist *H, struct out *out)
 	out_printf(out, "{\n  \"schema\": \"mperf-report/1\",\n  \"total_lost_samples\": %" PRIu64 ",\n  \"sort\": [",
 		   H->total_lost);
 	for (int k = 0; k < o->nr_keys; k++)
-		out_printf(out, "%s\"%s\"", k ? ", " : "", key_name[o->keys[k]]);
+		out_printf(out, "%s\"%s\"", k ? ", " : "", out_key_name(o->keys[k]));
 	out_str(out, "],\n  \"children\": ");
 	out_str(out, H->children ? "true" : "false");
 	out_str(out, ",\n  \"call_graph\": ");
@@ -1708,14 +1677,7 @@ void report_hists__event(const struct report_hists *rh, size_t ev, struct report
 
 void report_hists__entry(const struct report_hists *rh, size_t ev, size_t i, struct report_entry *r)
 {
-	const struct hent *h = rh->H.h[ev].v[i];
-
-	*r = (struct report_entry){
-		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid,
-		.dso = h->dso, .sym = h->sym, .sym_start = h->sym_start, .sym_end = h->sym_end, .addr = h->addr,
-		.level = h->level, .inlined = h->inlined, .filtered = h->filtered, .period = h->period,
-		.samples = h->nr,
-	};
+	entry_of(rh->H.h[ev].v[i], r);
 }
 
 void report_hists__free(struct report_hists *rh)

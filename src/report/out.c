@@ -139,3 +139,58 @@ void out_samples_abbrev(struct out *o, uint64_t n)
 		unit = 'G';
 	out_printf(o, "%" PRIu64 "%c", n, unit);
 }
+
+static const char *const key_header[] = {
+	[REPORT_KEY_COMM] = "Command", [REPORT_KEY_PID] = "    Pid:Command",
+	[REPORT_KEY_DSO] = "Shared Object", [REPORT_KEY_SYM] = "Symbol",
+};
+
+static const char *const key_name[] = {
+	[REPORT_KEY_COMM] = "comm", [REPORT_KEY_PID] = "pid",
+	[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "symbol",
+};
+
+const char *out_key_header(enum report_key k)
+{
+	return key_header[k];
+}
+
+const char *out_key_name(enum report_key k)
+{
+	return key_name[k];
+}
+
+/* One cell; the last column is printed unpadded only for the symbol. */
+void out_report_cell(struct out *out, const struct report_entry *e, enum report_key k, int width, bool last)
+{
+	switch (k) {
+	case REPORT_KEY_COMM:
+		out_printf(out, "%-*.*s", width, width, e->comm);
+		break;
+	case REPORT_KEY_PID: {
+		int w = (width > 7 ? width : 7) - 8;
+
+		out_printf(out, "%7d:%-*.*s", e->tid, w, w < 0 ? 0 : w, e->thread_comm);
+		break;
+	}
+	case REPORT_KEY_DSO:
+		out_printf(out, "%-*.*s", width, width, e->dso ? e->dso : "[unknown]");
+		break;
+	case REPORT_KEY_SYM: {
+		char buf[4096];
+
+		if (e->sym && e->object)	/* perf: the offset of the first sample's address in its map */
+			snprintf(buf, sizeof(buf), "[%c] %s+%#" PRIx64, e->level, e->sym, e->object_off);
+		else if (e->sym)
+			snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
+		else
+			snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */
+		if (last)
+			out_str(out, buf);
+		else
+			out_printf(out, "%-*s", width, buf);
+		break;
+	}
+	}
+}
+

@@ -3,9 +3,11 @@
 #define MPERF_REPORT_OUT_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "report.h"
 
 /*
  * Buffered text output for the dump, which prints millions of short lines:
@@ -70,5 +72,11 @@ void out_xhex(struct out *o, uint64_t v);		/* %#lx: "0" for zero, else 0x... */
 void out_json_str(struct out *o, const char *s);
 /* "1K": perf's abbreviated sample count in its report headers (above 1000, divided down step by step). */
 void out_samples_abbrev(struct out *o, uint64_t n);
+
+/* The report's key columns, as perf prints them (report.h's entries and keys). */
+const char *out_key_header(enum report_key k);	/* "Shared Object" */
+const char *out_key_name(enum report_key k);	/* "dso", in --sort and JSON */
+/* An entry's cell of key k; the last column's symbol is not padded. */
+void out_report_cell(struct out *out, const struct report_entry *e, enum report_key k, int width, bool last);
 
 #endif

@@ -149,6 +149,8 @@ struct report_entry {
 	uint64_t addr;			/* the first sample's map-relative address */
 	char level;			/* '.' user, 'k' kernel, ... */
 	bool inlined;			/* sym ends in " (inlined)" */
+	bool object;			/* a kallsyms data symbol: shown as sym+0xobject_off */
+	uint64_t object_off;		/* the first sample's offset in it */
 	bool filtered;			/* hidden by o's comm/dso filters: in the totals, not shown */
 	uint64_t period, samples;
 };
