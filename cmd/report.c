@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +22,10 @@
  */
 static const char report_usage[] =
 	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p] [--comms list]\n"
-	"                    [--dsos list] [--header | --header-only] [--children | --no-children]\n"
-	"                    [-g [args]] [-G] [--max-stack n] [--group | --no-group] [--group-sort-idx n]\n"
-	"                    [-n] [--show-total-period] [-b | --no-branch-stack]\n"
+	"                    [--dsos list] [--pid list] [--tid list] [--header | --header-only]\n"
+	"                    [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
+	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
+	"                    [-b | --no-branch-stack]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
@@ -53,6 +55,8 @@ static const char report_usage[] =
 	"        --percent-limit P  hide entries below P percent\n"
 	"    -c, --comms C          only these commands (comma-separated)\n"
 	"    -d, --dsos D           only these shared objects (comma-separated)\n"
+	"        --pid PIDS         only these processes (comma-separated)\n"
+	"        --tid TIDS         only these threads (comma-separated)\n"
 	"        --children         with call chains (the default when the file has them): each\n"
 	"                           entry also gets what its callees cost (Children), with its chains\n"
 	"        --no-children      the Self overhead only, each entry with the chains to it\n"
@@ -339,6 +343,20 @@ static int export_to(struct pdata *p, const char *label, const struct report_exp
 	return ret;
 }
 
+/* A comma-separated list of ids, as perf's --pid and --tid take. */
+static bool id_list(const char *s)
+{
+	do {
+		char *end;
+
+		errno = 0;
+		if (*s < '0' || *s > '9' || strtol(s, &end, 10) > INT_MAX || errno)
+			return false;
+		s = end;
+	} while (*s == ',' && *++s);
+	return !*s;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -355,6 +373,8 @@ int cmd_report(int argc, char **argv)
 		{ "comm", required_argument, NULL, 'c' },
 		{ "dsos", required_argument, NULL, 'd' },
 		{ "dso", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
 		{ "children", no_argument, NULL, 'C' },
 		{ "no-children", no_argument, NULL, 'N' },
 		{ "call-graph", optional_argument, NULL, 'g' },
@@ -517,6 +537,14 @@ int cmd_report(int argc, char **argv)
 		case 'd':
 			ho.dso = optarg;
 			hist_opt = hist_opt ? hist_opt : "--dsos";
+			break;
+		case 'p':
+		case 't':
+			if (!id_list(optarg))
+				return cmd_usage_error("report", "invalid %s list '%s' (comma-separated ids)",
+						       c == 'p' ? "--pid" : "--tid", optarg);
+			*(c == 'p' ? &ho.pid : &ho.tid) = optarg;
+			hist_opt = hist_opt ? hist_opt : c == 'p' ? "--pid" : "--tid";
 			break;
 		case 'K':
 			check = true;

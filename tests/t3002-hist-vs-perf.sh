@@ -50,6 +50,22 @@ test_expect_success PERF '--sort dso,sym and --sort comm' '
 	same_hist fork.data --sort comm
 '
 
+# perf hides an entry as its first sample was hidden: the two cpuspin
+# processes share their comm,dso,sym entries, which --pid keeps whole.
+test_expect_success PERF '--pid and --tid, as perf filters them' '
+	"$PERF" report --stdio -i fork.data --sort pid 2>/dev/null |
+		sed -n "s/^ *[0-9.]*% *\([0-9]*\):cpuspin *$/\1/p" >pids &&
+	test_line_count = 2 pids &&
+	first=$(sed -n 1p pids) && second=$(sed -n 2p pids) &&
+	same_hist fork.data --pid "$first" &&
+	same_hist fork.data --tid "$second" --sort pid &&
+	grep -q ":cpuspin" mperf.out && ! grep -q "$first:" mperf.out &&
+	same_hist fork.data --pid "$first,$second" --sort pid,dso &&
+	test "$(grep -c ":cpuspin" mperf.out)" -ge 2 && ! grep -q ":sh " mperf.out &&
+	test_expect_code 129 "$MPERF" report -i fork.data --pid 1,x 2>err &&
+	grep -q "invalid --pid list" err
+'
+
 test_expect_success PERF 'perf record -z: the zstd-compressed records' '
 	perf_record -z -e cpu-clock -o z.data "$CPUSPIN" 0.3 && same_hist z.data
 '

@@ -130,6 +130,11 @@ test_expect_success PERF 'a shell and its children: perf'"'"'s order, and the fi
 	same_report fork.data --dsos callpaths &&
 	same_report fork.data --comms sh &&
 	same_report fork.data --no-children --dsos libc.so.6 &&
+	pid=$("$PERF" report --stdio -i fork.data --sort pid -g none 2>/dev/null |
+		sed -n "s/^ *[0-9.]*% *[0-9.]*% *\([0-9]*\):callpaths *$/\1/p" | head -n 1) &&
+	test -n "$pid" &&
+	same_report fork.data --pid "$pid" &&
+	same_report fork.data --tid "$pid" --sort pid -g folded &&
 	same_report fork.data --percent-limit 2 &&
 	same_report fork.data -g folded --percent-limit 2
 '

@@ -120,6 +120,19 @@ static bool listed(const char *list, const char *name)
 	return false;
 }
 
+/* list: comma-separated decimal ids (checked by the caller). */
+static bool listed_id(const char *list, int id)
+{
+	for (const char *p = list; p && *p; ) {
+		char *end;
+
+		if (strtol(p, &end, 10) == id)
+			return true;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}
+
 static bool same(const struct hist *H, const struct hent *a, const struct hent *b)
 {
 	/* Kept apart until kallsyms is read: the first sample in the kernel's map may keep it when others lose it. */
@@ -497,6 +510,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	if (H->o->comm && !listed(H->o->comm, k.comm))
 		k.filtered = true;
 	if (H->o->dso && !(k.dso && (listed(H->o->dso, k.dso) || listed(H->o->dso, w->dso))))
+		k.filtered = true;
+	if ((H->o->pid && !listed_id(H->o->pid, w->pid)) || (H->o->tid && !listed_id(H->o->tid, w->tid)))
 		k.filtered = true;
 	hs->total_period += ss->period;
 	if (!k.filtered)
