@@ -34,6 +34,8 @@ VIEWS=(
 	"-g none"
 	"--sort sym"
 	"--sort dso,sym -g folded"
+	"--sort dso"
+	"--sort comm,dso"
 )
 
 # same_chains FILE [OPTIONS...]: the same chains with the same values,

@@ -163,6 +163,15 @@ test_expect_success PERF 'frame pointers alone lose the callers: dwarf finds the
 # checked whole; perf's are compared with them.  Entries of equal
 # Children below 1% are left out of the two-event comparison: their order
 # is the tie perf's output tree leaves.
+# Two threads: entries that perf's collapse merges (one per thread before)
+# have their chains sorted whole, the merged one tied by its first part's
+# depth.
+test_expect_success PERF 'perf'"'"'s dwarf file of two threads: every view equals perf'"'"'s (entries from 1%)' '
+	"$PERF" record -q --call-graph dwarf -e cpu-clock -o pthr.data "$CALLPATHS_NOFP" 0.6 2 >/dev/null 2>&1 &&
+	all_views_above pthr.data &&
+	same_report pthr.data --percent-limit 1 -g callee,0.05
+'
+
 test_expect_success PERF 'several events; a child of a shell' '
 	"$PERF" record -q --call-graph dwarf,4096 -e cpu-clock,task-clock -o ptwo.data "$CALLPATHS_NOFP" 0.3 \
 		>/dev/null 2>&1 &&

@@ -255,8 +255,11 @@ int cc_tree_merge(struct cc_tree *dst, const struct cc_tree *src)
 {
 	struct cc_frame *path = NULL;
 	size_t cap = 0;
+	size_t depth = dst->max_depth;
 	int err = merge_branch(dst, &src->root, &path, &cap, 0);
 
+	/* perf's merge leaves the depth alone: a merged entry ties by its first part's */
+	dst->max_depth = depth;
 	free(path);
 	return err;
 }

@@ -780,7 +780,7 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 		 * equal, by the depth of their chains (deeper first in the
 		 * caller order), when they are of one thread.
 		 */
-		if (a->tid == b->tid && H->key[REPORT_KEY_SYM]) {
+		if (a->tid == b->tid) {
 			size_t da = a->cc ? a->cc->max_depth : 0, db = b->cc ? b->cc->max_depth : 0;
 
 			if (da != db)
@@ -1292,7 +1292,8 @@ static int print_text(struct hist *H, struct out *out)
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
 		H->sort_nm = nm;
-		if (sort_chains(H, hs) || order_entries(H, hs))
+		/* the chains of entries the collapse merged are sorted whole */
+		if (order_entries(H, hs) || sort_chains(H, hs))
 			return mperf_error(-ENOMEM, "out of memory");
 		/* Columns fit every shown entry, including those --percent-limit hides. */
 		for (int c = 0; c < nc; c++)

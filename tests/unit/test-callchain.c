@@ -166,9 +166,30 @@ static void test_dsos_and_addresses(void)
 	cc_tree_free(&t);
 }
 
+/* perf's collapse merges an entry's chains into an equal one's, its depth left as it was. */
+static void test_tree_merge(void)
+{
+	struct cc_tree dst = { 0 }, src = { 0 };
+	char *s;
+
+	add(&dst, "mab", 3);
+	add(&src, "mabcd", 2);
+	add(&src, "mx", 1);
+	ok(!cc_tree_merge(&dst, &src), "merged");
+	is_u64(dst.root.children_hit, 6, "every period");
+	is_int((long long)dst.max_depth, 3, "the depth is the first part's: the merged entry ties as perf's does");
+	ok(!cc_tree_sort(&dst, REPORT_CC_FOLDED, 0, 0), "sorted after the merge");
+	s = print(&dst, REPORT_CC_FOLDED, 6, 6);
+	is_str(s, "50.00% m;a;b\n33.33% m;a;b;c;d\n16.67% m;x\n", "the merged chains, whole");
+	free(s);
+	cc_tree_free(&dst);
+	cc_tree_free(&src);
+}
+
 int main(void)
 {
 	test_merge_and_split();
+	test_tree_merge();
 	test_sort_and_print();
 	test_dsos_and_addresses();
 	return done_testing();
