@@ -127,10 +127,11 @@ branch_files="perf.data.branch-4.14 perf.data.branch_stack_hw_index perf.data.br
 same_corpus_stdio () {	# same_corpus_stdio FILE [OPTIONS...]
 	local f=$1
 	shift
-	"$PERF" report --stdio -i "$CORPUS/$f" "$@" 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
-	"$MPERF" report -i "$CORPUS/$f" "$@" 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+	"$PERF" report --stdio -i "$CORPUS/$f" "$@" 2>perf.err | grep -v "^# (Tip:" >perf.out &&
+	"$MPERF" report -i "$CORPUS/$f" "$@" 2>mperf.err | grep -v "^# (Tip:" >mperf.out &&
 	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
 	diff -u perf.out mperf.out >diff.out || { echo "# $f $*"; head -n 20 diff.out; return 1; }
+	kallsyms_warning report || { echo "# $f $*: the warnings"; return 1; }
 }
 
 test_expect_success PERF,CORPUS 'report --stdio: the branch view of the files with branch stacks, whole' '

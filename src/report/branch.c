@@ -298,6 +298,7 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 	if (!(s->dso = strset_intern(&B->strs, stackwalk_short_name(r.dso, buf, sizeof(buf)))))
 		return -ENOMEM;
 	s->level = stackwalk_level(mode);
+	stackwalk_kernel_hit(B->syms, mode, &r);
 	if (mode == PERF_RECORD_MISC_KERNEL) {
 		if (B->kthread_running) {
 			pthread_join(B->kthread, NULL);
@@ -333,6 +334,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		return 0;
 	if (!(hs = hists_of(B, ss->evsel)) || !(comm = strset_intern(&B->strs, ss->where.comm)))
 		return mperf_error(-ENOMEM, "out of memory");
+	/* perf resolves the sample's own ip first: its kernel symbols are loaded (and warned of) then */
+	stackwalk_kernel_hit(B->syms, ss->cpumode, &ss->where);
 	for (uint64_t i = 0; i < ss->smp->branch_nr; i++) {
 		struct pd_branch_entry be;
 		struct bent *e = calloc(1, sizeof(*e));
