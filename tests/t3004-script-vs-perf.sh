@@ -154,6 +154,18 @@ test_expect_success PERF 'perf and mperf files: --call-graph dwarf, the unwound 
 	same_unwound mdw.data
 '
 
+# perf marks an inline frame " (inlined)" whatever the fields, in place of its dso.
+test_expect_success PERF 'dwarf frames with -F ip,sym and -F ip: inline frames marked as perf marks them' '
+	for F in ip,sym ip; do
+		"$PERF" script -i dw.data -F $F >perf.out 2>/dev/null &&
+		"$MPERF" script -i dw.data -F $F >mperf.out &&
+		lines=$(wc -l <perf.out) && differ=$(diff perf.out mperf.out | grep -c "^<" || :) &&
+		test "$differ" -le $((lines / 100)) || { echo "-F $F: $differ of $lines lines differ"; exit 1; }
+	done &&
+	grep -q "^	 *[0-9a-f]* (inlined)$" mperf.out &&
+	"$MPERF" script -i dw.data -F ip,sym | grep -q "^	 *[0-9a-f]* __libc_start_main_impl (inlined)$"
+'
+
 test_expect_success PERF,TRACEFS,SCHED 'perf file: tracepoints, their fields from TRACING_DATA' '
 	perf_record -o tp.data -e sched:sched_switch,sched:sched_wakeup "$CPUSPIN" 0.3 &&
 	same_script tp.data &&

@@ -715,8 +715,7 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 					out_hex(o, addr - sym->start);
 				}
 			}
-			if (f & SCRIPT_F_DSO)
-				out_str(o, " (inlined)");
+			out_str(o, " (inlined)");	/* perf's, whatever the fields: in place of the dso */
 		} else {
 			print_sym_dso(S, f, &r, sym, addr);
 		}
