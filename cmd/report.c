@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../src/lib/err.h"
@@ -43,7 +44,7 @@ static const char report_usage[] =
 	"        --json             the histograms as one JSON document (see mperf-report(1))\n"
 	"        --header           print the file's header and features first\n"
 	"        --header-only      print only the file's header and features (a stream's too)\n"
-	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, sym\n"
+	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, symbol (sym)\n"
 	"                           (default: comm,dso,sym); in the branch view comm, pid, dso_from,\n"
 	"                           dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles\n"
 	"                           (default: comm,dso_from,symbol_from,symbol_to,cycles)\n"
@@ -83,11 +84,16 @@ static const char report_usage[] =
 	"Chains recorded with --call-graph dwarf are unwound from each sample's registers and\n"
 	"stack copy (libdw), with perf's inline frames.\n";
 
-/* The index of the name p[0..len) in names[n] (NULL entries skipped), or -1. */
-static int key_index(const char *p, size_t len, const char *const *names, int n)
+/*
+ * The index of the name p[0..len) in names[n] (NULL entries skipped), or
+ * -1; with prefix, as perf matches its sort keys: the first name that
+ * p[0..len) begins, in any case ("sym", "Symbol", "d").
+ */
+static int key_index(const char *p, size_t len, const char *const *names, int n, bool prefix)
 {
-	for (int k = 0; k < n; k++)
-		if (names[k] && strlen(names[k]) == len && !strncmp(p, names[k], len))
+	for (int k = 0; len && k < n; k++)
+		if (names[k] && (prefix ? strlen(names[k]) >= len && !strncasecmp(p, names[k], len)
+				 : strlen(names[k]) == len && !strncmp(p, names[k], len)))
 			return k;
 	return -1;
 }
@@ -100,7 +106,7 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 {
 	static const char *const names[] = {
 		[REPORT_KEY_COMM] = "comm", [REPORT_KEY_PID] = "pid",
-		[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "sym",
+		[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "symbol",
 	};
 	static const char *const bnames[] = {
 		[REPORT_BKEY_COMM] = "comm", [REPORT_BKEY_PID] = "pid", [REPORT_BKEY_DSO_FROM] = "dso_from",
@@ -116,31 +122,39 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 	o->sort_symbol = strstr(list, "symbol") != NULL;
 	for (const char *p = list; *p; ) {
 		size_t len = strcspn(p, ",");
-		int k = key_index(p, len, names, REPORT_NR_KEYS);
-		int b = key_index(p, len, bnames, REPORT_NR_BKEYS);
+		int k = key_index(p, len, names, REPORT_NR_KEYS, true);
+		int b = key_index(p, len, bnames, REPORT_NR_BKEYS, false);
 
+		if (b < 0 && (k == REPORT_KEY_COMM || k == REPORT_KEY_PID))
+			b = k == REPORT_KEY_COMM ? REPORT_BKEY_COMM : REPORT_BKEY_PID;
 		if (k < 0 && b < 0) {
 			cmd_usage_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym; in the branch view "
 					"dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles)",
 					(int)len, p);
 			return -1;
 		}
-		for (const char *q = list; q < p; q += strcspn(q, ",") + 1)
-			if (strcspn(q, ",") == len && !strncmp(q, p, len)) {
-				cmd_usage_error("report", "sort key '%.*s' given twice in '%s'", (int)len, p, list);
-				return -1;
-			}
+		/* perf takes a key once: given again, it is ignored */
+		bool dup_k = false, dup_b = false;
+
+		for (int i = 0; k >= 0 && i < o->nr_keys; i++)
+			dup_k |= o->keys[i] == (enum report_key)k;
+		for (int i = 0; b >= 0 && i < o->nr_bkeys; i++)
+			dup_b |= o->bkeys[i] == (enum report_bkey)b;
+		if ((k < 0 || dup_k) && (b < 0 || dup_b) && (dup_k || dup_b)) {
+			p += len + (p[len] == ',');
+			continue;
+		}
 		if (nr++ == REPORT_MAX_KEYS) {
 			cmd_usage_error("report", "too many sort keys in '%s' (at most %d)", list, REPORT_MAX_KEYS);
 			return -1;
 		}
-		if (k >= 0)
+		if (k >= 0 && !dup_k)
 			o->keys[o->nr_keys++] = (enum report_key)k;
-		else if (!o->sort_unfit[0][0])
+		else if (k < 0 && !o->sort_unfit[0][0])
 			snprintf(o->sort_unfit[0], sizeof(o->sort_unfit[0]), "%.*s", (int)len, p);
-		if (b >= 0)
+		if (b >= 0 && !dup_b)
 			o->bkeys[o->nr_bkeys++] = (enum report_bkey)b;
-		else if (!o->sort_unfit[1][0])
+		else if (b < 0 && !o->sort_unfit[1][0])
 			snprintf(o->sort_unfit[1], sizeof(o->sort_unfit[1]), "%.*s", (int)len, p);
 		p += len;
 		if (*p == ',')

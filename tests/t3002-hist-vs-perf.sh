@@ -45,9 +45,13 @@ test_expect_success PERF 'mperf file: perf resolves the same symbols' '
 	same_hist m.data
 '
 
-test_expect_success PERF '--sort dso,sym and --sort comm' '
+test_expect_success PERF '--sort: keys as perf matches them, and its IPC column of "symbol"' '
 	same_hist fork.data --sort dso,sym &&
-	same_hist fork.data --sort comm
+	same_hist fork.data --sort comm &&
+	same_hist fork.data --sort D,S,comm,dso &&
+	same_hist fork.data --sort symbol &&
+	grep -q "^# Overhead  Symbol  *IPC   \\[IPC Coverage\\]\$" mperf.out &&
+	same_hist fork.data --sort pid,symbol,sym
 '
 
 # perf hides an entry as its first sample was hidden: the two cpuspin

@@ -1238,12 +1238,16 @@ static void print_value(struct out *out, const struct hists *ms, const struct he
 	}
 }
 
+/* perf's ipc_null column, added to the sort keys when their text names "symbol" */
+#define IPC_NULL_HEADER "IPC   [IPC Coverage]"
+
 static int print_text(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
 	enum report_key cols[REPORT_MAX_KEYS];
 	enum hcol vc[4];
 	int nc = 0, nv = 0;
+	bool ipc = o->sort_symbol;
 	size_t printed = 0;
 	struct cc_print pp = {
 		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
@@ -1330,6 +1334,8 @@ static int print_text(struct hist *H, struct out *out)
 			out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
 		for (int c = 0; c < nc; c++)
 			out_printf(out, "  %-*.*s", width[c], width[c], out_key_header(cols[c]));
+		if (ipc)
+			out_str(out, "  " IPC_NULL_HEADER);
 		out_char(out, '\n');
 		for (int v = 0; v < nv; v++) {
 			out_str(out, v ? "  " : "# ");
@@ -1339,6 +1345,11 @@ static int print_text(struct hist *H, struct out *out)
 		for (int c = 0; c < nc; c++) {
 			out_str(out, "  ");
 			for (int d = 0; d < width[c]; d++)
+				out_char(out, '.');
+		}
+		if (ipc) {
+			out_str(out, "  ");
+			for (size_t d = 0; d < sizeof(IPC_NULL_HEADER) - 1; d++)
 				out_char(out, '.');
 		}
 		out_str(out, "\n#\n");
@@ -1358,8 +1369,10 @@ static int print_text(struct hist *H, struct out *out)
 			entry_of(h, &re);
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
-				out_report_cell(out, &re, cols[c], width[c], c + 1 == nc);
+				out_report_cell(out, &re, cols[c], width[c], c + 1 == nc && !ipc);
 			}
+			if (ipc)
+				out_str(out, "  -      -            ");
 			out_char(out, '\n');
 			if (h->cc && H->show)
 				cc_tree_print(out, h->cc, &pp, hs->total_period, H->children ? h->acc : h->period);
