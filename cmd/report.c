@@ -26,7 +26,7 @@ static const char report_usage[] =
 	"                    [--dsos list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
-	"                    [-b | --no-branch-stack]\n"
+	"                    [-b | --no-branch-stack] [-q]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
@@ -79,6 +79,7 @@ static const char report_usage[] =
 	"                           flame graph: click to zoom, search, one view per event) or\n"
 	"                           pprof (a gzipped profile.proto, for go tool pprof)\n"
 	"    -o, --output FILE      write --format's output to FILE (default: standard output)\n"
+	"    -q, --quiet            the rows alone, without perf's header lines; no warnings\n"
 	"    -h, --help             show this help\n"
 	"\n"
 	"Chains recorded with --call-graph dwarf are unwound from each sample's registers and\n"
@@ -405,6 +406,7 @@ int cmd_report(int argc, char **argv)
 		{ "check-tolerance", required_argument, NULL, 'k' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -434,7 +436,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 
 	opterr = 0;	/* ':': a missing value is ours to say */
-	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:bn", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:bnq", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -562,6 +564,10 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'K':
 			check = true;
+			break;
+		case 'q':
+			ho.quiet = true;
+			cmd_set_quiet();
 			break;
 		case 'k':
 			if (cmd_parse_tolerance(optarg, &tolerance)) {

@@ -70,6 +70,20 @@ test_expect_success PERF '--pid and --tid, as perf filters them' '
 	grep -q "invalid --pid list" err
 '
 
+test_expect_success PERF '-q: the rows alone, without a header line or a warning, as perf' '
+	for v in "-i seed.data" "-i fork.data" "-i mix.data --sort symbol" "-i fork.data --comms sh"; do
+		# shellcheck disable=SC2086
+		"$PERF" report --stdio -q $v >perf.out 2>perf.err &&
+		# shellcheck disable=SC2086
+		"$MPERF" report -q $v >mperf.out 2>mperf.err &&
+		test_must_be_empty mperf.err &&
+		diff -u perf.out mperf.out >diff.out || { echo "# $v"; head -n 20 diff.out; exit 1; }
+	done &&
+	grep -q "^# comm: sh$" mperf.out &&
+	"$MPERF" report -q -i seed.data >mperf.out &&
+	! grep -q "^#" mperf.out && test "$(grep -c "%" mperf.out)" -ge 3
+'
+
 test_expect_success PERF 'perf record -z: the zstd-compressed records' '
 	perf_record -z -e cpu-clock -o z.data "$CPUSPIN" 0.3 && same_hist z.data
 '

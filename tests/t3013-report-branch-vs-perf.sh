@@ -46,7 +46,10 @@ test_expect_success PERF 'the default branch view, -n and --percent-limit' '
 		same_report b$seed.data &&
 		same_report n$seed.data &&
 		same_report b$seed.data -n &&
-		same_report b$seed.data --percent-limit 0.4 || exit 1
+		same_report b$seed.data --percent-limit 0.4 &&
+		"$PERF" report --stdio -q -i b$seed.data >perf.out 2>/dev/null &&
+		"$MPERF" report -q -i b$seed.data >mperf.out &&
+		diff -u perf.out mperf.out || exit 1
 	done &&
 	grep -q "^ *[0-9.]*%  synth    callpaths             \[\.\] [a-z_]* *\[\.\] [a-z_]* *[-0-9] *$" mperf.out
 '

@@ -542,13 +542,14 @@ static void print_text(struct branch *B, struct out *out)
 	const struct report_hist_opts *o = B->o;
 	int nc = o->nr_bkeys;
 
-	if (!o->after_header)
+	if (!o->after_header && !o->quiet)
 		out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (!B->total_samples) {
 		mperf_log(MPERF_LOG_WARN, "the file has no samples");
 		return;
 	}
-	out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", B->total_lost);
+	if (!o->quiet)
+		out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", B->total_lost);
 	for (size_t i = 0, printed = 0; i < B->nr; i++) {
 		const struct bhists *hs = &B->h[i];
 		int width[REPORT_MAX_KEYS + 1];
@@ -564,26 +565,28 @@ static void print_text(struct branch *B, struct out *out)
 					width[c] = (int)cell_len(hs->v[e], o->bkeys[c]);
 		if (printed++)
 			out_str(out, "\n\n");
-		out_str(out, "# Samples: ");
-		out_samples_abbrev(out, hs->nr_samples);
-		out_printf(out, " of event '%s'\n", pdata__evsel(B->p, i)->name);
-		out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total);
-		out_str(out, o->show_nr ? "# Overhead       Samples" : "# Overhead");
-		for (int c = 0; c < nc; c++)
-			out_printf(out, "  %-*s", width[c], bkey_header[o->bkeys[c]]);
-		if (ipc)
-			out_printf(out, "  %s", ipc_header);
-		out_str(out, o->show_nr ? "\n# ........  ............" : "\n# ........");
-		for (int c = 0; c <= nc; c++) {
-			int w = c < nc ? width[c] : ipc;
+		if (!o->quiet) {	/* perf -q: the rows alone */
+			out_str(out, "# Samples: ");
+			out_samples_abbrev(out, hs->nr_samples);
+			out_printf(out, " of event '%s'\n", pdata__evsel(B->p, i)->name);
+			out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total);
+			out_str(out, o->show_nr ? "# Overhead       Samples" : "# Overhead");
+			for (int c = 0; c < nc; c++)
+				out_printf(out, "  %-*s", width[c], bkey_header[o->bkeys[c]]);
+			if (ipc)
+				out_printf(out, "  %s", ipc_header);
+			out_str(out, o->show_nr ? "\n# ........  ............" : "\n# ........");
+			for (int c = 0; c <= nc; c++) {
+				int w = c < nc ? width[c] : ipc;
 
-			if (!w)
-				continue;
-			out_str(out, "  ");
-			for (int d = 0; d < w; d++)
-				out_char(out, '.');
+				if (!w)
+					continue;
+				out_str(out, "  ");
+				for (int d = 0; d < w; d++)
+					out_char(out, '.');
+			}
+			out_str(out, "\n#\n");
 		}
-		out_str(out, "\n#\n");
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct bent *h = hs->v[e];
 
@@ -602,7 +605,7 @@ static void print_text(struct branch *B, struct out *out)
 			out_char(out, '\n');
 		}
 	}
-	out_str(out, "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
+	out_str(out, o->quiet ? "\n\n" : "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
 }
 
 /* ---- JSON ---- */

@@ -1255,7 +1255,7 @@ static int print_text(struct hist *H, struct out *out)
 		.skip_first = o->sort_given && o->keys[0] == REPORT_KEY_SYM,
 	};
 
-	if (!o->after_header)
+	if (!o->after_header && !o->quiet)
 		out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (!H->total_samples) {
 		mperf_log(MPERF_LOG_WARN, "the file has no samples");
@@ -1275,7 +1275,8 @@ static int print_text(struct hist *H, struct out *out)
 		for (int k = 0; k < o->nr_keys; k++)
 			cols[nc++] = o->keys[k];
 	}
-	out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", H->total_lost);
+	if (!o->quiet)
+		out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", H->total_lost);
 	/* perf's value columns: [Children,] Overhead (Self), [Samples,] [Period], one value per member. */
 	if (H->children)
 		vc[nv++] = HC_CHILDREN;
@@ -1321,38 +1322,40 @@ static int print_text(struct hist *H, struct out *out)
 			nr_samples += H->h[i + m].nr_samples;
 			nr_events += H->h[i + m].total_period;
 		}
-		out_str(out, "# Samples: ");
-		out_samples_abbrev(out, nr_samples);
-		/* "events" for a leader of members, even when they are shown apart (--no-group), as perf */
-		out_printf(out, " of event%s '", H->nmemb && H->lead[i] == i && H->nmemb[i] > 1 ? "s" : "");
-		if (nm > 1)
-			group_desc(out, H, i, false);
-		else
-			out_str(out, pdata__evsel(H->p, i)->name);
-		out_printf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", nr_events);
-		for (int v = 0; v < nv; v++)
-			out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
-		for (int c = 0; c < nc; c++)
-			out_printf(out, "  %-*.*s", width[c], width[c], out_key_header(cols[c]));
-		if (ipc)
-			out_str(out, "  " IPC_NULL_HEADER);
-		out_char(out, '\n');
-		for (int v = 0; v < nv; v++) {
-			out_str(out, v ? "  " : "# ");
-			for (int d = 0; d < (int)nm * hc_len(vc[v]); d++)
-				out_char(out, '.');
+		if (!o->quiet) {	/* perf -q: the rows alone */
+			out_str(out, "# Samples: ");
+			out_samples_abbrev(out, nr_samples);
+			/* "events" for a leader of members, even when they are shown apart (--no-group), as perf */
+			out_printf(out, " of event%s '", H->nmemb && H->lead[i] == i && H->nmemb[i] > 1 ? "s" : "");
+			if (nm > 1)
+				group_desc(out, H, i, false);
+			else
+				out_str(out, pdata__evsel(H->p, i)->name);
+			out_printf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", nr_events);
+			for (int v = 0; v < nv; v++)
+				out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
+			for (int c = 0; c < nc; c++)
+				out_printf(out, "  %-*.*s", width[c], width[c], out_key_header(cols[c]));
+			if (ipc)
+				out_str(out, "  " IPC_NULL_HEADER);
+			out_char(out, '\n');
+			for (int v = 0; v < nv; v++) {
+				out_str(out, v ? "  " : "# ");
+				for (int d = 0; d < (int)nm * hc_len(vc[v]); d++)
+					out_char(out, '.');
+			}
+			for (int c = 0; c < nc; c++) {
+				out_str(out, "  ");
+				for (int d = 0; d < width[c]; d++)
+					out_char(out, '.');
+			}
+			if (ipc) {
+				out_str(out, "  ");
+				for (size_t d = 0; d < sizeof(IPC_NULL_HEADER) - 1; d++)
+					out_char(out, '.');
+			}
+			out_str(out, "\n#\n");
 		}
-		for (int c = 0; c < nc; c++) {
-			out_str(out, "  ");
-			for (int d = 0; d < width[c]; d++)
-				out_char(out, '.');
-		}
-		if (ipc) {
-			out_str(out, "  ");
-			for (size_t d = 0; d < sizeof(IPC_NULL_HEADER) - 1; d++)
-				out_char(out, '.');
-		}
-		out_str(out, "\n#\n");
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
 			double pct = share(hs, h->period), acc = share(hs, h->acc);
@@ -1379,8 +1382,11 @@ static int print_text(struct hist *H, struct out *out)
 		}
 	}
 	/* Nothing shown when every sample is a group's whose leader has none (perf skips it whole). */
-	out_str(out, printed ? "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n" :
-		     "#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
+	if (o->quiet)
+		out_str(out, printed ? "\n\n" : "");
+	else
+		out_str(out, printed ? "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n" :
+			     "#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
 	return 0;
 }
 

@@ -84,6 +84,7 @@ struct report_hist_opts {
 	const char *pid, *tid;			/* comma-separated process / thread ids to keep, or NULL */
 	bool json;				/* one JSON document instead of text */
 	bool after_header;			/* --header came first: no prologue line */
+	bool quiet;				/* -q: the rows alone, no header lines (perf's) */
 	/*
 	 * Call chains, for files whose samples have them: perf's defaults
 	 * are the Children view with a caller graph, or callee without it.
