@@ -156,6 +156,18 @@ test_expect_success PERF,CORPUS 'report -n: the Samples column, and ties sorted 
 	grep -q "^# Children      Self       Samples  Command" mperf.out
 '
 
+# --sort sym alone: perf's input tree orders two unresolved entries by
+# their address, whatever their dsos; ties of equal overhead print in
+# that order.
+test_expect_success PERF,CORPUS 'report --sort sym: unresolved entries in perf'"'"'s order' '
+	for f in perf.data.callgraph-3.4 perf.data.callgraph-3.8 perf.data.systemwide.1-3.8 \
+		perf.data.systemwide.5-3.8; do
+		same_corpus_stdio "$f" --sort sym &&
+		same_corpus_stdio "$f" --sort sym --no-children || exit 1
+	done &&
+	grep -q "^ *[0-9.]*%  \[k\] 0xffffffff" mperf.out
+'
+
 # The same streams on a made-up kallsyms, bind-mounted over /proc/kallsyms
 # in a private mount namespace (root only), so that perf's rules are held
 # on more than this machine's kernel: a symbol every 2 KiB over the first

@@ -858,15 +858,18 @@ static int collapse_order(const struct hent *a, const struct hent *b, const stru
 			c = strcmp_null_last(a->dso, b->dso);
 			break;
 		case REPORT_KEY_SYM:
+			/* perf: two unresolved entries by their address alone, whatever their dsos */
+			if (!a->sym && !b->sym) {
+				c = addr_order(a->addr, b->addr);
+				break;
+			}
 			if ((c = strcmp_null_last(a->dso, b->dso)))
 				break;
 			if (!a->sym != !b->sym) {
 				c = a->sym ? 1 : -1;
 				break;
 			}
-			if (!a->sym)
-				c = addr_order(a->addr, b->addr);
-			else if ((a->inlined || b->inlined) && (c = inline_name_cmp(b, a)))
+			if ((a->inlined || b->inlined) && (c = inline_name_cmp(b, a)))
 				break;	/* perf compares inline symbols by name first (reversed, as its collapse order is) */
 			else if (a->sym_start != b->sym_start)
 				c = a->sym_start < b->sym_start ? -1 : 1;
