@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # synth-kernel.py [--os-release REL] [--module NAME START LEN BUILDID] OUT BUILDID
-#                 TEXT ADDR...: a perf.data (file mode, one cpu-clock event,
-# samples of IP, TID, TIME and PERIOD) recorded on a kernel whose build id
+#                 TEXT ADDR[:CALLER...]...: a perf.data (file mode, one cpu-clock
+# event, samples of IP, TID, TIME and PERIOD, and CALLCHAIN when some ADDR
+# has callers: the chain is the kernel's, ADDR then its callers) recorded
+# on a kernel whose build id
 # is BUILDID (hex) and whose _text was at TEXT: the kernel's MMAP is
 # "[kernel.kallsyms]_text" from TEXT with pgoff TEXT, as perf record
 # writes it, and one kernel sample is taken at each ADDR.  The BUILD_ID
@@ -23,7 +25,8 @@ while args and args[0].startswith('--'):
     else:
         sys.exit('synth-kernel.py: unknown option ' + args[0])
 out, kbid, text = args[0], args[1], int(args[2], 0)
-addrs = [int(a, 0) for a in args[3:]]
+chains = [[int(a, 0) for a in arg.split(':')] for arg in args[3:]]
+callchain = any(len(c) > 1 for c in chains)
 PID = 4242
 MISC_KERNEL = 1
 FEAT_BUILD_ID, FEAT_OSRELEASE = 2, 4
@@ -52,10 +55,14 @@ data += record(1, MISC_KERNEL, struct.pack('<iiQQQ', -1, 0, text, (1 << 26), tex
                cstr('[kernel.kallsyms]_text'))						# MMAP, kernel
 for name, start, length, _ in modules:
     data += record(1, MISC_KERNEL, struct.pack('<iiQQQ', -1, 0, start, length, 0) + cstr('[%s]' % name))
-for i, addr in enumerate(addrs):
-    data += record(9, MISC_KERNEL, struct.pack('<QIIQQ', addr, PID, PID, 1000 + i, 1))	# SAMPLE
+for i, chain in enumerate(chains):
+    body = struct.pack('<QIIQQ', chain[0], PID, PID, 1000 + i, 1)
+    if callchain:
+        body += struct.pack('<Q', 1 + len(chain)) + struct.pack('<q', -128)	# PERF_CONTEXT_KERNEL
+        body += b''.join(struct.pack('<Q', a) for a in chain)
+    data += record(9, MISC_KERNEL, body)						# SAMPLE
 # perf_event_attr, 112 bytes (VER5): software cpu-clock, period 1, IP|TID|TIME|PERIOD.
-attr = struct.pack('<IIQQQQQIIQQQQIiQIHH', 1, 112, 0, 1, 0x107, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+attr = struct.pack('<IIQQQQQIIQQQQIiQIHH', 1, 112, 0, 1, 0x107 | (0x20 if callchain else 0), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 attrs = attr + struct.pack('<QQ', 0, 0)		# and its (empty) ids section
 attr_off = 104
 data_off = attr_off + len(attrs)

@@ -428,6 +428,9 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 		bool first = !H->kmap_seen;
 
 		H->kmap_seen = true;
+		/* perf reads the kernel's symbols now, after the kernel's MMAP: its map is known from here */
+		if (first && H->chains)
+			H->krange = symcache__kernel_range(H->syms, &H->kstart, &H->walk.kernel_end);
 		/* a kernel image's section past .text: a map of its own once perf has read the image */
 		const char *sec = first || !H->chains ? NULL : symcache__kernel_section(H->syms, ss->smp->ip);
 

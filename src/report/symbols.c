@@ -1441,7 +1441,8 @@ static struct kimage *kimage_open(const char *path, const char *want)
  * then vmlinux (here), /boot/vmlinux, and by the recording's kernel
  * release /boot/vmlinux-R, /usr/lib/debug/boot/vmlinux-R,
  * /lib/modules/R/build/vmlinux, /usr/lib/debug/lib/modules/R/vmlinux,
- * /usr/lib/debug/boot/vmlinux-R.debug.  Each must have the recorded
+ * /usr/lib/debug/boot/vmlinux-R.debug (R: the recording's kernel release,
+ * "(null)" when it names none, as perf makes the name).  Each must have the recorded
  * build id (any, when the recording names none).  Candidate i in path:
  * false past the last.
  */
@@ -1464,8 +1465,9 @@ static bool kimage_candidate(const struct symcache *c, const char *want, int i, 
 		return true;
 	}
 	if ((i -= 2) < 5) {
-		if (c->os_release)
-			snprintf(path, len, "%s%s%s", by_release[i][0], c->os_release, by_release[i][1]);
+		/* perf's release: the recording's; a recording without one names "(null)", as perf prints it */
+		snprintf(path, len, "%s%s%s", by_release[i][0], c->os_release ? c->os_release : "(null)",
+			 by_release[i][1]);
 		return true;
 	}
 	return false;
@@ -1629,6 +1631,21 @@ static const struct sym *kimage_find(struct symcache *c, const char *map, uint64
 	return &c->kfound;
 }
 
+bool symcache__kernel_map(struct symcache *c, uint64_t ip, const char **dso)
+{
+	const char *sec;
+	uint64_t start, end;
+
+	if (!c->kernel_tried)
+		load_kernel(c);
+	if (!c->kimage || !symcache__kernel_range(c, &start, &end) || (ip >= start && ip < end))
+		return true;
+	if (!(sec = symcache__kernel_section(c, ip)))
+		return false;
+	*dso = sec;
+	return true;
+}
+
 const char *symcache__kernel_section(struct symcache *c, uint64_t ip)
 {
 	const struct kimage *ki;
@@ -1749,6 +1766,7 @@ void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t add
 	strcpy(c->kref, name);
 	c->kref_addr = addr;
 	c->kref_set = true;
+	c->kref_done = false;	/* a lookup before the kernel's MMAP had none to move by */
 }
 
 void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h)

@@ -98,6 +98,13 @@ void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char 
  */
 const char *symcache__kernel_section(struct symcache *c, uint64_t ip);
 /*
+ * A kernel address the recorded kernel map holds, once perf has read the
+ * kernel's symbols: with an image, its .text keeps *dso, another section
+ * sets it to that section's map, and outside them false (no map);
+ * kallsyms' keep it.
+ */
+bool symcache__kernel_map(struct symcache *c, uint64_t ip, const char **dso);
+/*
  * Where perf's kernel map lies once it has read kallsyms (map__fixup_start
  * and map__fixup_end): from the kernel's first symbol to the end of its
  * last (not a module's), moved as the kernel's symbols are.  False when
