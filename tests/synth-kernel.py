@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-# synth-kernel.py [--os-release REL] [--module NAME START LEN BUILDID] OUT BUILDID
+# synth-kernel.py [--os-release REL] [--module NAME START LEN BUILDID]... OUT BUILDID
 #                 TEXT ADDR[:CALLER...]...: a perf.data (file mode, one cpu-clock
 # event, samples of IP, TID, TIME and PERIOD, and CALLCHAIN when some ADDR
 # has callers: the chain is the kernel's, ADDR then its callers) recorded
-# on a kernel whose build id
-# is BUILDID (hex) and whose _text was at TEXT: the kernel's MMAP is
-# "[kernel.kallsyms]_text" from TEXT with pgoff TEXT, as perf record
-# writes it, and one kernel sample is taken at each ADDR.  The BUILD_ID
-# feature names the kernel (and each --module, a kernel MMAP "[NAME]" of
-# its own); --os-release adds the OSRELEASE feature (perf looks for
+# on a kernel whose build id is BUILDID (hex) and whose _text was at TEXT:
+# the kernel's MMAP is "[kernel.kallsyms]_text" from TEXT with pgoff TEXT,
+# as perf record writes it, and one kernel sample is taken at each ADDR.
+# Each --module is a kernel MMAP named NAME (a .ko's path, or "[name]")
+# from START, LEN long.  The BUILD_ID feature names the kernel and each
+# module; --os-release adds the OSRELEASE feature (perf looks for
 # vmlinux-REL with it).  No machine has that kernel: this is how kernel
 # images found by build id are tested.
 import struct
@@ -54,7 +54,7 @@ data = record(3, 0, struct.pack('<II', PID, PID) + cstr('synth'))				# COMM
 data += record(1, MISC_KERNEL, struct.pack('<iiQQQ', -1, 0, text, (1 << 26), text) +
                cstr('[kernel.kallsyms]_text'))						# MMAP, kernel
 for name, start, length, _ in modules:
-    data += record(1, MISC_KERNEL, struct.pack('<iiQQQ', -1, 0, start, length, 0) + cstr('[%s]' % name))
+    data += record(1, MISC_KERNEL, struct.pack('<iiQQQ', -1, 0, start, length, 0) + cstr(name))
 for i, chain in enumerate(chains):
     body = struct.pack('<QIIQQ', chain[0], PID, PID, 1000 + i, 1)
     if callchain:
@@ -67,7 +67,7 @@ attrs = attr + struct.pack('<QQ', 0, 0)		# and its (empty) ids section
 attr_off = 104
 data_off = attr_off + len(attrs)
 sections = [(FEAT_BUILD_ID, build_id_entry('[kernel.kallsyms]', kbid) +
-             b''.join(build_id_entry('[%s]' % m[0], m[3]) for m in modules))]
+             b''.join(build_id_entry(m[0], m[3]) for m in modules))]
 if osrel is not None:
     s = cstr(osrel, 64)
     sections.append((FEAT_OSRELEASE, struct.pack('<I', len(s)) + s))

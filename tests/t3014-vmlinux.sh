@@ -6,7 +6,8 @@
 # has the kernel: the image is built by the test (a few functions at
 # kernel addresses, a chosen build id) and the recording is synthetic
 # (tests/synth-kernel.py), its kernel moved from the image's addresses as
-# KASLR moves it.  Every view is compared with perf's, byte for byte.
+# KASLR moves it; a module likewise (ld -r, a build id).  Every view is
+# compared with perf's, byte for byte.
 # HOME is the trash directory's: the real ~/.debug is never touched.
 . "$(dirname "$0")/lib.sh"
 
@@ -221,6 +222,75 @@ uname_boot () {
 
 test_expect_success PERF,CC,MOUNTNS 'this machine'\''s release is not the one looked for' '
 	uname_boot k.data && warned $BID
+'
+
+# Modules: a .ko-like object (ld -r, as the kernel links modules, with a
+# build id) whose .text perf maps the module's address to by its offset.
+MID=abcdef0011223344556677889900aabbccddeeff
+MBAD=bbcdef0011223344556677889900aabbccddeeff
+M=0xffffffffc0a00000
+mat () { printf '0x%x' $((M + $1)); }
+
+# module ID OUT: the module, its build id ID
+module () {
+	cat >m.s <<-\EOS &&
+	.text
+	.globl mod_init_fn
+	.type mod_init_fn,@function
+	mod_init_fn:
+	.fill 0x100,1,0x90
+	.size mod_init_fn,0x100
+	.type mod_local,@function
+	mod_local:
+	.fill 0x80,1,0x90
+	.size mod_local,0x80
+	.globl mod_tail
+	.type mod_tail,@function
+	mod_tail:
+	.fill 0x40,1,0x90
+	.size mod_tail,0x40
+	EOS
+	cc -c -o m.o m.s && ld -r --build-id=0x$1 -o "$2" m.o
+}
+
+test_expect_success PERF,CC 'modules: the .ko and recordings naming it by path and as [name]' '
+	mkdir mods &&
+	module $MID mods/synthmod.ko &&
+	module $MBAD synthmod.bad &&
+	for name in "$TRASH_DIRECTORY/mods/synthmod.ko" "[synthmod]"; do
+		f=$(test "$name" = "[synthmod]" && echo mb.data || echo mp.data) &&
+		synth --os-release $REL --module "$name" $M 0x1000 $MID $f $BID $K \
+			$(mat 0x10):$(at 0x150) $(at 0x150):$(mat 0x110) $(mat 0x190) $(mat 0x300):$(mat 0x10) || return 1
+	done
+'
+
+test_expect_success PERF,CC 'a module at its recorded path with its build id: its symbols, as perf'\''s' '
+	same -i mp.data && warned $BID && grep -q "\[synthmod\]  *\[k\] mod_tail" mperf.out &&
+	for o in --no-children "--sort sym"; do
+		same -i mp.data $o && warned $BID || return 1
+	done &&
+	same -i mp.data -k vmlinux.good && quiet && grep -q "\[k\] mod_init_fn" mperf.out
+'
+
+test_expect_success PERF,CC 'a module of another build id, or named [name]: offsets in its map, as perf'\''s' '
+	cp synthmod.bad mods/synthmod.ko &&
+	same -i mp.data && warned $BID && ! grep -q "\[k\] mod_" mperf.out &&
+	grep -q "\[synthmod\]  *\[k\] 0x0000000000000190$" mperf.out &&
+	same -i mb.data && warned $BID && ! grep -q "\[k\] mod_" mperf.out
+'
+
+test_expect_success PERF,CC 'perf buildid-cache --add of a module: the cached .ko, for a path only' '
+	(
+		HOME=$TRASH_DIRECTORY/modcache && mkdir -p "$HOME" && export HOME &&
+		module $MID synthmod.ko &&
+		"$PERF" buildid-cache --add "$TRASH_DIRECTORY/synthmod.ko" &&
+		"$PERF" buildid-cache --add "$TRASH_DIRECTORY/vmlinux.good" &&
+		same -i mp.data && quiet && grep -q "\[k\] mod_local" mperf.out &&
+		grep -q "\[k\] 0x0000000000000364$" mperf.out &&
+		same -i mp.data --no-children && quiet &&
+		# perf takes a module named [name] for kallsyms: no .ko for it
+		same -i mb.data && quiet && ! grep -q "\[k\] mod_" mperf.out
+	)
 '
 
 test_done

@@ -514,10 +514,10 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		k.sym_end = sym->end;
 		k.object = ki.object;
 		k.sym_len = ki.namelen;
+	} else if (ki.mapped) {
+		k.addr = ki.addr;	/* a kernel image's (or .ko's) map: the address in the image */
 	} else if (k.module_addr && !k.kernel_pending) {
 		k.addr = k.module_addr;
-	} else if (ki.mapped) {
-		k.addr = ki.addr;	/* a kernel image's map: the address in the image */
 	}
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
 	if (H->o->comm && !listed(H->o->comm, k.comm))
@@ -660,10 +660,10 @@ static int resolve_kernel(struct hist *H)
 					h->sym = sym->name;
 					h->sym_start = sym->start;
 					h->sym_end = sym->end;
+				} else if (ki.mapped) {
+					h->addr = ki.addr;	/* a kernel image's (or .ko's) map: the address in the image */
 				} else if (h->module_addr) {
 					h->addr = h->module_addr;
-				} else if (ki.mapped) {
-					h->addr = ki.addr;	/* a kernel image's map: the address in the image */
 				}
 				h->kernel_pending = false;
 			}

@@ -139,6 +139,8 @@ struct kimage {
 };
 
 static void kimage_free(struct kimage *ki);
+struct kmod;
+static void kmods_free(struct kmod *m);
 
 struct symcache {
 	symcache_build_id_fn build_id;
@@ -153,6 +155,7 @@ struct symcache {
 	char *vmlinux_file;	/* the kernel image asked for (perf's -k), and only it */
 	char *os_release;	/* the recording's kernel release (its OSRELEASE) */
 	struct kimage *kimage;	/* the kernel's symbols come from this image, not kallsyms */
+	struct kmod *kmods;	/* the recording's modules, for their .ko */
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
 	char kref[64];
 	uint64_t kref_addr;
@@ -219,6 +222,7 @@ void symcache__delete(struct symcache *c)
 		}
 	ksyms_free(c->kallsyms);
 	kimage_free(c->kimage);
+	kmods_free(c->kmods);
 	free(c->kallsyms_file);
 	free(c->vmlinux_file);
 	free(c->os_release);
@@ -1258,6 +1262,7 @@ static void ksyms_free(struct ksyms *k)
 }
 
 static void load_kernel(struct symcache *c);
+static const char *kernel_map_module(const char *map, char *buf, size_t len);
 
 /* ---- kernel images (vmlinux) ---- */
 
@@ -1631,6 +1636,139 @@ static const struct sym *kimage_find(struct symcache *c, const char *map, uint64
 	return &c->kfound;
 }
 
+/* ---- kernel modules (.ko) by build id ---- */
+
+/*
+ * A module the recording names (its BUILD_ID entry, its kernel MMAP),
+ * whose symbols perf reads from its .ko when kallsyms does not give them
+ * and it knows the module by a path: the build-id cache's copy of the
+ * recorded id ("elf", then "debug"), then that path, each only with that
+ * id (any, when none was recorded).  Its .text symbols, in
+ * file-offset space, as a kernel image's (perf maps the module's address
+ * to the .ko's .text by its offset).
+ */
+struct kmod {
+	struct kmod *next;
+	char *name;		/* "[name]", as kernel_map_module() names it */
+	char *path;		/* perf's name of it when a path (its BUILD_ID entry's, else its MMAP's), or NULL */
+	bool named;		/* the BUILD_ID entry named it */
+	char id[2 * HOST_BUILD_ID_MAX + 1];	/* the recorded build id, "" for none */
+	uint64_t start, pgoff;	/* its map's (the last MMAP of it) */
+	bool mapped;
+	bool tried;
+	struct kimage *img;	/* the .ko read, or NULL */
+};
+
+static void kmods_free(struct kmod *m)
+{
+	for (struct kmod *next; m; m = next) {
+		next = m->next;
+		free(m->name);
+		free(m->path);
+		kimage_free(m->img);
+		free(m);
+	}
+}
+
+static struct kmod *kmod_get(struct symcache *c, const char *name, bool add)
+{
+	struct kmod *m;
+
+	for (m = c->kmods; m; m = m->next)
+		if (!strcmp(m->name, name))
+			return m;
+	if (!add || !(m = calloc(1, sizeof(*m))) || !(m->name = strdup(name))) {
+		free(m);
+		return NULL;
+	}
+	m->next = c->kmods;
+	c->kmods = m;
+	return m;
+}
+
+/* The recording's modules and their build ids: its BUILD_ID entries of kernel modules. */
+static void kmods_from_file(struct symcache *c, struct pdata *p)
+{
+	struct pd_build_id e;
+	size_t pos = 0;
+	char buf[256];
+
+	while (pdata__build_id_next(p, &pos, &e)) {
+		const char *mod;
+		struct kmod *m;
+
+		if ((e.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL || e.pid != -1 ||
+		    !(mod = kernel_map_module(e.name, buf, sizeof(buf))) || !mod[0] || !strcmp(mod, "[vdso]") ||
+		    !(m = kmod_get(c, mod, true)) || m->named)
+			continue;
+		m->named = true;
+		host_build_id_hex(e.id, e.len, m->id);
+		if (e.name[0] == '/')
+			m->path = strdup(e.name);
+	}
+}
+
+/* The module's .ko, read at its first lookup: NULL when no place has it. */
+static const struct kimage *kmod_image(struct kmod *m)
+{
+	static const char *const bases[] = { "elf", "debug" };
+	char p[4096];
+
+	if (m->tried)
+		return m->img;
+	m->tried = true;
+	/* perf takes a module named "[name]" for kallsyms: its cache entry's "kallsyms", never a .ko */
+	if (!m->path)
+		return NULL;
+	for (size_t i = 0; i < 2 && !m->img && m->id[0]; i++)
+		if (cache_file(p, sizeof(p), m->id, bases[i]))
+			m->img = kimage_open(p, m->id);
+	if (!m->img && m->path)
+		m->img = kimage_open(m->path, m->id);
+	if (m->img && m->img->text < 0) {
+		kimage_free(m->img);
+		m->img = NULL;
+	}
+	return m->img;
+}
+
+/* A module's symbol from its .ko; NULL when there is none (or no .ko): *handled says which. */
+static const struct sym *kmod_find(struct symcache *c, const char *mod, uint64_t ip, struct ksym_info *info,
+				   bool *handled)
+{
+	struct kmod *m = kmod_get(c, mod, false);
+	const struct kimage *ki;
+	const struct ksec *s;
+	const struct sym *sym;
+	uint64_t off;
+
+	*handled = false;
+	if (!m || !m->mapped)
+		return NULL;
+	if (info) {
+		info->mapped = true;	/* a module's map is not an identity one: perf shows the offset in it */
+		info->addr = ip - m->start + m->pgoff;
+	}
+	if (!(ki = kmod_image(m)))
+		return NULL;
+	*handled = true;
+	s = &ki->v[ki->text];
+	off = ip - m->start + s->off;
+	if (info) {
+		info->mapped = true;	/* perf's map of the .ko shows an address by its offset */
+		info->addr = off;
+	}
+	sym = s->d->tree ? tree_find(s->d->tree, off) : find_in(s->d, off);
+	if (!sym)
+		return NULL;
+	c->kfound.start = sym->start - s->off + m->start;
+	c->kfound.end = sym->end - s->off + m->start;
+	c->kfound.name = sym->name;
+	if (info)
+		info->namelen = strlen(sym->name);
+	return &c->kfound;
+}
+
 bool symcache__kernel_map(struct symcache *c, uint64_t ip, const char **dso)
 {
 	const char *sec;
@@ -1747,6 +1885,7 @@ void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char 
 	const char *rel = q ? pd_cursor_string(&cur) : NULL;
 
 	symcache__set_os_release(c, rel);
+	kmods_from_file(c, p);
 	if (vmlinux)
 		symcache__set_vmlinux(c, vmlinux);
 	if (kallsyms)
@@ -1773,7 +1912,7 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
 {
 	char name[256];
 	const char *fn;
-	uint64_t pgoff;
+	uint64_t pgoff, start;
 
 	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL)
 		return;
@@ -1783,6 +1922,7 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
 		if (!PD_VIEW(h, &e))
 			return;
 		pgoff = e.pgoff;
+		start = e.start;
 		fn = pd_rec_str(h, sizeof(e), name, sizeof(name));
 	} else if (h->type == PERF_RECORD_MMAP2) {
 		struct pd_mmap2_event e;
@@ -1790,12 +1930,28 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
 		if (!PD_VIEW(h, &e))
 			return;
 		pgoff = e.pgoff;
+		start = e.start;
 		fn = pd_rec_str(h, sizeof(e), name, sizeof(name));
 	} else {
 		return;
 	}
+	if (strncmp(fn, "[kernel.kallsyms", 16)) {
+		/* a module's map: where its .ko's .text was */
+		char buf[256];
+		const char *mod = kernel_map_module(fn, buf, sizeof(buf));
+		struct kmod *m = mod && mod[0] ? kmod_get(c, mod, true) : NULL;
+
+		if (m) {
+			m->start = start;
+			m->pgoff = pgoff;
+			m->mapped = true;
+			if (fn[0] == '/' && !m->path && !m->named)
+				m->path = strdup(fn);
+		}
+		return;
+	}
 	/* perf takes "[kernel.kallsyms" for the kernel; a pgoff of 0 (kptr_restrict) names no reference. */
-	if (strncmp(fn, "[kernel.kallsyms", 16) || !pgoff)
+	if (!pgoff)
 		return;
 	symcache__set_kernel_ref(c, fn[16] ? fn + 17 : "", pgoff);
 }
@@ -1909,8 +2065,20 @@ const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uin
 		memset(info, 0, sizeof(*info));
 	if (!c->kernel_tried)
 		load_kernel(c);
-	if (c->kimage)
-		return kimage_find(c, map, ip, info);
+	if (c->kimage || !c->kallsyms) {
+		/* a module's symbols from its .ko when kallsyms does not give them */
+		bool handled;
+		const struct sym *s;
+
+		mod = kernel_map_module(map, buf, sizeof(buf));
+		if (mod && mod[0]) {
+			s = kmod_find(c, mod, ip, info, &handled);
+			if (handled || c->kimage)
+				return s;
+		}
+		if (c->kimage)
+			return kimage_find(c, map, ip, info);
+	}
 	k = c->kallsyms;
 	if (!k || !kernel_delta(c, k, &delta))
 		return NULL;

@@ -84,11 +84,15 @@ void symcache__set_kallsyms(struct symcache *c, const char *path);
  * address there less the image's), the kernel's map becomes the image's
  * .text, and each other section with symbols a map of its own,
  * "[kernel.kallsyms]" and the section's name (symcache__kernel_section).
- * Set before the first kernel lookup.
+ * A module's map gets kallsyms' symbols when the kernel's come from
+ * kallsyms; else those of its .ko with the recorded build id, from the
+ * build-id cache or the path the recording names it by (perf looks for
+ * none for a module named "[name]"), its .text at the module's recorded
+ * address.  Set before the first kernel lookup.
  */
 void symcache__set_vmlinux(struct symcache *c, const char *path);
 void symcache__set_os_release(struct symcache *c, const char *release);
-/* The three above, from a report's options and the recording p (its OSRELEASE). */
+/* The three above, from a report's options and the recording p (its OSRELEASE; its modules' build ids). */
 struct pdata;
 void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char *vmlinux, const char *kallsyms);
 /*
@@ -141,7 +145,7 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
 struct ksym_info {
 	bool object;		/* a data symbol: perf shows it as name+0xoffset */
 	size_t namelen;		/* what perf sizes its column by: a module's symbol counts its "\t[module]" */
-	bool mapped;		/* the kernel's image's map: perf shows an address by addr, not ip */
+	bool mapped;		/* a kernel image's or a module's map: perf shows an address by addr, not ip */
 	uint64_t addr;		/* then the address perf shows when no symbol covers ip */
 };
 const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uint64_t ip, struct ksym_info *info);
