@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# synth-kernel.py [--os-release REL] [--module NAME START LEN BUILDID]... OUT BUILDID
+# synth-kernel.py [--os-release REL] [--kernel-name NAME] [--module NAME START LEN BUILDID]...
+#                 OUT BUILDID
 #                 TEXT ADDR[:CALLER...]...: a perf.data (file mode, one cpu-clock
 # event, samples of IP, TID, TIME and PERIOD, and CALLCHAIN when some ADDR
 # has callers: the chain is the kernel's, ADDR then its callers) recorded
@@ -8,17 +9,20 @@
 # as perf record writes it, and one kernel sample is taken at each ADDR.
 # Each --module is a kernel MMAP named NAME (a .ko's path, or "[name]")
 # from START, LEN long.  The BUILD_ID feature names the kernel and each
-# module; --os-release adds the OSRELEASE feature (perf looks for
+# module (the kernel as [kernel.kallsyms], or as --kernel-name says: perf
+# record names it by the vmlinux it read); --os-release adds the OSRELEASE feature (perf looks for
 # vmlinux-REL with it).  No machine has that kernel: this is how kernel
 # images found by build id are tested.
 import struct
 import sys
 
 args = sys.argv[1:]
-osrel, modules = None, []
+osrel, modules, kname = None, [], '[kernel.kallsyms]'
 while args and args[0].startswith('--'):
     if args[0] == '--os-release':
         osrel, args = args[1], args[2:]
+    elif args[0] == '--kernel-name':
+        kname, args = args[1], args[2:]
     elif args[0] == '--module':
         modules.append((args[1], int(args[2], 0), int(args[3], 0), args[4]))
         args = args[5:]
@@ -66,7 +70,7 @@ attr = struct.pack('<IIQQQQQIIQQQQIiQIHH', 1, 112, 0, 1, 0x107 | (0x20 if callch
 attrs = attr + struct.pack('<QQ', 0, 0)		# and its (empty) ids section
 attr_off = 104
 data_off = attr_off + len(attrs)
-sections = [(FEAT_BUILD_ID, build_id_entry('[kernel.kallsyms]', kbid) +
+sections = [(FEAT_BUILD_ID, build_id_entry(kname, kbid) +
              b''.join(build_id_entry(m[0], m[3]) for m in modules))]
 if osrel is not None:
     s = cstr(osrel, 64)

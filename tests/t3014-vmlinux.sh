@@ -224,6 +224,17 @@ test_expect_success PERF,CC,MOUNTNS 'this machine'\''s release is not the one lo
 	uname_boot k.data && warned $BID
 '
 
+# perf record names the kernel by the vmlinux it read, when it read one:
+# perf's kernel is then the first kernel entry that is not a module's, its
+# build id that one's (perf calls it [kernel.vmlinux], mperf still
+# [kernel.kallsyms]: compared by symbol alone).
+test_expect_success PERF,CC 'a kernel recorded as a vmlinux: its build id still, never this machine'\''s kallsyms' '
+	synth --os-release $REL --kernel-name /usr/lib/debug/lib/modules/$REL/vmlinux kv.data $BID $K \
+		$(at 0x150) $(at 0x320) $(at 0x810) &&
+	same -i kv.data --sort sym && warned $BID && ! grep -q "\[k\] [a-z_]" mperf.out &&
+	same -i kv.data --sort sym -k vmlinux.good && quiet && grep -q "\[k\] kfunc_beta" mperf.out
+'
+
 # Modules: a .ko-like object (ld -r, as the kernel links modules, with a
 # build id) whose .text perf maps the module's address to by its offset.
 MID=abcdef0011223344556677889900aabbccddeeff

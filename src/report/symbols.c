@@ -156,6 +156,10 @@ struct symcache {
 	char *os_release;	/* the recording's kernel release (its OSRELEASE) */
 	struct kimage *kimage;	/* the kernel's symbols come from this image, not kallsyms */
 	struct kmod *kmods;	/* the recording's modules, for their .ko */
+	/* The kernel's recorded build id, as perf finds the kernel among the BUILD_ID entries. */
+	unsigned char kid[HOST_BUILD_ID_MAX];
+	size_t kid_len;
+	bool kid_set;
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
 	char kref[64];
 	uint64_t kref_addr;
@@ -969,6 +973,11 @@ static size_t recorded_id(const struct symcache *c, const char *name, unsigned c
 {
 	size_t n = c->build_id ? c->build_id(c->build_id_arg, name, id) : 0;
 
+	if (c->kid_set && !strcmp(name, "[kernel.kallsyms]")) {
+		memcpy(id, c->kid, c->kid_len);
+		n = c->kid_len;
+	}
+
 	/* An all-zero id says nothing (perf writes them for what it cannot read). */
 	for (size_t i = 0; i < n; i++)
 		if (id[i])
@@ -1694,15 +1703,31 @@ static void kmods_from_file(struct symcache *c, struct pdata *p)
 	char buf[256];
 
 	while (pdata__build_id_next(p, &pos, &e)) {
-		const char *mod;
+		const char *mod, *base = strrchr(e.name, '/'), *ko;
+		/* an id of size 0 is taken as the full 20 bytes, as the reader takes it */
+		size_t len = (e.misc & PD_MISC_BUILD_ID_SIZE) && e.len ? e.len : sizeof(e.id);
 		struct kmod *m;
 
-		if ((e.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL || e.pid != -1 ||
-		    !(mod = kernel_map_module(e.name, buf, sizeof(buf))) || !mod[0] || !strcmp(mod, "[vdso]") ||
+		if ((e.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL || e.pid != -1)
+			continue;
+		/*
+		 * perf's kernel is the first entry of the kernel's that is not a
+		 * module's: [kernel.kallsyms], or the vmlinux perf record used.
+		 */
+		ko = base ? strstr(base, ".ko") : NULL;
+		if (e.name[0] == '/' ? !(ko && (!ko[3] || ko[3] == '.')) : !strncmp(e.name, "[kernel.kallsyms", 16)) {
+			if (!c->kid_set) {
+				c->kid_set = true;
+				c->kid_len = len;
+				memcpy(c->kid, e.id, len);
+			}
+			continue;
+		}
+		if (!(mod = kernel_map_module(e.name, buf, sizeof(buf))) || !mod[0] || !strcmp(mod, "[vdso]") ||
 		    !(m = kmod_get(c, mod, true)) || m->named)
 			continue;
 		m->named = true;
-		host_build_id_hex(e.id, e.len, m->id);
+		host_build_id_hex(e.id, len, m->id);
 		if (e.name[0] == '/')
 			m->path = strdup(e.name);
 	}
