@@ -90,6 +90,13 @@ same () {
 	"$MPERF" report "$@" 2>mperf.err | no_tip >mperf.out &&
 	diff -u perf.out mperf.out
 }
+# same_script FILE: mperf script and perf script agree, stdout and stderr
+same_script () {
+	"$PERF" script -i "$1" >perf.script 2>perf.serr &&
+	"$MPERF" script -i "$1" >mperf.script 2>mperf.serr &&
+	cmp perf.script mperf.script &&
+	sed "s/^/mperf script: warning: /" perf.serr | diff -u - mperf.serr
+}
 # perf's warning for an id nothing has, and mperf's words for it
 warned () {
 	echo "No kallsyms or vmlinux with build-id $1 was found" >want.err &&
@@ -167,6 +174,10 @@ test_expect_success PERF,CC 'perf buildid-cache --add: the cached image, before 
 		test -f "$HOME/.debug/.build-id/11/${BID#11}/elf" &&
 		same -i k.data && quiet && named &&
 		same -i kc.data && quiet &&
+		same_script k.data && grep -q "kinit_fn+0x10 (\[kernel.kallsyms\]\.init\.text)" mperf.script &&
+		for f in kc.data kfirst.data kgap.data; do
+			same_script $f || return 1
+		done &&
 		# a cached kallsyms of the same id: perf still prefers the image
 		mkdir -p "$HOME/.debug/[kernel.kallsyms]/$BID" &&
 		cp "$TRASH_DIRECTORY/ksyms" "$HOME/.debug/[kernel.kallsyms]/$BID/kallsyms" &&
@@ -299,6 +310,7 @@ test_expect_success PERF,CC 'perf buildid-cache --add of a module: the cached .k
 		same -i mp.data && quiet && grep -q "\[k\] mod_local" mperf.out &&
 		grep -q "\[k\] 0x0000000000000364$" mperf.out &&
 		same -i mp.data --no-children && quiet &&
+		same_script mp.data && grep -q "mod_init_fn+0x10 (.*/synthmod.ko)" mperf.script && same_script mb.data &&
 		# perf takes a module named [name] for kallsyms: no .ko for it
 		same -i mb.data && quiet && ! grep -q "\[k\] mod_" mperf.out
 	)
