@@ -32,7 +32,8 @@ at () { printf '0x%x' $((K + $1)); }
 
 # image ID OUT: the kernel image, its build id ID.  .text: _text/_stext,
 # functions (one with a weak alias, one with a function nested in it), a
-# gap no symbol covers, a label, _etext; .init.text: one function.
+# gap no symbol covers, a label, _etext, an absolute function (perf skips
+# it); .init.text: one function.
 image () {
 	cat >k.s <<-\EOS &&
 	.text
@@ -70,6 +71,9 @@ image () {
 	.fill 0x100,1,0x90
 	.globl _etext
 	_etext:
+	.globl kabs_fn
+	.type kabs_fn,@function
+	.set kabs_fn,0x1234
 	.section .init.text,"ax"
 	.globl kinit_fn
 	.type kinit_fn,@function

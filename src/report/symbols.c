@@ -1356,7 +1356,9 @@ static int kimage_load(struct kimage *ki, Elf *e)
 		if (s.st_shndx == SHN_UNDEF ||
 		    (!is_label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT))
 			continue;
-		/* a function or object perf finds no section for ends its load: no symbols */
+		/* absolute symbols are skipped; another perf finds no section for ends its load: no symbols */
+		if (s.st_shndx == SHN_ABS)
+			continue;
 		if (s.st_shndx >= shnum || !(sscn = elf_getscn(e, s.st_shndx)) || !gelf_getshdr(sscn, &ssh))
 			goto out;
 		secname = elf_strptr(e, shstrndx, ssh.sh_name);
