@@ -26,11 +26,11 @@ static const char report_usage[] =
 	"                    [--dsos list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
-	"                    [-b | --no-branch-stack] [-q]\n"
+	"                    [-b | --no-branch-stack] [-q] [-k file | --kallsyms file]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
-	"   or: mperf report [-i file] --format=folded|svg|pprof [-o file]\n"
+	"   or: mperf report [-i file] --format=folded|svg|pprof [-o file] [-k file | --kallsyms file]\n"
 	"   or: mperf report -h\n"
 	"\n"
 	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
@@ -80,6 +80,10 @@ static const char report_usage[] =
 	"                           pprof (a gzipped profile.proto, for go tool pprof)\n"
 	"    -o, --output FILE      write --format's output to FILE (default: standard output)\n"
 	"    -q, --quiet            the rows alone, without perf's header lines; no warnings\n"
+	"    -k, --vmlinux FILE     the kernel's symbols from this image (vmlinux), and no other,\n"
+	"                           if its build id is the recorded kernel's (default: as perf looks\n"
+	"                           for one by build id, then kallsyms: see mperf-report(1))\n"
+	"        --kallsyms FILE    the kernel's symbols from this kallsyms file\n"
 	"    -h, --help             show this help\n"
 	"\n"
 	"Chains recorded with --call-graph dwarf are unwound from each sample's registers and\n"
@@ -403,7 +407,9 @@ int cmd_report(int argc, char **argv)
 		{ "branch-stack", no_argument, NULL, 'b' },
 		{ "no-branch-stack", no_argument, NULL, 'B' },
 		{ "check", no_argument, NULL, 'K' },
-		{ "check-tolerance", required_argument, NULL, 'k' },
+		{ "check-tolerance", required_argument, NULL, 'Q' },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "kallsyms", required_argument, NULL, 'L' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -418,6 +424,7 @@ int cmd_report(int argc, char **argv)
 	double tolerance = STAT_CHECK_TOLERANCE;
 	/* The options that shape the histograms, for the conflicts below: the first given. */
 	const char *hist_opt = NULL;
+	const char *kernel_opt = NULL;	/* -k or --kallsyms: for the views that name symbols */
 	struct pdata *p;
 	static char obuf[1 << 16];
 	int c, ret;
@@ -436,7 +443,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 
 	opterr = 0;	/* ':': a missing value is ours to say */
-	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:bnq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:bnqk:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -570,6 +577,18 @@ int cmd_report(int argc, char **argv)
 			cmd_set_quiet();
 			break;
 		case 'k':
+		case 'L':
+			/* as perf: a file that cannot be read is refused before anything is read */
+			if (access(optarg, R_OK)) {
+				cmd_error("report", "cannot read %s '%s': %s", c == 'k' ? "--vmlinux" : "--kallsyms", optarg,
+					  strerror(errno));
+				return EXIT_MPERF;
+			}
+			*(c == 'k' ? &ho.vmlinux : &ho.kallsyms) = optarg;
+			*(c == 'k' ? &eo.vmlinux : &eo.kallsyms) = optarg;
+			kernel_opt = c == 'k' ? "-k/--vmlinux" : "--kallsyms";
+			break;
+		case 'Q':
 			if (cmd_parse_tolerance(optarg, &tolerance)) {
 				cmd_error("report", "invalid --check-tolerance '%s' (a percentage, 0 to 100)", optarg);
 				return EXIT_USAGE;
@@ -599,6 +618,11 @@ int cmd_report(int argc, char **argv)
 			return cmd_usage_error("report", "--format cannot be used with %s: it writes the samples' stacks, not the histograms",
 					       other);
 	}
+	if (ho.vmlinux && ho.kallsyms)
+		return cmd_usage_error("report", "-k/--vmlinux and --kallsyms cannot be used together (one source of kernel symbols)");
+	if (kernel_opt && (dump || stats || check || header_only))
+		return cmd_usage_error("report", "%s cannot be used with %s, which names no symbols", kernel_opt,
+				       dump ? "-D" : stats ? "--stats" : check ? "--check" : "--header-only");
 	if (dump && stats)
 		return cmd_usage_error("report", "-D and --stats cannot be used together (-D ends with the stats)");
 	if ((dump || stats) && hist_opt)

@@ -690,6 +690,7 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 	if (!(B.syms = symcache__new()))
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(B.syms, recorded_build_id, p);
+	symcache__set_kernel_files(B.syms, p, o->vmlinux, o->kallsyms);
 	/*
 	 * Branches are resolved as they come: the first kernel address waits
 	 * for the kernel's symbols, read meanwhile unless every event

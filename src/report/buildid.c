@@ -329,8 +329,10 @@ int report__dsos(struct pdata *p, const char *label, bool with_hits,
 
 		if (!(b.syms = symcache__new()))
 			b.err = -ENOMEM;
-		else
+		else {
 			symcache__set_build_ids(b.syms, recorded_build_id, p);
+			symcache__set_kernel_files(b.syms, p, NULL, NULL);
+		}
 		err = b.err ? 0 : session__run(p, label, &ops);
 	}
 	if (b.err)

@@ -779,6 +779,7 @@ int report__dump(struct pdata *p, const char *label, FILE *f)
 		return mperf_error(-ENOMEM, "out of memory");
 	}
 	symcache__set_build_ids(d.syms, recorded_build_id, p);
+	symcache__set_kernel_files(d.syms, p, NULL, NULL);
 	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
 	d.ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
 	if (!d.ordered)

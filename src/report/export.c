@@ -380,6 +380,7 @@ int report__export(struct pdata *p, const char *label, const struct report_expor
 	if (!(G.syms = symcache__new()))
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(G.syms, recorded_build_id, p);
+	symcache__set_kernel_files(G.syms, p, o->vmlinux, o->kallsyms);
 	stackwalk__init(&G.walk, G.syms, &G.X.strs);
 	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
 		if (pdata__evsel(p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)

@@ -428,6 +428,17 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 		bool first = !H->kmap_seen;
 
 		H->kmap_seen = true;
+		/* perf reads the kernel's symbols now, after the kernel's MMAP: its map is known from here */
+		if (first && H->chains)
+			H->krange = symcache__kernel_range(H->syms, &H->kstart, &H->walk.kernel_end);
+		/* a kernel image's section past .text: a map of its own once perf has read the image */
+		const char *sec = first || !H->chains ? NULL : symcache__kernel_section(H->syms, ss->smp->ip);
+
+		if (sec) {
+			*again = *w;
+			again->dso = sec;
+			return again;
+		}
 		if (H->chains && !first && H->krange &&
 		    (ss->smp->ip < H->kstart || ss->smp->ip >= H->walk.kernel_end)) {
 			*again = *w;
@@ -503,6 +514,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		k.sym_end = sym->end;
 		k.object = ki.object;
 		k.sym_len = ki.namelen;
+	} else if (ki.mapped) {
+		k.addr = ki.addr;	/* a kernel image's (or .ko's) map: the address in the image */
 	} else if (k.module_addr && !k.kernel_pending) {
 		k.addr = k.module_addr;
 	}
@@ -624,6 +637,16 @@ static int resolve_kernel(struct hist *H)
 			const struct sym *sym;
 			int err;
 
+			const char *sec = h->kernel_pending && !h->kfirst && h->dso && !strcmp(h->dso, "[kernel.kallsyms]") ?
+					  symcache__kernel_section(H->syms, h->addr) : NULL;
+
+			/* a kernel image's section past .text: a map of its own once perf has read the image */
+			if (sec && !(h->dso = intern(H, sec))) {
+				while (++e < old.n)
+					free(old.v[e]);
+				free(old.v);
+				return -ENOMEM;
+			}
 			if (h->kernel_pending && krange && !h->kfirst && h->dso && !strcmp(h->dso, "[kernel.kallsyms]") &&
 			    (h->addr < kstart || h->addr >= kend)) {
 				h->dso = NULL;	/* past the kernel's symbols: once perf has read them, no map */
@@ -637,6 +660,8 @@ static int resolve_kernel(struct hist *H)
 					h->sym = sym->name;
 					h->sym_start = sym->start;
 					h->sym_end = sym->end;
+				} else if (ki.mapped) {
+					h->addr = ki.addr;	/* a kernel image's (or .ko's) map: the address in the image */
 				} else if (h->module_addr) {
 					h->addr = h->module_addr;
 				}
@@ -1585,6 +1610,7 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	if (!H->syms)
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(H->syms, recorded_build_id, p);
+	symcache__set_kernel_files(H->syms, p, o->vmlinux, o->kallsyms);
 	stackwalk__init(&H->walk, H->syms, &H->strs);
 	if (o->max_stack && o->max_stack < H->walk.max_stack)
 		H->walk.max_stack = o->max_stack;

@@ -119,6 +119,8 @@ struct report_hist_opts {
 	int nr_bkeys;
 	bool sort_symbol;			/* the --sort text names "symbol": perf adds its IPC column */
 	char sort_unfit[2][32];			/* a --sort key the usual [0] or the branch [1] view lacks, or "" */
+	/* The kernel's symbols from these files, as perf's -k/--vmlinux and --kallsyms (NULL: as perf finds them). */
+	const char *vmlinux, *kallsyms;
 };
 
 /* The per-event histograms of perf report --stdio (the branch view when it applies). */
@@ -208,6 +210,7 @@ enum report_export_format { REPORT_EXPORT_FOLDED, REPORT_EXPORT_SVG, REPORT_EXPO
 struct report_export_opts {
 	enum report_export_format format;
 	const char *title;		/* the input's name in titles (default: label) */
+	const char *vmlinux, *kallsyms;	/* as report_hist_opts' */
 };
 
 int report__export(struct pdata *p, const char *label, const struct report_export_opts *o, FILE *out);

@@ -559,11 +559,24 @@ static void kernel_map(struct script *S, int cpumode, uint64_t ip, struct resolv
 		return;
 	if (r->found) {
 		/* The first sample finds the map as recorded; perf reads kallsyms after. */
-		if (S->kernel_loaded && (ip < start || ip >= end))
-			r->found = false;
+		if (S->kernel_loaded && (ip < start || ip >= end)) {
+			const char *dso = r->dso;
+
+			/* a kernel image's other sections are maps of their own */
+			if (symcache__kernel_map(S->syms, ip, &dso) && dso != r->dso)
+				r->dso = dso;
+			else
+				r->found = false;
+		}
 		return;
 	}
-	if (!symcache__find_kernel(S->syms, NULL, ip, NULL))
+	if (symcache__kernel_section(S->syms, ip)) {
+		r->found = true;
+		r->dso = symcache__kernel_section(S->syms, ip);
+		r->map_start = r->map_pgoff = 0;
+		return;
+	}
+	if (ip < start || ip >= end || !symcache__find_kernel(S->syms, NULL, ip, NULL))
 		return;
 	r->found = true;
 	r->dso = "[kernel.kallsyms]";
@@ -858,6 +871,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 	if (!(S.syms = symcache__new()))
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(S.syms, recorded_build_id, p);
+	symcache__set_kernel_files(S.syms, p, NULL, NULL);
 	if (out_init(&S.out, f)) {
 		symcache__delete(S.syms);
 		return mperf_error(-ENOMEM, "out of memory");

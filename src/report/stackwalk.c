@@ -135,6 +135,10 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 	if (!r.found)
 		return 0;
 	stackwalk_kernel_hit(W->syms, cpumode, &r);
+	/* a kernel image's .text is the kernel's map; its other sections are maps of their own */
+	if (cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(r.dso, "[kernel.kallsyms]") &&
+	    !symcache__kernel_map(W->syms, ip, &r.dso))
+		return 0;
 	if (!(d = stackwalk__dso(W, r.dso, r.dso_rank)))
 		return -ENOMEM;
 	f->dso = d->id;

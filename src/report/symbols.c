@@ -26,7 +26,7 @@
 #include "../lib/buf.h"
 #include "../lib/hash.h"
 #include "../lib/log.h"
-#include "../perfdata/format.h"
+#include "../perfdata/perfdata.h"
 #include "symbols.h"
 
 #define DSO_BUCKETS 256
@@ -116,6 +116,32 @@ struct ksyms {
 
 static void ksyms_free(struct ksyms *k);
 
+/*
+ * A kernel image (vmlinux) found by build id, as perf loads it: its
+ * symbols in file-offset space (each moved by its section's address less
+ * its offset), those of .text for the kernel's map, each other section's
+ * for a map of its own, "[kernel.kallsyms]" and the section's name.
+ */
+struct ksec {
+	char *dso;		/* perf's name of the section's map */
+	uint64_t addr, size, off;	/* the section's sh_addr, sh_size, sh_offset */
+	struct dso *d;		/* its symbols */
+};
+
+struct kimage {
+	char *path;
+	struct ksec *v;		/* in the order perf makes the maps: first symbol first */
+	size_t n, cap;
+	int text;		/* the index of .text's, or -1 */
+	/* The first symbols named _text and _stext (perf's reference symbols), unmoved. */
+	uint64_t text_addr, stext_addr;
+	bool has_text, has_stext;
+};
+
+static void kimage_free(struct kimage *ki);
+struct kmod;
+static void kmods_free(struct kmod *m);
+
 struct symcache {
 	symcache_build_id_fn build_id;
 	void *build_id_arg;
@@ -126,6 +152,14 @@ struct symcache {
 	const char *last_path;	/* samples come in runs from one DSO */
 	struct dso *last_dso;
 	char *kallsyms_file;	/* read instead of /proc/kallsyms */
+	char *vmlinux_file;	/* the kernel image asked for (perf's -k), and only it */
+	char *os_release;	/* the recording's kernel release (its OSRELEASE) */
+	struct kimage *kimage;	/* the kernel's symbols come from this image, not kallsyms */
+	struct kmod *kmods;	/* the recording's modules, for their .ko */
+	/* The kernel's recorded build id, as perf finds the kernel among the BUILD_ID entries. */
+	unsigned char kid[HOST_BUILD_ID_MAX];
+	size_t kid_len;
+	bool kid_set;
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
 	char kref[64];
 	uint64_t kref_addr;
@@ -191,7 +225,11 @@ void symcache__delete(struct symcache *c)
 			dso_free(d);
 		}
 	ksyms_free(c->kallsyms);
+	kimage_free(c->kimage);
+	kmods_free(c->kmods);
 	free(c->kallsyms_file);
+	free(c->vmlinux_file);
+	free(c->os_release);
 	free(c);
 }
 
@@ -935,6 +973,11 @@ static size_t recorded_id(const struct symcache *c, const char *name, unsigned c
 {
 	size_t n = c->build_id ? c->build_id(c->build_id_arg, name, id) : 0;
 
+	if (c->kid_set && !strcmp(name, "[kernel.kallsyms]")) {
+		memcpy(id, c->kid, c->kid_len);
+		n = c->kid_len;
+	}
+
 	/* An all-zero id says nothing (perf writes them for what it cannot read). */
 	for (size_t i = 0; i < n; i++)
 		if (id[i])
@@ -1227,7 +1270,568 @@ static void ksyms_free(struct ksyms *k)
 	free(k);
 }
 
-static void load_kallsyms(struct symcache *c)
+static void load_kernel(struct symcache *c);
+static const char *kernel_map_module(const char *map, char *buf, size_t len);
+
+/* ---- kernel images (vmlinux) ---- */
+
+static void kimage_free(struct kimage *ki)
+{
+	if (!ki)
+		return;
+	for (size_t i = 0; i < ki->n; i++) {
+		free(ki->v[i].dso);
+		dso_free(ki->v[i].d);
+	}
+	free(ki->v);
+	free(ki->path);
+	free(ki);
+}
+
+/* A section's symbols as perf keeps them outside .text: sorted, as they are (no fixups). */
+static void raw_table(struct loader *l, struct dso *d)
+{
+	qsort(l->v, l->n, sizeof(*l->v), rsym_cmp);
+	d->names = l->names.p;
+	l->names.p = NULL;
+	d->syms = (struct sym *)l->v;
+	for (size_t i = 0; i < l->n; i++) {
+		struct rsym r = l->v[i];
+
+		d->syms[i].start = r.start;
+		d->syms[i].end = r.end;
+		d->syms[i].name = d->names + r.name;
+	}
+	d->n = l->n;
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
+
+/*
+ * The symbols of kernel image e, as perf's loader takes a vmlinux's: from
+ * .symtab (else .dynsym), functions and objects of the sections the kernel
+ * loads and labels of its text sections, each moved to file-offset space
+ * by its section; .text's make the kernel's table (ends fixed, one per
+ * address, as a DSO's), each other section's a table of its own, as they
+ * are.  0, or -1 when e has no symbols or one perf cannot place (perf then
+ * keeps none).
+ */
+static int kimage_load(struct kimage *ki, Elf *e)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section(e, SHT_SYMTAB, &sh);
+	size_t shstrndx, shnum, total = 0;
+	struct loader *ls = NULL;
+	size_t lcap = 0;
+	int *secmap = NULL, err = -1;
+	Elf_Data *data;
+
+	if (!scn)
+		scn = find_section(e, SHT_DYNSYM, &sh);
+	if (!scn || elf_getshdrstrndx(e, &shstrndx) || elf_getshdrnum(e, &shnum) || !sh.sh_entsize ||
+	    !(data = elf_getdata(scn, NULL)) || !(secmap = calloc(shnum, sizeof(*secmap))))
+		goto out;
+	ki->text = -1;
+	for (size_t i = 0, n = sh.sh_size / sh.sh_entsize; i < n; i++) {
+		GElf_Sym s;
+		GElf_Shdr ssh;
+		Elf_Scn *sscn;
+		const char *name, *secname;
+		int type, vis, k;
+		bool is_label;
+
+		if (!gelf_getsym(data, (int)i, &s) || !s.st_name || !(name = elf_strptr(e, sh.sh_link, s.st_name)))
+			continue;
+		/* perf's reference symbols: the first of the name, whatever it is */
+		if (!ki->has_text && !strcmp(name, "_text")) {
+			ki->text_addr = s.st_value;
+			ki->has_text = true;
+		} else if (!ki->has_stext && !strcmp(name, "_stext")) {
+			ki->stext_addr = s.st_value;
+			ki->has_stext = true;
+		}
+		type = GELF_ST_TYPE(s.st_info);
+		vis = GELF_ST_VISIBILITY(s.st_other);
+		is_label = type == STT_NOTYPE && s.st_shndx != SHN_ABS && vis != STV_HIDDEN && vis != STV_INTERNAL;
+		if (s.st_shndx == SHN_UNDEF ||
+		    (!is_label && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT))
+			continue;
+		/* absolute symbols are skipped; another perf finds no section for ends its load: no symbols */
+		if (s.st_shndx == SHN_ABS)
+			continue;
+		if (s.st_shndx >= shnum || !(sscn = elf_getscn(e, s.st_shndx)) || !gelf_getshdr(sscn, &ssh))
+			goto out;
+		secname = elf_strptr(e, shstrndx, ssh.sh_name);
+		if (!(ssh.sh_flags & SHF_ALLOC) || !secname || (is_label && !strstr(secname, "text")))
+			continue;
+		if (!(k = secmap[s.st_shndx])) {
+			/* the section's map: by name, made at its first symbol */
+			for (size_t j = 0; j < ki->n && !k; j++)
+				if (!strcmp(ki->v[j].dso + strlen("[kernel.kallsyms]"), strcmp(secname, ".text") ? secname : ""))
+					k = (int)j + 1;
+			if (!k) {
+				struct ksec *ks;
+				size_t dn = strlen(secname) + sizeof("[kernel.kallsyms]");
+
+				if (ALLOC_GROW(ki->v, ki->n + 1, ki->cap) || ALLOC_GROW(ls, ki->n + 1, lcap))
+					goto out;
+				ks = &ki->v[ki->n];
+				memset(ks, 0, sizeof(*ks));
+				memset(&ls[ki->n], 0, sizeof(*ls));
+				if (!(ks->d = calloc(1, sizeof(*ks->d))) || !(ks->dso = malloc(dn)))
+					goto out_section;
+				snprintf(ks->dso, dn, "[kernel.kallsyms]%s", strcmp(secname, ".text") ? secname : "");
+				ks->addr = ssh.sh_addr;
+				ks->size = ssh.sh_size;
+				ks->off = ssh.sh_offset;
+				if (!strcmp(secname, ".text"))
+					ki->text = (int)ki->n;
+				k = (int)++ki->n;
+			}
+			secmap[s.st_shndx] = k;
+		}
+		if (add_sym(&ls[k - 1], s.st_value - (ssh.sh_addr - ssh.sh_offset), s.st_size, name,
+			    (unsigned char)GELF_ST_BIND(s.st_info)))
+			goto out;
+		total++;
+	}
+	for (size_t j = 0; j < ki->n; j++) {
+		struct dso *d = ki->v[j].d;
+		struct loader *l = &ls[j];
+
+		if ((int)j != ki->text) {
+			raw_table(l, d);
+			continue;
+		}
+		struct rsym *tab = l->n ? malloc(l->n * sizeof(*tab)) : NULL;
+		size_t ntab = l->n;
+
+		if (tab)
+			memcpy(tab, l->v, l->n * sizeof(*tab));
+		finish_table(l, d);
+		if (tab && overlaps(d))
+			(void)replay_tree(d, tab, ntab);
+		free(tab);
+	}
+	err = total ? 0 : -1;
+	goto out;
+out_section:
+	free(ki->v[ki->n].dso);
+	free(ki->v[ki->n].d);
+out:
+	for (size_t j = 0; ls && j < ki->n; j++) {
+		free(ls[j].v);
+		mbuf_free(&ls[j].names);
+		free(ls[j].src);
+	}
+	free(ls);
+	free(secmap);
+	return err;
+}
+
+/* The kernel image at path, if its build id is want (any ELF when want is empty): loaded, with symbols. */
+static struct kimage *kimage_open(const char *path, const char *want)
+{
+	int fd = want[0] ? open_matching(path, want) : host_open_regular(path);
+	struct kimage *ki;
+	Elf *e;
+
+	if (fd < 0)
+		return NULL;
+	ki = calloc(1, sizeof(*ki));
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!ki || !e || elf_kind(e) != ELF_K_ELF || !(ki->path = strdup(path)) || kimage_load(ki, e)) {
+		kimage_free(ki);
+		ki = NULL;
+	}
+	elf_end(e);
+	close(fd);
+	return ki;
+}
+
+/*
+ * perf's places for the kernel's image, in its order, after the one -k
+ * names (which alone is tried then): the build-id cache's entry of the
+ * recorded id (~/.debug/.build-id/xx/rest, the file itself in the old
+ * layout, else its "elf": what perf buildid-cache --add vmlinux writes),
+ * then vmlinux (here), /boot/vmlinux, and by the recording's kernel
+ * release /boot/vmlinux-R, /usr/lib/debug/boot/vmlinux-R,
+ * /lib/modules/R/build/vmlinux, /usr/lib/debug/lib/modules/R/vmlinux,
+ * /usr/lib/debug/boot/vmlinux-R.debug (R: the recording's kernel release,
+ * "(null)" when it names none, as perf makes the name).  Each must have the recorded
+ * build id (any, when the recording names none).  Candidate i in path:
+ * false past the last.
+ */
+static bool kimage_candidate(const struct symcache *c, const char *want, int i, char *path, size_t len)
+{
+	static const char *const fixed[] = { "vmlinux", "/boot/vmlinux" };
+	static const char *const by_release[][2] = {	/* before and after the release */
+		{ "/boot/vmlinux-", "" }, { "/usr/lib/debug/boot/vmlinux-", "" }, { "/lib/modules/", "/build/vmlinux" },
+		{ "/usr/lib/debug/lib/modules/", "/vmlinux" }, { "/usr/lib/debug/boot/vmlinux-", ".debug" },
+	};
+
+	path[0] = 0;
+	if (i == 0) {
+		if (!want[0] || !cache_file(path, len, want, "elf"))
+			path[0] = 0;
+		return true;
+	}
+	if (--i < 2) {
+		snprintf(path, len, "%s", fixed[i]);
+		return true;
+	}
+	if ((i -= 2) < 5) {
+		/* perf's release: the recording's; a recording without one names "(null)", as perf prints it */
+		snprintf(path, len, "%s%s%s", by_release[i][0], c->os_release ? c->os_release : "(null)",
+			 by_release[i][1]);
+		return true;
+	}
+	return false;
+}
+
+/* The recorded kernel's build id, as hex ("" for none). */
+static void kernel_want(const struct symcache *c, char want[2 * HOST_BUILD_ID_MAX + 1])
+{
+	unsigned char id[HOST_BUILD_ID_MAX];
+
+	host_build_id_hex(id, recorded_id(c, "[kernel.kallsyms]", id), want);
+}
+
+/* Whether some place perf looks in has the recorded kernel's image (not loaded). */
+static bool kimage_exists(const struct symcache *c)
+{
+	char want[2 * HOST_BUILD_ID_MAX + 1], path[4096];
+	int fd;
+
+	if (c->vmlinux_file)
+		return true;	/* perf says nothing of the image it was given */
+	kernel_want(c, want);
+	for (int i = 0; kimage_candidate(c, want, i, path, sizeof(path)); i++) {
+		if (!path[0] || (fd = want[0] ? open_matching(path, want) : host_open_regular(path)) < 0)
+			continue;
+		close(fd);
+		return true;
+	}
+	return false;
+}
+
+/* The kernel's image, loaded from the first place that has it; false when none has. */
+static bool load_kimage(struct symcache *c)
+{
+	char want[2 * HOST_BUILD_ID_MAX + 1], path[4096];
+
+	kernel_want(c, want);
+	if (c->vmlinux_file) {
+		/* -k: that image, no other (and none if its build id is another) */
+		c->kimage = kimage_open(c->vmlinux_file, want);
+		return true;
+	}
+	for (int i = 0; kimage_candidate(c, want, i, path, sizeof(path)); i++)
+		if (path[0] && (c->kimage = kimage_open(path, want)))
+			return true;
+	return false;
+}
+
+/* The value of the first symbol named name in the ELF at path (perf's reference symbol), or 0. */
+static uint64_t elf_symbol_value(const char *path, const char *name)
+{
+	int fd = host_open_regular(path);
+	uint64_t v = 0;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	Elf_Data *data;
+	Elf *e;
+
+	if (fd < 0)
+		return 0;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && ((scn = find_section(e, SHT_SYMTAB, &sh)) || (scn = find_section(e, SHT_DYNSYM, &sh))) &&
+	    sh.sh_entsize && (data = elf_getdata(scn, NULL)))
+		for (size_t i = 0, n = sh.sh_size / sh.sh_entsize; i < n && !v; i++) {
+			GElf_Sym s;
+			const char *nm;
+
+			if (gelf_getsym(data, (int)i, &s) && s.st_name && (nm = elf_strptr(e, sh.sh_link, s.st_name)) &&
+			    !strcmp(nm, name))
+				v = s.st_value ? s.st_value : 1;	/* found at 0: as not found */
+		}
+	elf_end(e);
+	close(fd);
+	return v == 1 ? 0 : v;
+}
+
+/*
+ * How far the recorded kernel sits from its image (perf's map->reloc):
+ * where it had the reference symbol less the image's address of it; 0
+ * when the recording names none or the image has no such symbol (or has
+ * it at 0), and the image's symbols are used where they are.
+ */
+static int64_t kimage_reloc(struct symcache *c)
+{
+	const struct kimage *ki = c->kimage;
+
+	if (!c->kref_done) {
+		uint64_t at = 0;
+
+		c->kref_done = true;
+		c->kdelta = 0;
+		if (c->kref_set && !strcmp(c->kref, "_text"))
+			at = ki->has_text ? ki->text_addr : 0;
+		else if (c->kref_set && !strcmp(c->kref, "_stext"))
+			at = ki->has_stext ? ki->stext_addr : 0;
+		else if (c->kref_set && c->kref[0])
+			at = elf_symbol_value(ki->path, c->kref);
+		if (at)
+			c->kdelta = (int64_t)(c->kref_addr - at);
+	}
+	return c->kdelta;
+}
+
+/* In section map s (not .text), the symbol at file offset off, as perf's lookup finds it. */
+static const struct sym *ksec_find(const struct dso *d, uint64_t off)
+{
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->syms[mid].start <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct sym *s = &d->syms[lo - 1];
+
+	/* the table's own sizes: a zero-sized symbol covers its address alone */
+	return off < s->end || off == s->start ? s : NULL;
+}
+
+static const struct sym *kimage_find(struct symcache *c, const char *map, uint64_t ip, struct ksym_info *info)
+{
+	const struct kimage *ki = c->kimage;
+	const struct ksec *s = NULL;
+	const struct sym *sym;
+	int64_t reloc = kimage_reloc(c);
+	uint64_t off;
+	size_t kl = strlen("[kernel.kallsyms]");
+
+	if (!map || !strcmp(map, "[kernel.kallsyms]")) {
+		s = ki->text >= 0 ? &ki->v[ki->text] : NULL;
+	} else if (!strncmp(map, "[kernel.kallsyms]", kl) && map[kl] == '.') {
+		for (size_t i = 0; i < ki->n && !s; i++)
+			if (!strcmp(ki->v[i].dso, map))
+				s = &ki->v[i];
+	}
+	if (!s)
+		return NULL;	/* a module's map: its symbols are not in the kernel's image */
+	off = ip - (uint64_t)reloc - (s->addr - s->off);
+	if (info) {
+		info->mapped = true;	/* perf's map of the image shows an address by its offset */
+		info->addr = off;
+	}
+	if ((int)(s - ki->v) != ki->text)
+		sym = ksec_find(s->d, off);
+	else if (s->d->tree)
+		sym = tree_find(s->d->tree, off);
+	else
+		sym = find_in(s->d, off);
+	if (!sym)
+		return NULL;
+	c->kfound.start = sym->start + (s->addr - s->off) + (uint64_t)reloc;
+	c->kfound.end = sym->end + (s->addr - s->off) + (uint64_t)reloc;
+	c->kfound.name = sym->name;
+	if (info)
+		info->namelen = strlen(sym->name);
+	return &c->kfound;
+}
+
+/* ---- kernel modules (.ko) by build id ---- */
+
+/*
+ * A module the recording names (its BUILD_ID entry, its kernel MMAP),
+ * whose symbols perf reads from its .ko when kallsyms does not give them
+ * and it knows the module by a path: the build-id cache's copy of the
+ * recorded id ("elf", then "debug"), then that path, each only with that
+ * id (any, when none was recorded).  Its .text symbols, in
+ * file-offset space, as a kernel image's (perf maps the module's address
+ * to the .ko's .text by its offset).
+ */
+struct kmod {
+	struct kmod *next;
+	char *name;		/* "[name]", as kernel_map_module() names it */
+	char *path;		/* perf's name of it when a path (its BUILD_ID entry's, else its MMAP's), or NULL */
+	bool named;		/* the BUILD_ID entry named it */
+	char id[2 * HOST_BUILD_ID_MAX + 1];	/* the recorded build id, "" for none */
+	uint64_t start, pgoff;	/* its map's (the last MMAP of it) */
+	bool mapped;
+	bool tried;
+	struct kimage *img;	/* the .ko read, or NULL */
+};
+
+static void kmods_free(struct kmod *m)
+{
+	for (struct kmod *next; m; m = next) {
+		next = m->next;
+		free(m->name);
+		free(m->path);
+		kimage_free(m->img);
+		free(m);
+	}
+}
+
+static struct kmod *kmod_get(struct symcache *c, const char *name, bool add)
+{
+	struct kmod *m;
+
+	for (m = c->kmods; m; m = m->next)
+		if (!strcmp(m->name, name))
+			return m;
+	if (!add || !(m = calloc(1, sizeof(*m))) || !(m->name = strdup(name))) {
+		free(m);
+		return NULL;
+	}
+	m->next = c->kmods;
+	c->kmods = m;
+	return m;
+}
+
+/* The recording's modules and their build ids: its BUILD_ID entries of kernel modules. */
+static void kmods_from_file(struct symcache *c, struct pdata *p)
+{
+	struct pd_build_id e;
+	size_t pos = 0;
+	char buf[256];
+
+	while (pdata__build_id_next(p, &pos, &e)) {
+		const char *mod, *base = strrchr(e.name, '/'), *ko;
+		/* an id of size 0 is taken as the full 20 bytes, as the reader takes it */
+		size_t len = (e.misc & PD_MISC_BUILD_ID_SIZE) && e.len ? e.len : sizeof(e.id);
+		struct kmod *m;
+
+		if ((e.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL || e.pid != -1)
+			continue;
+		/*
+		 * perf's kernel is the first entry of the kernel's that is not a
+		 * module's: [kernel.kallsyms], or the vmlinux perf record used.
+		 */
+		ko = base ? strstr(base, ".ko") : NULL;
+		if (e.name[0] == '/' ? !(ko && (!ko[3] || ko[3] == '.')) : !strncmp(e.name, "[kernel.kallsyms", 16)) {
+			if (!c->kid_set) {
+				c->kid_set = true;
+				c->kid_len = len;
+				memcpy(c->kid, e.id, len);
+			}
+			continue;
+		}
+		if (!(mod = kernel_map_module(e.name, buf, sizeof(buf))) || !mod[0] || !strcmp(mod, "[vdso]") ||
+		    !(m = kmod_get(c, mod, true)) || m->named)
+			continue;
+		m->named = true;
+		host_build_id_hex(e.id, len, m->id);
+		if (e.name[0] == '/')
+			m->path = strdup(e.name);
+	}
+}
+
+/* The module's .ko, read at its first lookup: NULL when no place has it. */
+static const struct kimage *kmod_image(struct kmod *m)
+{
+	static const char *const bases[] = { "elf", "debug" };
+	char p[4096];
+
+	if (m->tried)
+		return m->img;
+	m->tried = true;
+	/* perf takes a module named "[name]" for kallsyms: its cache entry's "kallsyms", never a .ko */
+	if (!m->path)
+		return NULL;
+	for (size_t i = 0; i < 2 && !m->img && m->id[0]; i++)
+		if (cache_file(p, sizeof(p), m->id, bases[i]))
+			m->img = kimage_open(p, m->id);
+	if (!m->img && m->path)
+		m->img = kimage_open(m->path, m->id);
+	if (m->img && m->img->text < 0) {
+		kimage_free(m->img);
+		m->img = NULL;
+	}
+	return m->img;
+}
+
+/* A module's symbol from its .ko; NULL when there is none (or no .ko): *handled says which. */
+static const struct sym *kmod_find(struct symcache *c, const char *mod, uint64_t ip, struct ksym_info *info,
+				   bool *handled)
+{
+	struct kmod *m = kmod_get(c, mod, false);
+	const struct kimage *ki;
+	const struct ksec *s;
+	const struct sym *sym;
+	uint64_t off;
+
+	*handled = false;
+	if (!m || !m->mapped)
+		return NULL;
+	if (info) {
+		info->mapped = true;	/* a module's map is not an identity one: perf shows the offset in it */
+		info->addr = ip - m->start + m->pgoff;
+	}
+	if (!(ki = kmod_image(m)))
+		return NULL;
+	*handled = true;
+	s = &ki->v[ki->text];
+	off = ip - m->start + s->off;
+	if (info) {
+		info->mapped = true;	/* perf's map of the .ko shows an address by its offset */
+		info->addr = off;
+	}
+	sym = s->d->tree ? tree_find(s->d->tree, off) : find_in(s->d, off);
+	if (!sym)
+		return NULL;
+	c->kfound.start = sym->start - s->off + m->start;
+	c->kfound.end = sym->end - s->off + m->start;
+	c->kfound.name = sym->name;
+	if (info)
+		info->namelen = strlen(sym->name);
+	return &c->kfound;
+}
+
+bool symcache__kernel_map(struct symcache *c, uint64_t ip, const char **dso)
+{
+	const char *sec;
+	uint64_t start, end;
+
+	if (!c->kernel_tried)
+		load_kernel(c);
+	if (!c->kimage || !symcache__kernel_range(c, &start, &end) || (ip >= start && ip < end))
+		return true;
+	if (!(sec = symcache__kernel_section(c, ip)))
+		return false;
+	*dso = sec;
+	return true;
+}
+
+const char *symcache__kernel_section(struct symcache *c, uint64_t ip)
+{
+	const struct kimage *ki;
+	int64_t reloc;
+
+	if (!c->kernel_tried)
+		load_kernel(c);
+	if (!(ki = c->kimage))
+		return NULL;
+	reloc = kimage_reloc(c);
+	for (size_t i = 0; i < ki->n; i++) {
+		const struct ksec *s = &ki->v[i];
+		uint64_t start = s->addr + (uint64_t)reloc;
+
+		if ((int)i != ki->text && ip >= start && ip < start + s->size)
+			return s->dso;
+	}
+	return NULL;
+}
+
+static void load_kernel(struct symcache *c)
 {
 	struct kload kl = { .k = calloc(1, sizeof(*kl.k)), .sorted = true, .last_mod = KMOD_NONE };
 	struct ksyms *k = kl.k;
@@ -1236,6 +1840,9 @@ static void load_kallsyms(struct symcache *c)
 
 	c->kernel_tried = true;
 	if (!k || mbuf_reserve(&kl.pool, 4 << 20))
+		goto out;
+	/* perf's order: the kallsyms file asked for; the image -k names, else one found by build id; kallsyms */
+	if (!c->kallsyms_file && load_kimage(c))
 		goto out;
 	if (c->kallsyms_file) {
 		snprintf(path, sizeof(path), "%s", c->kallsyms_file);
@@ -1271,7 +1878,8 @@ void symcache__kernel_hit(struct symcache *c)
 	if (c->kernel_hit)
 		return;
 	c->kernel_hit = true;
-	if (!other_machine(c, "[kernel.kallsyms]", host_kernel_build_id) || cached_kallsyms(c, path, sizeof(path)))
+	if (c->kallsyms_file || kimage_exists(c) || !other_machine(c, "[kernel.kallsyms]", host_kernel_build_id) ||
+	    cached_kallsyms(c, path, sizeof(path)))
 		return;
 	host_build_id_hex(id, recorded_id(c, "[kernel.kallsyms]", id), hex);
 	/* perf's words, as it says them when it loads the kernel's map and finds nothing */
@@ -1284,10 +1892,37 @@ void symcache__set_kallsyms(struct symcache *c, const char *path)
 	c->kallsyms_file = path ? strdup(path) : NULL;
 }
 
+void symcache__set_vmlinux(struct symcache *c, const char *path)
+{
+	free(c->vmlinux_file);
+	c->vmlinux_file = path ? strdup(path) : NULL;
+}
+
+void symcache__set_os_release(struct symcache *c, const char *release)
+{
+	free(c->os_release);
+	c->os_release = release ? strdup(release) : NULL;
+}
+
+void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char *vmlinux, const char *kallsyms)
+{
+	size_t len;
+	const unsigned char *q = pdata__feature(p, PD_FEAT_OSRELEASE, &len);
+	struct pd_cursor cur = { q, q ? q + len : q };
+	const char *rel = q ? pd_cursor_string(&cur) : NULL;
+
+	symcache__set_os_release(c, rel);
+	kmods_from_file(c, p);
+	if (vmlinux)
+		symcache__set_vmlinux(c, vmlinux);
+	if (kallsyms)
+		symcache__set_kallsyms(c, kallsyms);
+}
+
 void symcache__load_kernel(struct symcache *c)
 {
 	if (!c->kernel_tried)
-		load_kallsyms(c);
+		load_kernel(c);
 }
 
 void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr)
@@ -1297,13 +1932,14 @@ void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t add
 	strcpy(c->kref, name);
 	c->kref_addr = addr;
 	c->kref_set = true;
+	c->kref_done = false;	/* a lookup before the kernel's MMAP had none to move by */
 }
 
 void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h)
 {
 	char name[256];
 	const char *fn;
-	uint64_t pgoff;
+	uint64_t pgoff, start;
 
 	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL)
 		return;
@@ -1313,6 +1949,7 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
 		if (!PD_VIEW(h, &e))
 			return;
 		pgoff = e.pgoff;
+		start = e.start;
 		fn = pd_rec_str(h, sizeof(e), name, sizeof(name));
 	} else if (h->type == PERF_RECORD_MMAP2) {
 		struct pd_mmap2_event e;
@@ -1320,12 +1957,28 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
 		if (!PD_VIEW(h, &e))
 			return;
 		pgoff = e.pgoff;
+		start = e.start;
 		fn = pd_rec_str(h, sizeof(e), name, sizeof(name));
 	} else {
 		return;
 	}
+	if (strncmp(fn, "[kernel.kallsyms", 16)) {
+		/* a module's map: where its .ko's .text was */
+		char buf[256];
+		const char *mod = kernel_map_module(fn, buf, sizeof(buf));
+		struct kmod *m = mod && mod[0] ? kmod_get(c, mod, true) : NULL;
+
+		if (m) {
+			m->start = start;
+			m->pgoff = pgoff;
+			m->mapped = true;
+			if (fn[0] == '/' && !m->path && !m->named)
+				m->path = strdup(fn);
+		}
+		return;
+	}
 	/* perf takes "[kernel.kallsyms" for the kernel; a pgoff of 0 (kptr_restrict) names no reference. */
-	if (strncmp(fn, "[kernel.kallsyms", 16) || !pgoff)
+	if (!pgoff)
 		return;
 	symcache__set_kernel_ref(c, fn[16] ? fn + 17 : "", pgoff);
 }
@@ -1438,7 +2091,21 @@ const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uin
 	if (info)
 		memset(info, 0, sizeof(*info));
 	if (!c->kernel_tried)
-		load_kallsyms(c);
+		load_kernel(c);
+	if (c->kimage || !c->kallsyms) {
+		/* a module's symbols from its .ko when kallsyms does not give them */
+		bool handled;
+		const struct sym *s;
+
+		mod = kernel_map_module(map, buf, sizeof(buf));
+		if (mod && mod[0]) {
+			s = kmod_find(c, mod, ip, info, &handled);
+			if (handled || c->kimage)
+				return s;
+		}
+		if (c->kimage)
+			return kimage_find(c, map, ip, info);
+	}
 	k = c->kallsyms;
 	if (!k || !kernel_delta(c, k, &delta))
 		return NULL;
@@ -1498,7 +2165,17 @@ bool symcache__kernel_range(struct symcache *c, uint64_t *start, uint64_t *end)
 
 	*start = *end = 0;
 	if (!c->kernel_tried)
-		load_kallsyms(c);
+		load_kernel(c);
+	if (c->kimage) {
+		/* perf's kernel map, once it has read the image, is the image's .text */
+		const struct kimage *ki = c->kimage;
+
+		if (ki->text < 0)
+			return false;
+		*start = ki->v[ki->text].addr + (uint64_t)kimage_reloc(c);
+		*end = *start + ki->v[ki->text].size;
+		return true;
+	}
 	k = c->kallsyms;
 	if (!k || !k->nkernel || !kernel_delta(c, k, &delta))
 		return false;

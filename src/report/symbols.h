@@ -71,6 +71,44 @@ void symcache__kernel_hit(struct symcache *c);
 /* Read path instead of /proc/kallsyms (before the first kernel lookup); NULL: /proc/kallsyms again. */
 void symcache__set_kallsyms(struct symcache *c, const char *path);
 /*
+ * Where the kernel's symbols come from, in perf 6.1's order: the kallsyms
+ * file set above; else the kernel image (vmlinux) path names (perf's -k),
+ * and no other, if its build id is the recorded one; else the first
+ * image with the recorded build id (any, when none was recorded) in
+ * perf's build-id cache (~/.debug/.build-id/xx/rest, its "elf"), then
+ * vmlinux, /boot/vmlinux, and by the recording's kernel release R (set
+ * below) /boot/vmlinux-R, /usr/lib/debug/boot/vmlinux-R,
+ * /lib/modules/R/build/vmlinux, /usr/lib/debug/lib/modules/R/vmlinux,
+ * /usr/lib/debug/boot/vmlinux-R.debug; else kallsyms as said above.  An
+ * image's symbols are moved by the recording's reference symbol (its
+ * address there less the image's), the kernel's map becomes the image's
+ * .text, and each other section with symbols a map of its own,
+ * "[kernel.kallsyms]" and the section's name (symcache__kernel_section).
+ * A module's map gets kallsyms' symbols when the kernel's come from
+ * kallsyms; else those of its .ko with the recorded build id, from the
+ * build-id cache or the path the recording names it by (perf looks for
+ * none for a module named "[name]"), its .text at the module's recorded
+ * address.  Set before the first kernel lookup.
+ */
+void symcache__set_vmlinux(struct symcache *c, const char *path);
+void symcache__set_os_release(struct symcache *c, const char *release);
+/* The three above, from a report's options and the recording p (its OSRELEASE; its modules' build ids). */
+struct pdata;
+void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char *vmlinux, const char *kallsyms);
+/*
+ * With a kernel image, the map perf gives a kernel address outside the
+ * image's .text: its section's ("[kernel.kallsyms].init.text"), NULL when
+ * none holds it (or the symbols are kallsyms').  Valid while c lives.
+ */
+const char *symcache__kernel_section(struct symcache *c, uint64_t ip);
+/*
+ * A kernel address the recorded kernel map holds, once perf has read the
+ * kernel's symbols: with an image, its .text keeps *dso, another section
+ * sets it to that section's map, and outside them false (no map);
+ * kallsyms' keep it.
+ */
+bool symcache__kernel_map(struct symcache *c, uint64_t ip, const char **dso);
+/*
  * Where perf's kernel map lies once it has read kallsyms (map__fixup_start
  * and map__fixup_end): from the kernel's first symbol to the end of its
  * last (not a module's), moved as the kernel's symbols are.  False when
@@ -107,6 +145,8 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
 struct ksym_info {
 	bool object;		/* a data symbol: perf shows it as name+0xoffset */
 	size_t namelen;		/* what perf sizes its column by: a module's symbol counts its "\t[module]" */
+	bool mapped;		/* a kernel image's or a module's map: perf shows an address by addr, not ip */
+	uint64_t addr;		/* then the address perf shows when no symbol covers ip */
 };
 const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uint64_t ip, struct ksym_info *info);
 
