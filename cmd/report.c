@@ -310,10 +310,13 @@ static int parse_format(const char *arg, enum report_export_format *f)
 /*
  * --format's output: to standard output, or to a temporary file beside
  * output renamed over it once whole, so that a failure never leaves a
- * half-written file under the asked name (it is removed).
+ * half-written file under the asked name (it is removed).  Where output
+ * is there and not a file (/dev/null, a FIFO), it is written in place:
+ * renaming over a device would replace it.
  */
 static int export_to(struct pdata *p, const char *label, const struct report_export_opts *eo, const char *output)
 {
+	struct stat st;
 	size_t n;
 	char *tmp;
 	FILE *f;
@@ -322,6 +325,18 @@ static int export_to(struct pdata *p, const char *label, const struct report_exp
 
 	if (!output)
 		return report__export(p, label, eo, stdout);
+	if (stat(output, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (!(f = fopen(output, "w"))) {
+			cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
+			return EXIT_MPERF;
+		}
+		ret = report__export(p, label, eo, f);
+		if (fclose(f) && ret >= 0) {
+			cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
+			ret = EXIT_MPERF;
+		}
+		return ret;
+	}
 	n = strlen(output) + sizeof(".tmp.XXXXXX");
 	if (!(tmp = malloc(n))) {
 		cmd_error("report", "out of memory");

@@ -443,4 +443,16 @@ test_expect_success '-o writes the file whole, and leaves nothing behind a failu
 	test -z "$(ls | grep "\.tmp\.")"
 '
 
+# A rename over /dev/null would make it a file: what is not a file is
+# written in place (a FIFO here, which a rename would replace the same way).
+test_expect_success '-o to what is not a file (a FIFO, /dev/null): written in place, left as it was' '
+	mkfifo out.fifo &&
+	{ timeout 30 cat out.fifo >got.folded & } &&
+	"$MPERF" report -i mperf.data --format=folded -o out.fifo &&
+	wait &&
+	test -p out.fifo &&
+	cmp got.folded mperf.data.folded &&
+	test -z "$(ls | grep "\.tmp\.")"
+'
+
 test_done
