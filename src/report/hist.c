@@ -58,6 +58,17 @@ struct hists {
 	uint64_t shown_period;		/* of the samples the filters keep */
 	struct rb_node *in_root;	/* perf's input tree, replayed when the samples have chains; collapsed: its collapse tree */
 	bool collapsed;			/* in_root is the tree perf's output order is made from */
+	/*
+	 * With chains, the hash finds an entry before the input tree's
+	 * descent would, while perf_cmp is a total order on the entries
+	 * (total_order): unresolved addresses within one half of the
+	 * address circle (addr_lo, addr_hi: signed), and, unless the dso
+	 * key comes before sym, all of one dso (addr_dso).
+	 */
+	bool partial_order;		/* perf_cmp stopped being a total order: the tree alone decides */
+	bool have_addr;
+	int64_t addr_lo, addr_hi;
+	const char *addr_dso;
 };
 
 struct hist {
@@ -264,6 +275,105 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
 #define HENT_OF_IN(n) ((struct hent *)((char *)(n) - offsetof(struct hent, in)))
 
 /*
+ * perf_cmp(a, b) == 0, where perf_cmp is a total order (see total_order):
+ * interned names are equal when their pointers are, and a resolved
+ * symbol is its dso and range whatever its name.
+ */
+static bool perf_eq(const struct hist *H, const struct hent *a, const struct hent *b)
+{
+	if (H->key[REPORT_KEY_COMM] && a->comm != b->comm)
+		return false;
+	if (H->key[REPORT_KEY_PID] && a->tid != b->tid)
+		return false;
+	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
+		return false;
+	if (H->key[REPORT_KEY_SYM]) {
+		if (!a->sym != !b->sym)
+			return false;
+		if (!a->sym)
+			return a->addr == b->addr;
+		return a->dso == b->dso && a->sym_start == b->sym_start && a->sym_end == b->sym_end;
+	}
+	return true;
+}
+
+/* A hash of what perf_eq compares. */
+static uint64_t perf_hash(const struct hist *H, const struct hent *e)
+{
+	uint64_t h = HASH_FNV_INIT;
+
+	if (H->key[REPORT_KEY_COMM])
+		h = hash_mix(h, (uintptr_t)e->comm);
+	if (H->key[REPORT_KEY_PID])
+		h = hash_mix(h, (uint64_t)(unsigned)e->tid);
+	if (H->key[REPORT_KEY_DSO])
+		h = hash_mix(h, (uintptr_t)e->dso);
+	if (H->key[REPORT_KEY_SYM]) {
+		if (e->sym)
+			h = hash_mix(hash_mix(hash_mix(h, (uintptr_t)e->dso), e->sym_start), e->sym_end);
+		else
+			h = hash_mix(h, e->addr);
+	}
+	return h ^ (h >> 29);
+}
+
+/* The hash bucket of an entry: by perf_eq's fields with chains (the input tree's equality), else by same()'s. */
+static size_t bucket_of(const struct hist *H, const struct hent *e)
+{
+	return (size_t)((H->chains ? perf_hash(H, e) : hash_ent(H, e)) % HBUCKETS);
+}
+
+/* Whether the dso key is compared before the sym key. */
+static bool dso_before_sym(const struct hist *H)
+{
+	for (int i = 0; i < H->o->nr_keys; i++) {
+		if (H->o->keys[i] == REPORT_KEY_DSO)
+			return true;
+		if (H->o->keys[i] == REPORT_KEY_SYM)
+			return false;
+	}
+	return false;
+}
+
+/*
+ * Whether perf_cmp is still a total order on hs's entries with key among
+ * them, perf_eq its equality: then the input tree holds one entry per
+ * class and its descent finds key's, which the hash finds as well.  Each
+ * key's comparison is a total order (interned names, the tid) but sym's:
+ * unresolved addresses compare by their difference as a signed number
+ * (total while they all lie within 2^63 of each other, counted as signed
+ * numbers), and against resolved symbols by dso first, which, unless
+ * the dso key is compared before, is an order only when every
+ * unresolved entry has one dso; inline frames compare by overlapping
+ * ranges.  Once false, false for good: the tree alone finds entries.
+ */
+static bool total_order(const struct hist *H, struct hists *hs, const struct hent *key)
+{
+	if (hs->partial_order || !H->key[REPORT_KEY_SYM])
+		return !hs->partial_order;
+	if (key->inlined) {
+		hs->partial_order = true;
+	} else if (!key->sym) {
+		int64_t a = (int64_t)key->addr;
+
+		if (!hs->have_addr) {
+			hs->have_addr = true;
+			hs->addr_lo = hs->addr_hi = a;
+			hs->addr_dso = key->dso;
+		}
+		if (a < hs->addr_lo)
+			hs->addr_lo = a;
+		if (a > hs->addr_hi)
+			hs->addr_hi = a;
+		if ((uint64_t)hs->addr_hi - (uint64_t)hs->addr_lo >= (uint64_t)1 << 63)
+			hs->partial_order = true;
+		if (key->dso != hs->addr_dso && !dso_before_sym(H))
+			hs->partial_order = true;
+	}
+	return !hs->partial_order;
+}
+
+/*
  * perf's tree descent by perf_cmp: the entry equal to key in the tree at
  * *root, or NULL with *linkp and *parentp where key goes.
  */
@@ -302,10 +412,15 @@ static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key
 		/*
 		 * perf's input tree (kernel symbols are known by now): where
 		 * garbage chain addresses make its comparisons cyclic, an entry
-		 * can miss its equal and be made twice, as in perf.
+		 * can miss its equal and be made twice, as in perf.  While they
+		 * are a total order, the hash finds what the descent would.
 		 */
-		b = hash_ent(H, key) % HBUCKETS;
-		e = in_tree_find(H, &hs->in_root, key, &link, &parent);
+		b = bucket_of(H, key);
+		if (total_order(H, hs, key))
+			for (e = hs->buckets[b]; e && !perf_eq(H, e, key); e = e->next)
+				;
+		if (!e)
+			e = in_tree_find(H, &hs->in_root, key, &link, &parent);
 	}
 	if (!e) {
 		if (!(e = malloc(sizeof(*e))))
@@ -940,7 +1055,7 @@ static void v_from_tree(struct hists *hs)
 /* Entry e out of hs's hash chains (before it is freed). */
 static void unhash(const struct hist *H, struct hists *hs, const struct hent *e)
 {
-	struct hent **pp = &hs->buckets[hash_ent(H, e) % HBUCKETS];
+	struct hent **pp = &hs->buckets[bucket_of(H, e)];
 
 	while (*pp && *pp != e)
 		pp = &(*pp)->next;
@@ -1056,7 +1171,7 @@ static int link_group(struct hist *H, size_t l)
 			size_t b;
 
 			if (H->chains) {
-				b = hash_ent(H, me) % HBUCKETS;
+				b = bucket_of(H, me);
 				x = in_tree_find(H, &hl->in_root, me, &link, &parent);
 			} else {
 				x = lookup(H, hl, me, &b);
