@@ -48,6 +48,16 @@ static int match_cmp(const struct cc_frame *a, const struct cc_frame *b)
 	return frame_cmp(a, b);
 }
 
+/* match_cmp(a, b) == 0, without its order: what the chain's runs are matched with. */
+static inline bool match_eq(const struct cc_frame *a, const struct cc_frame *b)
+{
+	if (__builtin_expect(a->inlined || b->inlined, 0))
+		return !match_cmp(a, b);
+	if (a->dso != b->dso)
+		return false;
+	return a->sym && b->sym ? a->start == b->start : a->ip == b->ip;
+}
+
 static uint64_t cumul(const struct cc_node *n)
 {
 	return n->hit + n->children_hit;
@@ -135,7 +145,7 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 {
 	size_t m = 0;
 
-	while (m < c->nval && m < n && !match_cmp(&c->val[m], &f[m]))
+	while (m < c->nval && m < n && match_eq(&c->val[m], &f[m]))
 		m++;
 	if (m < c->nval) {
 		/* Split: the tail of c, with its children and hits, moves to a new child. */
