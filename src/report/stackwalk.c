@@ -113,8 +113,8 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
  * the frame's map's ('k' or '.'); without a map it stays what it was, as
  * perf leaves it.  With inl, the frame's inline functions (*inl, *ninl).
  */
-static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
-			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
+static int resolve_frame_now(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
+			     struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
 {
 	struct resolved r;
 	const struct sym *sym = NULL;
@@ -153,6 +153,59 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 		if (inl && cpumode != PERF_RECORD_MISC_KERNEL)
 			*ninl = symcache__inlines(W->syms, r.dso, addr, inl);
 	}
+	return 0;
+}
+
+/*
+ * Frames resolved without inline lists, by the machine's generation,
+ * thread and address: a chain's addresses come back sample after sample,
+ * and while the machine's maps stay as they were, each resolves as it
+ * did (the symbols of a DSO never change once read).
+ */
+#define MEMO_SLOTS 4096
+
+struct stackwalk_memo {
+	struct memo_slot {
+		uint64_t gen, ip;
+		int pid, tid, cpumode;
+		bool used, found;
+		char level;
+		struct cc_frame f;
+	} slot[MEMO_SLOTS];
+};
+
+static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
+			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
+{
+	struct memo_slot *m;
+	uint64_t gen;
+	char was = *level;
+	int err;
+
+	if (inl || !ss->machine)
+		return resolve_frame_now(W, ss, cpumode, ip, f, level, inl, ninl);
+	if (!W->memo && !(W->memo = calloc(1, sizeof(*W->memo))))
+		return -ENOMEM;
+	gen = machine__generation(ss->machine);
+	m = &W->memo->slot[hash_mix(hash_mix(hash_u64(ip), (uint64_t)(unsigned)ss->where.tid), (uint64_t)cpumode) %
+			   MEMO_SLOTS];
+	if (m->used && m->gen == gen && m->ip == ip && m->tid == ss->where.tid && m->pid == ss->where.pid &&
+	    m->cpumode == cpumode) {
+		*f = m->f;
+		if (m->found)
+			*level = m->level;
+		*ninl = 0;
+		return 0;
+	}
+	*level = 0;
+	if ((err = resolve_frame_now(W, ss, cpumode, ip, f, level, inl, ninl)))
+		return err;
+	*m = (struct memo_slot){
+		.gen = machine__generation(ss->machine), .ip = ip, .pid = ss->where.pid, .tid = ss->where.tid,
+		.cpumode = cpumode, .used = true, .found = *level != 0, .level = *level, .f = *f,
+	};
+	if (!*level)
+		*level = was;
 	return 0;
 }
 
@@ -405,6 +458,8 @@ void stackwalk__release(struct stackwalk *W)
 	free(W->fx);
 	free(W->lx);
 	unwinder__delete(W->unwinder);
+	free(W->memo);
+	W->memo = NULL;
 	memset(W->dsos, 0, sizeof(W->dsos));
 	W->fr = W->fx = NULL;
 	W->lvl = W->lx = NULL;
