@@ -21,7 +21,7 @@
  * perf's frame order (match_chain): the DSO first, then the symbol start
  * when both frames have a symbol, else the address.  <0, 0, >0.
  */
-static int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
+static inline int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
 {
 	if (a->dso != b->dso)
 		return a->dso_rank < b->dso_rank ? -1 : a->dso_rank > b->dso_rank ? 1 : a->dso < b->dso ? -1 : 1;
@@ -30,21 +30,27 @@ static int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
 	return a->ip < b->ip ? -1 : a->ip > b->ip;
 }
 
+/* Two symbols, one of them an inline frame's, by name without " (inlined)". */
+static int inline_cmp(const struct cc_frame *a, const struct cc_frame *b)
+{
+	size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
+	size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
+	int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
+
+	if (c || la != lb)
+		return c ? (c < 0 ? -1 : 1) : la < lb ? -1 : 1;
+	return 0;
+}
+
 /*
  * perf compares inline frames (which share their symbol's start) by name,
- * whatever their DSO; the others as frame_cmp does.
+ * whatever their DSO; the others as frame_cmp does.  Inline: the kids'
+ * binary search calls it at every level of every chain.
  */
-static int match_cmp(const struct cc_frame *a, const struct cc_frame *b)
+static inline int match_cmp(const struct cc_frame *a, const struct cc_frame *b)
 {
-	if (a->sym && b->sym && (a->inlined || b->inlined)) {
-		size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
-		size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
-		int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
-
-		if (c || la != lb)
-			return c ? (c < 0 ? -1 : 1) : la < lb ? -1 : 1;
-		return 0;
-	}
+	if (__builtin_expect(a->inlined || b->inlined, 0) && a->sym && b->sym)
+		return inline_cmp(a, b);
 	return frame_cmp(a, b);
 }
 

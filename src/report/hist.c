@@ -489,6 +489,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 {
 	ssize_t n = stackwalk__chain(&H->walk, ss);
 	size_t nseen = 0;
+	struct hent k;
 
 	if (n < 0)
 		return (int)n;
@@ -499,9 +500,11 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 	if (ALLOC_GROW(H->seen, (size_t)n + 1, H->seen_cap))
 		return -ENOMEM;
 	H->seen[nseen++] = self;
+	/* The sample's key, with each frame's fields in turn (all of them, every time). */
+	k = *key;
 	for (ssize_t i = 0; i < n; i++) {
 		const struct cc_frame *f = &H->walk.fr[i];
-		struct hent k = *key, *e;
+		struct hent *e;
 		bool dup = false;
 
 		k.level = H->walk.lvl[i];
