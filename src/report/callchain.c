@@ -140,14 +140,16 @@ static int insert_kid(struct cc_node *p, size_t pos, struct cc_node *c)
 	return 0;
 }
 
-static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period);
+static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period,
+			   struct cc_node **leaf);
 
 /*
  * The chain f[0..n) enters node c, whose first frame equals f[0].  As
  * perf: match as much of c's run as the chain shares, split c where they
  * part, and go on below.
  */
-static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, uint64_t period)
+static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, uint64_t period,
+		       struct cc_node **leaf)
 {
 	size_t m = 0;
 
@@ -185,6 +187,7 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 				return -ENOMEM;
 			rest->hit = period;
 			rest->count = 1;
+			*leaf = rest;
 			c->hit = 0;
 			c->count = 0;
 			c->children_hit += period;
@@ -197,25 +200,28 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 		} else {
 			c->hit = period;
 			c->count = 1;
+			*leaf = c;
 		}
 		return 0;
 	}
 	if (m == n) {
 		c->hit += period;
 		c->count++;
+		*leaf = c;
 		return 0;
 	}
-	return append_children(c, f + m, n - m, period);
+	return append_children(c, f + m, n - m, period, leaf);
 }
 
-static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period)
+static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period,
+			   struct cc_node **leaf)
 {
 	bool found;
 	size_t pos = kid_pos(p, f, &found);
 	int err;
 
 	if (found) {
-		err = append_node(p->kid[pos], f, n, period);
+		err = append_node(p->kid[pos], f, n, period, leaf);
 	} else {
 		struct cc_node *c = new_node(p, f, n);
 
@@ -223,6 +229,7 @@ static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n
 			return -ENOMEM;
 		c->hit = period;
 		c->count = 1;
+		*leaf = c;
 		err = insert_kid(p, pos, c);
 		if (err) {
 			free_node(c);
@@ -236,14 +243,79 @@ static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n
 	return 0;
 }
 
+/*
+ * The chains a tree was given last, by a hash of their frames: where each
+ * ended.  While every frame of the tree has a symbol and is no inline
+ * frame, match_cmp orders frames by their dso and symbol start alone, a
+ * total order, so a chain whose frames have the dso and start of those on
+ * the path from the root to a node goes down that very path: when that
+ * path spells the chain whole, appending it only adds its period there
+ * and to the nodes above, as append_children would.
+ */
+#define CC_MEMO 4
+
+struct cc_memo {
+	uint64_t h;
+	size_t n;
+	struct cc_node *leaf;
+};
+
+/* A hash of the chain's dso and symbol starts; false if some frame is not compared by them. */
+static bool chain_hash(const struct cc_frame *f, size_t n, uint64_t *h)
+{
+	uint64_t x = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].sym || f[i].inlined)
+			return false;
+		x = (x ^ (uintptr_t)f[i].dso ^ (f[i].start * 0x9e3779b97f4a7c15ULL)) * 1099511628211ULL;
+	}
+	*h = x ^ (x >> 29);
+	return true;
+}
+
+/* Whether the path from the root to leaf is f[0..n), frame by frame (dso and symbol start). */
+static bool path_is(const struct cc_node *leaf, const struct cc_frame *f, size_t n)
+{
+	for (const struct cc_node *x = leaf; x->parent; x = x->parent)
+		for (size_t j = x->nval; j-- > 0; ) {
+			if (!n--)
+				return false;
+			if (x->val[j].dso != f[n].dso || x->val[j].start != f[n].start)
+				return false;
+		}
+	return !n;
+}
+
 int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period)
 {
+	struct cc_node *leaf = NULL;
+	struct cc_memo *m = NULL;
+	uint64_t h = 0;
 	int err;
 
 	if (!n)
 		return 0;
-	if ((err = append_children(&t->root, f, n, period)))
+	if (!t->addr_frames && chain_hash(f, n, &h)) {
+		if (!t->memo && !(t->memo = calloc(CC_MEMO, sizeof(*t->memo))))
+			return -ENOMEM;
+		m = &t->memo[h % CC_MEMO];
+		if (m->leaf && m->h == h && m->n == n && path_is(m->leaf, f, n)) {
+			m->leaf->hit += period;
+			m->leaf->count++;
+			for (struct cc_node *x = m->leaf->parent; x; x = x->parent) {
+				x->children_hit += period;
+				x->children_count++;
+			}
+			return 0;	/* n <= max_depth: it came before */
+		}
+	} else {
+		t->addr_frames = true;	/* for good: the memo is not used again */
+	}
+	if ((err = append_children(&t->root, f, n, period, &leaf)))
 		return err;
+	if (m)
+		*m = (struct cc_memo){ .h = h, .n = n, .leaf = leaf };
 	if (n > t->max_depth)
 		t->max_depth = n;
 	return 0;
@@ -282,6 +354,7 @@ int cc_tree_merge(struct cc_tree *dst, const struct cc_tree *src)
 
 void cc_tree_free(struct cc_tree *t)
 {
+	free(t->memo);
 	free_node(&t->root);
 	free(t->flat);
 	memset(t, 0, sizeof(*t));

@@ -42,6 +42,8 @@ struct cc_tree {
 	size_t max_depth;	/* the longest chain appended (perf sorts equal entries by it) */
 	struct cc_node **flat;	/* after cc_tree_sort in flat or folded mode: the chains shown */
 	size_t nflat;
+	bool addr_frames;	/* a frame without a symbol or an inline one was appended: no memo */
+	struct cc_memo *memo;	/* where recent chains ended (callchain.c) */
 };
 
 /* Add a chain of n frames (n may be 0: nothing is added) weighing period. 0 or -ENOMEM. */
