@@ -252,7 +252,7 @@ static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n
  * path spells the chain whole, appending it only adds its period there
  * and to the nodes above, as append_children would.
  */
-#define CC_MEMO 4
+#define CC_MEMO 8
 
 struct cc_memo {
 	uint64_t h;

@@ -113,7 +113,7 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
  * the frame's map's ('k' or '.'); without a map it stays what it was, as
  * perf leaves it.  With inl, the frame's inline functions (*inl, *ninl).
  */
-static int resolve_frame_now(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
+__attribute__((noinline)) static int resolve_frame_now(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
 			     struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
 {
 	struct resolved r;
@@ -162,7 +162,7 @@ static int resolve_frame_now(struct stackwalk *W, const struct session_sample *s
  * and while the machine's maps stay as they were, each resolves as it
  * did (the symbols of a DSO never change once read).
  */
-#define MEMO_SLOTS 4096
+#define MEMO_SLOTS 4096	/* 1 << 12: the slot is the top 12 bits of a product */
 
 struct stackwalk_memo {
 	struct memo_slot {
@@ -187,8 +187,8 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 	if (!W->memo && !(W->memo = calloc(1, sizeof(*W->memo))))
 		return -ENOMEM;
 	gen = machine__generation(ss->machine);
-	m = &W->memo->slot[hash_mix(hash_mix(hash_u64(ip), (uint64_t)(unsigned)ss->where.tid), (uint64_t)cpumode) %
-			   MEMO_SLOTS];
+	m = &W->memo->slot[((ip ^ ((uint64_t)(unsigned)ss->where.tid << 20) ^ (uint64_t)cpumode) *
+			    0x9e3779b97f4a7c15ULL) >> 52];
 	if (m->used && m->gen == gen && m->ip == ip && m->tid == ss->where.tid && m->pid == ss->where.pid &&
 	    m->cpumode == cpumode) {
 		*f = m->f;
