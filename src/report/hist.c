@@ -92,6 +92,7 @@ struct hist {
 	bool krange;			/* kallsyms has kernel symbols: [kstart, walk.kernel_end) is perf's kernel map */
 	uint64_t kstart;
 	bool kthread_running;
+	bool ksyms_ready;		/* with chains: kallsyms read, krange and walk.kernel_end set */
 	const char *label;
 	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
@@ -703,13 +704,22 @@ static int decide_chains(struct hist *H)
 	H->show = o->cc_mode != REPORT_CC_NONE;
 	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
 	H->walk.caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
-	/* Kernel frames are resolved as they come: kallsyms must be read by now. */
+	return 0;
+}
+
+/*
+ * Kernel frames are resolved as they come: kallsyms must be read by the
+ * first sample of a file with chains (the records before it go on
+ * being read meanwhile).
+ */
+static void kernel_symbols_ready(struct hist *H)
+{
 	if (H->kthread_running) {
 		pthread_join(H->kthread, NULL);
 		H->kthread_running = false;
 	}
 	H->krange = symcache__kernel_range(H->syms, &H->kstart, &H->walk.kernel_end);
-	return 0;
+	H->ksyms_ready = true;
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
@@ -779,6 +789,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 
 	if (!H->decided && decide_chains(H))
 		return -1;	/* said */
+	if (H->chains && !H->ksyms_ready)
+		kernel_symbols_ready(H);
 	return add_sample(arg, ss) ? mperf_error(-ENOMEM, "out of memory") : 0;
 }
 
