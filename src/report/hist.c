@@ -150,15 +150,15 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 	/* Kept apart until kallsyms is read: the first sample in the kernel's map may keep it when others lose it. */
 	if (a->kernel_pending && b->kernel_pending && a->kfirst != b->kfirst)
 		return false;
+	/* perf's symbol key ignores the level: an entry shows its first sample's.  First: it tells most apart. */
+	if (H->key[REPORT_KEY_SYM] && (a->sym_start != b->sym_start || a->sym != b->sym ||
+			      (!a->sym && a->addr != b->addr)))
+		return false;
 	if (H->key[REPORT_KEY_COMM] && a->comm != b->comm)
 		return false;
 	if (H->key[REPORT_KEY_PID] && a->tid != b->tid)	/* perf's "pid" key is the thread */
 		return false;
 	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
-		return false;
-	/* perf's symbol key ignores the level: an entry shows its first sample's. */
-	if (H->key[REPORT_KEY_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start ||
-			      (!a->sym && a->addr != b->addr)))
 		return false;
 	/*
 	 * Not the filter: as in perf, an entry is hidden or shown as its first
