@@ -287,13 +287,42 @@ static bool path_is(const struct cc_node *leaf, const struct cc_frame *f, size_t
 	return !n;
 }
 
+/* Add period where a chain ended, and to every node above, as the descent does. */
+static void credit(struct cc_node *leaf, uint64_t period)
+{
+	leaf->hit += period;
+	leaf->count++;
+	for (struct cc_node *x = leaf->parent; x; x = x->parent) {
+		x->children_hit += period;
+		x->children_count++;
+	}
+}
+
+bool cc_tree_again(struct cc_tree *t, const struct cc_node *leaf, size_t nval)
+{
+	return !t->addr_frames && leaf && leaf->nval == nval;
+}
+
+void cc_tree_add_again(struct cc_node *leaf, uint64_t period)
+{
+	credit(leaf, period);
+}
+
 int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period)
+{
+	return cc_tree_append_leaf(t, f, n, period, NULL);
+}
+
+int cc_tree_append_leaf(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period,
+			struct cc_node **leafp)
 {
 	struct cc_node *leaf = NULL;
 	struct cc_memo *m = NULL;
 	uint64_t h = 0;
 	int err;
 
+	if (leafp)
+		*leafp = NULL;
 	if (!n)
 		return 0;
 	if (!t->addr_frames && chain_hash(f, n, &h)) {
@@ -301,12 +330,9 @@ int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64
 			return -ENOMEM;
 		m = &t->memo[h % CC_MEMO];
 		if (m->leaf && m->h == h && m->n == n && path_is(m->leaf, f, n)) {
-			m->leaf->hit += period;
-			m->leaf->count++;
-			for (struct cc_node *x = m->leaf->parent; x; x = x->parent) {
-				x->children_hit += period;
-				x->children_count++;
-			}
+			credit(m->leaf, period);
+			if (leafp)
+				*leafp = m->leaf;
 			return 0;	/* n <= max_depth: it came before */
 		}
 	} else {
@@ -316,6 +342,8 @@ int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64
 		return err;
 	if (m)
 		*m = (struct cc_memo){ .h = h, .n = n, .leaf = leaf };
+	if (leafp)
+		*leafp = leaf;
 	if (n > t->max_depth)
 		t->max_depth = n;
 	return 0;

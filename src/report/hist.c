@@ -71,6 +71,26 @@ struct hists {
 	const char *addr_dso;
 };
 
+/* An entry a chain added to, and the node of its tree where the chain ended then (and that node's run). */
+struct cm_ent {
+	struct hent *e;
+	struct cc_node *leaf;
+	size_t nval;
+};
+
+/* A chain, of one sample's entry, and what it added to. */
+struct chain_memo {
+	uint64_t h;
+	const struct hists *hs;
+	const struct hent *self;
+	struct cc_frame *fr;
+	size_t n, fr_cap;
+	struct cm_ent *ent;
+	size_t nent, ent_cap;
+};
+
+#define CMEMO 64
+
 struct hist {
 	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
 	bool finished;		/* the session ended (after damage too) */
@@ -104,6 +124,9 @@ struct hist {
 	struct stackwalk walk;		/* the current sample's chain, resolved (shared with the exports) */
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
+	struct chain_memo *cmemo;	/* what recent chains added to (CMEMO slots), or NULL */
+	struct cm_ent *cm_new;		/* the current sample's, while it is added */
+	size_t cm_new_cap;
 	/* Event groups (set up once read): each event's leader, a leader's number of members. */
 	size_t *lead, *nmemb;
 	const char **gname;		/* a leader's group name, NULL: "anon group" */
@@ -480,6 +503,76 @@ static struct hists *hists_of(struct hist *H, int evsel)
 }
 
 /*
+ * A hash of what a chain adds to, when it can be added again as it was:
+ * the sample's entry and the chain's frames, every one with a symbol and
+ * none inline (cc_tree_again), while the input tree's entries are found
+ * by the hash (total_order).  False otherwise.
+ */
+static bool chain_memo_hash(const struct hist *H, const struct hists *hs, const struct hent *self,
+			    const struct cc_frame *f, size_t n, uint64_t *h)
+{
+	uint64_t x = hash_mix(hash_mix(HASH_FNV_INIT, (uintptr_t)self), n);
+
+	if (!n || (H->key[REPORT_KEY_SYM] && hs->partial_order))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].sym || f[i].inlined)
+			return false;
+		x = (x ^ (uintptr_t)f[i].sym ^ (f[i].start * 0x9e3779b97f4a7c15ULL)) * 1099511628211ULL;
+	}
+	*h = x ^ (x >> 29);
+	return true;
+}
+
+/*
+ * The same chain again (the same frames, symbols and ranges, of the same
+ * entry): each entry it added to is found again by the hash, its
+ * duplicates are the same, and each tree takes it where it ended, when
+ * every such node is still whole.  Then added so; false when not.
+ */
+static bool chain_again(struct hist *H, const struct hists *hs, const struct hent *self, const struct cc_frame *f,
+			size_t n, uint64_t h, uint64_t period)
+{
+	struct chain_memo *m = &H->cmemo[h % CMEMO];
+
+	if (m->h != h || m->hs != hs || m->self != self || m->n != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (m->fr[i].sym != f[i].sym || m->fr[i].dso != f[i].dso || m->fr[i].start != f[i].start ||
+		    m->fr[i].end != f[i].end)
+			return false;
+	for (size_t i = 0; i < m->nent; i++)
+		if (m->ent[i].e->cc && !cc_tree_again(m->ent[i].e->cc, m->ent[i].leaf, m->ent[i].nval))
+			return false;
+	for (size_t i = 0; i < m->nent; i++) {
+		if (i)	/* the first is the sample's own entry, added to by now */
+			m->ent[i].e->acc += period;
+		if (m->ent[i].e->cc)
+			cc_tree_add_again(m->ent[i].leaf, period);
+	}
+	return true;
+}
+
+/* Remember what the chain just added to (H->cm_new[0..nent)). */
+static int chain_remember(struct hist *H, const struct hists *hs, const struct hent *self, const struct cc_frame *f,
+			  size_t n, uint64_t h, size_t nent)
+{
+	struct chain_memo *m = &H->cmemo[h % CMEMO];
+
+	m->hs = NULL;
+	if (ALLOC_GROW(m->fr, n, m->fr_cap) || ALLOC_GROW(m->ent, nent, m->ent_cap))
+		return -ENOMEM;
+	memcpy(m->fr, f, n * sizeof(*f));
+	memcpy(m->ent, H->cm_new, nent * sizeof(*m->ent));
+	m->n = n;
+	m->nent = nent;
+	m->h = h;
+	m->self = self;
+	m->hs = hs;
+	return 0;
+}
+
+/*
  * A sample's chain: into its own entry's tree, whole; and, for the
  * Children view, to each entry its frames name, once per sample however
  * often recursion repeats it, with the part of the chain from that frame
@@ -489,15 +582,28 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		     const struct hent *key)
 {
 	ssize_t n = stackwalk__chain(&H->walk, ss);
-	size_t nseen = 0;
+	size_t nseen = 0, nent = 0;
 	struct hent k;
+	uint64_t h = 0;
+	bool memo;
 
 	if (n < 0)
 		return (int)n;
-	if (self->cc && cc_tree_append(self->cc, H->walk.fr, (size_t)n, ss->period))
+	memo = chain_memo_hash(H, hs, self, H->walk.fr, (size_t)n, &h);
+	if (memo && !H->cmemo && !(H->cmemo = calloc(CMEMO, sizeof(*H->cmemo))))
 		return -ENOMEM;
-	if (!H->children)
+	if (memo && chain_again(H, hs, self, H->walk.fr, (size_t)n, h, ss->period))
 		return 0;
+	if (ALLOC_GROW(H->cm_new, (size_t)n + 1, H->cm_new_cap))
+		return -ENOMEM;
+	H->cm_new[nent] = (struct cm_ent){ .e = self };
+	if (self->cc && cc_tree_append_leaf(self->cc, H->walk.fr, (size_t)n, ss->period, &H->cm_new[nent].leaf))
+		return -ENOMEM;
+	/* the node's run as the append left it: one split later (in this sample too) tells */
+	H->cm_new[nent].nval = H->cm_new[nent].leaf ? H->cm_new[nent].leaf->nval : 0;
+	nent++;
+	if (!H->children)
+		return memo ? chain_remember(H, hs, self, H->walk.fr, (size_t)n, h, nent) : 0;
 	if (ALLOC_GROW(H->seen, (size_t)n + 1, H->seen_cap))
 		return -ENOMEM;
 	H->seen[nseen++] = self;
@@ -527,10 +633,14 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		if (!(e = add(H, hs, &k, ss->period, false)))
 			return -ENOMEM;
 		H->seen[nseen++] = e;
-		if (e->cc && cc_tree_append(e->cc, H->walk.fr + i, (size_t)(n - i), ss->period))
+		H->cm_new[nent] = (struct cm_ent){ .e = e };
+		if (e->cc && cc_tree_append_leaf(e->cc, H->walk.fr + i, (size_t)(n - i), ss->period,
+						 &H->cm_new[nent].leaf))
 			return -ENOMEM;
+		H->cm_new[nent].nval = H->cm_new[nent].leaf ? H->cm_new[nent].leaf->nval : 0;
+		nent++;
 	}
-	return 0;
+	return memo ? chain_remember(H, hs, self, H->walk.fr, (size_t)n, h, nent) : 0;
 }
 
 /*
@@ -1737,6 +1847,12 @@ static void hist_free(struct hist *H)
 	}
 	stackwalk__release(&H->walk);
 	free(H->seen);
+	for (size_t i = 0; H->cmemo && i < CMEMO; i++) {
+		free(H->cmemo[i].fr);
+		free(H->cmemo[i].ent);
+	}
+	free(H->cmemo);
+	free(H->cm_new);
 	free(H->lead);
 	free(H->nmemb);
 	free(H->gname);
