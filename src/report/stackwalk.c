@@ -164,6 +164,13 @@ __attribute__((noinline)) static int resolve_frame_now(struct stackwalk *W, cons
  */
 #define MEMO_SLOTS 4096	/* 1 << 12: the slot is the top 12 bits of a product */
 
+/*
+ * Whole chains, the same way: a recorded chain (no unwound frames) is
+ * resolved from its addresses, the sample's thread and cpumode and the
+ * machine's state alone; the same again gives the same frames.
+ */
+#define CHAIN_SLOTS 256
+
 struct stackwalk_memo {
 	struct memo_slot {
 		uint64_t gen, ip;
@@ -172,6 +179,16 @@ struct stackwalk_memo {
 		char level;
 		struct cc_frame f;
 	} slot[MEMO_SLOTS];
+	struct chain_slot {
+		uint64_t h, gen;
+		int pid, tid, cpumode;
+		bool used;
+		uint64_t *ips;		/* the recorded chain, markers and all */
+		size_t nips, ips_cap;
+		struct cc_frame *fr;	/* what it resolved to */
+		char *lvl;
+		size_t n, fr_cap, lvl_cap;
+	} chain[CHAIN_SLOTS];
 };
 
 static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
@@ -207,6 +224,60 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 	if (!*level)
 		*level = was;
 	return 0;
+}
+
+static uint64_t chain_key(const struct session_sample *ss)
+{
+	const struct pd_sample *s = ss->smp;
+	uint64_t h = hash_mix(hash_mix(hash_mix(HASH_FNV_INIT, (uint64_t)(unsigned)ss->where.tid),
+				       (uint64_t)(unsigned)ss->where.pid), (uint64_t)(unsigned)ss->cpumode);
+
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		h = (h ^ pd_sample_callchain(s, i)) * 1099511628211ULL;
+	return h ^ (h >> 31);
+}
+
+/* The frames of the same recorded chain resolved before, into W->fr and W->lvl: their number, or -1. */
+static ssize_t chain_again(struct stackwalk *W, const struct session_sample *ss, uint64_t h)
+{
+	const struct pd_sample *s = ss->smp;
+	struct chain_slot *c = &W->memo->chain[h % CHAIN_SLOTS];
+
+	if (!c->used || c->h != h || c->gen != machine__generation(ss->machine) || c->pid != ss->where.pid ||
+	    c->tid != ss->where.tid || c->cpumode != ss->cpumode || c->nips != s->callchain_nr)
+		return -1;
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		if (c->ips[i] != pd_sample_callchain(s, i))
+			return -1;
+	if (ALLOC_GROW(W->fr, c->n, W->fr_cap) || ALLOC_GROW(W->lvl, c->n, W->lvl_cap))
+		return -1;	/* resolved again, which says it */
+	memcpy(W->fr, c->fr, c->n * sizeof(*c->fr));
+	memcpy(W->lvl, c->lvl, c->n);
+	return (ssize_t)c->n;
+}
+
+/* Keep what the recorded chain resolved to (W->fr[0..n)), under the machine's state after it. */
+static void chain_keep(struct stackwalk *W, const struct session_sample *ss, uint64_t h, size_t n)
+{
+	const struct pd_sample *s = ss->smp;
+	struct chain_slot *c = &W->memo->chain[h % CHAIN_SLOTS];
+
+	c->used = false;
+	if (ALLOC_GROW(c->ips, s->callchain_nr + 1, c->ips_cap) || ALLOC_GROW(c->fr, n + 1, c->fr_cap) ||
+	    ALLOC_GROW(c->lvl, n + 1, c->lvl_cap))
+		return;	/* not kept: the slot stays empty */
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		c->ips[i] = pd_sample_callchain(s, i);
+	c->nips = s->callchain_nr;
+	memcpy(c->fr, W->fr, n * sizeof(*c->fr));
+	memcpy(c->lvl, W->lvl, n);
+	c->n = n;
+	c->h = h;
+	c->gen = machine__generation(ss->machine);
+	c->pid = ss->where.pid;
+	c->tid = ss->where.tid;
+	c->cpumode = ss->cpumode;
+	c->used = true;
 }
 
 /*
@@ -317,10 +388,16 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 	uint64_t nr = s->callchain_nr, n = 0;
 	int cpumode = PERF_RECORD_MISC_USER;
 	char level;
-	ssize_t nu = unwind_user(W, ss);
+	ssize_t nu = unwind_user(W, ss), again;
+	uint64_t key = 0;
+	bool memo = !nu && ss->machine;
 
 	if (nu < 0)
 		return nu;
+	if (memo && !W->memo && !(W->memo = calloc(1, sizeof(*W->memo))))
+		return -ENOMEM;
+	if (memo && (again = chain_again(W, ss, key = chain_key(ss))) >= 0)
+		return again;
 	if (ALLOC_GROW(W->fr, nr + (uint64_t)nu, W->fr_cap) || ALLOC_GROW(W->lvl, nr + (uint64_t)nu, W->lvl_cap))
 		return -ENOMEM;
 	/* Callee order first: each address with the context its last marker set. */
@@ -410,6 +487,8 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 		W->lx_cap = tlc;
 		return (ssize_t)m;
 	}
+	if (memo)
+		chain_keep(W, ss, key, (size_t)n);
 	return (ssize_t)n;
 }
 
@@ -458,6 +537,11 @@ void stackwalk__release(struct stackwalk *W)
 	free(W->fx);
 	free(W->lx);
 	unwinder__delete(W->unwinder);
+	for (size_t i = 0; W->memo && i < CHAIN_SLOTS; i++) {
+		free(W->memo->chain[i].ips);
+		free(W->memo->chain[i].fr);
+		free(W->memo->chain[i].lvl);
+	}
 	free(W->memo);
 	W->memo = NULL;
 	memset(W->dsos, 0, sizeof(W->dsos));
