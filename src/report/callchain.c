@@ -21,7 +21,7 @@
  * perf's frame order (match_chain): the DSO first, then the symbol start
  * when both frames have a symbol, else the address.  <0, 0, >0.
  */
-static int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
+static inline int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
 {
 	if (a->dso != b->dso)
 		return a->dso_rank < b->dso_rank ? -1 : a->dso_rank > b->dso_rank ? 1 : a->dso < b->dso ? -1 : 1;
@@ -30,22 +30,38 @@ static int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
 	return a->ip < b->ip ? -1 : a->ip > b->ip;
 }
 
+/* Two symbols, one of them an inline frame's, by name without " (inlined)". */
+static int inline_cmp(const struct cc_frame *a, const struct cc_frame *b)
+{
+	size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
+	size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
+	int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
+
+	if (c || la != lb)
+		return c ? (c < 0 ? -1 : 1) : la < lb ? -1 : 1;
+	return 0;
+}
+
 /*
  * perf compares inline frames (which share their symbol's start) by name,
- * whatever their DSO; the others as frame_cmp does.
+ * whatever their DSO; the others as frame_cmp does.  Inline: the kids'
+ * binary search calls it at every level of every chain.
  */
-static int match_cmp(const struct cc_frame *a, const struct cc_frame *b)
+static inline int match_cmp(const struct cc_frame *a, const struct cc_frame *b)
 {
-	if (a->sym && b->sym && (a->inlined || b->inlined)) {
-		size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
-		size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
-		int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
-
-		if (c || la != lb)
-			return c ? (c < 0 ? -1 : 1) : la < lb ? -1 : 1;
-		return 0;
-	}
+	if (__builtin_expect(a->inlined || b->inlined, 0) && a->sym && b->sym)
+		return inline_cmp(a, b);
 	return frame_cmp(a, b);
+}
+
+/* match_cmp(a, b) == 0, without its order: what the chain's runs are matched with. */
+static inline bool match_eq(const struct cc_frame *a, const struct cc_frame *b)
+{
+	if (__builtin_expect(a->inlined || b->inlined, 0))
+		return !match_cmp(a, b);
+	if (a->dso != b->dso)
+		return false;
+	return a->sym && b->sym ? a->start == b->start : a->ip == b->ip;
 }
 
 static uint64_t cumul(const struct cc_node *n)
@@ -124,18 +140,20 @@ static int insert_kid(struct cc_node *p, size_t pos, struct cc_node *c)
 	return 0;
 }
 
-static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period);
+static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period,
+			   struct cc_node **leaf);
 
 /*
  * The chain f[0..n) enters node c, whose first frame equals f[0].  As
  * perf: match as much of c's run as the chain shares, split c where they
  * part, and go on below.
  */
-static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, uint64_t period)
+static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, uint64_t period,
+		       struct cc_node **leaf)
 {
 	size_t m = 0;
 
-	while (m < c->nval && m < n && !match_cmp(&c->val[m], &f[m]))
+	while (m < c->nval && m < n && match_eq(&c->val[m], &f[m]))
 		m++;
 	if (m < c->nval) {
 		/* Split: the tail of c, with its children and hits, moves to a new child. */
@@ -169,6 +187,7 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 				return -ENOMEM;
 			rest->hit = period;
 			rest->count = 1;
+			*leaf = rest;
 			c->hit = 0;
 			c->count = 0;
 			c->children_hit += period;
@@ -181,25 +200,28 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 		} else {
 			c->hit = period;
 			c->count = 1;
+			*leaf = c;
 		}
 		return 0;
 	}
 	if (m == n) {
 		c->hit += period;
 		c->count++;
+		*leaf = c;
 		return 0;
 	}
-	return append_children(c, f + m, n - m, period);
+	return append_children(c, f + m, n - m, period, leaf);
 }
 
-static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period)
+static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period,
+			   struct cc_node **leaf)
 {
 	bool found;
 	size_t pos = kid_pos(p, f, &found);
 	int err;
 
 	if (found) {
-		err = append_node(p->kid[pos], f, n, period);
+		err = append_node(p->kid[pos], f, n, period, leaf);
 	} else {
 		struct cc_node *c = new_node(p, f, n);
 
@@ -207,6 +229,7 @@ static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n
 			return -ENOMEM;
 		c->hit = period;
 		c->count = 1;
+		*leaf = c;
 		err = insert_kid(p, pos, c);
 		if (err) {
 			free_node(c);
@@ -220,14 +243,107 @@ static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n
 	return 0;
 }
 
+/*
+ * The chains a tree was given last, by a hash of their frames: where each
+ * ended.  While every frame of the tree has a symbol and is no inline
+ * frame, match_cmp orders frames by their dso and symbol start alone, a
+ * total order, so a chain whose frames have the dso and start of those on
+ * the path from the root to a node goes down that very path: when that
+ * path spells the chain whole, appending it only adds its period there
+ * and to the nodes above, as append_children would.
+ */
+#define CC_MEMO 8
+
+struct cc_memo {
+	uint64_t h;
+	size_t n;
+	struct cc_node *leaf;
+};
+
+/* A hash of the chain's dso and symbol starts; false if some frame is not compared by them. */
+static bool chain_hash(const struct cc_frame *f, size_t n, uint64_t *h)
+{
+	uint64_t x = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].sym || f[i].inlined)
+			return false;
+		x = (x ^ (uintptr_t)f[i].dso ^ (f[i].start * 0x9e3779b97f4a7c15ULL)) * 1099511628211ULL;
+	}
+	*h = x ^ (x >> 29);
+	return true;
+}
+
+/* Whether the path from the root to leaf is f[0..n), frame by frame (dso and symbol start). */
+static bool path_is(const struct cc_node *leaf, const struct cc_frame *f, size_t n)
+{
+	for (const struct cc_node *x = leaf; x->parent; x = x->parent)
+		for (size_t j = x->nval; j-- > 0; ) {
+			if (!n--)
+				return false;
+			if (x->val[j].dso != f[n].dso || x->val[j].start != f[n].start)
+				return false;
+		}
+	return !n;
+}
+
+/* Add period where a chain ended, and to every node above, as the descent does. */
+static void credit(struct cc_node *leaf, uint64_t period)
+{
+	leaf->hit += period;
+	leaf->count++;
+	for (struct cc_node *x = leaf->parent; x; x = x->parent) {
+		x->children_hit += period;
+		x->children_count++;
+	}
+}
+
+bool cc_tree_again(struct cc_tree *t, const struct cc_node *leaf, size_t nval)
+{
+	return !t->addr_frames && leaf && leaf->nval == nval;
+}
+
+void cc_tree_add_again(struct cc_node *leaf, uint64_t period)
+{
+	credit(leaf, period);
+}
+
 int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period)
 {
+	return cc_tree_append_leaf(t, f, n, period, NULL);
+}
+
+int cc_tree_append_leaf(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period,
+			struct cc_node **leafp)
+{
+	struct cc_node *leaf = NULL;
+	struct cc_memo *m = NULL;
+	uint64_t h = 0;
 	int err;
 
+	if (leafp)
+		*leafp = NULL;
 	if (!n)
 		return 0;
-	if ((err = append_children(&t->root, f, n, period)))
+	if (!t->addr_frames && chain_hash(f, n, &h)) {
+		if (!t->memo && !(t->memo = calloc(CC_MEMO, sizeof(*t->memo))))
+			return -ENOMEM;
+		m = &t->memo[h % CC_MEMO];
+		if (m->leaf && m->h == h && m->n == n && path_is(m->leaf, f, n)) {
+			credit(m->leaf, period);
+			if (leafp)
+				*leafp = m->leaf;
+			return 0;	/* n <= max_depth: it came before */
+		}
+	} else {
+		t->addr_frames = true;	/* for good: the memo is not used again */
+	}
+	if ((err = append_children(&t->root, f, n, period, &leaf)))
 		return err;
+	if (m)
+		*m = (struct cc_memo){ .h = h, .n = n, .leaf = leaf };
+	if (leafp)
+		*leafp = leaf;
 	if (n > t->max_depth)
 		t->max_depth = n;
 	return 0;
@@ -266,6 +382,7 @@ int cc_tree_merge(struct cc_tree *dst, const struct cc_tree *src)
 
 void cc_tree_free(struct cc_tree *t)
 {
+	free(t->memo);
 	free_node(&t->root);
 	free(t->flat);
 	memset(t, 0, sizeof(*t));

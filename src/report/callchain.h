@@ -42,10 +42,24 @@ struct cc_tree {
 	size_t max_depth;	/* the longest chain appended (perf sorts equal entries by it) */
 	struct cc_node **flat;	/* after cc_tree_sort in flat or folded mode: the chains shown */
 	size_t nflat;
+	bool addr_frames;	/* a frame without a symbol or an inline one was appended: no memo */
+	struct cc_memo *memo;	/* where recent chains ended (callchain.c) */
 };
 
 /* Add a chain of n frames (n may be 0: nothing is added) weighing period. 0 or -ENOMEM. */
 int cc_tree_append(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period);
+/* The same; *leaf gets the node where the chain ended (NULL for an empty one). */
+int cc_tree_append_leaf(struct cc_tree *t, const struct cc_frame *f, size_t n, uint64_t period,
+			struct cc_node **leaf);
+/*
+ * Whether a chain that ended at leaf, whose run then had nval frames, can
+ * be added there again with cc_tree_add_again, as cc_tree_append would
+ * add it: while the tree's frames all have symbols and no inline frame
+ * (match_cmp orders them by dso and symbol start alone, a total order),
+ * the path to leaf still spells that chain as long as leaf was not split.
+ */
+bool cc_tree_again(struct cc_tree *t, const struct cc_node *leaf, size_t nval);
+void cc_tree_add_again(struct cc_node *leaf, uint64_t period);
 void cc_tree_free(struct cc_tree *t);
 /*
  * Merge src into dst as perf's callchain_merge does (two entries that

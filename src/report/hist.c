@@ -58,7 +58,38 @@ struct hists {
 	uint64_t shown_period;		/* of the samples the filters keep */
 	struct rb_node *in_root;	/* perf's input tree, replayed when the samples have chains; collapsed: its collapse tree */
 	bool collapsed;			/* in_root is the tree perf's output order is made from */
+	/*
+	 * With chains, the hash finds an entry before the input tree's
+	 * descent would, while perf_cmp is a total order on the entries
+	 * (total_order): unresolved addresses within one half of the
+	 * address circle (addr_lo, addr_hi: signed), and, unless the dso
+	 * key comes before sym, all of one dso (addr_dso).
+	 */
+	bool partial_order;		/* perf_cmp stopped being a total order: the tree alone decides */
+	bool have_addr;
+	int64_t addr_lo, addr_hi;
+	const char *addr_dso;
 };
+
+/* An entry a chain added to, and the node of its tree where the chain ended then (and that node's run). */
+struct cm_ent {
+	struct hent *e;
+	struct cc_node *leaf;
+	size_t nval;
+};
+
+/* A chain, of one sample's entry, and what it added to. */
+struct chain_memo {
+	uint64_t h;
+	const struct hists *hs;
+	const struct hent *self;
+	struct cc_frame *fr;
+	size_t n, fr_cap;
+	struct cm_ent *ent;
+	size_t nent, ent_cap;
+};
+
+#define CMEMO 64
 
 struct hist {
 	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
@@ -81,6 +112,7 @@ struct hist {
 	bool krange;			/* kallsyms has kernel symbols: [kstart, walk.kernel_end) is perf's kernel map */
 	uint64_t kstart;
 	bool kthread_running;
+	bool ksyms_ready;		/* with chains: kallsyms read, krange and walk.kernel_end set */
 	const char *label;
 	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
@@ -92,6 +124,9 @@ struct hist {
 	struct stackwalk walk;		/* the current sample's chain, resolved (shared with the exports) */
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
+	struct chain_memo *cmemo;	/* what recent chains added to (CMEMO slots), or NULL */
+	struct cm_ent *cm_new;		/* the current sample's, while it is added */
+	size_t cm_new_cap;
 	/* Event groups (set up once read): each event's leader, a leader's number of members. */
 	size_t *lead, *nmemb;
 	const char **gname;		/* a leader's group name, NULL: "anon group" */
@@ -138,15 +173,15 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 	/* Kept apart until kallsyms is read: the first sample in the kernel's map may keep it when others lose it. */
 	if (a->kernel_pending && b->kernel_pending && a->kfirst != b->kfirst)
 		return false;
+	/* perf's symbol key ignores the level: an entry shows its first sample's.  First: it tells most apart. */
+	if (H->key[REPORT_KEY_SYM] && (a->sym_start != b->sym_start || a->sym != b->sym ||
+			      (!a->sym && a->addr != b->addr)))
+		return false;
 	if (H->key[REPORT_KEY_COMM] && a->comm != b->comm)
 		return false;
 	if (H->key[REPORT_KEY_PID] && a->tid != b->tid)	/* perf's "pid" key is the thread */
 		return false;
 	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
-		return false;
-	/* perf's symbol key ignores the level: an entry shows its first sample's. */
-	if (H->key[REPORT_KEY_SYM] && (a->sym != b->sym || a->sym_start != b->sym_start ||
-			      (!a->sym && a->addr != b->addr)))
 		return false;
 	/*
 	 * Not the filter: as in perf, an entry is hidden or shown as its first
@@ -264,6 +299,105 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
 #define HENT_OF_IN(n) ((struct hent *)((char *)(n) - offsetof(struct hent, in)))
 
 /*
+ * perf_cmp(a, b) == 0, where perf_cmp is a total order (see total_order):
+ * interned names are equal when their pointers are, and a resolved
+ * symbol is its dso and range whatever its name.
+ */
+static bool perf_eq(const struct hist *H, const struct hent *a, const struct hent *b)
+{
+	if (H->key[REPORT_KEY_COMM] && a->comm != b->comm)
+		return false;
+	if (H->key[REPORT_KEY_PID] && a->tid != b->tid)
+		return false;
+	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
+		return false;
+	if (H->key[REPORT_KEY_SYM]) {
+		if (!a->sym != !b->sym)
+			return false;
+		if (!a->sym)
+			return a->addr == b->addr;
+		return a->dso == b->dso && a->sym_start == b->sym_start && a->sym_end == b->sym_end;
+	}
+	return true;
+}
+
+/* A hash of what perf_eq compares. */
+static uint64_t perf_hash(const struct hist *H, const struct hent *e)
+{
+	uint64_t h = HASH_FNV_INIT;
+
+	if (H->key[REPORT_KEY_COMM])
+		h = hash_mix(h, (uintptr_t)e->comm);
+	if (H->key[REPORT_KEY_PID])
+		h = hash_mix(h, (uint64_t)(unsigned)e->tid);
+	if (H->key[REPORT_KEY_DSO])
+		h = hash_mix(h, (uintptr_t)e->dso);
+	if (H->key[REPORT_KEY_SYM]) {
+		if (e->sym)
+			h = hash_mix(hash_mix(hash_mix(h, (uintptr_t)e->dso), e->sym_start), e->sym_end);
+		else
+			h = hash_mix(h, e->addr);
+	}
+	return h ^ (h >> 29);
+}
+
+/* The hash bucket of an entry: by perf_eq's fields with chains (the input tree's equality), else by same()'s. */
+static size_t bucket_of(const struct hist *H, const struct hent *e)
+{
+	return (size_t)((H->chains ? perf_hash(H, e) : hash_ent(H, e)) % HBUCKETS);
+}
+
+/* Whether the dso key is compared before the sym key. */
+static bool dso_before_sym(const struct hist *H)
+{
+	for (int i = 0; i < H->o->nr_keys; i++) {
+		if (H->o->keys[i] == REPORT_KEY_DSO)
+			return true;
+		if (H->o->keys[i] == REPORT_KEY_SYM)
+			return false;
+	}
+	return false;
+}
+
+/*
+ * Whether perf_cmp is still a total order on hs's entries with key among
+ * them, perf_eq its equality: then the input tree holds one entry per
+ * class and its descent finds key's, which the hash finds as well.  Each
+ * key's comparison is a total order (interned names, the tid) but sym's:
+ * unresolved addresses compare by their difference as a signed number
+ * (total while they all lie within 2^63 of each other, counted as signed
+ * numbers), and against resolved symbols by dso first, which, unless
+ * the dso key is compared before, is an order only when every
+ * unresolved entry has one dso; inline frames compare by overlapping
+ * ranges.  Once false, false for good: the tree alone finds entries.
+ */
+static bool total_order(const struct hist *H, struct hists *hs, const struct hent *key)
+{
+	if (hs->partial_order || !H->key[REPORT_KEY_SYM])
+		return !hs->partial_order;
+	if (key->inlined) {
+		hs->partial_order = true;
+	} else if (!key->sym) {
+		int64_t a = (int64_t)key->addr;
+
+		if (!hs->have_addr) {
+			hs->have_addr = true;
+			hs->addr_lo = hs->addr_hi = a;
+			hs->addr_dso = key->dso;
+		}
+		if (a < hs->addr_lo)
+			hs->addr_lo = a;
+		if (a > hs->addr_hi)
+			hs->addr_hi = a;
+		if ((uint64_t)hs->addr_hi - (uint64_t)hs->addr_lo >= (uint64_t)1 << 63)
+			hs->partial_order = true;
+		if (key->dso != hs->addr_dso && !dso_before_sym(H))
+			hs->partial_order = true;
+	}
+	return !hs->partial_order;
+}
+
+/*
  * perf's tree descent by perf_cmp: the entry equal to key in the tree at
  * *root, or NULL with *linkp and *parentp where key goes.
  */
@@ -302,10 +436,15 @@ static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key
 		/*
 		 * perf's input tree (kernel symbols are known by now): where
 		 * garbage chain addresses make its comparisons cyclic, an entry
-		 * can miss its equal and be made twice, as in perf.
+		 * can miss its equal and be made twice, as in perf.  While they
+		 * are a total order, the hash finds what the descent would.
 		 */
-		b = hash_ent(H, key) % HBUCKETS;
-		e = in_tree_find(H, &hs->in_root, key, &link, &parent);
+		b = bucket_of(H, key);
+		if (total_order(H, hs, key))
+			for (e = hs->buckets[b]; e && !perf_eq(H, e, key); e = e->next)
+				;
+		if (!e)
+			e = in_tree_find(H, &hs->in_root, key, &link, &parent);
 	}
 	if (!e) {
 		if (!(e = malloc(sizeof(*e))))
@@ -364,6 +503,76 @@ static struct hists *hists_of(struct hist *H, int evsel)
 }
 
 /*
+ * A hash of what a chain adds to, when it can be added again as it was:
+ * the sample's entry and the chain's frames, every one with a symbol and
+ * none inline (cc_tree_again), while the input tree's entries are found
+ * by the hash (total_order).  False otherwise.
+ */
+static bool chain_memo_hash(const struct hist *H, const struct hists *hs, const struct hent *self,
+			    const struct cc_frame *f, size_t n, uint64_t *h)
+{
+	uint64_t x = hash_mix(hash_mix(HASH_FNV_INIT, (uintptr_t)self), n);
+
+	if (!n || (H->key[REPORT_KEY_SYM] && hs->partial_order))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].sym || f[i].inlined)
+			return false;
+		x = (x ^ (uintptr_t)f[i].sym ^ (f[i].start * 0x9e3779b97f4a7c15ULL)) * 1099511628211ULL;
+	}
+	*h = x ^ (x >> 29);
+	return true;
+}
+
+/*
+ * The same chain again (the same frames, symbols and ranges, of the same
+ * entry): each entry it added to is found again by the hash, its
+ * duplicates are the same, and each tree takes it where it ended, when
+ * every such node is still whole.  Then added so; false when not.
+ */
+static bool chain_again(struct hist *H, const struct hists *hs, const struct hent *self, const struct cc_frame *f,
+			size_t n, uint64_t h, uint64_t period)
+{
+	struct chain_memo *m = &H->cmemo[h % CMEMO];
+
+	if (m->h != h || m->hs != hs || m->self != self || m->n != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (m->fr[i].sym != f[i].sym || m->fr[i].dso != f[i].dso || m->fr[i].start != f[i].start ||
+		    m->fr[i].end != f[i].end)
+			return false;
+	for (size_t i = 0; i < m->nent; i++)
+		if (m->ent[i].e->cc && !cc_tree_again(m->ent[i].e->cc, m->ent[i].leaf, m->ent[i].nval))
+			return false;
+	for (size_t i = 0; i < m->nent; i++) {
+		if (i)	/* the first is the sample's own entry, added to by now */
+			m->ent[i].e->acc += period;
+		if (m->ent[i].e->cc)
+			cc_tree_add_again(m->ent[i].leaf, period);
+	}
+	return true;
+}
+
+/* Remember what the chain just added to (H->cm_new[0..nent)). */
+static int chain_remember(struct hist *H, const struct hists *hs, const struct hent *self, const struct cc_frame *f,
+			  size_t n, uint64_t h, size_t nent)
+{
+	struct chain_memo *m = &H->cmemo[h % CMEMO];
+
+	m->hs = NULL;
+	if (ALLOC_GROW(m->fr, n, m->fr_cap) || ALLOC_GROW(m->ent, nent, m->ent_cap))
+		return -ENOMEM;
+	memcpy(m->fr, f, n * sizeof(*f));
+	memcpy(m->ent, H->cm_new, nent * sizeof(*m->ent));
+	m->n = n;
+	m->nent = nent;
+	m->h = h;
+	m->self = self;
+	m->hs = hs;
+	return 0;
+}
+
+/*
  * A sample's chain: into its own entry's tree, whole; and, for the
  * Children view, to each entry its frames name, once per sample however
  * often recursion repeats it, with the part of the chain from that frame
@@ -373,20 +582,36 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		     const struct hent *key)
 {
 	ssize_t n = stackwalk__chain(&H->walk, ss);
-	size_t nseen = 0;
+	size_t nseen = 0, nent = 0;
+	struct hent k;
+	uint64_t h = 0;
+	bool memo;
 
 	if (n < 0)
 		return (int)n;
-	if (self->cc && cc_tree_append(self->cc, H->walk.fr, (size_t)n, ss->period))
+	memo = chain_memo_hash(H, hs, self, H->walk.fr, (size_t)n, &h);
+	if (memo && !H->cmemo && !(H->cmemo = calloc(CMEMO, sizeof(*H->cmemo))))
 		return -ENOMEM;
-	if (!H->children)
+	if (memo && chain_again(H, hs, self, H->walk.fr, (size_t)n, h, ss->period))
 		return 0;
+	if (ALLOC_GROW(H->cm_new, (size_t)n + 1, H->cm_new_cap))
+		return -ENOMEM;
+	H->cm_new[nent] = (struct cm_ent){ .e = self };
+	if (self->cc && cc_tree_append_leaf(self->cc, H->walk.fr, (size_t)n, ss->period, &H->cm_new[nent].leaf))
+		return -ENOMEM;
+	/* the node's run as the append left it: one split later (in this sample too) tells */
+	H->cm_new[nent].nval = H->cm_new[nent].leaf ? H->cm_new[nent].leaf->nval : 0;
+	nent++;
+	if (!H->children)
+		return memo ? chain_remember(H, hs, self, H->walk.fr, (size_t)n, h, nent) : 0;
 	if (ALLOC_GROW(H->seen, (size_t)n + 1, H->seen_cap))
 		return -ENOMEM;
 	H->seen[nseen++] = self;
+	/* The sample's key, with each frame's fields in turn (all of them, every time). */
+	k = *key;
 	for (ssize_t i = 0; i < n; i++) {
 		const struct cc_frame *f = &H->walk.fr[i];
-		struct hent k = *key, *e;
+		struct hent *e;
 		bool dup = false;
 
 		k.level = H->walk.lvl[i];
@@ -408,10 +633,14 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		if (!(e = add(H, hs, &k, ss->period, false)))
 			return -ENOMEM;
 		H->seen[nseen++] = e;
-		if (e->cc && cc_tree_append(e->cc, H->walk.fr + i, (size_t)(n - i), ss->period))
+		H->cm_new[nent] = (struct cm_ent){ .e = e };
+		if (e->cc && cc_tree_append_leaf(e->cc, H->walk.fr + i, (size_t)(n - i), ss->period,
+						 &H->cm_new[nent].leaf))
 			return -ENOMEM;
+		H->cm_new[nent].nval = H->cm_new[nent].leaf ? H->cm_new[nent].leaf->nval : 0;
+		nent++;
 	}
-	return 0;
+	return memo ? chain_remember(H, hs, self, H->walk.fr, (size_t)n, h, nent) : 0;
 }
 
 /*
@@ -598,13 +827,22 @@ static int decide_chains(struct hist *H)
 	H->show = o->cc_mode != REPORT_CC_NONE;
 	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
 	H->walk.caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
-	/* Kernel frames are resolved as they come: kallsyms must be read by now. */
+	return 0;
+}
+
+/*
+ * Kernel frames are resolved as they come: kallsyms must be read by the
+ * first sample of a file with chains (the records before it go on
+ * being read meanwhile).
+ */
+static void kernel_symbols_ready(struct hist *H)
+{
 	if (H->kthread_running) {
 		pthread_join(H->kthread, NULL);
 		H->kthread_running = false;
 	}
 	H->krange = symcache__kernel_range(H->syms, &H->kstart, &H->walk.kernel_end);
-	return 0;
+	H->ksyms_ready = true;
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
@@ -686,6 +924,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 
 	if (!H->decided && decide_chains(H))
 		return -1;	/* said */
+	if (H->chains && !H->ksyms_ready)
+		kernel_symbols_ready(H);
 	return add_sample(arg, ss) ? mperf_error(-ENOMEM, "out of memory") : 0;
 }
 
@@ -968,7 +1208,7 @@ static void v_from_tree(struct hists *hs)
 /* Entry e out of hs's hash chains (before it is freed). */
 static void unhash(const struct hist *H, struct hists *hs, const struct hent *e)
 {
-	struct hent **pp = &hs->buckets[hash_ent(H, e) % HBUCKETS];
+	struct hent **pp = &hs->buckets[bucket_of(H, e)];
 
 	while (*pp && *pp != e)
 		pp = &(*pp)->next;
@@ -1084,7 +1324,7 @@ static int link_group(struct hist *H, size_t l)
 			size_t b;
 
 			if (H->chains) {
-				b = hash_ent(H, me) % HBUCKETS;
+				b = bucket_of(H, me);
 				x = in_tree_find(H, &hl->in_root, me, &link, &parent);
 			} else {
 				x = lookup(H, hl, me, &b);
@@ -1655,6 +1895,12 @@ static void hist_free(struct hist *H)
 	}
 	stackwalk__release(&H->walk);
 	free(H->seen);
+	for (size_t i = 0; H->cmemo && i < CMEMO; i++) {
+		free(H->cmemo[i].fr);
+		free(H->cmemo[i].ent);
+	}
+	free(H->cmemo);
+	free(H->cm_new);
 	free(H->lead);
 	free(H->nmemb);
 	free(H->gname);

@@ -55,5 +55,11 @@ void machine__fixup_kernel_end(struct machine *m, uint64_t end);
 /* The comm a thread has now, or NULL if there is no such thread. */
 const char *machine__thread_comm(struct machine *m, int tid);
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r);
+/*
+ * A number that changes whenever machine__resolve could answer otherwise
+ * for some address (maps, threads, the kernel's map): what was resolved
+ * under one number may be kept while it stays.
+ */
+uint64_t machine__generation(const struct machine *m);
 
 #endif

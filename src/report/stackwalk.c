@@ -113,8 +113,8 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
  * the frame's map's ('k' or '.'); without a map it stays what it was, as
  * perf leaves it.  With inl, the frame's inline functions (*inl, *ninl).
  */
-static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
-			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
+__attribute__((noinline)) static int resolve_frame_now(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
+			     struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
 {
 	struct resolved r;
 	const struct sym *sym = NULL;
@@ -158,6 +158,130 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 			*ninl = symcache__inlines(W->syms, r.dso, addr, inl);
 	}
 	return 0;
+}
+
+/*
+ * Frames resolved without inline lists, by the machine's generation,
+ * thread and address: a chain's addresses come back sample after sample,
+ * and while the machine's maps stay as they were, each resolves as it
+ * did (the symbols of a DSO never change once read).
+ */
+#define MEMO_SLOTS 4096	/* 1 << 12: the slot is the top 12 bits of a product */
+
+/*
+ * Whole chains, the same way: a recorded chain (no unwound frames) is
+ * resolved from its addresses, the sample's thread and cpumode and the
+ * machine's state alone; the same again gives the same frames.
+ */
+#define CHAIN_SLOTS 256
+
+struct stackwalk_memo {
+	struct memo_slot {
+		uint64_t gen, ip;
+		int pid, tid, cpumode;
+		bool used, found;
+		char level;
+		struct cc_frame f;
+	} slot[MEMO_SLOTS];
+	struct chain_slot {
+		uint64_t h, gen;
+		int pid, tid, cpumode;
+		bool used;
+		uint64_t *ips;		/* the recorded chain, markers and all */
+		size_t nips, ips_cap;
+		struct cc_frame *fr;	/* what it resolved to */
+		char *lvl;
+		size_t n, fr_cap, lvl_cap;
+	} chain[CHAIN_SLOTS];
+};
+
+static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
+			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
+{
+	struct memo_slot *m;
+	uint64_t gen;
+	char was = *level;
+	int err;
+
+	if (inl || !ss->machine)
+		return resolve_frame_now(W, ss, cpumode, ip, f, level, inl, ninl);
+	if (!W->memo && !(W->memo = calloc(1, sizeof(*W->memo))))
+		return -ENOMEM;
+	gen = machine__generation(ss->machine);
+	m = &W->memo->slot[((ip ^ ((uint64_t)(unsigned)ss->where.tid << 20) ^ (uint64_t)cpumode) *
+			    0x9e3779b97f4a7c15ULL) >> 52];
+	if (m->used && m->gen == gen && m->ip == ip && m->tid == ss->where.tid && m->pid == ss->where.pid &&
+	    m->cpumode == cpumode) {
+		*f = m->f;
+		if (m->found)
+			*level = m->level;
+		*ninl = 0;
+		return 0;
+	}
+	*level = 0;
+	if ((err = resolve_frame_now(W, ss, cpumode, ip, f, level, inl, ninl)))
+		return err;
+	*m = (struct memo_slot){
+		.gen = machine__generation(ss->machine), .ip = ip, .pid = ss->where.pid, .tid = ss->where.tid,
+		.cpumode = cpumode, .used = true, .found = *level != 0, .level = *level, .f = *f,
+	};
+	if (!*level)
+		*level = was;
+	return 0;
+}
+
+static uint64_t chain_key(const struct session_sample *ss)
+{
+	const struct pd_sample *s = ss->smp;
+	uint64_t h = hash_mix(hash_mix(hash_mix(HASH_FNV_INIT, (uint64_t)(unsigned)ss->where.tid),
+				       (uint64_t)(unsigned)ss->where.pid), (uint64_t)(unsigned)ss->cpumode);
+
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		h = (h ^ pd_sample_callchain(s, i)) * 1099511628211ULL;
+	return h ^ (h >> 31);
+}
+
+/* The frames of the same recorded chain resolved before, into W->fr and W->lvl: their number, or -1. */
+static ssize_t chain_again(struct stackwalk *W, const struct session_sample *ss, uint64_t h)
+{
+	const struct pd_sample *s = ss->smp;
+	struct chain_slot *c = &W->memo->chain[h % CHAIN_SLOTS];
+
+	if (!c->used || c->h != h || c->gen != machine__generation(ss->machine) || c->pid != ss->where.pid ||
+	    c->tid != ss->where.tid || c->cpumode != ss->cpumode || c->nips != s->callchain_nr)
+		return -1;
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		if (c->ips[i] != pd_sample_callchain(s, i))
+			return -1;
+	if (ALLOC_GROW(W->fr, c->n, W->fr_cap) || ALLOC_GROW(W->lvl, c->n, W->lvl_cap))
+		return -1;	/* resolved again, which says it */
+	memcpy(W->fr, c->fr, c->n * sizeof(*c->fr));
+	memcpy(W->lvl, c->lvl, c->n);
+	return (ssize_t)c->n;
+}
+
+/* Keep what the recorded chain resolved to (W->fr[0..n)), under the machine's state after it. */
+static void chain_keep(struct stackwalk *W, const struct session_sample *ss, uint64_t h, size_t n)
+{
+	const struct pd_sample *s = ss->smp;
+	struct chain_slot *c = &W->memo->chain[h % CHAIN_SLOTS];
+
+	c->used = false;
+	if (ALLOC_GROW(c->ips, s->callchain_nr + 1, c->ips_cap) || ALLOC_GROW(c->fr, n + 1, c->fr_cap) ||
+	    ALLOC_GROW(c->lvl, n + 1, c->lvl_cap))
+		return;	/* not kept: the slot stays empty */
+	for (uint64_t i = 0; i < s->callchain_nr; i++)
+		c->ips[i] = pd_sample_callchain(s, i);
+	c->nips = s->callchain_nr;
+	memcpy(c->fr, W->fr, n * sizeof(*c->fr));
+	memcpy(c->lvl, W->lvl, n);
+	c->n = n;
+	c->h = h;
+	c->gen = machine__generation(ss->machine);
+	c->pid = ss->where.pid;
+	c->tid = ss->where.tid;
+	c->cpumode = ss->cpumode;
+	c->used = true;
 }
 
 /*
@@ -268,10 +392,16 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 	uint64_t nr = s->callchain_nr, n = 0;
 	int cpumode = PERF_RECORD_MISC_USER;
 	char level;
-	ssize_t nu = unwind_user(W, ss);
+	ssize_t nu = unwind_user(W, ss), again;
+	uint64_t key = 0;
+	bool memo = !nu && ss->machine;
 
 	if (nu < 0)
 		return nu;
+	if (memo && !W->memo && !(W->memo = calloc(1, sizeof(*W->memo))))
+		return -ENOMEM;
+	if (memo && (again = chain_again(W, ss, key = chain_key(ss))) >= 0)
+		return again;
 	if (ALLOC_GROW(W->fr, nr + (uint64_t)nu, W->fr_cap) || ALLOC_GROW(W->lvl, nr + (uint64_t)nu, W->lvl_cap))
 		return -ENOMEM;
 	/* Callee order first: each address with the context its last marker set. */
@@ -361,6 +491,8 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 		W->lx_cap = tlc;
 		return (ssize_t)m;
 	}
+	if (memo)
+		chain_keep(W, ss, key, (size_t)n);
 	return (ssize_t)n;
 }
 
@@ -409,6 +541,13 @@ void stackwalk__release(struct stackwalk *W)
 	free(W->fx);
 	free(W->lx);
 	unwinder__delete(W->unwinder);
+	for (size_t i = 0; W->memo && i < CHAIN_SLOTS; i++) {
+		free(W->memo->chain[i].ips);
+		free(W->memo->chain[i].fr);
+		free(W->memo->chain[i].lvl);
+	}
+	free(W->memo);
+	W->memo = NULL;
 	memset(W->dsos, 0, sizeof(W->dsos));
 	W->fr = W->fx = NULL;
 	W->lvl = W->lx = NULL;

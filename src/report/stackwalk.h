@@ -20,6 +20,7 @@ struct session_sample;
 struct symcache;
 struct strset;
 struct unwinder;
+struct stackwalk_memo;
 
 /* perf report's --max-stack default: kernel.perf_event_max_stack's default, 127. */
 #define STACKWALK_MAX_STACK 127
@@ -49,6 +50,7 @@ struct stackwalk {
 	char *lx;
 	size_t fx_cap, lx_cap;
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
+	struct stackwalk_memo *memo;	/* frames resolved, by address: made at the first one */
 	uint64_t uips[STACKWALK_MAX_STACK];
 	struct stackwalk_dso *dsos[STACKWALK_DBUCKETS];
 };

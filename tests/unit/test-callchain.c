@@ -186,9 +186,49 @@ static void test_tree_merge(void)
 	cc_tree_free(&src);
 }
 
+/* Whether two trees have the same nodes, runs, order and hits. */
+static bool same_tree(const struct cc_node *a, const struct cc_node *b)
+{
+	if (a->nval != b->nval || a->nkid != b->nkid || a->hit != b->hit || a->count != b->count ||
+	    a->children_hit != b->children_hit || a->children_count != b->children_count)
+		return false;
+	for (size_t i = 0; i < a->nval; i++)
+		if (a->val[i].sym != b->val[i].sym || a->val[i].ip != b->val[i].ip)
+			return false;
+	for (size_t i = 0; i < a->nkid; i++)
+		if (a->kid[i]->parent != a || !same_tree(a->kid[i], b->kid[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Chains that come back, as a report's do: where they ended is kept, and
+ * adding them there must leave the tree as the descent would, across
+ * splits above and at that node, and chains that end inside a run.
+ */
+static void test_repeated_chains(void)
+{
+	static const char *const seq[] = {
+		"mabc", "mabc", "mabd", "mabc", "mab", "mabc", "ma", "mab", "mabd", "mxy", "mabc",
+		"m", "mxy", "mx", "mabc", "mabd", "mab", "ma", "m", "mxyz", "mxy",
+	};
+	struct cc_tree t = { 0 }, ref = { .addr_frames = true };	/* ref: the descent alone */
+	bool okay = true;
+
+	for (int round = 0; round < 3; round++)
+		for (size_t i = 0; i < sizeof(seq) / sizeof(*seq); i++)
+			okay &= !add(&t, seq[i], i + 1) && !add(&ref, seq[i], i + 1);
+	ok(okay, "chains appended, again and again");
+	ok(same_tree(&t.root, &ref.root), "the same tree as the descent alone makes");
+	is_int((long long)t.max_depth, (long long)ref.max_depth, "the same depth");
+	cc_tree_free(&t);
+	cc_tree_free(&ref);
+}
+
 int main(void)
 {
 	test_merge_and_split();
+	test_repeated_chains();
 	test_tree_merge();
 	test_sort_and_print();
 	test_dsos_and_addresses();
