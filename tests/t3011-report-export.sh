@@ -213,11 +213,12 @@ test_expect_success 'svg: to standard output without -o, the same bytes; names e
 # shot PNG URL CHECK: a headless Chromium screenshot of URL whose
 # pngstats satisfy CHECK (a shell test of $1 $2 $3).  The virtual time
 # budget lets the page's script run and paint first; a machine busy with
-# other work has still given an unpainted frame, so up to three tries.
+# other work has still given an unpainted frame (or one painted before the
+# search ran), so up to five tries, the later ones with a longer budget.
 shot () {
 	local png=$1 url=$2 check=$3 try
-	for try in 1 2 3; do
-		chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=3000 \
+	for try in 1 2 3 4 5; do
+		chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=$((try * 3000)) \
 			--screenshot="$PWD/$png" --window-size=1200,800 "$url" >/dev/null 2>&1
 		set -- $(python3 pngstats.py "$png" 2>/dev/null)
 		eval "$check" && return 0
