@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <sys/types.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
@@ -75,12 +74,8 @@ struct hist {
 	const char *last_comm_raw, *last_comm;
 	const char *last_dso_raw, *last_dso;
 	bool last_jit;
-	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kmap_seen;			/* a sample was in the kernel's map: perf has read kallsyms */
 	bool kfirst;			/* this sample is the first there */
-	bool krange;			/* kallsyms has kernel symbols: [kstart, walk.kernel_end) is perf's kernel map */
-	uint64_t kstart;
-	bool kthread_running;
 	const char *label;
 	bool decided;			/* chains decided (decide_chains) */
 	uint64_t total_lost;
@@ -399,10 +394,11 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 	/* The first sample in the kernel's map finds it as recorded; perf reads kallsyms then. */
 	if (w->found && ss->cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(w->dso, "[kernel.kallsyms]")) {
 		bool first = !H->kmap_seen;
+		uint64_t kstart, kend;
 
 		H->kmap_seen = true;
-		if (H->chains && !first && H->krange &&
-		    (ss->smp->ip < H->kstart || ss->smp->ip >= H->walk.kernel_end)) {
+		if (H->chains && !first && stackwalk__kernel_range(&H->walk, &kstart, &kend) &&
+		    (ss->smp->ip < kstart || ss->smp->ip >= kend)) {
 			*again = *w;
 			again->found = false;	/* past the kernel's symbols: no map, as in perf */
 			again->dso = "<not found>";
@@ -412,7 +408,7 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 			H->kfirst = true;
 	}
 	if (w->found || !H->chains || !ss->machine || ss->cpumode != PERF_RECORD_MISC_KERNEL ||
-	    ss->smp->ip >= H->walk.kernel_end)
+	    ss->smp->ip >= stackwalk__kernel_end(&H->walk))
 		return w;
 	machine__fixup_kernel_end(ss->machine, H->walk.kernel_end);
 	return machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, again) ? NULL : again;
@@ -459,8 +455,15 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
 		if (k.level == 'k' && H->chains)
 			sym = symcache__find_kernel(H->syms, k.dso, ss->smp->ip, &ki);	/* read before the samples */
-		else if (k.level == 'k')
+		else if (k.level == 'k') {
 			k.kernel_pending = true;	/* kallsyms is still being read */
+			/*
+			 * A stream starts no thread: its kallsyms is read at its first
+			 * kernel sample, where perf reads it, with the build ids come by then.
+			 */
+			if (pdata__is_pipe(H->p))
+				symcache__load_kernel(H->syms);
+		}
 		else if (H->last_jit)
 			k.addr = ss->smp->ip;		/* an identity map, no symbols */
 		else
@@ -494,12 +497,6 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	if (H->chains && ss->smp->callchain && ss->machine && (H->show || H->children))
 		return add_chain(H, hs, ss, e, &k);
 	return 0;
-}
-
-static void *load_kernel_symbols(void *arg)
-{
-	symcache__load_kernel(arg);
-	return NULL;
 }
 
 static bool file_has_chains(struct pdata *p)
@@ -556,27 +553,18 @@ static int decide_chains(struct hist *H)
 	H->show = o->cc_mode != REPORT_CC_NONE;
 	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
 	H->walk.caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
-	/* Kernel frames are resolved as they come: kallsyms must be read by now. */
-	if (H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
-	H->krange = symcache__kernel_range(H->syms, &H->kstart, &H->walk.kernel_end);
+	/* Kernel frames are resolved as they come: the first that needs kallsyms waits for it. */
+	H->walk.kernel_end_wanted = true;
 	return 0;
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
 static int resolve_kernel(struct hist *H)
 {
-	uint64_t kstart, kend;
+	uint64_t kstart = 0, kend = 0;
 	struct ksym_info ki;
-	bool krange;
+	bool krange = false, krange_read = false;
 
-	if (H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
-	krange = symcache__kernel_range(H->syms, &kstart, &kend);
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i], old = *hs;
 		bool any = false;
@@ -585,6 +573,11 @@ static int resolve_kernel(struct hist *H)
 			any = old.v[e]->kernel_pending;
 		if (!any)
 			continue;
+		/* perf's kernel map once kallsyms is read (waited for here, not before) */
+		if (!krange_read) {
+			krange = symcache__kernel_range(H->syms, &kstart, &kend);
+			krange_read = true;
+		}
 		memset(hs, 0, sizeof(*hs));
 		hs->total_period = old.total_period;
 		hs->shown_period = old.shown_period;
@@ -1590,8 +1583,9 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	H->h = calloc(H->nr ? H->nr : 1, sizeof(*H->h));
 	if (!H->nr)
 		H->h_cap = 1;
-	if (pthread_create(&H->kthread, NULL, load_kernel_symbols, H->syms) == 0)
-		H->kthread_running = true;
+	/* A stream's build ids come with its records: its kallsyms is read when first needed. */
+	if (!pdata__is_pipe(p))
+		symcache__load_kernel_async(H->syms);
 	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
 	ret = !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
 	if (ret >= 0)
@@ -1603,10 +1597,6 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	}
 	if (ret >= 0 && (ret = resolve_kernel(H)))
 		ret = mperf_error(ret, "out of memory");
-	else if (ret < 0 && H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
 	return ret;
 }
 

@@ -113,6 +113,19 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
  * the frame's map's ('k' or '.'); without a map it stays what it was, as
  * perf leaves it.  With inl, the frame's inline functions (*inl, *ninl).
  */
+/* The map of a user ip the unwinder looked up for this sample: true and *r, or false. */
+static bool seen_map(const struct stackwalk *W, int cpumode, uint64_t ip, struct resolved *r)
+{
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return false;
+	for (size_t i = 0; i < W->nseen; i++)
+		if (W->seen_ip[i] == ip) {
+			*r = W->seen[i];
+			return true;
+		}
+	return false;
+}
+
 static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, int cpumode, uint64_t ip,
 			 struct cc_frame *f, char *level, const char *const **inl, size_t *ninl)
 {
@@ -125,9 +138,9 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
 	f->dso_name = "[unknown]";
-	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+	if (!seen_map(W, cpumode, ip, &r) && machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 		return -ENOMEM;
-	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < W->kernel_end) {
+	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < stackwalk__kernel_end(W)) {
 		machine__fixup_kernel_end(ss->machine, W->kernel_end);
 		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 			return -ENOMEM;
@@ -185,6 +198,25 @@ static int append_inlines(struct stackwalk *W, const struct cc_frame *f, char le
 	return 0;
 }
 
+bool stackwalk__kernel_range(struct stackwalk *W, uint64_t *start, uint64_t *end)
+{
+	if (!W->kernel_end_known && W->kernel_end_wanted) {
+		W->kernel_range = symcache__kernel_range(W->syms, &W->kernel_start, &W->kernel_end);
+		W->kernel_end_known = true;
+	}
+	*start = W->kernel_start;
+	*end = W->kernel_end;
+	return W->kernel_range;
+}
+
+uint64_t stackwalk__kernel_end(struct stackwalk *W)
+{
+	uint64_t start, end;
+
+	stackwalk__kernel_range(W, &start, &end);
+	return end;
+}
+
 /* The sample's process's map of addr, for the unwinder. */
 struct unwind_ctx {
 	struct stackwalk *W;
@@ -200,6 +232,11 @@ static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
 
 	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, PERF_RECORD_MISC_USER, addr, &r))
 		return -ENOMEM;
+	/* The frames' maps, for resolve_frame: the machine does not change within a sample. */
+	if (W->nseen < sizeof(W->seen_ip) / sizeof(W->seen_ip[0])) {
+		W->seen_ip[W->nseen] = addr;
+		W->seen[W->nseen++] = r;
+	}
 	if (!r.found)
 		return 0;
 	m->path = r.dso;
@@ -264,7 +301,10 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 	uint64_t nr = s->callchain_nr, n = 0;
 	int cpumode = PERF_RECORD_MISC_USER;
 	char level;
-	ssize_t nu = unwind_user(W, ss);
+	ssize_t nu;
+
+	W->nseen = 0;	/* this sample's maps only */
+	nu = unwind_user(W, ss);
 
 	if (nu < 0)
 		return nu;
@@ -366,6 +406,7 @@ ssize_t stackwalk__ip(struct stackwalk *W, const struct session_sample *ss)
 	char level = stackwalk_level(ss->cpumode);
 	size_t ninl;
 
+	W->nseen = 0;
 	if (ALLOC_GROW(W->fr, 1, W->fr_cap) || ALLOC_GROW(W->lvl, 1, W->lvl_cap))
 		return -ENOMEM;
 	if (resolve_frame(W, ss, ss->cpumode, ss->smp->ip, &W->fr[0], &level, NULL, &ninl))
