@@ -221,6 +221,25 @@ test_expect_success PERF 'the cached CFI rules unwind as libdw'"'"'s own walk: a
 	same_unwinding msys.data
 '
 
+# libdw's walk keeps a Dwfl per process, with every module its samples
+# reported: a process that execs keeps its pid but not its files, and
+# the old image's modules must not stand for the files the new one maps
+# at their addresses (a system-wide file has such processes: a shell's
+# child until it execs).  Without ASLR, dash and dd are both mapped at
+# the same address: dd's samples in libc (its reads) return into dd
+# where the Dwfl had dash.  A walk that meets such a module starts anew.
+have_noaslr () {
+	setarch -R true
+}
+
+test_expect_success PERF,NOASLR 'the cached CFI rules unwind as libdw'"'"'s own walk: a process that execs another program' '
+	"$MPERF" record -q -m 512 --call-graph dwarf -e cpu-clock -o exec.data setarch -R sh -c \
+		"i=0; while [ \$i -lt 30000 ]; do i=\$((i+1)); done; exec dd if=/dev/zero of=/dev/zero bs=1M count=4000 status=none" &&
+	"$MPERF" report -i exec.data --comm dd --no-children -g folded,0 >folded &&
+	grep -q "^[0-9.]*% .*;__libc_start_call_main;" folded &&
+	same_unwinding exec.data
+'
+
 test_expect_success PERF '-D equals perf'"'"'s on both dwarf files: registers and stack dumps' '
 	for f in p.data m.data; do
 		"$PERF" report -D -i $f 2>/dev/null | sed "/^cpu-clock stats:/,\$d" >perf.dump &&

@@ -51,12 +51,17 @@ struct uproc {
 	uint64_t *ips;
 	size_t n, max;
 	bool walking, added;	/* a module was reported while the frames were walked */
+	bool stale;		/* the Dwfl holds a module the process's maps no longer have */
+	bool strict;		/* a stale module ends the walk, to be redone with a new Dwfl */
 	/* Files that could not be reported (missing, not ELF): not tried again. */
 	const char *failed[MAX_FAILED];
 	size_t nfailed;
 };
 
 struct cfi_dso;
+static struct cfi_dso *cfi_dso_of(struct unwinder *u, const char *file);
+static bool cfi_bias(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *bias);
+static bool cfi_base(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *base);
 
 struct unwinder {
 	struct uproc *procs[PROC_BUCKETS];
@@ -114,58 +119,21 @@ static Dwfl_Module *report_vdso(struct uproc *p, uint64_t base)
 }
 
 /*
- * Where libdw wants the file based (its first segment's page) for a map
- * of file offset pgoff at start: by the segment that holds pgoff, not by
- * start - pgoff, which is right for the text of most files but not for
- * their data (mapped one page above its offset), where the unwinder may
- * read first.  0, or -1 when no segment holds pgoff.
+ * The file of the map m, given to libdw based where it wants it (its
+ * first segment's page): by the segment m maps (cfi_bias), not by start
+ * - pgoff, which is right for the text of most files but not for their
+ * data (mapped one page above its offset), where the unwinder may read
+ * first.
  */
-static int file_base(int fd, uint64_t start, uint64_t pgoff, uint64_t *base)
-{
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	size_t n;
-	bool first = true;
-	uint64_t first_vaddr = 0;
-	int ret = -1;
-
-	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n)) {
-		elf_end(e);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (first) {
-			first_vaddr = ph.p_align > 1 ? ph.p_vaddr & ~(ph.p_align - 1) : ph.p_vaddr;
-			first = false;
-		}
-		/* The segment's pages start at its offset rounded down to a page. */
-		if (pgoff >= (ph.p_offset & ~0xfffULL) && pgoff < ph.p_offset + ph.p_filesz) {
-			uint64_t bias = start - (ph.p_vaddr + pgoff - ph.p_offset);
-
-			*base = bias + first_vaddr;
-			ret = 0;
-			break;
-		}
-	}
-	elf_end(e);
-	return ret;
-}
-
 static Dwfl_Module *report_file(struct uproc *p, const struct unwind_map *m)
 {
-	int fd = m->file ? host_open_regular(m->file) : -1;
+	struct cfi_dso *d = m->file ? cfi_dso_of(p->u, m->file) : NULL;
 	uint64_t base;
 	Dwfl_Module *mod;
+	int fd;
 
-	if (fd < 0)
+	if (!d || !cfi_base(d, m, &base) || (fd = host_open_regular(m->file)) < 0)
 		return NULL;
-	if (file_base(fd, m->start, m->pgoff, &base)) {
-		close(fd);
-		return NULL;
-	}
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->path, m->path, fd, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
@@ -174,40 +142,84 @@ static Dwfl_Module *report_file(struct uproc *p, const struct unwind_map *m)
 	return mod;
 }
 
+/* Whether another module of the Dwfl overlaps mod (one whose place the process reused). */
+struct overlap {
+	Dwfl_Module *mod;
+	Dwarf_Addr lo, hi;
+	bool found;
+};
+
+static int overlap_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr lo, void *arg)
+{
+	struct overlap *o = arg;
+	Dwarf_Addr hi;
+
+	(void)userdata;
+	(void)name;
+	if (mod == o->mod || !dwfl_module_info(mod, NULL, NULL, &hi, NULL, NULL, NULL, NULL))
+		return DWARF_CB_OK;
+	if (lo < o->hi && o->lo < hi) {
+		o->found = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+static bool overlaps(Dwfl *dwfl, Dwfl_Module *mod)
+{
+	struct overlap o = { .mod = mod };
+
+	if (!dwfl_module_info(mod, NULL, &o.lo, &o.hi, NULL, NULL, NULL, NULL))
+		return false;
+	dwfl_getmodules(dwfl, overlap_cb, &o, 0);
+	return o.found;
+}
+
 /*
- * The module covering addr, reported from the process's map of it when
- * it is not yet (based where the file's offset 0 would be mapped).
- * *stale is set when the Dwfl has another file there: the process has a
- * new address space (an exec).
+ * The module covering addr: the Dwfl's when it is the file the process
+ * has mapped there, at that map's bias; else reported from the map
+ * (files, and the vdso).  The Dwfl keeps the modules of every sample of
+ * the process, and the process may have changed since (an exec, a
+ * library unmapped and another mapped there): when the Dwfl has another
+ * file or bias where a file is mapped, or the module reported overlaps
+ * one it has, p->stale is set, and the sample is walked again with a new
+ * Dwfl, as libdw would otherwise take the old file's CFI for the new.
  */
-static Dwfl_Module *module_at(struct uproc *p, uint64_t addr, bool *stale)
+static Dwfl_Module *module_at(struct uproc *p, uint64_t addr)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
 	struct unwind_map m;
+	bool vdso;
 
-	if (stale)
-		*stale = false;
 	if (p->cur->find_map(p->cur->arg, addr, &m) <= 0 || !m.path)
 		return NULL;
+	vdso = !strcmp(m.path, "[vdso]");
+	if (vdso)
+		m.file = m.path;
 	if (mod) {
 		const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+		struct cfi_dso *d;
+		Dwarf_Addr bias, want;
 
-		if (name && !strcmp(name, m.path))
+		if (!m.file || m.start < m.pgoff)
+			return NULL;	/* anonymous memory (a module's .bss), JIT code */
+		if (name && !strcmp(name, m.path) && dwfl_module_getelf(mod, &bias) &&
+		    (!(d = cfi_dso_of(p->u, m.file)) || !cfi_bias(d, &m, &want) || want == bias))
 			return mod;
-		if (stale)
-			*stale = true;
+		p->stale = true;
 		return NULL;
 	}
 	/* Files, and the vdso; anonymous memory and JIT code have no CFI to read. */
 	if (has_failed(p, m.path) || m.start < m.pgoff)
 		return NULL;
-	if (!strcmp(m.path, "[vdso]")) {
+	if (vdso)
 		mod = report_vdso(p, m.start - m.pgoff);
-	} else if (m.path[0] == '/') {
+	else if (m.path[0] == '/')
 		mod = report_file(p, &m);
-	}
 	if (!mod && p->nfailed < MAX_FAILED)
 		p->failed[p->nfailed++] = m.path;
+	if (mod && overlaps(p->dwfl, mod))
+		p->stale = true;
 	if (mod && p->walking)
 		p->added = true;
 	return mod;
@@ -251,8 +263,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		memcpy(result, s->stack + (addr - p->sp), 8);
 		return true;
 	}
-	mod = module_at(p, addr, NULL);
-	return mod && read_file_word(mod, addr, result);
+	mod = module_at(p, addr);
+	return mod && !(p->stale && p->strict) && read_file_word(mod, addr, result);
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -327,9 +339,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	p->ips[p->n++] = pc;
 	if (p->n >= p->max)
 		return DWARF_CB_ABORT;
-	/* The step from this frame needs the CFI of its DSO: report it now. */
-	module_at(p, pc, NULL);
-	return DWARF_CB_OK;
+	/*
+	 * The step from this frame needs the CFI of its DSO: report it now.
+	 * libdw has taken that step already (to tell whether the frame is an
+	 * activation): with a module found stale, the walk is redone.
+	 */
+	module_at(p, pc);
+	return p->stale && p->strict ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 /* ---- the fast path: CFI rules cached per DSO and address ---- */
@@ -372,8 +388,9 @@ struct cfi_dso {
 	char *image;		/* the vdso's copy, which elf is read from */
 	Elf *elf;
 	Dwarf_CFI *eh;		/* NULL: no .eh_frame, every frame goes to libdw */
-	struct { uint64_t vaddr, offset, filesz; } seg[16];
+	struct { uint64_t vaddr, offset, filesz; } *seg;	/* the PT_LOAD segments */
 	size_t nseg;
+	uint64_t first_vaddr;	/* the first segment's, rounded down to its alignment */
 	struct cfi_rule *rules;	/* open addressing on pc; pc 0 never asked (ip 0 has no map) */
 	size_t nrules, cap;
 };
@@ -381,6 +398,7 @@ struct cfi_dso {
 static void cfi_dso_free(struct cfi_dso *d)
 {
 	free(d->rules);
+	free(d->seg);
 	if (d->eh)
 		dwarf_cfi_end(d->eh);	/* dwarf_getcfi_elf's is the caller's */
 	if (d->elf)
@@ -416,15 +434,16 @@ static struct cfi_dso *cfi_dso_open(const char *file)
 			return d;
 		d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL);
 	}
-	if (!d->elf || elf_kind(d->elf) != ELF_K_ELF || elf_getphdrnum(d->elf, &n))
+	if (!d->elf || elf_kind(d->elf) != ELF_K_ELF || elf_getphdrnum(d->elf, &n) ||
+	    !(d->seg = calloc(n ? n : 1, sizeof(*d->seg))))
 		return d;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(d->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		if (d->nseg == sizeof(d->seg) / sizeof(d->seg[0]))
-			return d;	/* eh stays NULL: libdw's walk */
+		if (!d->nseg)
+			d->first_vaddr = ph.p_align > 1 ? ph.p_vaddr & ~(ph.p_align - 1) : ph.p_vaddr;
 		d->seg[d->nseg].vaddr = ph.p_vaddr;
 		d->seg[d->nseg].offset = ph.p_offset;
 		d->seg[d->nseg++].filesz = ph.p_filesz;
@@ -457,15 +476,44 @@ static struct cfi_dso *cfi_dso_of(struct unwinder *u, const char *file)
 	return d;
 }
 
-/* The load bias of the DSO in the map m: as file_base() bases the module libdw is given. */
+/*
+ * The load bias of the DSO in the map m, by the segment m maps: the one
+ * whose first page is at m's offset, else the one holding that offset (a
+ * map split later).  A page may hold the end of one segment and the
+ * start of the next (as's .eh_frame and .data), and the loader maps each
+ * segment from its own first page, at addresses a page apart: taking the
+ * first segment holding the page would base a map of the second a page
+ * off.
+ */
 static bool cfi_bias(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *bias)
 {
-	for (size_t i = 0; i < d->nseg; i++)
-		if (m->pgoff >= (d->seg[i].offset & ~0xfffULL) && m->pgoff < d->seg[i].offset + d->seg[i].filesz) {
-			*bias = m->start - (d->seg[i].vaddr + m->pgoff - d->seg[i].offset);
-			return true;
-		}
-	return false;
+	size_t hit = d->nseg;
+
+	for (size_t i = 0; i < d->nseg; i++) {
+		uint64_t first = d->seg[i].offset & ~0xfffULL;
+
+		if (m->pgoff < first || m->pgoff >= d->seg[i].offset + d->seg[i].filesz)
+			continue;
+		if (hit == d->nseg || first == m->pgoff)
+			hit = i;
+		if (first == m->pgoff)
+			break;
+	}
+	if (hit == d->nseg)
+		return false;
+	*bias = m->start - (d->seg[hit].vaddr + m->pgoff - d->seg[hit].offset);
+	return true;
+}
+
+/* Where libdw wants the file of m based: its first segment's page (dwfl_report_elf). */
+static bool cfi_base(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *base)
+{
+	uint64_t bias;
+
+	if (!cfi_bias(d, m, &bias))
+		return false;
+	*base = bias + d->first_vaddr;
+	return true;
 }
 
 /* The rules libdw gives at the file's address pc, in *r (r->ok false when they are not for us). */
@@ -787,7 +835,6 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 {
 	struct uproc *p;
 	uint64_t ip;
-	bool stale;
 
 	if (!max || !reg_of(s, PERF_REG_IP, &ip))
 		return 0;
@@ -808,35 +855,41 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 	p->cur = s;
 	reg_of(s, PERF_REG_SP, &p->sp);
 	p->ips = ips;
-	p->n = 0;
 	p->max = max;
-	if (!module_at(p, ip, &stale)) {
-		if (!stale)
-			return 1;
-		if (proc_reset(p))
-			return -ENOMEM;
-		if (!module_at(p, ip, NULL))
-			return 1;
-	}
-	if (!p->attached) {
-		if (!dwfl_attach_state(p->dwfl, NULL, s->pid > 0 ? s->pid : 1, &thread_callbacks, p))
-			return 1;
-		p->attached = true;
-	}
 	/*
 	 * An error ends the walk where it stopped: the frames up to there
 	 * stand.  A module reported during the walk is not seen by libdw's
 	 * step from the frame that needed it (it falls back to guessing by
 	 * frame pointers): walk again, with the module known, while walks
-	 * find new ones (the first samples that reach each DSO).
+	 * find new ones (the first samples that reach each DSO).  A stale
+	 * module (module_at) starts the process's Dwfl anew, twice at most
+	 * for a sample: after that, modules that overlap stay together.
 	 */
-	for (int tries = 0; tries < 16; tries++) {
+	for (int tries = 0, resets = 0; tries < 16; tries++) {
+		bool walked = false;
+
 		p->n = 0;
-		p->walking = true;
-		p->added = false;
-		dwfl_getthread_frames(p->dwfl, s->tid > 0 ? s->tid : p->pid, frame_cb, p);
-		p->walking = false;
-		if (!p->added)
+		p->stale = false;
+		p->strict = resets < 2;
+		if (module_at(p, ip) && !(p->stale && p->strict) &&
+		    (p->attached || (p->attached = dwfl_attach_state(p->dwfl, NULL, s->pid > 0 ? s->pid : 1,
+								      &thread_callbacks, p)))) {
+			p->walking = true;
+			p->added = false;
+			dwfl_getthread_frames(p->dwfl, s->tid > 0 ? s->tid : p->pid, frame_cb, p);
+			p->walking = false;
+			walked = true;
+		}
+		if (p->stale && p->strict) {
+			p->n = 0;
+			resets++;
+			if (proc_reset(p)) {
+				p->cur = NULL;
+				return -ENOMEM;
+			}
+			continue;
+		}
+		if (!walked || !p->added)
 			break;
 	}
 	p->cur = NULL;
