@@ -53,6 +53,7 @@ struct machine {
 	struct strset strs;
 	struct dso_rank *ranks[DSO_BUCKETS];
 	uint32_t nr_ranks;
+	uint64_t gen;		/* changes with any thread or map: machine__generation */
 };
 
 /* dso names are shared by many maps: one interned copy each. */
@@ -229,6 +230,7 @@ static void update_pid(struct machine *m, struct thread *th, int pid)
 
 	if (pid == th->pid || pid == -1 || th->pid != -1)
 		return;
+	m->gen++;
 	th->pid = pid;
 	if (pid == th->tid)
 		return;
@@ -249,6 +251,7 @@ static struct thread *findnew_thread(struct machine *m, int pid, int tid)
 		update_pid(m, th, pid);
 		return th;
 	}
+	m->gen++;
 	th = calloc(1, sizeof(*th));
 	snprintf(comm, sizeof(comm), ":%d", tid);
 	if (!th || !(th->comm = strdup(comm))) {
@@ -335,6 +338,7 @@ int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool 
 	struct thread *parent = findnew_thread(m, ppid, ptid), *th, *detached = NULL;
 	int err = 0;
 
+	m->gen++;
 	*removed_tid = -2;
 	if (parent && parent->pid != ppid) {
 		*removed_pid = parent->pid;
@@ -402,6 +406,7 @@ int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t sta
 
 	if (!dso)
 		return 0;
+	m->gen++;
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		if (starts(filename, "[kernel.kallsyms")) {
 			if (!start && !len)
@@ -423,6 +428,7 @@ int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char 
 	struct map *cur = maps__find(&m->kmaps, addr);
 	struct map nm = { .start = addr, .end = addr + len };
 
+	m->gen++;
 	if (unregister) {
 		if (cur && !cur->is_kernel)
 			maps__remove_at(&m->kmaps, (size_t)(cur - m->kmaps.v));
@@ -452,10 +458,24 @@ void machine__fixup_kernel_end(struct machine *m, uint64_t end)
 		/* Never over the next map (a module's). */
 		if (i + 1 < m->kmaps.n && m->kmaps.v[i + 1].start < end)
 			end = m->kmaps.v[i + 1].start;
-		if (end > k->end)
+		if (end > k->end) {
 			k->end = end;
+			m->gen++;
+		}
 		return;
 	}
+}
+
+uint64_t machine__generation(const struct machine *m)
+{
+	return m->gen;
+}
+
+const void *machine__user_maps(struct machine *m, int pid, int tid)
+{
+	struct thread *th = findnew_thread(m, pid, tid);
+
+	return th ? th->maps : NULL;
 }
 
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r)

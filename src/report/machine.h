@@ -55,5 +55,12 @@ void machine__fixup_kernel_end(struct machine *m, uint64_t end);
 /* The comm a thread has now, or NULL if there is no such thread. */
 const char *machine__thread_comm(struct machine *m, int tid);
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r);
+/*
+ * A number that changes whenever a thread or a map does: what was
+ * resolved under one number (with the same maps) still holds under it.
+ */
+uint64_t machine__generation(const struct machine *m);
+/* The identity of the maps a thread's user addresses resolve in (NULL: no memory). */
+const void *machine__user_maps(struct machine *m, int pid, int tid);
 
 #endif

@@ -19,6 +19,18 @@
 #define DBUCKETS STACKWALK_DBUCKETS
 /* In the walk's levels: a frame of the unwinder's, not of the recorded chain. */
 #define UNWOUND 0x40
+#define MEMO_SLOTS 4096
+
+/* A user frame as resolve_frame resolved it (struct stackwalk's memo). */
+struct stackwalk_memo {
+	uint64_t gen, ip;
+	const void *maps;	/* NULL: an empty slot */
+	bool with_inl;		/* asked for the inline list (an unwound frame) */
+	bool found;		/* a map covers ip: level is '.' */
+	struct cc_frame f;
+	const char *const *inl;	/* the symbol cache's, stable */
+	size_t ninl;
+};
 /* Context markers in a chain (perf_event.h): at or above this, not an address. */
 #define CONTEXT_MAX ((uint64_t)-4095)
 
@@ -134,7 +146,22 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 	struct stackwalk_dso *d;
 	uint64_t addr;
 
+	struct stackwalk_memo *mo = NULL;
+
 	*ninl = 0;
+	if (cpumode == PERF_RECORD_MISC_USER && W->memo && W->cur_maps) {
+		mo = &W->memo[(size_t)hash_u64(ip ^ (uint64_t)(uintptr_t)W->cur_maps) & (MEMO_SLOTS - 1)];
+		if (mo->maps == W->cur_maps && mo->ip == ip && mo->gen == W->cur_gen && mo->with_inl == (inl != NULL)) {
+			*f = mo->f;
+			if (mo->found)
+				*level = '.';
+			if (inl) {
+				*inl = mo->inl;
+				*ninl = mo->ninl;
+			}
+			return 0;
+		}
+	}
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
 	f->dso_name = "[unknown]";
@@ -145,8 +172,20 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 			return -ENOMEM;
 	}
-	if (!r.found)
+	if (mo) {
+		/* Kept as it will be returned: filled in below when found. */
+		mo->maps = NULL;
+	}
+	if (!r.found) {
+		if (mo) {
+			mo->f = *f;
+			mo->found = false;
+			mo->inl = NULL;
+			mo->ninl = 0;
+			goto keep;
+		}
 		return 0;
+	}
 	stackwalk_kernel_hit(W->syms, cpumode, &r);
 	if (!(d = stackwalk__dso(W, r.dso, r.dso_rank)))
 		return -ENOMEM;
@@ -166,6 +205,17 @@ static int resolve_frame(struct stackwalk *W, const struct session_sample *ss, i
 		if (inl && cpumode != PERF_RECORD_MISC_KERNEL)
 			*ninl = symcache__inlines(W->syms, r.dso, addr, inl);
 	}
+	if (!mo)
+		return 0;
+	mo->f = *f;
+	mo->found = true;
+	mo->inl = inl ? *inl : NULL;
+	mo->ninl = *ninl;
+keep:
+	mo->ip = ip;
+	mo->gen = W->cur_gen;
+	mo->with_inl = inl != NULL;
+	mo->maps = W->cur_maps;
 	return 0;
 }
 
@@ -184,12 +234,18 @@ static int append_inlines(struct stackwalk *W, const struct cc_frame *f, char le
 		const char *name = names[W->caller ? n - 1 - k : k];
 		struct cc_frame g = *f;
 
-		if (strcmp(name, f->sym)) {
-			char buf[4096];
+		if (name != f->sym && strcmp(name, f->sym)) {
+			size_t b = (size_t)hash_u64((uint64_t)(uintptr_t)name) % (sizeof(W->inl_names) / sizeof(W->inl_names[0]));
 
-			snprintf(buf, sizeof(buf), "%s (inlined)", name);
-			if (!(g.sym = intern(W, buf)))
-				return -ENOMEM;
+			if (W->inl_names[b].name != name) {
+				char buf[4096];
+
+				snprintf(buf, sizeof(buf), "%s (inlined)", name);
+				if (!(W->inl_names[b].inlined = intern(W, buf)))
+					return -ENOMEM;
+				W->inl_names[b].name = name;
+			}
+			g.sym = W->inl_names[b].inlined;
 			g.inlined = true;
 		}
 		W->fx[*m] = g;
@@ -260,6 +316,7 @@ static ssize_t unwind_user(struct stackwalk *W, const struct session_sample *ss)
 	struct unwind_sample us = {
 		.pid = ss->where.pid, .tid = ss->where.tid, .regs_mask = s->user_mask, .regs = s->user_regs,
 		.stack = s->stack, .find_map = unwind_find_map, .arg = &ctx,
+		.maps = W->cur_maps, .gen = W->cur_gen,
 	};
 
 	if (!s->user_regs || !s->stack || !s->stack_size || !ss->machine)
@@ -304,6 +361,10 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 	ssize_t nu;
 
 	W->nseen = 0;	/* this sample's maps only */
+	if (!W->memo && !(W->memo = calloc(MEMO_SLOTS, sizeof(*W->memo))))
+		return -ENOMEM;
+	W->cur_maps = ss->machine ? machine__user_maps(ss->machine, ss->where.pid, ss->where.tid) : NULL;
+	W->cur_gen = ss->machine ? machine__generation(ss->machine) : 0;
 	nu = unwind_user(W, ss);
 
 	if (nu < 0)
@@ -407,6 +468,7 @@ ssize_t stackwalk__ip(struct stackwalk *W, const struct session_sample *ss)
 	size_t ninl;
 
 	W->nseen = 0;
+	W->cur_maps = NULL;	/* no memo: one frame */
 	if (ALLOC_GROW(W->fr, 1, W->fr_cap) || ALLOC_GROW(W->lvl, 1, W->lvl_cap))
 		return -ENOMEM;
 	if (resolve_frame(W, ss, ss->cpumode, ss->smp->ip, &W->fr[0], &level, NULL, &ninl))
@@ -445,6 +507,8 @@ void stackwalk__release(struct stackwalk *W)
 	free(W->lvl);
 	free(W->fx);
 	free(W->lx);
+	free(W->memo);
+	W->memo = NULL;
 	unwinder__delete(W->unwinder);
 	memset(W->dsos, 0, sizeof(W->dsos));
 	W->fr = W->fx = NULL;

@@ -58,6 +58,17 @@ struct stackwalk {
 	struct resolved seen[16];
 	size_t nseen;
 	struct stackwalk_dso *dsos[STACKWALK_DBUCKETS];
+	/*
+	 * User frames resolved (map, symbol, inline list) for an address of
+	 * a process's maps while the machine is unchanged (its generation):
+	 * a dwarf file's samples go through the same few addresses again
+	 * and again.  Made at the first chain.
+	 */
+	struct stackwalk_memo *memo;
+	const void *cur_maps;		/* the current sample's user maps, */
+	uint64_t cur_gen;		/* and the machine's generation then */
+	/* "NAME (inlined)", interned, by the symbol cache's (stable) NAME */
+	struct { const char *name, *inlined; } inl_names[256];
 };
 
 /* Zero w and borrow syms and strs; the kernel's symbols must be loaded before a kernel frame. */

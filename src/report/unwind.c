@@ -25,6 +25,7 @@
 #define PROC_BUCKETS 256
 #define CFI_BUCKETS 256
 #define MAX_FAILED 64
+#define WHERE_SLOTS 4096	/* the fast path's memo of each address's DSO and bias */
 #define NREGS 17	/* the registers libdw's x86_64 frames hold */
 #define RA_REG 16	/* the return address's DWARF register */
 
@@ -59,6 +60,15 @@ struct uproc {
 };
 
 struct cfi_dso;
+
+/* The DSO and load bias of an address in a process's maps (NULL d: none the fast path can use). */
+struct where {
+	const void *maps;	/* NULL: an empty slot */
+	uint64_t gen, pc;
+	struct cfi_dso *d;
+	uint64_t bias;
+};
+
 static struct cfi_dso *cfi_dso_of(struct unwinder *u, const char *file);
 static bool cfi_bias(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *bias);
 static bool cfi_base(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *base);
@@ -67,6 +77,7 @@ struct unwinder {
 	struct uproc *procs[PROC_BUCKETS];
 	struct cfi_dso *dsos[CFI_BUCKETS];	/* the fast path's files, by path */
 	struct { const char *file; struct cfi_dso *d; } recent[16];	/* by the name's address */
+	struct where *where;			/* WHERE_SLOTS, by address and maps */
 	bool libdw_only;			/* MPERF_UNWIND=libdw: every sample through libdw's walk */
 	char *debuginfo_path;	/* NULL: libdw's default (/usr/lib/debug) */
 	Dwfl_Callbacks cb;
@@ -377,6 +388,7 @@ struct cfi_rule {
 	bool ok;		/* false: libdw's walk must do this frame */
 	uint8_t cfa_reg;
 	int64_t cfa_off;
+	uint32_t defined;	/* the registers whose kind is not R_UNDEF */
 	uint8_t kind[NREGS];
 	int64_t off[NREGS];
 };
@@ -572,6 +584,9 @@ static void cfi_rule_make(struct cfi_dso *d, uint64_t pc, struct cfi_rule *r)
 		if (k != nops)
 			goto out;
 	}
+	for (int reg = 0; reg < NREGS; reg++)
+		if (r->kind[reg] != R_UNDEF)
+			r->defined |= 1u << reg;
 	r->ok = true;
 out:
 	free(frame);
@@ -649,6 +664,7 @@ static size_t fast_unwind(struct unwinder *u, const struct unwind_sample *s, uin
 		struct unwind_map m;
 		struct cfi_dso *d;
 		const struct cfi_rule *r;
+		struct where *w;
 		uint64_t look = n ? pc - 1 : pc, bias = 0, nregs[NREGS], cfa = 0;
 		uint32_t nset = 0;
 		bool cfa_ok;
@@ -659,21 +675,37 @@ static size_t fast_unwind(struct unwinder *u, const struct unwind_sample *s, uin
 		ips[n++] = look;
 		if (n >= max)
 			return n;
-		/* Its caller, from the rules at its address. */
-		if (s->find_map(s->arg, look, &m) <= 0 || !m.path || m.start < m.pgoff)
-			m.path = NULL;
-		else if (!strcmp(m.path, "[vdso]"))
-			m.file = m.path;
-		else if (m.path[0] != '/')
-			m.file = NULL;
-		if (!m.path || !m.file)
-			return 0;
-		if (!(d = cfi_dso_of(u, m.file)) || !cfi_bias(d, &m, &bias) || !(r = cfi_rule_at(d, look - bias)) || !r->ok)
+		/* Its caller, from the rules at its address, in the DSO mapped there. */
+		w = s->maps && u->where ? &u->where[(size_t)hash_u64(look ^ (uint64_t)(uintptr_t)s->maps) & (WHERE_SLOTS - 1)] : NULL;
+		if (w && w->maps == s->maps && w->pc == look && w->gen == s->gen) {
+			d = w->d;
+			bias = w->bias;
+		} else {
+			d = NULL;
+			if (s->find_map(s->arg, look, &m) <= 0 || !m.path || m.start < m.pgoff)
+				m.path = NULL;
+			else if (!strcmp(m.path, "[vdso]"))
+				m.file = m.path;
+			else if (m.path[0] != '/')
+				m.file = NULL;
+			if (m.path && m.file && (d = cfi_dso_of(u, m.file)) && !cfi_bias(d, &m, &bias))
+				d = NULL;
+			if (w) {
+				w->maps = s->maps;
+				w->gen = s->gen;
+				w->pc = look;
+				w->d = d;
+				w->bias = bias;
+			}
+		}
+		if (!d || !(r = cfi_rule_at(d, look - bias)) || !r->ok)
 			return 0;
 		cfa_ok = set & (1u << r->cfa_reg);
 		if (cfa_ok)
 			cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
-		for (int k = 0; k < NREGS; k++) {
+		for (uint32_t todo = r->defined; todo; todo &= todo - 1) {
+			int k = __builtin_ctz(todo);
+
 			switch (r->kind[k]) {
 			case R_UNDEF:
 				continue;
@@ -781,6 +813,7 @@ struct unwinder *unwinder__new(void)
 	u->cb.debuginfo_path = &u->debuginfo_path;
 	/* A switch to compare the two paths: the fast one must give libdw's frames. */
 	u->libdw_only = getenv("MPERF_UNWIND") && !strcmp(getenv("MPERF_UNWIND"), "libdw");
+	u->where = calloc(WHERE_SLOTS, sizeof(*u->where));	/* without it, no memo */
 	return u;
 }
 
@@ -800,6 +833,7 @@ void unwinder__delete(struct unwinder *u)
 			next = d->next;
 			cfi_dso_free(d);
 		}
+	free(u->where);
 	free(u);
 }
 
