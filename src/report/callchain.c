@@ -37,9 +37,14 @@ static int frame_cmp(const struct cc_frame *a, const struct cc_frame *b)
 static int match_cmp(const struct cc_frame *a, const struct cc_frame *b)
 {
 	if (a->sym && b->sym && (a->inlined || b->inlined)) {
-		size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
-		size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
-		int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
+		size_t la, lb;
+		int c;
+
+		if (a->sym == b->sym && a->inlined == b->inlined)
+			return 0;	/* one name (the walk interns them) */
+		la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
+		lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
+		c = strncmp(a->sym, b->sym, la < lb ? la : lb);
 
 		if (c || la != lb)
 			return c ? (c < 0 ? -1 : 1) : la < lb ? -1 : 1;
