@@ -54,6 +54,8 @@ struct uproc {
 	bool walking, added;	/* a module was reported while the frames were walked */
 	bool stale;		/* the Dwfl holds a module the process's maps no longer have */
 	bool strict;		/* a stale module ends the walk, to be redone with a new Dwfl */
+	size_t nmods;		/* modules reported since the Dwfl was made */
+	bool refused;		/* libdw refused the module just reported */
 	/* Files that could not be reported (missing, not ELF): not tried again. */
 	const char *failed[MAX_FAILED];
 	size_t nfailed;
@@ -148,8 +150,10 @@ static Dwfl_Module *report_file(struct uproc *p, const struct unwind_map *m)
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->path, m->path, fd, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	if (!mod)
+	if (!mod) {
 		close(fd);	/* taken only with the module */
+		p->refused = true;
+	}
 	return mod;
 }
 
@@ -227,10 +231,20 @@ static Dwfl_Module *module_at(struct uproc *p, uint64_t addr)
 		mod = report_vdso(p, m.start - m.pgoff);
 	else if (m.path[0] == '/')
 		mod = report_file(p, &m);
+	if (!mod && p->refused && p->nmods) {
+		/* libdw refuses a module that clashes with one it has (DWFL_E_OVERLAP): a new Dwfl will say. */
+		p->refused = false;
+		p->stale = true;
+		return NULL;
+	}
+	p->refused = false;
 	if (!mod && p->nfailed < MAX_FAILED)
 		p->failed[p->nfailed++] = m.path;
-	if (mod && overlaps(p->dwfl, mod))
-		p->stale = true;
+	if (mod) {
+		p->nmods++;
+		if (overlaps(p->dwfl, mod))
+			p->stale = true;
+	}
 	if (mod && p->walking)
 		p->added = true;
 	return mod;
@@ -861,6 +875,7 @@ static int proc_reset(struct uproc *p)
 		dwfl_end(p->dwfl);
 	p->attached = false;
 	p->nfailed = 0;
+	p->nmods = 0;
 	p->dwfl = dwfl_begin(&p->u->cb);
 	return p->dwfl ? 0 : -ENOMEM;
 }
