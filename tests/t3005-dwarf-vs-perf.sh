@@ -192,6 +192,63 @@ test_expect_success PERF 'several events; a child of a shell' '
 	test "$(grep -c "^[0-9.]*% _start;__libc_start_main_impl (inlined);__libc_start_call_main;main;spin;a;b;leaf$" folded)" -ge 2
 '
 
+# report unwinds with rules libdw gives, cached per DSO and address, and
+# sends a sample to libdw's own walk only when some frame needs more;
+# MPERF_UNWIND=libdw sends every sample there.  Both must give the same
+# frames, sample for sample: every chain (folded, no threshold, both
+# orders) and every line of script's call chains.
+same_unwinding () {
+	local v
+	for v in "--no-children -g folded,0" "-g folded,0,caller" "--no-children -g callee,0" "--sort pid,sym -g folded,0"; do
+		# shellcheck disable=SC2086
+		"$MPERF" report -i "$1" $v >fast.out 2>fast.err &&
+		# shellcheck disable=SC2086
+		MPERF_UNWIND=libdw "$MPERF" report -i "$1" $v >libdw.out 2>libdw.err &&
+		test_must_be_empty fast.err && test_must_be_empty libdw.err &&
+		grep -q "%" fast.out &&
+		diff -u libdw.out fast.out >diff.out || { echo "# $1, view: $v"; head -n 40 diff.out; return 1; }
+	done
+	"$MPERF" script -i "$1" >fast.out 2>fast.err &&
+	MPERF_UNWIND=libdw "$MPERF" script -i "$1" >libdw.out 2>libdw.err &&
+	test_must_be_empty fast.err && test_must_be_empty libdw.err &&
+	diff -u libdw.out fast.out >diff.out || { echo "# $1: script"; head -n 40 diff.out; return 1; }
+}
+
+test_expect_success PERF 'the cached CFI rules unwind as libdw'"'"'s own walk: perf'"'"'s and mperf'"'"'s files' '
+	"$MPERF" record -q -m 512 --call-graph dwarf -e cpu-clock -o - "$CALLPATHS_NOFP" 0.2 >upipe.data &&
+	for f in p.data m.data ptwo.data two.data sh.data upipe.data; do
+		same_unwinding $f || exit 1
+	done
+'
+
+test_expect_success PERF 'the cached CFI rules unwind as libdw'"'"'s own walk: a system-wide dwarf file' '
+	"$PERF" record -q -a --call-graph dwarf,4096 -e cpu-clock -o sys.data "$CALLPATHS_NOFP" 0.3 >/dev/null 2>&1 &&
+	"$MPERF" report -i sys.data --sort comm -g none >comms &&
+	grep -q "callpaths-nofp" comms &&
+	same_unwinding sys.data &&
+	"$MPERF" record -q -a -m 512 --call-graph dwarf,4096 -e cpu-clock -o msys.data "$CALLPATHS_NOFP" 0.3 &&
+	same_unwinding msys.data
+'
+
+# libdw's walk keeps a Dwfl per process, with every module its samples
+# reported: a process that execs keeps its pid but not its files, and
+# the old image's modules must not stand for the files the new one maps
+# at their addresses (a system-wide file has such processes: a shell's
+# child until it execs).  Without ASLR, dash and dd are both mapped at
+# the same address: dd's samples in libc (its reads) return into dd
+# where the Dwfl had dash.  A walk that meets such a module starts anew.
+have_noaslr () {
+	setarch -R true
+}
+
+test_expect_success PERF,NOASLR 'the cached CFI rules unwind as libdw'"'"'s own walk: a process that execs another program' '
+	"$MPERF" record -q -m 512 --call-graph dwarf -e cpu-clock -o exec.data setarch -R sh -c \
+		"i=0; while [ \$i -lt 30000 ]; do i=\$((i+1)); done; exec dd if=/dev/zero of=/dev/zero bs=1M count=4000 status=none" &&
+	"$MPERF" report -i exec.data --comm dd --no-children -g folded,0 >folded &&
+	grep -q "^[0-9.]*% .*;__libc_start_call_main;" folded &&
+	same_unwinding exec.data
+'
+
 test_expect_success PERF '-D equals perf'"'"'s on both dwarf files: registers and stack dumps' '
 	for f in p.data m.data; do
 		"$PERF" report -D -i $f 2>/dev/null | sed "/^cpu-clock stats:/,\$d" >perf.dump &&

@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
@@ -66,9 +65,6 @@ struct branch {
 	uint64_t total_lost, total_samples;
 	bool need_collapse;		/* a key with a collapse function (comm): perf's second tree */
 	const char *mispredict_shown;	/* perf prints the last value shown when a branch has none */
-	pthread_t kthread;		/* reads kallsyms while the first records are read */
-	bool kthread_running;
-	bool kernel_loaded;		/* kallsyms read (or being read by kthread) */
 };
 
 static const char *const bkey_name[REPORT_NR_BKEYS] = {
@@ -300,13 +296,6 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 	s->level = stackwalk_level(mode);
 	stackwalk_kernel_hit(B->syms, mode, &r);
 	if (mode == PERF_RECORD_MISC_KERNEL) {
-		if (B->kthread_running) {
-			pthread_join(B->kthread, NULL);
-			B->kthread_running = false;
-		} else if (!B->kernel_loaded) {
-			symcache__load_kernel(B->syms);
-		}
-		B->kernel_loaded = true;
 		sym = symcache__find_kernel(B->syms, r.dso, ip, NULL);
 		/* perf shows a module's unresolved address in the module's map */
 		if (!sym && stackwalk_is_module(r.dso))
@@ -670,12 +659,6 @@ static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20
 	return pdata__build_id(arg, name, id);
 }
 
-static void *load_kernel_symbols(void *arg)
-{
-	symcache__load_kernel(arg);
-	return NULL;
-}
-
 int report__branch(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
 {
 	struct branch B = { .o = o, .p = p, .label = label, .mispredict_shown = "N/A" };
@@ -693,18 +676,16 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 	symcache__set_kernel_files(B.syms, p, o->vmlinux, o->kallsyms);
 	/*
 	 * Branches are resolved as they come: the first kernel address waits
-	 * for the kernel's symbols, read meanwhile unless every event
-	 * excludes the kernel (then only if one comes).
+	 * for the kernel's symbols, read meanwhile by the symbol cache's
+	 * thread unless every event excludes the kernel (then only if one
+	 * comes) or the input is a stream (its build ids come with it).
 	 */
-	for (size_t i = 0; i < pdata__nr_evsel(p) && !B.kernel_loaded; i++)
-		B.kernel_loaded = !(pd_attr_flags(&pdata__evsel(p, i)->attr) & 1u << 5);	/* exclude_kernel */
-	if (B.kernel_loaded && pthread_create(&B.kthread, NULL, load_kernel_symbols, B.syms) == 0)
-		B.kthread_running = true;
-	else
-		B.kernel_loaded = false;
+	for (size_t i = 0; i < pdata__nr_evsel(p) && !pdata__is_pipe(p); i++)
+		if (!(pd_attr_flags(&pdata__evsel(p, i)->attr) & 1u << 5)) {	/* exclude_kernel */
+			symcache__load_kernel_async(B.syms);
+			break;
+		}
 	ret = session__run(p, label, &ops);
-	if (B.kthread_running)
-		pthread_join(B.kthread, NULL);
 	if (ret >= 0 && out_init(&out, f)) {
 		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {

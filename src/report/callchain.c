@@ -49,8 +49,11 @@ static int inline_cmp(const struct cc_frame *a, const struct cc_frame *b)
  */
 static inline int match_cmp(const struct cc_frame *a, const struct cc_frame *b)
 {
-	if (__builtin_expect(a->inlined || b->inlined, 0) && a->sym && b->sym)
+	if (__builtin_expect(a->inlined || b->inlined, 0) && a->sym && b->sym) {
+		if (a->sym == b->sym && a->inlined == b->inlined)
+			return 0;	/* one name (the walk interns them) */
 		return inline_cmp(a, b);
+	}
 	return frame_cmp(a, b);
 }
 

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
@@ -26,8 +25,6 @@ struct gather {
 	struct export X;
 	struct symcache *syms;
 	struct stackwalk walk;
-	pthread_t kthread;
-	bool kthread_running;
 	bool chains;			/* some event samples CALLCHAIN */
 	uint32_t *path;			/* the current sample's frame ids, root first */
 	size_t path_cap;
@@ -187,12 +184,6 @@ found:
 	return 0;
 }
 
-static void *load_kernel_symbols(void *arg)
-{
-	symcache__load_kernel(arg);
-	return NULL;
-}
-
 static bool time_event(const struct pd_evsel *ev)
 {
 	return ev->attr.type == PERF_TYPE_SOFTWARE &&
@@ -230,13 +221,6 @@ static int gather_sample(struct gather *G, const struct session_sample *ss)
 
 	if (!e)
 		return -ENOMEM;
-	if (G->kthread_running) {
-		/* Kernel frames are resolved as they come: kallsyms is read by now. */
-		pthread_join(G->kthread, NULL);
-		G->kthread_running = false;
-		if (G->chains)
-			W->kernel_end = symcache__kernel_end(G->syms);
-	}
 	if (ss->where.comm != G->last_comm_raw) {
 		if (!(G->last_comm = strset_intern(&X->strs, ss->where.comm ? ss->where.comm : unknown)))
 			return -ENOMEM;
@@ -388,8 +372,10 @@ int report__export(struct pdata *p, const char *label, const struct report_expor
 	/* A stream's events come with it: chains are walked when its samples have them. */
 	if (pdata__is_pipe(p))
 		G.chains = true;
-	if (pthread_create(&G.kthread, NULL, load_kernel_symbols, G.syms) == 0)
-		G.kthread_running = true;
+	/* Kernel frames are resolved as they come: the first that needs kallsyms waits for it. */
+	G.walk.kernel_end_wanted = G.chains;
+	if (!pdata__is_pipe(p))
+		symcache__load_kernel_async(G.syms);
 	/* Every event of the file has its block, or its sample type, even without samples. */
 	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
 		if (!event_of(&G, (int)i)) {
@@ -397,10 +383,6 @@ int report__export(struct pdata *p, const char *label, const struct report_expor
 			goto done;
 		}
 	ret = session__run(p, label, &ops);
-	if (G.kthread_running) {
-		pthread_join(G.kthread, NULL);
-		G.kthread_running = false;
-	}
 	if (ret < 0)
 		goto done;
 	{
@@ -420,8 +402,6 @@ int report__export(struct pdata *p, const char *label, const struct report_expor
 		ret = out_close(&out, ret, label);
 	}
 done:
-	if (G.kthread_running)
-		pthread_join(G.kthread, NULL);
 	stackwalk__release(&G.walk);
 	free(G.path);
 	free(G.X.fv);

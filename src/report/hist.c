@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <sys/types.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
@@ -106,12 +105,10 @@ struct hist {
 	const char *last_comm_raw, *last_comm;
 	const char *last_dso_raw, *last_dso;
 	bool last_jit;
-	pthread_t kthread;		/* reads kallsyms while the samples are read */
 	bool kmap_seen;			/* a sample was in the kernel's map: perf has read kallsyms */
 	bool kfirst;			/* this sample is the first there */
 	bool krange;			/* kallsyms has kernel symbols: [kstart, walk.kernel_end) is perf's kernel map */
 	uint64_t kstart;
-	bool kthread_running;
 	bool ksyms_ready;		/* with chains: kallsyms read, krange and walk.kernel_end set */
 	const char *label;
 	bool decided;			/* chains decided (decide_chains) */
@@ -644,6 +641,20 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 }
 
 /*
+ * perf's kernel map as the symbol cache has it now (waiting for the
+ * kernel's symbols): kept in H and in the walk, which then asks no more.
+ */
+static void kernel_range_read(struct hist *H)
+{
+	struct stackwalk *W = &H->walk;
+
+	W->kernel_range = symcache__kernel_range(H->syms, &W->kernel_start, &W->kernel_end);
+	W->kernel_end_known = true;
+	H->krange = W->kernel_range;
+	H->kstart = W->kernel_start;
+}
+
+/*
  * Where the sample's ip is: as the session found it, but for init text
  * past the kernel's map, which perf's map reaches once symbols are known
  * (resolved again into *again).  NULL when out of memory.
@@ -659,7 +670,7 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 		H->kmap_seen = true;
 		/* perf reads the kernel's symbols now, after the kernel's MMAP: its map is known from here */
 		if (first && H->chains)
-			H->krange = symcache__kernel_range(H->syms, &H->kstart, &H->walk.kernel_end);
+			kernel_range_read(H);
 		/* a kernel image's section past .text: a map of its own once perf has read the image */
 		const char *sec = first || !H->chains ? NULL : symcache__kernel_section(H->syms, ss->smp->ip);
 
@@ -726,8 +737,15 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
 		if (k.level == 'k' && H->chains)
 			sym = symcache__find_kernel(H->syms, k.dso, ss->smp->ip, &ki);	/* read before the samples */
-		else if (k.level == 'k')
+		else if (k.level == 'k') {
 			k.kernel_pending = true;	/* kallsyms is still being read */
+			/*
+			 * A stream starts no thread: its kallsyms is read at its first
+			 * kernel sample, where perf reads it, with the build ids come by then.
+			 */
+			if (pdata__is_pipe(H->p))
+				symcache__load_kernel(H->syms);
+		}
 		else if (H->last_jit)
 			k.addr = ss->smp->ip;		/* an identity map, no symbols */
 		else
@@ -765,12 +783,6 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	if (H->chains && ss->smp->callchain && ss->machine && (H->show || H->children))
 		return add_chain(H, hs, ss, e, &k);
 	return 0;
-}
-
-static void *load_kernel_symbols(void *arg)
-{
-	symcache__load_kernel(arg);
-	return NULL;
 }
 
 static bool file_has_chains(struct pdata *p)
@@ -827,36 +839,29 @@ static int decide_chains(struct hist *H)
 	H->show = o->cc_mode != REPORT_CC_NONE;
 	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
 	H->walk.caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
+	/* Kernel frames are resolved as they come; kernel_symbols_ready reads their map. */
+	H->walk.kernel_end_wanted = true;
 	return 0;
 }
 
 /*
  * Kernel frames are resolved as they come: kallsyms must be read by the
  * first sample of a file with chains (the records before it go on
- * being read meanwhile).
+ * being read meanwhile, by the symbol cache's thread).
  */
 static void kernel_symbols_ready(struct hist *H)
 {
-	if (H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
-	H->krange = symcache__kernel_range(H->syms, &H->kstart, &H->walk.kernel_end);
+	kernel_range_read(H);
 	H->ksyms_ready = true;
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
 static int resolve_kernel(struct hist *H)
 {
-	uint64_t kstart, kend;
+	uint64_t kstart = 0, kend = 0;
 	struct ksym_info ki;
-	bool krange;
+	bool krange = false, krange_read = false;
 
-	if (H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
-	krange = symcache__kernel_range(H->syms, &kstart, &kend);
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i], old = *hs;
 		bool any = false;
@@ -865,6 +870,11 @@ static int resolve_kernel(struct hist *H)
 			any = old.v[e]->kernel_pending;
 		if (!any)
 			continue;
+		/* perf's kernel map once kallsyms is read (waited for here, not before) */
+		if (!krange_read) {
+			krange = symcache__kernel_range(H->syms, &kstart, &kend);
+			krange_read = true;
+		}
 		memset(hs, 0, sizeof(*hs));
 		hs->total_period = old.total_period;
 		hs->shown_period = old.shown_period;
@@ -1860,8 +1870,9 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	H->h = calloc(H->nr ? H->nr : 1, sizeof(*H->h));
 	if (!H->nr)
 		H->h_cap = 1;
-	if (pthread_create(&H->kthread, NULL, load_kernel_symbols, H->syms) == 0)
-		H->kthread_running = true;
+	/* A stream's build ids come with its records: its kallsyms is read when first needed. */
+	if (!pdata__is_pipe(p))
+		symcache__load_kernel_async(H->syms);
 	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
 	ret = !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
 	if (ret >= 0)
@@ -1873,10 +1884,6 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	}
 	if (ret >= 0 && (ret = resolve_kernel(H)))
 		ret = mperf_error(ret, "out of memory");
-	else if (ret < 0 && H->kthread_running) {
-		pthread_join(H->kthread, NULL);
-		H->kthread_running = false;
-	}
 	return ret;
 }
 

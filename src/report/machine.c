@@ -471,6 +471,13 @@ uint64_t machine__generation(const struct machine *m)
 	return m->gen;
 }
 
+const void *machine__user_maps(struct machine *m, int pid, int tid)
+{
+	struct thread *th = findnew_thread(m, pid, tid);
+
+	return th ? th->maps : NULL;
+}
+
 int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t ip, struct resolved *r)
 {
 	struct thread *th = findnew_thread(m, pid, tid);

@@ -61,5 +61,7 @@ int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t 
  * under one number may be kept while it stays.
  */
 uint64_t machine__generation(const struct machine *m);
+/* The identity of the maps a thread's user addresses resolve in (NULL: no memory). */
+const void *machine__user_maps(struct machine *m, int pid, int tid);
 
 #endif

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
@@ -171,8 +170,6 @@ struct script {
 	int name_width;			/* of the event column: the longest name, at the first sample */
 	struct out out;
 	struct symcache *syms;
-	pthread_t kthread;		/* reads kallsyms while the first samples are printed */
-	bool kthread_running;
 	bool kernel_loaded;		/* kallsyms has been read: the kernel's map is perf's */
 	bool sample_seen;
 	struct tep_handle *tep;		/* the tracepoints' formats, from TRACING_DATA */
@@ -510,22 +507,12 @@ static void out_str_w(struct out *o, const char *s, int width)
 	out_str(o, s);
 }
 
-static void *load_kernel_symbols(void *arg)
-{
-	symcache__load_kernel(arg);
-	return NULL;
-}
-
 /* The symbol at ip, in the map r found; *addr gets the dso-relative address. */
 static const struct sym *find_sym(struct script *S, const struct resolved *r, int cpumode, uint64_t ip,
 				  uint64_t *addr)
 {
 	*addr = ip - r->map_start + r->map_pgoff;
 	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
-		if (S->kthread_running) {
-			pthread_join(S->kthread, NULL);
-			S->kthread_running = false;
-		}
 		/* kallsyms addresses are the kernel's own: the offset is from the ip. */
 		*addr = ip;
 		return cpumode == PERF_RECORD_MISC_KERNEL ? symcache__find_kernel(S->syms, r->dso, ip, NULL) : NULL;
@@ -551,10 +538,6 @@ static void kernel_map(struct script *S, int cpumode, uint64_t ip, struct resolv
 
 	if (cpumode != PERF_RECORD_MISC_KERNEL || (r->found && strcmp(r->dso, "[kernel.kallsyms]")))
 		return;
-	if (S->kthread_running) {
-		pthread_join(S->kthread, NULL);
-		S->kthread_running = false;
-	}
 	if (!symcache__kernel_range(S->syms, &start, &end))
 		return;
 	if (r->found) {
@@ -692,10 +675,6 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 	struct out *o = &S->out;
 	ssize_t n;
 
-	if (S->kthread_running) {	/* kernel frames need the kernel's symbols */
-		pthread_join(S->kthread, NULL);
-		S->kthread_running = false;
-	}
 	if (!S->have_walk) {
 		stackwalk__init(&S->walk, S->syms, &S->strs);
 		S->have_walk = true;
@@ -876,15 +855,14 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 		symcache__delete(S.syms);
 		return mperf_error(-ENOMEM, "out of memory");
 	}
-	if (pthread_create(&S.kthread, NULL, load_kernel_symbols, S.syms) == 0)
-		S.kthread_running = true;
+	/* A stream's build ids come with its records: its kallsyms is read when first needed. */
+	if (!pdata__is_pipe(p))
+		symcache__load_kernel_async(S.syms);
 	/* A file's events are known now; a stream's come with it (checked at its first sample). */
 	if (!pdata__is_pipe(p) && !(ret = load_tracing(&S)))
 		ret = check_fields(&S);
 	if (!ret)
 		ret = session__run(p, label, &ops);
-	if (S.kthread_running)
-		pthread_join(S.kthread, NULL);
 	ret = out_close(&S.out, ret, label);
 	if (S.have_seq)
 		trace_seq_destroy(&S.seq);

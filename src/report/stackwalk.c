@@ -19,6 +19,18 @@
 #define DBUCKETS STACKWALK_DBUCKETS
 /* In the walk's levels: a frame of the unwinder's, not of the recorded chain. */
 #define UNWOUND 0x40
+#define UMEMO_SLOTS 4096
+
+/* An unwound user frame as resolve_frame_now resolved it (struct stackwalk's umemo). */
+struct stackwalk_umemo {
+	uint64_t gen, ip;
+	const void *maps;	/* NULL: an empty slot */
+	bool with_inl;		/* asked for the inline list (an unwound frame) */
+	bool found;		/* a map covers ip: level is '.' */
+	struct cc_frame f;
+	const char *const *inl;	/* the symbol cache's, stable */
+	size_t ninl;
+};
 /* Context markers in a chain (perf_event.h): at or above this, not an address. */
 #define CONTEXT_MAX ((uint64_t)-4095)
 
@@ -107,6 +119,19 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
 	return d;
 }
 
+/* The map of a user ip the unwinder looked up for this sample: true and *r, or false. */
+static bool seen_map(const struct stackwalk *W, int cpumode, uint64_t ip, struct resolved *r)
+{
+	if (cpumode != PERF_RECORD_MISC_USER)
+		return false;
+	for (size_t i = 0; i < W->nseen; i++)
+		if (W->seen_ip[i] == ip) {
+			*r = W->seen[i];
+			return true;
+		}
+	return false;
+}
+
 /*
  * One address of a chain, as perf resolves it: in the kernel's maps or the
  * thread's, by the context the last marker before it set.  *level becomes
@@ -120,20 +145,49 @@ __attribute__((noinline)) static int resolve_frame_now(struct stackwalk *W, cons
 	const struct sym *sym = NULL;
 	struct stackwalk_dso *d;
 	uint64_t addr;
+	struct stackwalk_umemo *mo = NULL;
 
 	*ninl = 0;
+	/* An unwound frame (asked with its inline list): resolve_frame's memo does not take those. */
+	if (inl && cpumode == PERF_RECORD_MISC_USER && W->cur_maps) {
+		if (!W->umemo && !(W->umemo = calloc(UMEMO_SLOTS, sizeof(*W->umemo))))
+			return -ENOMEM;
+		mo = &W->umemo[(size_t)hash_u64(ip ^ (uint64_t)(uintptr_t)W->cur_maps) & (UMEMO_SLOTS - 1)];
+		if (mo->maps == W->cur_maps && mo->ip == ip && mo->gen == W->cur_gen && mo->with_inl == (inl != NULL)) {
+			*f = mo->f;
+			if (mo->found)
+				*level = '.';
+			if (inl) {
+				*inl = mo->inl;
+				*ninl = mo->ninl;
+			}
+			return 0;
+		}
+	}
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
 	f->dso_name = "[unknown]";
-	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
+	if (!seen_map(W, cpumode, ip, &r) && machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 		return -ENOMEM;
-	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < W->kernel_end) {
+	if (!r.found && cpumode == PERF_RECORD_MISC_KERNEL && ip < stackwalk__kernel_end(W)) {
 		machine__fixup_kernel_end(ss->machine, W->kernel_end);
 		if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 			return -ENOMEM;
 	}
-	if (!r.found)
+	if (mo) {
+		/* Kept as it will be returned: filled in below when found. */
+		mo->maps = NULL;
+	}
+	if (!r.found) {
+		if (mo) {
+			mo->f = *f;
+			mo->found = false;
+			mo->inl = NULL;
+			mo->ninl = 0;
+			goto keep;
+		}
 		return 0;
+	}
 	stackwalk_kernel_hit(W->syms, cpumode, &r);
 	/* a kernel image's .text is the kernel's map; its other sections are maps of their own */
 	if (cpumode == PERF_RECORD_MISC_KERNEL && !strcmp(r.dso, "[kernel.kallsyms]") &&
@@ -157,6 +211,17 @@ __attribute__((noinline)) static int resolve_frame_now(struct stackwalk *W, cons
 		if (inl && cpumode != PERF_RECORD_MISC_KERNEL)
 			*ninl = symcache__inlines(W->syms, r.dso, addr, inl);
 	}
+	if (!mo)
+		return 0;
+	mo->f = *f;
+	mo->found = true;
+	mo->inl = inl ? *inl : NULL;
+	mo->ninl = *ninl;
+keep:
+	mo->ip = ip;
+	mo->gen = W->cur_gen;
+	mo->with_inl = inl != NULL;
+	mo->maps = W->cur_maps;
 	return 0;
 }
 
@@ -299,18 +364,43 @@ static int append_inlines(struct stackwalk *W, const struct cc_frame *f, char le
 		const char *name = names[W->caller ? n - 1 - k : k];
 		struct cc_frame g = *f;
 
-		if (strcmp(name, f->sym)) {
-			char buf[4096];
+		if (name != f->sym && strcmp(name, f->sym)) {
+			size_t b = (size_t)hash_u64((uint64_t)(uintptr_t)name) % (sizeof(W->inl_names) / sizeof(W->inl_names[0]));
 
-			snprintf(buf, sizeof(buf), "%s (inlined)", name);
-			if (!(g.sym = intern(W, buf)))
-				return -ENOMEM;
+			if (W->inl_names[b].name != name) {
+				char buf[4096];
+
+				snprintf(buf, sizeof(buf), "%s (inlined)", name);
+				if (!(W->inl_names[b].inlined = intern(W, buf)))
+					return -ENOMEM;
+				W->inl_names[b].name = name;
+			}
+			g.sym = W->inl_names[b].inlined;
 			g.inlined = true;
 		}
 		W->fx[*m] = g;
 		W->lx[(*m)++] = level;
 	}
 	return 0;
+}
+
+bool stackwalk__kernel_range(struct stackwalk *W, uint64_t *start, uint64_t *end)
+{
+	if (!W->kernel_end_known && W->kernel_end_wanted) {
+		W->kernel_range = symcache__kernel_range(W->syms, &W->kernel_start, &W->kernel_end);
+		W->kernel_end_known = true;
+	}
+	*start = W->kernel_start;
+	*end = W->kernel_end;
+	return W->kernel_range;
+}
+
+uint64_t stackwalk__kernel_end(struct stackwalk *W)
+{
+	uint64_t start, end;
+
+	stackwalk__kernel_range(W, &start, &end);
+	return end;
 }
 
 /* The sample's process's map of addr, for the unwinder. */
@@ -328,6 +418,11 @@ static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
 
 	if (machine__resolve(ss->machine, ss->where.pid, ss->where.tid, PERF_RECORD_MISC_USER, addr, &r))
 		return -ENOMEM;
+	/* The frames' maps, for resolve_frame: the machine does not change within a sample. */
+	if (W->nseen < sizeof(W->seen_ip) / sizeof(W->seen_ip[0])) {
+		W->seen_ip[W->nseen] = addr;
+		W->seen[W->nseen++] = r;
+	}
 	if (!r.found)
 		return 0;
 	m->path = r.dso;
@@ -351,6 +446,7 @@ static ssize_t unwind_user(struct stackwalk *W, const struct session_sample *ss)
 	struct unwind_sample us = {
 		.pid = ss->where.pid, .tid = ss->where.tid, .regs_mask = s->user_mask, .regs = s->user_regs,
 		.stack = s->stack, .find_map = unwind_find_map, .arg = &ctx,
+		.maps = W->cur_maps, .gen = W->cur_gen,
 	};
 
 	if (!s->user_regs || !s->stack || !s->stack_size || !ss->machine)
@@ -392,9 +488,21 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 	uint64_t nr = s->callchain_nr, n = 0;
 	int cpumode = PERF_RECORD_MISC_USER;
 	char level;
-	ssize_t nu = unwind_user(W, ss), again;
+	ssize_t nu, again;
 	uint64_t key = 0;
-	bool memo = !nu && ss->machine;
+	bool memo;
+
+	W->nseen = 0;	/* this sample's maps only */
+	/* The unwound frames' memo and the unwinder's rules go by the process's maps and the machine's state. */
+	if (ss->machine && s->user_regs && s->stack && s->stack_size) {
+		W->cur_maps = machine__user_maps(ss->machine, ss->where.pid, ss->where.tid);
+		W->cur_gen = machine__generation(ss->machine);
+	} else {
+		W->cur_maps = NULL;
+		W->cur_gen = 0;
+	}
+	nu = unwind_user(W, ss);
+	memo = !nu && ss->machine;
 
 	if (nu < 0)
 		return nu;
@@ -502,6 +610,8 @@ ssize_t stackwalk__ip(struct stackwalk *W, const struct session_sample *ss)
 	char level = stackwalk_level(ss->cpumode);
 	size_t ninl;
 
+	W->nseen = 0;
+	W->cur_maps = NULL;	/* no memo: one frame */
 	if (ALLOC_GROW(W->fr, 1, W->fr_cap) || ALLOC_GROW(W->lvl, 1, W->lvl_cap))
 		return -ENOMEM;
 	if (resolve_frame(W, ss, ss->cpumode, ss->smp->ip, &W->fr[0], &level, NULL, &ninl))
@@ -540,6 +650,8 @@ void stackwalk__release(struct stackwalk *W)
 	free(W->lvl);
 	free(W->fx);
 	free(W->lx);
+	free(W->umemo);
+	W->umemo = NULL;
 	unwinder__delete(W->unwinder);
 	for (size_t i = 0; W->memo && i < CHAIN_SLOTS; i++) {
 		free(W->memo->chain[i].ips);

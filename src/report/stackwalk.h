@@ -21,6 +21,7 @@ struct symcache;
 struct strset;
 struct unwinder;
 struct stackwalk_memo;
+struct stackwalk_umemo;
 
 /* perf report's --max-stack default: kernel.perf_event_max_stack's default, 127. */
 #define STACKWALK_MAX_STACK 127
@@ -41,7 +42,10 @@ struct stackwalk {
 	struct strset *strs;		/* borrowed: DSO names and inline names are interned there */
 	bool caller;			/* frames root first (perf's caller order) */
 	unsigned max_stack;		/* --max-stack: frames kept, 1 to STACKWALK_MAX_STACK (init: the most) */
-	uint64_t kernel_end;		/* where perf's kernel map ends once symbols are read, or 0 */
+	bool kernel_end_wanted;		/* the kernel map ends where its symbols do (chains are walked) */
+	bool kernel_end_known;
+	bool kernel_range;		/* stackwalk__kernel_range's, once known: */
+	uint64_t kernel_start, kernel_end;
 	/* The current sample's frames and each frame's level ('k', '.', ...). */
 	struct cc_frame *fr;
 	char *lvl;
@@ -52,12 +56,36 @@ struct stackwalk {
 	struct unwinder *unwinder;	/* --call-graph dwarf samples: made at the first one */
 	struct stackwalk_memo *memo;	/* frames resolved, by address: made at the first one */
 	uint64_t uips[STACKWALK_MAX_STACK];
+	/* The user maps the unwinder looked up for the current sample, for its frames. */
+	uint64_t seen_ip[16];
+	struct resolved seen[16];
+	size_t nseen;
 	struct stackwalk_dso *dsos[STACKWALK_DBUCKETS];
+	/*
+	 * Unwound user frames resolved (map, symbol, inline list) for an
+	 * address of a process's maps while the machine is unchanged (its
+	 * generation): a dwarf file's samples go through the same few
+	 * addresses again and again.  Made at the first unwound frame; the
+	 * recorded chains' frames are memo's, never this one's.
+	 */
+	struct stackwalk_umemo *umemo;
+	const void *cur_maps;		/* the current sample's user maps, */
+	uint64_t cur_gen;		/* and the machine's generation then */
+	/* "NAME (inlined)", interned, by the symbol cache's (stable) NAME */
+	struct { const char *name, *inlined; } inl_names[256];
 };
 
 /* Zero w and borrow syms and strs; the kernel's symbols must be loaded before a kernel frame. */
 void stackwalk__init(struct stackwalk *w, struct symcache *syms, struct strset *strs);
 void stackwalk__release(struct stackwalk *w);
+/*
+ * Where perf's kernel map lies once the kernel's symbols are read
+ * (symcache__kernel_range): false (and 0, 0) unless kernel_end_wanted.
+ * Asked where a kernel address needs it, so that kallsyms is waited for
+ * then, not before; stackwalk__kernel_end: its end, or 0.
+ */
+bool stackwalk__kernel_range(struct stackwalk *w, uint64_t *start, uint64_t *end);
+uint64_t stackwalk__kernel_end(struct stackwalk *w);
 
 /*
  * The sample's chain into w->fr and w->lvl, as perf's cursor holds it:

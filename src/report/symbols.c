@@ -8,6 +8,7 @@
  * extended to the next one.  Kernel symbols come from /proc/kallsyms.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -82,6 +83,7 @@ struct dso {
 	bool usable;		/* the file that ran could be opened */
 	struct segs sg;		/* the runtime image's, to go back from file offsets to addresses */
 	Dwarf *dw;
+	Elf *dw_elf;		/* what dw reads (its unused sections renamed away) */
 	int dw_fd;
 	bool dw_tried;
 	struct inl **inl;	/* [INL_BUCKETS], made at the first lookup */
@@ -149,7 +151,10 @@ struct symcache {
 	struct ksyms *kallsyms;
 	bool kernel_tried;
 	bool kernel_hit;	/* a sample or frame was in the kernel's map: warned if need be */
+	pthread_t kthread;	/* reads kallsyms while samples are read (symcache__load_kernel_async) */
+	bool kthread_running;
 	const char *last_path;	/* samples come in runs from one DSO */
+	struct { const char *path; struct dso *d; } recent[16];	/* by the name's address */
 	struct dso *last_dso;
 	char *kallsyms_file;	/* read instead of /proc/kallsyms */
 	char *vmlinux_file;	/* the kernel image asked for (perf's -k), and only it */
@@ -194,6 +199,8 @@ static void dso_free(struct dso *d)
 	free(d->runtime);
 	if (d->dw)
 		dwarf_end(d->dw);
+	if (d->dw_elf)
+		elf_end(d->dw_elf);
 	if (d->dw_tried && d->dw_fd >= 0)
 		close(d->dw_fd);
 	for (size_t b = 0; d->inl && b < INL_BUCKETS; b++)
@@ -209,8 +216,21 @@ static void dso_free(struct dso *d)
 	free(d);
 }
 
+/*
+ * The thread symcache__load_kernel_async started, finished: what it
+ * wrote (kernel_tried, kallsyms) is the caller's to read from here on.
+ */
+static void kernel_join(struct symcache *c)
+{
+	if (c->kthread_running) {
+		pthread_join(c->kthread, NULL);
+		c->kthread_running = false;
+	}
+}
+
 void symcache__set_build_ids(struct symcache *c, symcache_build_id_fn fn, void *arg)
 {
+	kernel_join(c);	/* the thread asks them */
 	c->build_id = fn;
 	c->build_id_arg = arg;
 }
@@ -219,6 +239,7 @@ void symcache__delete(struct symcache *c)
 {
 	if (!c)
 		return;
+	kernel_join(c);
 	for (int b = 0; b < DSO_BUCKETS; b++)
 		for (struct dso *d = c->dsos[b], *n; d; d = n) {
 			n = d->next;
@@ -1039,11 +1060,33 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 	return d;
 }
 
+/*
+ * The DSO at path, by the name's address first (the callers' names are
+ * stable): an unwound chain goes from DSO to DSO and back, which the last
+ * one alone does not cover; hashing and comparing its path for every
+ * frame did.
+ */
+static struct dso *dso_by_name(struct symcache *c, const char *path)
+{
+	size_t r = (size_t)(hash_u64((uint64_t)(uintptr_t)path) % (sizeof(c->recent) / sizeof(c->recent[0])));
+	struct dso *d;
+
+	if (path == c->last_path)
+		return c->last_dso;
+	if (c->recent[r].path == path)
+		return c->recent[r].d;
+	if ((d = get_dso(c, path))) {
+		c->recent[r].path = path;
+		c->recent[r].d = d;
+	}
+	return d;
+}
+
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr)
 {
-	/* The same string as last time (the caller's names are stable): no hashing. */
-	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+	/* The same string as before (the caller's names are stable): no hashing. */
+	struct dso *d = dso_by_name(c, path);
 
 	const struct sym *sym;
 
@@ -1271,6 +1314,7 @@ static void ksyms_free(struct ksyms *k)
 }
 
 static void load_kernel(struct symcache *c);
+static void kernel_wait(struct symcache *c);
 static const char *kernel_map_module(const char *map, char *buf, size_t len);
 
 /* ---- kernel images (vmlinux) ---- */
@@ -1801,8 +1845,7 @@ bool symcache__kernel_map(struct symcache *c, uint64_t ip, const char **dso)
 	const char *sec;
 	uint64_t start, end;
 
-	if (!c->kernel_tried)
-		load_kernel(c);
+	kernel_wait(c);
 	if (!c->kimage || !symcache__kernel_range(c, &start, &end) || (ip >= start && ip < end))
 		return true;
 	if (!(sec = symcache__kernel_section(c, ip)))
@@ -1816,8 +1859,7 @@ const char *symcache__kernel_section(struct symcache *c, uint64_t ip)
 	const struct kimage *ki;
 	int64_t reloc;
 
-	if (!c->kernel_tried)
-		load_kernel(c);
+	kernel_wait(c);
 	if (!(ki = c->kimage))
 		return NULL;
 	reloc = kimage_reloc(c);
@@ -1870,6 +1912,14 @@ out:
 	mbuf_free(&kl.pool);
 }
 
+/* The kernel's symbols, read: by the thread that reads them, or now. */
+static void kernel_wait(struct symcache *c)
+{
+	kernel_join(c);
+	if (!c->kernel_tried)
+		load_kernel(c);
+}
+
 void symcache__kernel_hit(struct symcache *c)
 {
 	unsigned char id[HOST_BUILD_ID_MAX];
@@ -1888,12 +1938,15 @@ void symcache__kernel_hit(struct symcache *c)
 
 void symcache__set_kallsyms(struct symcache *c, const char *path)
 {
+	/* A thread that reads the old one is done with it first. */
+	kernel_join(c);
 	free(c->kallsyms_file);
 	c->kallsyms_file = path ? strdup(path) : NULL;
 }
 
 void symcache__set_vmlinux(struct symcache *c, const char *path)
 {
+	kernel_join(c);
 	free(c->vmlinux_file);
 	c->vmlinux_file = path ? strdup(path) : NULL;
 }
@@ -1911,6 +1964,7 @@ void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char 
 	struct pd_cursor cur = { q, q ? q + len : q };
 	const char *rel = q ? pd_cursor_string(&cur) : NULL;
 
+	kernel_join(c);	/* a thread reading the kernel's files is done with them first */
 	symcache__set_os_release(c, rel);
 	kmods_from_file(c, p);
 	if (vmlinux)
@@ -1921,8 +1975,21 @@ void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char 
 
 void symcache__load_kernel(struct symcache *c)
 {
-	if (!c->kernel_tried)
-		load_kernel(c);
+	kernel_wait(c);
+}
+
+static void *kernel_thread(void *arg)
+{
+	load_kernel(arg);
+	return NULL;
+}
+
+void symcache__load_kernel_async(struct symcache *c)
+{
+	if (c->kernel_tried || c->kthread_running)
+		return;
+	/* Without a thread, the first lookup reads them. */
+	c->kthread_running = pthread_create(&c->kthread, NULL, kernel_thread, c) == 0;
 }
 
 void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr)
@@ -2090,8 +2157,7 @@ const struct sym *symcache__find_kernel(struct symcache *c, const char *map, uin
 
 	if (info)
 		memset(info, 0, sizeof(*info));
-	if (!c->kernel_tried)
-		load_kernel(c);
+	kernel_wait(c);
 	if (c->kimage || !c->kallsyms) {
 		/* a module's symbols from its .ko when kallsyms does not give them */
 		bool handled;
@@ -2164,8 +2230,7 @@ bool symcache__kernel_range(struct symcache *c, uint64_t *start, uint64_t *end)
 	int64_t delta;
 
 	*start = *end = 0;
-	if (!c->kernel_tried)
-		load_kernel(c);
+	kernel_wait(c);
 	if (c->kimage) {
 		/* perf's kernel map, once it has read the image, is the image's .text */
 		const struct kimage *ki = c->kimage;
@@ -2194,6 +2259,60 @@ uint64_t symcache__kernel_end(struct symcache *c)
 /* ---- inline frames ---- */
 
 /*
+ * The .debug_* sections an inline lookup never reads: the line table,
+ * location lists, macros, the frame table, the name indexes.
+ */
+static bool unread_section(const char *name)
+{
+	static const char *const unread[] = {
+		"line", "loc", "loclists", "macro", "macinfo", "frame", "pubnames", "pubtypes", "names",
+		"gnu_pubnames", "gnu_pubtypes",
+	};
+
+	if (!strncmp(name, ".debug_", 7))
+		name += 7;
+	else if (!strncmp(name, ".zdebug_", 8))
+		name += 8;
+	else
+		return false;
+	for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++)
+		if (!strcmp(name, unread[i]))
+			return true;
+	return false;
+}
+
+/*
+ * libdw inflates every compressed .debug_* section of a file when it
+ * opens it as DWARF (the separate debug files of libc and ld.so are
+ * compressed), most of them for nothing here: the file is mapped
+ * privately and the sections an inline lookup never reads are renamed
+ * in that copy of the section names (".debug_line" -> "_debug_line"),
+ * so that libdw leaves them alone.  The file is never written.
+ */
+static Elf *dwarf_elf(int fd)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	Elf_Scn *scn = NULL, *strscn;
+	Elf_Data *names;
+	size_t shstrndx;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) ||
+	    !(strscn = elf_getscn(e, shstrndx)) || !(names = elf_getdata(strscn, NULL)) || !names->d_buf)
+		return e;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_name >= names->d_size)
+			continue;
+		char *name = (char *)names->d_buf + sh.sh_name;
+
+		if (memchr(name, 0, names->d_size - sh.sh_name) && unread_section(name))
+			name[0] = '_';
+	}
+	return e;
+}
+
+/*
  * The DWARF of the file the DSO's symbols came from (a separate debug
  * file, or the file itself), opened at the first lookup.
  */
@@ -2205,7 +2324,11 @@ static Dwarf *dso_dwarf(struct dso *d)
 		return d->dw;
 	d->dw_tried = true;
 	d->dw_fd = src[0] == '/' ? host_open_regular(src) : -1;
-	if (d->dw_fd >= 0 && !(d->dw = dwarf_begin(d->dw_fd, DWARF_C_READ))) {
+	if (d->dw_fd >= 0 && (d->dw_elf = dwarf_elf(d->dw_fd)))
+		d->dw = dwarf_begin_elf(d->dw_elf, DWARF_C_READ, NULL);
+	if (d->dw_fd >= 0 && !d->dw) {
+		elf_end(d->dw_elf);
+		d->dw_elf = NULL;
 		close(d->dw_fd);
 		d->dw_fd = -1;
 	}
@@ -2320,7 +2443,7 @@ static int lookup_inlines(struct dso *d, uint64_t addr, struct inl *i)
 
 size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names)
 {
-	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+	struct dso *d = dso_by_name(c, path);
 	size_t b = (size_t)(hash_u64(addr) % INL_BUCKETS);
 	struct inl *i;
 
@@ -2352,7 +2475,7 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
 
 const char *symcache__runtime_path(struct symcache *c, const char *path)
 {
-	struct dso *d = path == c->last_path ? c->last_dso : get_dso(c, path);
+	struct dso *d = dso_by_name(c, path);
 
 	if (!d || path[0] != '/' || !d->usable)
 		return NULL;

@@ -55,10 +55,21 @@ const char *symcache__runtime_path(struct symcache *c, const char *path);
  * The kernel and the vdso of this machine serve a recording that names no
  * build id for them, or the same as theirs; another id gets no symbols.
  *
- * Read /proc/kallsyms now (it is slow: a thread can do it while samples
- * are read).  Only symcache__find_kernel() touches what it loads.
+ * Read /proc/kallsyms now (the kernel makes it slowly: a tenth of a
+ * second), or wait for the thread reading it.  Only the kernel's lookups
+ * touch what it loads.
  */
 void symcache__load_kernel(struct symcache *c);
+/*
+ * Start reading the kernel's symbols (as symcache__load_kernel does) on a
+ * thread of its own, for a file only: every kernel lookup
+ * (symcache__find_kernel, symcache__kernel_range, symcache__kernel_end)
+ * waits for it.  The thread reads kallsyms (the set_kallsyms file, perf's
+ * cached copy or /proc/kallsyms) and the recording's build ids, which a
+ * file holds from the start and a pipe-mode stream gets with its records.
+ * Call symcache__set_kallsyms and symcache__set_build_ids before it.
+ */
+void symcache__load_kernel_async(struct symcache *c);
 /*
  * A sample (or a chain's frame) fell in the kernel's own map: the first
  * call says perf's warning when the recorded kernel is another machine's

@@ -9,10 +9,13 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include "../host/host.h"
@@ -20,7 +23,11 @@
 #include "unwind.h"
 
 #define PROC_BUCKETS 256
+#define CFI_BUCKETS 256
 #define MAX_FAILED 64
+#define WHERE_SLOTS 4096	/* the fast path's memo of each address's DSO and bias */
+#define NREGS 17	/* the registers libdw's x86_64 frames hold */
+#define RA_REG 16	/* the return address's DWARF register */
 
 /* perf_regs.h's x86_64 numbering: the bit of each register in sample_regs_user. */
 enum { PERF_REG_SP = 7, PERF_REG_IP = 8 };
@@ -45,13 +52,35 @@ struct uproc {
 	uint64_t *ips;
 	size_t n, max;
 	bool walking, added;	/* a module was reported while the frames were walked */
+	bool stale;		/* the Dwfl holds a module the process's maps no longer have */
+	bool strict;		/* a stale module ends the walk, to be redone with a new Dwfl */
+	size_t nmods;		/* modules reported since the Dwfl was made */
+	bool refused;		/* libdw refused the module just reported */
 	/* Files that could not be reported (missing, not ELF): not tried again. */
 	const char *failed[MAX_FAILED];
 	size_t nfailed;
 };
 
+struct cfi_dso;
+
+/* The DSO and load bias of an address in a process's maps (NULL d: none the fast path can use). */
+struct where {
+	const void *maps;	/* NULL: an empty slot */
+	uint64_t gen, pc;
+	struct cfi_dso *d;
+	uint64_t bias;
+};
+
+static struct cfi_dso *cfi_dso_of(struct unwinder *u, const char *file);
+static bool cfi_bias(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *bias);
+static bool cfi_base(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *base);
+
 struct unwinder {
 	struct uproc *procs[PROC_BUCKETS];
+	struct cfi_dso *dsos[CFI_BUCKETS];	/* the fast path's files, by path */
+	struct { const char *file; struct cfi_dso *d; } recent[16];	/* by the name's address */
+	struct where *where;			/* WHERE_SLOTS, by address and maps */
+	bool libdw_only;			/* MPERF_UNWIND=libdw: every sample through libdw's walk */
 	char *debuginfo_path;	/* NULL: libdw's default (/usr/lib/debug) */
 	Dwfl_Callbacks cb;
 };
@@ -103,100 +132,119 @@ static Dwfl_Module *report_vdso(struct uproc *p, uint64_t base)
 }
 
 /*
- * Where libdw wants the file based (its first segment's page) for a map
- * of file offset pgoff at start: by the segment that holds pgoff, not by
- * start - pgoff, which is right for the text of most files but not for
- * their data (mapped one page above its offset), where the unwinder may
- * read first.  0, or -1 when no segment holds pgoff.
+ * The file of the map m, given to libdw based where it wants it (its
+ * first segment's page): by the segment m maps (cfi_bias), not by start
+ * - pgoff, which is right for the text of most files but not for their
+ * data (mapped one page above its offset), where the unwinder may read
+ * first.
  */
-static int file_base(int fd, uint64_t start, uint64_t pgoff, uint64_t *base)
-{
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	size_t n;
-	bool first = true;
-	uint64_t first_vaddr = 0;
-	int ret = -1;
-
-	if (!e || elf_kind(e) != ELF_K_ELF || elf_getphdrnum(e, &n)) {
-		elf_end(e);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (first) {
-			first_vaddr = ph.p_align > 1 ? ph.p_vaddr & ~(ph.p_align - 1) : ph.p_vaddr;
-			first = false;
-		}
-		/* The segment's pages start at its offset rounded down to a page. */
-		if (pgoff >= (ph.p_offset & ~0xfffULL) && pgoff < ph.p_offset + ph.p_filesz) {
-			uint64_t bias = start - (ph.p_vaddr + pgoff - ph.p_offset);
-
-			*base = bias + first_vaddr;
-			ret = 0;
-			break;
-		}
-	}
-	elf_end(e);
-	return ret;
-}
-
 static Dwfl_Module *report_file(struct uproc *p, const struct unwind_map *m)
 {
-	int fd = m->file ? host_open_regular(m->file) : -1;
+	struct cfi_dso *d = m->file ? cfi_dso_of(p->u, m->file) : NULL;
 	uint64_t base;
 	Dwfl_Module *mod;
+	int fd;
 
-	if (fd < 0)
+	if (!d || !cfi_base(d, m, &base) || (fd = host_open_regular(m->file)) < 0)
 		return NULL;
-	if (file_base(fd, m->start, m->pgoff, &base)) {
-		close(fd);
-		return NULL;
-	}
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->path, m->path, fd, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	if (!mod)
+	if (!mod) {
 		close(fd);	/* taken only with the module */
+		p->refused = true;
+	}
 	return mod;
 }
 
+/* Whether another module of the Dwfl overlaps mod (one whose place the process reused). */
+struct overlap {
+	Dwfl_Module *mod;
+	Dwarf_Addr lo, hi;
+	bool found;
+};
+
+static int overlap_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr lo, void *arg)
+{
+	struct overlap *o = arg;
+	Dwarf_Addr hi;
+
+	(void)userdata;
+	(void)name;
+	if (mod == o->mod || !dwfl_module_info(mod, NULL, NULL, &hi, NULL, NULL, NULL, NULL))
+		return DWARF_CB_OK;
+	if (lo < o->hi && o->lo < hi) {
+		o->found = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+static bool overlaps(Dwfl *dwfl, Dwfl_Module *mod)
+{
+	struct overlap o = { .mod = mod };
+
+	if (!dwfl_module_info(mod, NULL, &o.lo, &o.hi, NULL, NULL, NULL, NULL))
+		return false;
+	dwfl_getmodules(dwfl, overlap_cb, &o, 0);
+	return o.found;
+}
+
 /*
- * The module covering addr, reported from the process's map of it when
- * it is not yet (based where the file's offset 0 would be mapped).
- * *stale is set when the Dwfl has another file there: the process has a
- * new address space (an exec).
+ * The module covering addr: the Dwfl's when it is the file the process
+ * has mapped there, at that map's bias; else reported from the map
+ * (files, and the vdso).  The Dwfl keeps the modules of every sample of
+ * the process, and the process may have changed since (an exec, a
+ * library unmapped and another mapped there): when the Dwfl has another
+ * file or bias where a file is mapped, or the module reported overlaps
+ * one it has, p->stale is set, and the sample is walked again with a new
+ * Dwfl, as libdw would otherwise take the old file's CFI for the new.
  */
-static Dwfl_Module *module_at(struct uproc *p, uint64_t addr, bool *stale)
+static Dwfl_Module *module_at(struct uproc *p, uint64_t addr)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
 	struct unwind_map m;
+	bool vdso;
 
-	if (stale)
-		*stale = false;
 	if (p->cur->find_map(p->cur->arg, addr, &m) <= 0 || !m.path)
 		return NULL;
+	vdso = !strcmp(m.path, "[vdso]");
+	if (vdso)
+		m.file = m.path;
 	if (mod) {
 		const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+		struct cfi_dso *d;
+		Dwarf_Addr bias, want;
 
-		if (name && !strcmp(name, m.path))
+		if (!m.file || m.start < m.pgoff)
+			return NULL;	/* anonymous memory (a module's .bss), JIT code */
+		if (name && !strcmp(name, m.path) && dwfl_module_getelf(mod, &bias) &&
+		    (!(d = cfi_dso_of(p->u, m.file)) || !cfi_bias(d, &m, &want) || want == bias))
 			return mod;
-		if (stale)
-			*stale = true;
+		p->stale = true;
 		return NULL;
 	}
 	/* Files, and the vdso; anonymous memory and JIT code have no CFI to read. */
 	if (has_failed(p, m.path) || m.start < m.pgoff)
 		return NULL;
-	if (!strcmp(m.path, "[vdso]")) {
+	if (vdso)
 		mod = report_vdso(p, m.start - m.pgoff);
-	} else if (m.path[0] == '/') {
+	else if (m.path[0] == '/')
 		mod = report_file(p, &m);
+	if (!mod && p->refused && p->nmods) {
+		/* libdw refuses a module that clashes with one it has (DWFL_E_OVERLAP): a new Dwfl will say. */
+		p->refused = false;
+		p->stale = true;
+		return NULL;
 	}
+	p->refused = false;
 	if (!mod && p->nfailed < MAX_FAILED)
 		p->failed[p->nfailed++] = m.path;
+	if (mod) {
+		p->nmods++;
+		if (overlaps(p->dwfl, mod))
+			p->stale = true;
+	}
 	if (mod && p->walking)
 		p->added = true;
 	return mod;
@@ -240,8 +288,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		memcpy(result, s->stack + (addr - p->sp), 8);
 		return true;
 	}
-	mod = module_at(p, addr, NULL);
-	return mod && read_file_word(mod, addr, result);
+	mod = module_at(p, addr);
+	return mod && !(p->stale && p->strict) && read_file_word(mod, addr, result);
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -316,9 +364,455 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	p->ips[p->n++] = pc;
 	if (p->n >= p->max)
 		return DWARF_CB_ABORT;
-	/* The step from this frame needs the CFI of its DSO: report it now. */
-	module_at(p, pc, NULL);
-	return DWARF_CB_OK;
+	/*
+	 * The step from this frame needs the CFI of its DSO: report it now.
+	 * libdw has taken that step already (to tell whether the frame is an
+	 * activation): with a module found stale, the walk is redone.
+	 */
+	module_at(p, pc);
+	return p->stale && p->strict ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* ---- the fast path: CFI rules cached per DSO and address ---- */
+
+/*
+ * libdw's walk looks each frame's FDE up again and interprets its CIE and
+ * FDE instructions up to the address, for every frame of every sample.
+ * The rules it finds at an address never change, so here they are asked
+ * of libdw once per DSO and address (dwarf_cfi_addrframe and
+ * dwarf_frame_register on the file's .eh_frame, as libdw's walk tries it
+ * first) and kept; a sample whose every frame has such a rule is stepped
+ * from them, as libdw's walk would (handle_cfi's semantics: each register
+ * of the caller from the callee's registers and stack; the return address
+ * ends the walk when undefined, unknown or 0).  Anything else (no map, no
+ * file, no FDE in .eh_frame, a signal frame, an expression other than
+ * the CFA plus an offset, a read outside the stack copy, a subset of the
+ * registers) sends the whole sample through libdw's own walk.
+ */
+enum rule_kind {
+	R_UNDEF,	/* no value: unknown to the caller */
+	R_SAME,		/* the callee's value */
+	R_AT,		/* saved at CFA + off */
+	R_VAL,		/* CFA + off */
+	R_REG,		/* the callee's register off */
+};
+
+struct cfi_rule {
+	uint64_t pc;		/* the file's address (pc - bias) */
+	bool ok;		/* false: libdw's walk must do this frame */
+	uint8_t cfa_reg;
+	int64_t cfa_off;
+	uint32_t defined;	/* the registers whose kind is not R_UNDEF */
+	uint8_t kind[NREGS];
+	int64_t off[NREGS];
+};
+
+struct cfi_dso {
+	struct cfi_dso *next;
+	char *file;
+	int fd;
+	char *image;		/* the vdso's copy, which elf is read from */
+	Elf *elf;
+	Dwarf_CFI *eh;		/* NULL: no .eh_frame, every frame goes to libdw */
+	struct { uint64_t vaddr, offset, filesz; } *seg;	/* the PT_LOAD segments */
+	size_t nseg;
+	uint64_t first_vaddr;	/* the first segment's, rounded down to its alignment */
+	struct cfi_rule *rules;	/* open addressing on pc; pc 0 never asked (ip 0 has no map) */
+	size_t nrules, cap;
+};
+
+static void cfi_dso_free(struct cfi_dso *d)
+{
+	free(d->rules);
+	free(d->seg);
+	if (d->eh)
+		dwarf_cfi_end(d->eh);	/* dwarf_getcfi_elf's is the caller's */
+	if (d->elf)
+		elf_end(d->elf);
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->image);
+	free(d->file);
+	free(d);
+}
+
+static struct cfi_dso *cfi_dso_open(const char *file)
+{
+	struct cfi_dso *d = calloc(1, sizeof(*d));
+	size_t n;
+
+	if (!d || !(d->file = strdup(file))) {
+		free(d);
+		return NULL;
+	}
+	d->fd = -1;
+	if (!strcmp(file, "[vdso]")) {
+		/* This machine's, as libdw's walk is given it (report_vdso). */
+		const void *img;
+		size_t len;
+
+		if (host_vdso(&img, &len) || !(d->image = malloc(len)))
+			return d;
+		memcpy(d->image, img, len);
+		d->elf = elf_memory(d->image, len);
+	} else {
+		if ((d->fd = host_open_regular(file)) < 0)
+			return d;
+		d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (!d->elf || elf_kind(d->elf) != ELF_K_ELF || elf_getphdrnum(d->elf, &n) ||
+	    !(d->seg = calloc(n ? n : 1, sizeof(*d->seg))))
+		return d;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(d->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (!d->nseg)
+			d->first_vaddr = ph.p_align > 1 ? ph.p_vaddr & ~(ph.p_align - 1) : ph.p_vaddr;
+		d->seg[d->nseg].vaddr = ph.p_vaddr;
+		d->seg[d->nseg].offset = ph.p_offset;
+		d->seg[d->nseg++].filesz = ph.p_filesz;
+	}
+	d->eh = dwarf_getcfi_elf(d->elf);
+	return d;
+}
+
+static struct cfi_dso *cfi_dso_of(struct unwinder *u, const char *file)
+{
+	/* The names the maps give are stable: most lookups are of a name seen just before. */
+	size_t r = (size_t)(hash_u64((uint64_t)(uintptr_t)file) % (sizeof(u->recent) / sizeof(u->recent[0])));
+	size_t b;
+	struct cfi_dso *d;
+
+	if (u->recent[r].file == file)
+		return u->recent[r].d;
+	b = (size_t)(hash_str(file) % CFI_BUCKETS);
+	for (d = u->dsos[b]; d; d = d->next)
+		if (!strcmp(d->file, file))
+			break;
+	if (!d) {
+		if (!(d = cfi_dso_open(file)))
+			return NULL;
+		d->next = u->dsos[b];
+		u->dsos[b] = d;
+	}
+	u->recent[r].file = file;
+	u->recent[r].d = d;
+	return d;
+}
+
+/*
+ * The load bias of the DSO in the map m, by the segment m maps: the one
+ * whose first page is at m's offset, else the one holding that offset (a
+ * map split later).  A page may hold the end of one segment and the
+ * start of the next (as's .eh_frame and .data), and the loader maps each
+ * segment from its own first page, at addresses a page apart: taking the
+ * first segment holding the page would base a map of the second a page
+ * off.
+ */
+static bool cfi_bias(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *bias)
+{
+	size_t hit = d->nseg;
+
+	for (size_t i = 0; i < d->nseg; i++) {
+		uint64_t first = d->seg[i].offset & ~0xfffULL;
+
+		if (m->pgoff < first || m->pgoff >= d->seg[i].offset + d->seg[i].filesz)
+			continue;
+		if (hit == d->nseg || first == m->pgoff)
+			hit = i;
+		if (first == m->pgoff)
+			break;
+	}
+	if (hit == d->nseg)
+		return false;
+	*bias = m->start - (d->seg[hit].vaddr + m->pgoff - d->seg[hit].offset);
+	return true;
+}
+
+/* Where libdw wants the file of m based: its first segment's page (dwfl_report_elf). */
+static bool cfi_base(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *base)
+{
+	uint64_t bias;
+
+	if (!cfi_bias(d, m, &bias))
+		return false;
+	*base = bias + d->first_vaddr;
+	return true;
+}
+
+/* The rules libdw gives at the file's address pc, in *r (r->ok false when they are not for us). */
+static void cfi_rule_make(struct cfi_dso *d, uint64_t pc, struct cfi_rule *r)
+{
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	bool signal;
+
+	memset(r, 0, sizeof(*r));
+	r->pc = pc;
+	if (dwarf_cfi_addrframe(d->eh, pc, &frame) != 0)
+		return;
+	if (dwarf_frame_info(frame, NULL, NULL, &signal) != RA_REG || signal)
+		goto out;
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1)
+		goto out;
+	if (ops[0].atom == DW_OP_bregx && ops[0].number < NREGS) {
+		r->cfa_reg = (uint8_t)ops[0].number;
+		r->cfa_off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom < DW_OP_breg0 + NREGS) {
+		r->cfa_reg = (uint8_t)(ops[0].atom - DW_OP_breg0);
+		r->cfa_off = (int64_t)ops[0].number;
+	} else {
+		goto out;
+	}
+	for (int reg = 0; reg < NREGS; reg++) {
+		size_t k = 0;
+
+		if (dwarf_frame_register(frame, reg, mem, &ops, &nops) != 0)
+			goto out;
+		if (nops == 0) {
+			if (ops == mem)
+				r->kind[reg] = R_UNDEF;
+			else if (!ops)
+				r->kind[reg] = R_SAME;
+			else
+				goto out;
+			continue;
+		}
+		if (ops[0].atom == DW_OP_regx && nops == 1 && ops[0].number < NREGS) {
+			r->kind[reg] = R_REG;
+			r->off[reg] = (int64_t)ops[0].number;
+			continue;
+		}
+		if (ops[k++].atom != DW_OP_call_frame_cfa)
+			goto out;
+		if (k < nops && ops[k].atom == DW_OP_plus_uconst)
+			r->off[reg] = (int64_t)ops[k++].number;
+		r->kind[reg] = R_AT;
+		if (k < nops && ops[k].atom == DW_OP_stack_value) {
+			r->kind[reg] = R_VAL;
+			k++;
+		}
+		if (k != nops)
+			goto out;
+	}
+	for (int reg = 0; reg < NREGS; reg++)
+		if (r->kind[reg] != R_UNDEF)
+			r->defined |= 1u << reg;
+	r->ok = true;
+out:
+	free(frame);
+}
+
+static const struct cfi_rule *cfi_rule_at(struct cfi_dso *d, uint64_t pc)
+{
+	size_t mask, i;
+	struct cfi_rule *r;
+
+	if (!d->eh)
+		return NULL;
+	if (2 * (d->nrules + 1) > d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 256;
+		struct cfi_rule *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t j = 0; j < d->cap; j++) {
+			if (!d->rules[j].pc)
+				continue;
+			for (i = (size_t)hash_u64(d->rules[j].pc) & (cap - 1); v[i].pc; i = (i + 1) & (cap - 1))
+				;
+			v[i] = d->rules[j];
+		}
+		free(d->rules);
+		d->rules = v;
+		d->cap = cap;
+	}
+	mask = d->cap - 1;
+	for (i = (size_t)hash_u64(pc) & mask; d->rules[i].pc; i = (i + 1) & mask)
+		if (d->rules[i].pc == pc)
+			return &d->rules[i];
+	r = &d->rules[i];
+	cfi_rule_make(d, pc, r);
+	if (!r->pc)
+		return NULL;	/* pc 0 is not kept: it would end a probe chain */
+	d->nrules++;
+	return r;
+}
+
+/* A word of the stack copy at addr: false outside it (libdw's walk reads the files there). */
+static bool stack_word(const struct unwind_sample *s, uint64_t sp, uint64_t addr, uint64_t *v)
+{
+	if (addr < sp || s->stack_size < 8 || addr - sp > s->stack_size - 8)
+		return false;
+	memcpy(v, s->stack + (addr - sp), 8);
+	return true;
+}
+
+/*
+ * The sample's frames from the cached rules, as libdw's walk gives them:
+ * their number, or 0 when some frame needs libdw's walk.
+ */
+static size_t fast_unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t *ips, size_t max)
+{
+	uint64_t regs[NREGS], sp, pc, all[64];
+	uint32_t set = 0;
+	size_t n = 0, i = 0;
+
+	/* The sample's registers by perf's numbering: one pass over the mask. */
+	if (!s->regs)
+		return 0;
+	for (uint64_t m = s->regs_mask; m; m &= m - 1)
+		memcpy(&all[__builtin_ctzll(m)], s->regs + 8 * i++, 8);
+	for (int d = 0; d < NREGS; d++) {
+		if (!(s->regs_mask & (1ULL << dwarf_to_perf[d])))
+			return 0;
+		regs[d] = all[dwarf_to_perf[d]];
+		set |= 1u << d;
+	}
+	sp = regs[7];
+	pc = regs[RA_REG];
+	for (;;) {
+		struct unwind_map m;
+		struct cfi_dso *d;
+		const struct cfi_rule *r;
+		struct where *w;
+		uint64_t look = n ? pc - 1 : pc, bias = 0, nregs[NREGS], cfa = 0;
+		uint32_t nset = 0;
+		bool cfa_ok;
+
+		/* The frame, as frame_cb records it. */
+		if (n && look == 0)
+			return n;
+		ips[n++] = look;
+		if (n >= max)
+			return n;
+		/* Its caller, from the rules at its address, in the DSO mapped there. */
+		w = s->maps && u->where ? &u->where[(size_t)hash_u64(look ^ (uint64_t)(uintptr_t)s->maps) & (WHERE_SLOTS - 1)] : NULL;
+		if (w && w->maps == s->maps && w->pc == look && w->gen == s->gen) {
+			d = w->d;
+			bias = w->bias;
+		} else {
+			d = NULL;
+			if (s->find_map(s->arg, look, &m) <= 0 || !m.path || m.start < m.pgoff)
+				m.path = NULL;
+			else if (!strcmp(m.path, "[vdso]"))
+				m.file = m.path;
+			else if (m.path[0] != '/')
+				m.file = NULL;
+			if (m.path && m.file && (d = cfi_dso_of(u, m.file)) && !cfi_bias(d, &m, &bias))
+				d = NULL;
+			if (w) {
+				w->maps = s->maps;
+				w->gen = s->gen;
+				w->pc = look;
+				w->d = d;
+				w->bias = bias;
+			}
+		}
+		if (!d || !(r = cfi_rule_at(d, look - bias)) || !r->ok)
+			return 0;
+		cfa_ok = set & (1u << r->cfa_reg);
+		if (cfa_ok)
+			cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
+		for (uint32_t todo = r->defined; todo; todo &= todo - 1) {
+			int k = __builtin_ctz(todo);
+
+			switch (r->kind[k]) {
+			case R_UNDEF:
+				continue;
+			case R_SAME:
+				if (!(set & (1u << k)))
+					continue;
+				nregs[k] = regs[k];
+				break;
+			case R_REG:
+				if (!(set & (1u << r->off[k])))
+					continue;
+				nregs[k] = regs[r->off[k]];
+				break;
+			case R_VAL:
+				if (!cfa_ok)
+					continue;
+				nregs[k] = cfa + (uint64_t)r->off[k];
+				break;
+			case R_AT:
+				if (!cfa_ok)
+					continue;
+				if (!stack_word(s, sp, cfa + (uint64_t)r->off[k], &nregs[k]))
+					return 0;
+				break;
+			}
+			nset |= 1u << k;
+		}
+		/* An undefined, unknown or zero return address: the outermost frame. */
+		if (r->kind[RA_REG] == R_UNDEF || !(nset & (1u << RA_REG)) || nregs[RA_REG] == 0)
+			return n;
+		memcpy(regs, nregs, sizeof(regs));
+		set = nset;
+		pc = regs[RA_REG];
+	}
+}
+
+/* Whether the ELF file at fd has a .debug_frame section. */
+static bool has_debug_frame(int fd)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool found = false;
+
+	if (!e || elf_getshdrstrndx(e, &shstrndx)) {
+		elf_end(e);
+		return true;	/* let libdw say what it is */
+	}
+	while (!found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(e, shstrndx, sh.sh_name)))
+			found = !strcmp(name, ".debug_frame") || !strcmp(name, ".zdebug_frame");
+	}
+	elf_end(e);
+	return found;
+}
+
+/*
+ * libdw's walk asks a module's separate debug file for its .debug_frame
+ * when .eh_frame has no rule at an address; opening it as DWARF inflates
+ * every compressed .debug_* section it has (libc's and ld.so's: most of
+ * a report's time).  The file libdw finds first is the one named by the
+ * build id under /usr/lib/debug: when that has no .debug_frame, there is
+ * no CFI to give, and libdw is told there is no debug file, which it
+ * takes as no CFI.  Any other case is libdw's own search.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr);
+
+	if (len > 1 && len <= 64) {
+		char path[64 + 2 * 64];
+		int n = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", id[0]), fd;
+
+		for (int i = 1; i < len; i++)
+			n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", id[i]);
+		snprintf(path + n, sizeof(path) - (size_t)n, ".debug");
+		if ((fd = host_open_regular(path)) >= 0) {
+			bool frame = has_debug_frame(fd);
+
+			close(fd);
+			if (!frame)
+				return -1;
+		}
+	}
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
 }
 
 struct unwinder *unwinder__new(void)
@@ -328,9 +822,12 @@ struct unwinder *unwinder__new(void)
 	if (!u)
 		return NULL;
 	u->cb.find_elf = dwfl_build_id_find_elf;
-	u->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
+	/* A switch to compare the two paths: the fast one must give libdw's frames. */
+	u->libdw_only = getenv("MPERF_UNWIND") && !strcmp(getenv("MPERF_UNWIND"), "libdw");
+	u->where = calloc(WHERE_SLOTS, sizeof(*u->where));	/* without it, no memo */
 	return u;
 }
 
@@ -345,6 +842,12 @@ void unwinder__delete(struct unwinder *u)
 				dwfl_end(p->dwfl);
 			free(p);
 		}
+	for (size_t b = 0; b < CFI_BUCKETS; b++)
+		for (struct cfi_dso *d = u->dsos[b], *next; d; d = next) {
+			next = d->next;
+			cfi_dso_free(d);
+		}
+	free(u->where);
 	free(u);
 }
 
@@ -372,6 +875,7 @@ static int proc_reset(struct uproc *p)
 		dwfl_end(p->dwfl);
 	p->attached = false;
 	p->nfailed = 0;
+	p->nmods = 0;
 	p->dwfl = dwfl_begin(&p->u->cb);
 	return p->dwfl ? 0 : -ENOMEM;
 }
@@ -380,7 +884,6 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 {
 	struct uproc *p;
 	uint64_t ip;
-	bool stale;
 
 	if (!max || !reg_of(s, PERF_REG_IP, &ip))
 		return 0;
@@ -388,6 +891,12 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 	if (max == 1 || !reg_of(s, PERF_REG_SP, &ip) || s->stack_size < 8 || !s->stack)
 		return 1;
 	ip = ips[0];
+	if (!u->libdw_only) {
+		size_t n = fast_unwind(u, s, ips, max);
+
+		if (n)
+			return (ssize_t)n;
+	}
 	if (!(p = proc_of(u, s->pid)))
 		return -ENOMEM;
 	if (!p->dwfl && proc_reset(p))
@@ -395,35 +904,41 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 	p->cur = s;
 	reg_of(s, PERF_REG_SP, &p->sp);
 	p->ips = ips;
-	p->n = 0;
 	p->max = max;
-	if (!module_at(p, ip, &stale)) {
-		if (!stale)
-			return 1;
-		if (proc_reset(p))
-			return -ENOMEM;
-		if (!module_at(p, ip, NULL))
-			return 1;
-	}
-	if (!p->attached) {
-		if (!dwfl_attach_state(p->dwfl, NULL, s->pid > 0 ? s->pid : 1, &thread_callbacks, p))
-			return 1;
-		p->attached = true;
-	}
 	/*
 	 * An error ends the walk where it stopped: the frames up to there
 	 * stand.  A module reported during the walk is not seen by libdw's
 	 * step from the frame that needed it (it falls back to guessing by
 	 * frame pointers): walk again, with the module known, while walks
-	 * find new ones (the first samples that reach each DSO).
+	 * find new ones (the first samples that reach each DSO).  A stale
+	 * module (module_at) starts the process's Dwfl anew, twice at most
+	 * for a sample: after that, modules that overlap stay together.
 	 */
-	for (int tries = 0; tries < 16; tries++) {
+	for (int tries = 0, resets = 0; tries < 16; tries++) {
+		bool walked = false;
+
 		p->n = 0;
-		p->walking = true;
-		p->added = false;
-		dwfl_getthread_frames(p->dwfl, s->tid > 0 ? s->tid : p->pid, frame_cb, p);
-		p->walking = false;
-		if (!p->added)
+		p->stale = false;
+		p->strict = resets < 2;
+		if (module_at(p, ip) && !(p->stale && p->strict) &&
+		    (p->attached || (p->attached = dwfl_attach_state(p->dwfl, NULL, s->pid > 0 ? s->pid : 1,
+								      &thread_callbacks, p)))) {
+			p->walking = true;
+			p->added = false;
+			dwfl_getthread_frames(p->dwfl, s->tid > 0 ? s->tid : p->pid, frame_cb, p);
+			p->walking = false;
+			walked = true;
+		}
+		if (p->stale && p->strict) {
+			p->n = 0;
+			resets++;
+			if (proc_reset(p)) {
+				p->cur = NULL;
+				return -ENOMEM;
+			}
+			continue;
+		}
+		if (!walked || !p->added)
 			break;
 	}
 	p->cur = NULL;

@@ -34,6 +34,13 @@ struct unwind_sample {
 	uint64_t stack_size;		/* its valid bytes (the record's dyn_size, at most its size) */
 	unwind_find_map_fn find_map;
 	void *arg;
+	/*
+	 * What find_map answers for an address is the same for every sample
+	 * with the same maps (their identity, NULL: unknown) and generation:
+	 * the unwinder keeps it per address.
+	 */
+	const void *maps;
+	uint64_t gen;
 };
 
 struct unwinder *unwinder__new(void);
