@@ -320,8 +320,10 @@ static ssize_t chain_again(struct stackwalk *W, const struct session_sample *ss,
 			return -1;
 	if (ALLOC_GROW(W->fr, c->n, W->fr_cap) || ALLOC_GROW(W->lvl, c->n, W->lvl_cap))
 		return -1;	/* resolved again, which says it */
-	memcpy(W->fr, c->fr, c->n * sizeof(*c->fr));
-	memcpy(W->lvl, c->lvl, c->n);
+	if (c->n) {	/* an empty chain may have no buffers */
+		memcpy(W->fr, c->fr, c->n * sizeof(*c->fr));
+		memcpy(W->lvl, c->lvl, c->n);
+	}
 	return (ssize_t)c->n;
 }
 
@@ -338,8 +340,10 @@ static void chain_keep(struct stackwalk *W, const struct session_sample *ss, uin
 	for (uint64_t i = 0; i < s->callchain_nr; i++)
 		c->ips[i] = pd_sample_callchain(s, i);
 	c->nips = s->callchain_nr;
-	memcpy(c->fr, W->fr, n * sizeof(*c->fr));
-	memcpy(c->lvl, W->lvl, n);
+	if (n) {	/* W->fr is NULL until a chain had a frame */
+		memcpy(c->fr, W->fr, n * sizeof(*c->fr));
+		memcpy(c->lvl, W->lvl, n);
+	}
 	c->n = n;
 	c->h = h;
 	c->gen = machine__generation(ss->machine);
