@@ -187,7 +187,8 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 	return true;
 }
 
-static uint64_t hash_ent(const struct hist *H, const struct hent *e)
+/* The hash of an entry's comm, pid and dso keys, the part same() and perf_eq compare alike. */
+static uint64_t hash_base(const struct hist *H, const struct hent *e)
 {
 	uint64_t h = HASH_FNV_INIT;
 
@@ -197,6 +198,13 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 		h = hash_mix(h, (uint64_t)(unsigned)e->tid);
 	if (H->key[REPORT_KEY_DSO])
 		h = hash_mix(h, (uintptr_t)e->dso);
+	return h;
+}
+
+static uint64_t hash_ent(const struct hist *H, const struct hent *e)
+{
+	uint64_t h = hash_base(H, e);
+
 	if (H->key[REPORT_KEY_SYM])
 		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr));
 	return h ^ (h >> 29);
@@ -321,14 +329,8 @@ static bool perf_eq(const struct hist *H, const struct hent *a, const struct hen
 /* A hash of what perf_eq compares. */
 static uint64_t perf_hash(const struct hist *H, const struct hent *e)
 {
-	uint64_t h = HASH_FNV_INIT;
+	uint64_t h = hash_base(H, e);
 
-	if (H->key[REPORT_KEY_COMM])
-		h = hash_mix(h, (uintptr_t)e->comm);
-	if (H->key[REPORT_KEY_PID])
-		h = hash_mix(h, (uint64_t)(unsigned)e->tid);
-	if (H->key[REPORT_KEY_DSO])
-		h = hash_mix(h, (uintptr_t)e->dso);
 	if (H->key[REPORT_KEY_SYM]) {
 		if (e->sym)
 			h = hash_mix(hash_mix(hash_mix(h, (uintptr_t)e->dso), e->sym_start), e->sym_end);

@@ -971,7 +971,8 @@ static void load_vdso(struct dso *d)
 	mbuf_free(&l.names);
 }
 
-static const struct sym *find_in(const struct dso *d, uint64_t addr)
+/* The index of d's first symbol (by start) that starts after addr. */
+static size_t first_after(const struct dso *d, uint64_t addr)
 {
 	size_t lo = 0, hi = d->n;
 
@@ -983,7 +984,14 @@ static const struct sym *find_in(const struct dso *d, uint64_t addr)
 		else
 			hi = mid;
 	}
-	/* lo: first symbol starting after addr; the one before may cover it. */
+	return lo;
+}
+
+static const struct sym *find_in(const struct dso *d, uint64_t addr)
+{
+	size_t lo = first_after(d, addr);
+
+	/* the symbol before lo may cover addr */
 	if (lo && addr < d->syms[lo - 1].end)
 		return &d->syms[lo - 1];
 	return NULL;
@@ -1634,16 +1642,8 @@ static int64_t kimage_reloc(struct symcache *c)
 /* In section map s (not .text), the symbol at file offset off, as perf's lookup finds it. */
 static const struct sym *ksec_find(const struct dso *d, uint64_t off)
 {
-	size_t lo = 0, hi = d->n;
+	size_t lo = first_after(d, off);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (d->syms[mid].start <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	const struct sym *s = &d->syms[lo - 1];
