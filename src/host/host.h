@@ -147,6 +147,14 @@ int host_kallsyms_stream(int (*fn)(void *arg, const struct host_ksym *s), void *
 int host_kallsyms_stream_file(const char *path, int (*fn)(void *arg, const struct host_ksym *s), void *arg);
 /* The address of the kernel symbol name: 0, or -ENOENT (absent or hidden). */
 int host_kallsyms_find(const char *name, uint64_t *addr);
+/*
+ * Whether the file at path holds what /proc/kallsyms shows now, byte for
+ * byte (its first max bytes only, when max is not 0): 1 yes, 0 no, or
+ * -errno when either cannot be read.
+ */
+int host_kallsyms_same(const char *path, size_t max);
+/* Whether the file at path was last written since this machine booted. */
+bool host_written_since_boot(const char *path);
 
 /* ---- tracefs ---- */
 

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "host.h"
 
 #define CHUNK	(1 << 18)
@@ -167,4 +169,80 @@ int host_kallsyms_find(const char *name, uint64_t *addr)
 		return -ENOENT;	/* absent, or all zero: hidden */
 	*addr = f.addr;
 	return 0;
+}
+
+/* Read up to len bytes (fewer only at the end of the file): the count, or -errno. */
+static ssize_t read_full(int fd, char *buf, size_t len)
+{
+	size_t have = 0;
+
+	while (have < len) {
+		ssize_t n = read(fd, buf + have, len - have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		have += (size_t)n;
+	}
+	return (ssize_t)have;
+}
+
+int host_kallsyms_same(const char *path, size_t max)
+{
+	int kfd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC), fd = open(path, O_RDONLY | O_CLOEXEC), ret = -ENOMEM;
+	char *kbuf = malloc(CHUNK), *buf = malloc(CHUNK);
+	size_t done = 0;
+
+	if (kfd < 0 || fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (!kbuf || !buf)
+		goto out;
+	for (;;) {
+		size_t want = max && max - done < CHUNK ? max - done : CHUNK;
+		ssize_t k = want ? read_full(kfd, kbuf, want) : 0, n;
+
+		if (k < 0) {
+			ret = (int)k;
+			break;
+		}
+		/* the copy has as many bytes, and no more at the end of both */
+		n = read_full(fd, buf, k ? (size_t)k : 1);
+		if (n < 0) {
+			ret = (int)n;
+			break;
+		}
+		if (k == 0) {
+			ret = n == 0 || (max && done == max);
+			break;
+		}
+		if (n != k || memcmp(kbuf, buf, (size_t)k)) {
+			ret = 0;
+			break;
+		}
+		done += (size_t)k;
+	}
+out:
+	free(kbuf);
+	free(buf);
+	if (kfd >= 0)
+		close(kfd);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+bool host_written_since_boot(const char *path)
+{
+	struct timespec now, up;
+	struct stat st;
+
+	if (stat(path, &st) || clock_gettime(CLOCK_REALTIME, &now) || clock_gettime(CLOCK_BOOTTIME, &up))
+		return false;
+	/* a second's margin: the boot's time is known to the second */
+	return st.st_mtim.tv_sec > now.tv_sec - up.tv_sec + 1;
 }

@@ -2,6 +2,8 @@
 #ifndef MPERF_LIB_LOG_H
 #define MPERF_LIB_LOG_H
 
+#include <stdbool.h>
+
 /*
  * The only way code in src/ talks to the user, and the error channel: the
  * code that detects a failure, and knows what failed, logs one line at
@@ -18,6 +20,13 @@ typedef void (*mperf_log_fn)(enum mperf_log_level level, const char *msg);
 void mperf_set_log(mperf_log_fn fn);
 void mperf_log(enum mperf_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Hold every message from here on (not passed to the hook), until
+ * mperf_log_release passes them on in order (say) or drops them: work that
+ * may be done again says its messages once, for the run that counts.
+ */
+void mperf_log_hold(void);
+void mperf_log_release(bool say);
 /* Log at MPERF_LOG_ERROR and return code: `return mperf_error(-EIO, "cannot ...");` */
 int mperf_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

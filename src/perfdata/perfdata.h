@@ -54,6 +54,12 @@ bool pdata__is_pipe(const struct pdata *p);
  * whole record, and where it stopped is logged as a warning.
  */
 int pdata__next(struct pdata *p, struct pd_record *rec);
+/*
+ * Read a file's records again from the first, as if just opened: the
+ * per-id values kept in pdata__id are 0 again.  -ESPIPE for a stream,
+ * whose records are gone once read.
+ */
+int pdata__rewind(struct pdata *p);
 
 size_t pdata__nr_evsel(const struct pdata *p);
 const struct pd_evsel *pdata__evsel(const struct pdata *p, size_t idx);

@@ -740,6 +740,23 @@ static int next_decompressed(struct pdata *p, struct pd_record *rec)
 
 /* ---- records ---- */
 
+int pdata__rewind(struct pdata *p)
+{
+	if (p->pipe || p->fd >= 0)
+		return -ESPIPE;
+	p->pos = p->data_off;
+	p->pending_skip = 0;
+	p->pending_keep = false;
+	p->released = 0;	/* handed-back pages are read from the file again */
+	p->warned = false;
+	p->dpos = p->dlen = 0;
+	if (p->zds)
+		ZSTD_initDStream(p->zds);
+	for (size_t i = 0; i < p->ids.cap; i++)
+		p->ids.v[i].value = 0;
+	return 0;
+}
+
 static int next_record(struct pdata *p, struct pd_record *rec);
 
 /*

@@ -93,6 +93,7 @@ struct chain_memo {
 struct hist {
 	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
 	bool finished;		/* the session ended (after damage too) */
+	bool copy;		/* kallsyms may come from the build-id cache's copy (hist_read_fast) */
 	const struct report_hist_opts *o;
 	struct pdata *p;
 	struct hists *h;		/* one per event */
@@ -934,6 +935,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 {
 	struct hist *H = arg;
 
+	if (H->copy && symcache__kallsyms_stale(H->syms, false))
+		return -ECANCELED;	/* read again: hist_read_fast */
 	if (!H->decided && decide_chains(H))
 		return -1;	/* said */
 	if (H->chains && !H->ksyms_ready)
@@ -1845,8 +1848,11 @@ static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20
 	return pdata__build_id(arg, name, id);
 }
 
-/* Read p through the session into H: every event's entries, kernel symbols resolved. */
-static int hist_read(struct hist *H, struct pdata *p, const char *label, const struct report_hist_opts *o)
+/*
+ * Read p through the session into H: every event's entries, kernel symbols
+ * resolved; kallsyms from the build-id cache's copy if it may (copy).
+ */
+static int hist_read(struct hist *H, struct pdata *p, const char *label, const struct report_hist_opts *o, bool copy)
 {
 	struct session_ops ops = {
 		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = H, .machine = true,
@@ -1858,9 +1864,12 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	H->o = o;
 	H->p = p;
 	H->label = label;
+	H->copy = copy;
 	H->syms = symcache__new();
 	if (!H->syms)
 		return mperf_error(-ENOMEM, "out of memory");
+	if (copy)
+		symcache__use_kallsyms_copy(H->syms);
 	symcache__set_build_ids(H->syms, recorded_build_id, p);
 	symcache__set_kernel_files(H->syms, p, o->vmlinux, o->kallsyms);
 	stackwalk__init(&H->walk, H->syms, &H->strs);
@@ -1887,6 +1896,34 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	if (ret >= 0 && (ret = resolve_kernel(H)))
 		ret = mperf_error(ret, "out of memory");
 	return ret;
+}
+
+static void hist_free(struct hist *H);
+
+/*
+ * hist_read for report, which waits for kallsyms at its first chain: from
+ * the build-id cache's copy, which reads fast, while a thread checks it
+ * against /proc/kallsyms.  Should they differ (a module or BPF program
+ * came or went since the recording), the file is read again from its
+ * first record with /proc/kallsyms, and only that run's messages are said.
+ */
+static int hist_read_fast(struct hist *H, struct pdata *p, const char *label, const struct report_hist_opts *o)
+{
+	int ret;
+	bool stale;
+
+	if (pdata__is_pipe(p))
+		return hist_read(H, p, label, o, false);	/* read once */
+	mperf_log_hold();
+	ret = hist_read(H, p, label, o, true);
+	stale = H->syms && symcache__kallsyms_stale(H->syms, true);
+	mperf_log_release(!stale);
+	if (!stale)
+		return ret;
+	hist_free(H);
+	if ((ret = pdata__rewind(p)))
+		return mperf_error(ret, "cannot read '%s' again: %s", label, mperf_strerror(ret));
+	return hist_read(H, p, label, o, false);
 }
 
 static void hist_free(struct hist *H)
@@ -1926,7 +1963,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 
 	if (ret)
 		return ret < 0 ? ret : report__branch(p, label, o, f);
-	ret = hist_read(&H, p, label, o);
+	ret = hist_read_fast(&H, p, label, o);
 
 	if (ret >= 0 && (setup_groups(&H) || out_init(&out, f))) {
 		ret = mperf_error(-ENOMEM, "out of memory");
@@ -1965,7 +2002,7 @@ int report__hists_read(struct pdata *p, const char *label, const struct report_h
 	rh->o.cc_mode = REPORT_CC_NONE;
 	rh->o.cc_asked = false;
 	rh->o.json = false;
-	ret = hist_read(&rh->H, p, label, &rh->o);
+	ret = hist_read(&rh->H, p, label, &rh->o, false);	/* two files read at once: not twice */
 	if (ret >= 0 && rh->H.damage)
 		ret = rh->H.damage;	/* mperf diff compares whole files only */
 	if (ret < 0) {

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -153,6 +154,12 @@ struct symcache {
 	bool kernel_hit;	/* a sample or frame was in the kernel's map: warned if need be */
 	pthread_t kthread;	/* reads kallsyms while samples are read (symcache__load_kernel_async) */
 	bool kthread_running;
+	/* The build-id cache's copy of /proc/kallsyms, read instead of it (symcache__use_kallsyms_copy). */
+	bool copy_ok;		/* it may be */
+	char *copy_path;	/* it was: a thread compares it with /proc/kallsyms */
+	pthread_t vthread;
+	bool vthread_running;
+	atomic_int copy_state;	/* 0: not known yet, 1: the same, -1: they differ */
 	const char *last_path;	/* samples come in runs from one DSO */
 	struct { const char *path; struct dso *d; } recent[16];	/* by the name's address */
 	struct dso *last_dso;
@@ -235,11 +242,22 @@ void symcache__set_build_ids(struct symcache *c, symcache_build_id_fn fn, void *
 	c->build_id_arg = arg;
 }
 
+/* The comparison of the copy read with /proc/kallsyms, finished. */
+static void copy_join(struct symcache *c)
+{
+	kernel_join(c);	/* the thread that starts it */
+	if (c->vthread_running) {
+		pthread_join(c->vthread, NULL);
+		c->vthread_running = false;
+	}
+}
+
 void symcache__delete(struct symcache *c)
 {
 	if (!c)
 		return;
-	kernel_join(c);
+	copy_join(c);
+	free(c->copy_path);
 	for (int b = 0; b < DSO_BUCKETS; b++)
 		for (struct dso *d = c->dsos[b], *n; d; d = n) {
 			n = d->next;
@@ -1873,6 +1891,45 @@ const char *symcache__kernel_section(struct symcache *c, uint64_t ip)
 	return NULL;
 }
 
+static void *copy_check(void *arg)
+{
+	struct symcache *c = arg;
+
+	atomic_store(&c->copy_state, host_kallsyms_same(c->copy_path, 0) == 1 ? 1 : -1);
+	return NULL;
+}
+
+/*
+ * This kernel's kallsyms as the build-id cache keeps it (what a recording
+ * copied there), when it may stand for /proc/kallsyms: written since boot
+ * (an older one has another boot's modules and addresses), its head the
+ * same as /proc/kallsyms' (the kernel's own addresses), and a thread to
+ * compare the rest while it is used.  The kernel makes /proc/kallsyms as
+ * it is read, about 50 ms of a CPU for 120k lines; the copy reads in a
+ * few.  The path to read in path, or false.
+ */
+static bool kallsyms_copy(struct symcache *c, char *path, size_t len)
+{
+	unsigned char id[HOST_BUILD_ID_MAX];
+	char hex[2 * HOST_BUILD_ID_MAX + 1], dir[4096];
+	size_t n;
+	struct stat st;
+
+	if (!c->copy_ok || !(n = host_kernel_build_id(id)) || host_bidcache_dir(dir, sizeof(dir)))
+		return false;
+	host_build_id_hex(id, n, hex);
+	if (host_bidcache_path(dir, "[kernel.kallsyms]", hex, host_bidcache_base("[kernel.kallsyms]", true), path, len) ||
+	    stat(path, &st) || !S_ISREG(st.st_mode) || !host_written_since_boot(path) ||
+	    host_kallsyms_same(path, 16 << 10) != 1 || !(c->copy_path = strdup(path)))
+		return false;
+	c->vthread_running = pthread_create(&c->vthread, NULL, copy_check, c) == 0;
+	if (c->vthread_running)
+		return true;
+	free(c->copy_path);
+	c->copy_path = NULL;
+	return false;
+}
+
 static void load_kernel(struct symcache *c)
 {
 	struct kload kl = { .k = calloc(1, sizeof(*kl.k)), .sorted = true, .last_mod = KMOD_NONE };
@@ -1892,7 +1949,7 @@ static void load_kernel(struct symcache *c)
 		/* Another kernel's: perf reads the copy of its kallsyms its build-id cache may keep. */
 		if (!cached_kallsyms(c, path, sizeof(path)))
 			goto out;
-	} else {
+	} else if (!kallsyms_copy(c, path, sizeof(path))) {
 		snprintf(path, sizeof(path), "/proc/kallsyms");
 	}
 	if (!(k->path = strdup(path)))
@@ -1971,6 +2028,18 @@ void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char 
 		symcache__set_vmlinux(c, vmlinux);
 	if (kallsyms)
 		symcache__set_kallsyms(c, kallsyms);
+}
+
+void symcache__use_kallsyms_copy(struct symcache *c)
+{
+	c->copy_ok = true;
+}
+
+bool symcache__kallsyms_stale(struct symcache *c, bool wait)
+{
+	if (wait)
+		copy_join(c);
+	return atomic_load_explicit(&c->copy_state, memory_order_relaxed) < 0;
 }
 
 void symcache__load_kernel(struct symcache *c)

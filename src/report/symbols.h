@@ -71,6 +71,21 @@ void symcache__load_kernel(struct symcache *c);
  */
 void symcache__load_kernel_async(struct symcache *c);
 /*
+ * Let this kernel's symbols come from the copy of /proc/kallsyms that
+ * perf's build-id cache keeps (a recording puts it there), when it was
+ * written since boot and starts as /proc/kallsyms does: reading it takes a
+ * fraction of the time the kernel takes to make /proc/kallsyms.  A thread
+ * compares the two whole meanwhile.  Only for a reader that reads its
+ * samples again when they differ: call it before the kernel is loaded.
+ */
+void symcache__use_kallsyms_copy(struct symcache *c);
+/*
+ * Whether the copy of kallsyms read differs from /proc/kallsyms: as known
+ * now (cheap enough for every sample), or (wait) once the comparison ends.
+ * false when no copy was read.
+ */
+bool symcache__kallsyms_stale(struct symcache *c, bool wait);
+/*
  * A sample (or a chain's frame) fell in the kernel's own map: the first
  * call says perf's warning when the recorded kernel is another machine's
  * and perf's build-id cache has no copy of its kallsyms (its samples then

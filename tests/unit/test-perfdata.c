@@ -1144,6 +1144,35 @@ static void test_unfinished(void)
 	pdw__close(w);
 }
 
+static char hold_seen[256];
+
+static void hold_hook(enum mperf_log_level level, const char *msg)
+{
+	size_t n = strlen(hold_seen);
+
+	snprintf(hold_seen + n, sizeof(hold_seen) - n, "%d:%s;", (int)level, msg);
+}
+
+/* Messages held while work may be done again: said in order on release, or dropped. */
+static void test_log_hold(void)
+{
+	mperf_set_log(hold_hook);
+	hold_seen[0] = 0;
+	mperf_log_hold();
+	mperf_log(MPERF_LOG_WARN, "first");
+	mperf_error(-EIO, "second %d", 2);
+	is_str(hold_seen, "", "log hold: nothing is said while held");
+	mperf_log_release(true);
+	is_str(hold_seen, "2:first;0:second 2;", "log hold: said on release, in order, at their levels");
+	hold_seen[0] = 0;
+	mperf_log_hold();
+	mperf_log(MPERF_LOG_WARN, "dropped");
+	mperf_log_release(false);
+	mperf_log(MPERF_LOG_WARN, "after");
+	is_str(hold_seen, "2:after;", "log hold: dropped on release(false); what follows is said at once");
+	logcap_reset();
+}
+
 /* A recorder killed before finishing: data size 0, no features. */
 static void test_data_size_zero(void)
 {
@@ -1183,6 +1212,31 @@ static void test_data_size_zero(void)
 	   "data size 0 and a record of size 0 at the end: the good records, then the end");
 	ok(p && logcap_warning() && strstr(logcap_warning(), "0x340") && logcap_warnings == 1 && !logcap_errors,
 	   "data size 0: one warning names where reading stopped ('%s')", logcap_warn);
+	pdata__close(p);
+	free(g);
+
+	/* Read again from the first record: the same records, the same one warning, values at 0. */
+	g = dup_exact(rt_img, len);
+	put64(g + 48, 0);
+	memset(g + 72, 0, 32);
+	p = open_mem(g, len, err, sizeof(err));
+	if (ok(p != NULL, "rewind: opens ('%s')", err)) {
+		size_t again = 0;
+		struct idmap_slot *id = pdata__id(p, rt_ids[0][0]);
+
+		while (pdata__next(p, &rec) > 0)
+			;
+		if (id)
+			id->value = 42;
+		logcap_reset();
+		is_int(pdata__rewind(p), 0, "rewind: a file image can be read again");
+		while ((r = pdata__next(p, &rec)) > 0)
+			again++;
+		ok(again == rt_nrec && r == 0, "rewind: every record again, then the end (%zu)", again);
+		ok(logcap_warnings == 1 && strstr(logcap_warn, "data size field is 0"),
+		   "rewind: the end's warning is said again ('%s')", logcap_warn);
+		ok(id && id->value == 0, "rewind: the per-id values are 0 again");
+	}
 	pdata__close(p);
 	free(g);
 
@@ -1564,6 +1618,7 @@ static void test_pipe(void)
 	p = open_mem(m, pipe_img.n, err, sizeof(err));
 	if (ok(p != NULL, "pipe from memory: opens ('%s')", err))
 		check_pipe_reader(p, "pipe from memory", true);
+	is_int(p ? pdata__rewind(p) : 0, -ESPIPE, "pipe: a stream is not read again");
 	pdata__close(p);
 
 	/* Saved to a regular file, a pipe stream is still read as one. */
@@ -1911,6 +1966,7 @@ int main(void)
 	test_encoders();
 	test_event_agreement();
 	test_unfinished();
+	test_log_hold();
 	test_data_size_zero();
 	test_malformed();
 	test_next_errors();
