@@ -241,13 +241,33 @@ test_expect_success PERF,CC,MOUNTNS 'this machine'\''s release is not the one lo
 
 # perf record names the kernel by the vmlinux it read, when it read one:
 # perf's kernel is then the first kernel entry that is not a module's, its
-# build id that one's (perf calls it [kernel.vmlinux], mperf still
-# [kernel.kallsyms]: compared by symbol alone).
+# build id that one's, and its DSO named by it: [kernel.vmlinux] in
+# report's columns (and before a section's name), the path in script and -D.
 test_expect_success PERF,CC 'a kernel recorded as a vmlinux: its build id still, never this machine'\''s kallsyms' '
 	synth --os-release $REL --kernel-name /usr/lib/debug/lib/modules/$REL/vmlinux kv.data $BID $K \
 		$(at 0x150) $(at 0x320) $(at 0x810) &&
 	same -i kv.data --sort sym && warned $BID && ! grep -q "\[k\] [a-z_]" mperf.out &&
 	same -i kv.data --sort sym -k vmlinux.good && quiet && grep -q "\[k\] kfunc_beta" mperf.out
+'
+
+test_expect_success PERF,CC 'a kernel recorded as a vmlinux: named [kernel.vmlinux] as perf names it, in every output' '
+	synth --os-release $REL --kernel-name /usr/lib/debug/lib/modules/$REL/vmlinux kvc.data $BID $K \
+		$(at 0x150):$(at 0x310):$(at 0x610) $(at 0x150):$(at 0x810) $(at 0x400):$(at 0x550) &&
+	same -i kv.data && warned $BID && grep -q "^ .*  \[kernel\.vmlinux\]  *\[k\] 0x" mperf.out &&
+	for o in "" "--sort dso,sym" "--no-children"; do
+		same -i kv.data -k vmlinux.good $o && quiet || exit 1
+	done &&
+	grep -q "\[kernel\.vmlinux\]\.init\.text  *\[k\] kinit_fn" mperf.out &&
+	for o in "" "--no-children -g folded" "-g caller" "--sort dso,sym -g folded"; do
+		same -i kvc.data -k vmlinux.good $o && quiet || exit 1
+	done &&
+	same_script kv.data && grep -q "(/usr/lib/debug/lib/modules/$REL/vmlinux)\$" mperf.script &&
+	same_script kvc.data &&
+	"$PERF" report -D -i kv.data 2>/dev/null | grep "dso:" >perf.dso &&
+	"$MPERF" report -D -i kv.data 2>/dev/null | grep "dso:" >mperf.dso &&
+	test_line_count = 3 mperf.dso && cmp perf.dso mperf.dso &&
+	"$MPERF" report --json -i kv.data -k vmlinux.good >out.json &&
+	grep -q "\"\[kernel\.vmlinux\]\.init\.text\"" out.json
 '
 
 # Modules: a .ko-like object (ld -r, as the kernel links modules, with a

@@ -278,7 +278,7 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 	static const int modes[] = { PERF_RECORD_MISC_USER, PERF_RECORD_MISC_KERNEL };
 	const struct sym *sym = NULL;
 	struct resolved r = { 0 };
-	char buf[64];
+	char buf[64], kname[256];
 	int mode = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -291,7 +291,8 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 	}
 	if (!r.found)
 		return 0;
-	if (!(s->dso = strset_intern(&B->strs, stackwalk_short_name(r.dso, buf, sizeof(buf)))))
+	if (!(s->dso = strset_intern(&B->strs, symcache__kernel_dso_name(B->syms, stackwalk_short_name(r.dso, buf, sizeof(buf)),
+									 false, kname, sizeof(kname)))))
 		return -ENOMEM;
 	s->level = stackwalk_level(mode);
 	stackwalk_kernel_hit(B->syms, mode, &r);

@@ -94,6 +94,7 @@ struct hist {
 	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
 	bool finished;		/* the session ended (after damage too) */
 	bool copy;		/* kallsyms may come from the build-id cache's copy (hist_read_fast) */
+	const char *kdso;	/* the kernel's map as entries show it (symcache__kernel_dso_name) */
 	const struct report_hist_opts *o;
 	struct pdata *p;
 	struct hists *h;		/* one per event */
@@ -729,7 +730,10 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		stackwalk_kernel_hit(H->syms, ss->cpumode, w);
 
 		if (w->dso != H->last_dso_raw) {
-			H->last_dso = intern(H, stackwalk_short_name(w->dso, jit, sizeof(jit)));
+			char kname[256];
+
+			H->last_dso = intern(H, symcache__kernel_dso_name(H->syms, stackwalk_short_name(w->dso, jit, sizeof(jit)),
+									  false, kname, sizeof(kname)));
 			H->last_jit = stackwalk_is_jit(w->dso);
 			H->last_dso_raw = H->last_dso ? w->dso : NULL;
 		}
@@ -739,7 +743,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 			k.module_addr = ss->smp->ip - w->map_start + w->map_pgoff;
 		/* perf resolves every sample: the first one's symbol also sizes the columns. */
 		if (k.level == 'k' && H->chains)
-			sym = symcache__find_kernel(H->syms, k.dso, ss->smp->ip, &ki);	/* read before the samples */
+			sym = symcache__find_kernel(H->syms, w->dso, ss->smp->ip, &ki);	/* read before the samples */
 		else if (k.level == 'k') {
 			k.kernel_pending = true;	/* kallsyms is still being read */
 			/*
@@ -859,6 +863,12 @@ static void kernel_symbols_ready(struct hist *H)
 }
 
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
+/* The machine's name of the kernel's map for an entry's dso as it is shown (H->kdso). */
+static const char *machine_dso(const struct hist *H, const char *dso)
+{
+	return dso == H->kdso ? "[kernel.kallsyms]" : dso;
+}
+
 static int resolve_kernel(struct hist *H)
 {
 	uint64_t kstart = 0, kend = 0;
@@ -888,23 +898,25 @@ static int resolve_kernel(struct hist *H)
 			const struct sym *sym;
 			int err;
 
-			const char *sec = h->kernel_pending && !h->kfirst && h->dso && !strcmp(h->dso, "[kernel.kallsyms]") ?
+			const char *sec = h->kernel_pending && !h->kfirst && h->dso && h->dso == H->kdso ?
 					  symcache__kernel_section(H->syms, h->addr) : NULL;
+			const char *map = sec ? sec : machine_dso(H, h->dso);	/* as the symbol cache names it */
+			char kname[256];
 
 			/* a kernel image's section past .text: a map of its own once perf has read the image */
-			if (sec && !(h->dso = intern(H, sec))) {
+			if (sec && !(h->dso = intern(H, symcache__kernel_dso_name(H->syms, sec, false, kname, sizeof(kname))))) {
 				while (++e < old.n)
 					free(old.v[e]);
 				free(old.v);
 				return -ENOMEM;
 			}
-			if (h->kernel_pending && krange && !h->kfirst && h->dso && !strcmp(h->dso, "[kernel.kallsyms]") &&
+			if (h->kernel_pending && krange && !h->kfirst && h->dso && h->dso == H->kdso &&
 			    (h->addr < kstart || h->addr >= kend)) {
 				h->dso = NULL;	/* past the kernel's symbols: once perf has read them, no map */
 				h->kernel_pending = false;
 			}
 			if (h->kernel_pending) {
-				sym = symcache__find_kernel(H->syms, h->dso, h->addr, &ki);
+				sym = symcache__find_kernel(H->syms, map, h->addr, &ki);
 				if (sym) {
 					h->object = ki.object;
 					h->sym_len = ki.namelen;
@@ -1872,6 +1884,9 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 		symcache__use_kallsyms_copy(H->syms);
 	symcache__set_build_ids(H->syms, recorded_build_id, p);
 	symcache__set_kernel_files(H->syms, p, o->vmlinux, o->kallsyms);
+	H->kdso = intern(H, symcache__kernel_dso_name(H->syms, "[kernel.kallsyms]", false, NULL, 0));
+	if (!H->kdso)
+		return mperf_error(-ENOMEM, "out of memory");
 	stackwalk__init(&H->walk, H->syms, &H->strs);
 	if (o->max_stack && o->max_stack < H->walk.max_stack)
 		H->walk.max_stack = o->max_stack;

@@ -98,7 +98,7 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
 {
 	size_t b = (size_t)(hash_u64((uintptr_t)dso) % DBUCKETS);
 	struct stackwalk_dso *d;
-	char jit[64];
+	char jit[64], kname[256];
 
 	for (d = W->dsos[b]; d; d = d->next)
 		if (d->raw == dso)
@@ -107,7 +107,8 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
 		return NULL;
 	d->raw = dso;
 	d->id = intern(W, dso);
-	d->name = intern(W, stackwalk_short_name(dso, jit, sizeof(jit)));
+	d->name = intern(W, symcache__kernel_dso_name(W->syms, stackwalk_short_name(dso, jit, sizeof(jit)), false, kname,
+							    sizeof(kname)));
 	d->jit = stackwalk_is_jit(dso);
 	d->rank = rank;
 	if (!d->id || !d->name) {

@@ -172,6 +172,7 @@ struct symcache {
 	unsigned char kid[HOST_BUILD_ID_MAX];
 	size_t kid_len;
 	bool kid_set;
+	char *kname;		/* that entry's name when a vmlinux's (symcache__kernel_dso_name) */
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
 	char kref[64];
 	uint64_t kref_addr;
@@ -266,6 +267,7 @@ void symcache__delete(struct symcache *c)
 	ksyms_free(c->kallsyms);
 	kimage_free(c->kimage);
 	kmods_free(c->kmods);
+	free(c->kname);
 	free(c->kallsyms_file);
 	free(c->vmlinux_file);
 	free(c->os_release);
@@ -1784,6 +1786,9 @@ static void kmods_from_file(struct symcache *c, struct pdata *p)
 				c->kid_set = true;
 				c->kid_len = len;
 				memcpy(c->kid, e.id, len);
+				/* perf's kernel DSO is then named by it */
+				if (strstr(e.name, "vmlinux"))
+					c->kname = strdup(e.name);
 			}
 			continue;
 		}
@@ -1870,6 +1875,19 @@ bool symcache__kernel_map(struct symcache *c, uint64_t ip, const char **dso)
 		return false;
 	*dso = sec;
 	return true;
+}
+
+const char *symcache__kernel_dso_name(const struct symcache *c, const char *dso, bool long_name, char *buf,
+				     size_t len)
+{
+	size_t n = strlen("[kernel.kallsyms]");
+
+	if (!c->kname || strncmp(dso, "[kernel.kallsyms]", n))
+		return dso;
+	if (!dso[n])
+		return long_name ? c->kname : "[kernel.vmlinux]";
+	snprintf(buf, len, "[kernel.vmlinux]%s", dso + n);
+	return buf;
 }
 
 const char *symcache__kernel_section(struct symcache *c, uint64_t ip)
