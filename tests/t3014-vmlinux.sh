@@ -132,6 +132,11 @@ test_expect_success PERF,CC '-k/--vmlinux: its symbols, moved to the recorded ke
 	for f in k.data kfirst.data kgap.data; do
 		same -i $f -k vmlinux.good && quiet || return 1
 	done &&
+	# the dso a key without the symbol: each section its own row, as perf
+	for o in "--sort dso" "--sort comm,dso"; do
+		same -i k.data -k vmlinux.good $o && quiet || exit 1
+	done &&
+	grep -q "^ .*\[kernel\.kallsyms\]\.init\.text *\$" mperf.out &&
 	same -i k.data --vmlinux vmlinux.good && quiet && named &&
 	grep -q "\[k\] 0x0000000000001550$" mperf.out &&
 	grep -q "\[unknown\]  *\[k\] 0xffffffff9a000900$" mperf.out

@@ -167,10 +167,19 @@ static bool listed_id(const char *list, int id)
 	return false;
 }
 
+/* Whether kernel samples waiting for kallsyms are kept apart by address: the dso is a key, the symbol not. */
+static bool pending_by_addr(const struct hist *H)
+{
+	return H->key[REPORT_KEY_DSO] && !H->key[REPORT_KEY_SYM];
+}
+
 static bool same(const struct hist *H, const struct hent *a, const struct hent *b)
 {
 	/* Kept apart until kallsyms is read: the first sample in the kernel's map may keep it when others lose it. */
 	if (a->kernel_pending && b->kernel_pending && a->kfirst != b->kfirst)
+		return false;
+	/* and each address, where its symbol may change its dso (a section's map, or none) */
+	if (a->kernel_pending && b->kernel_pending && pending_by_addr(H) && a->addr != b->addr)
 		return false;
 	/* perf's symbol key ignores the level: an entry shows its first sample's.  First: it tells most apart. */
 	if (H->key[REPORT_KEY_SYM] && (a->sym_start != b->sym_start || a->sym != b->sym ||
@@ -209,6 +218,8 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 
 	if (H->key[REPORT_KEY_SYM])
 		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr));
+	else if (e->kernel_pending && pending_by_addr(H))
+		h = hash_mix(h, e->addr);
 	return h ^ (h >> 29);
 }
 
