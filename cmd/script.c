@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "cmd.h"
 
 static const char script_usage[] =
-	"usage: mperf script [-i file] [-F fields]... [--header]\n"
+	"usage: mperf script [-i file] [-F fields]... [--header] [-k file | --kallsyms file]\n"
 	"   or: mperf script -h\n"
 	"\n"
 	"    -i, --input FILE     input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
@@ -21,6 +22,9 @@ static const char script_usage[] =
 	"                         FIELD: comm, tid, pid, time, cpu, event, trace, ip, sym,\n"
 	"                         symoff, dso, period\n"
 	"        --header         print the file's header and features first\n"
+	"    -k, --vmlinux FILE   the kernel's symbols from this image (vmlinux), and no other\n"
+	"                         (else as mperf report finds them: see mperf-report(1))\n"
+	"        --kallsyms FILE  the kernel's symbols from this kallsyms file\n"
 	"    -h, --help           show this help\n";
 
 int cmd_script(int argc, char **argv)
@@ -29,6 +33,8 @@ int cmd_script(int argc, char **argv)
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "header", no_argument, NULL, 'H' },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "kallsyms", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -39,7 +45,7 @@ int cmd_script(int argc, char **argv)
 	int c, ret;
 
 	report__script_defaults(&o);
-	while ((c = getopt_long(argc, argv, "i:F:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:F:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -50,6 +56,16 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'H':
 			o.header = true;
+			break;
+		case 'k':
+		case 'L':
+			/* as perf: a file that cannot be read is refused before anything is read */
+			if (access(optarg, R_OK)) {
+				cmd_error("script", "cannot read %s '%s': %s", c == 'k' ? "--vmlinux" : "--kallsyms", optarg,
+					  strerror(errno));
+				return EXIT_MPERF;
+			}
+			*(c == 'k' ? &o.vmlinux : &o.kallsyms) = optarg;
 			break;
 		case 'h':
 			fputs(script_usage, stdout);
@@ -63,6 +79,8 @@ int cmd_script(int argc, char **argv)
 		cmd_error("script", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (o.vmlinux && o.kallsyms)
+		return cmd_usage_error("script", "-k/--vmlinux and --kallsyms cannot be used together (one source of kernel symbols)");
 	/* A closed reader of our stdout ends us through write errors, not SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
 	label = strcmp(input, "-") ? input : "stdin";

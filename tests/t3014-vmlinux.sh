@@ -94,10 +94,13 @@ same () {
 	"$MPERF" report "$@" 2>mperf.err | no_tip >mperf.out &&
 	diff -u perf.out mperf.out
 }
-# same_script FILE: mperf script and perf script agree, stdout and stderr
+# same_script FILE [SCRIPT-ARGS...]: mperf script and perf script agree,
+# stdout and stderr
 same_script () {
-	"$PERF" script -i "$1" >perf.script 2>perf.serr &&
-	"$MPERF" script -i "$1" >mperf.script 2>mperf.serr &&
+	local f=$1
+	shift
+	"$PERF" script -i "$f" "$@" >perf.script 2>perf.serr &&
+	"$MPERF" script -i "$f" "$@" >mperf.script 2>mperf.serr &&
 	cmp perf.script mperf.script &&
 	sed "s/^/mperf script: warning: /" perf.serr | diff -u - mperf.serr
 }
@@ -273,6 +276,19 @@ test_expect_success PERF,CC 'a kernel recorded as a vmlinux: named [kernel.vmlin
 	test_line_count = 3 mperf.dso && cmp perf.dso mperf.dso &&
 	"$MPERF" report --json -i kv.data -k vmlinux.good >out.json &&
 	grep -q "\"\[kernel\.vmlinux\]\.init\.text\"" out.json
+'
+
+test_expect_success PERF,CC 'script -k and --kallsyms: as perf script reads them' '
+	for f in k.data kc.data kfirst.data kv.data kvc.data; do
+		same_script $f -k vmlinux.good && test_must_be_empty mperf.serr || exit 1
+	done &&
+	grep -q "kinit_fn+0x10 (\[kernel\.vmlinux\]\.init\.text)" mperf.script &&
+	same_script kc.data -k vmlinux.bad &&
+	printf "%s\n" "ffffffff9a000000 T _text" "ffffffff9a000100 T ks_alpha" "ffffffff9a000880 T _etext" >ks &&
+	same_script kc.data --kallsyms ks && grep -q "ks_alpha+0x50" mperf.script &&
+	test_expect_code 125 "$MPERF" script -i k.data -k no-such-vmlinux 2>err &&
+	grep -q "no-such-vmlinux" err &&
+	test_expect_code 129 "$MPERF" script -i k.data -k vmlinux.good --kallsyms ks 2>err
 '
 
 # Modules: a .ko-like object (ld -r, as the kernel links modules, with a

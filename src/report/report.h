@@ -288,6 +288,8 @@ struct report_script_opts {
 		bool user_set;		/* -F decided this type's fields */
 	} type[SCRIPT_NR_TYPES];
 	bool header;			/* --header: the file's header first */
+	const char *vmlinux;		/* -k: the kernel's symbols from this image only */
+	const char *kallsyms;		/* --kallsyms: from this kallsyms file */
 };
 
 /* perf's defaults (no -F). */

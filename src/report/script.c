@@ -853,7 +853,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 	if (!(S.syms = symcache__new()))
 		return mperf_error(-ENOMEM, "out of memory");
 	symcache__set_build_ids(S.syms, recorded_build_id, p);
-	symcache__set_kernel_files(S.syms, p, NULL, NULL);
+	symcache__set_kernel_files(S.syms, p, o->vmlinux, o->kallsyms);
 	if (out_init(&S.out, f)) {
 		symcache__delete(S.syms);
 		return mperf_error(-ENOMEM, "out of memory");
