@@ -292,7 +292,7 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 	if (!r.found)
 		return 0;
 	if (!(s->dso = strset_intern(&B->strs, symcache__kernel_dso_name(B->syms, stackwalk_short_name(r.dso, buf, sizeof(buf)),
-									 false, kname, sizeof(kname)))))
+									 SYMCACHE_KNAME_SHORT, kname, sizeof(kname)))))
 		return -ENOMEM;
 	s->level = stackwalk_level(mode);
 	stackwalk_kernel_hit(B->syms, mode, &r);

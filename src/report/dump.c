@@ -737,7 +737,7 @@ static int dump_sample(void *arg, const struct session_sample *ss)
 	out_char(&d->out, ':');
 	out_i64(&d->out, ss->where.tid);
 	out_mem(&d->out, "\n ...... dso: ", 14);
-	out_str(&d->out, symcache__kernel_dso_name(d->syms, ss->where.dso, true, kname, sizeof(kname)));
+	out_str(&d->out, symcache__kernel_dso_name(d->syms, ss->where.dso, SYMCACHE_KNAME_LONG, kname, sizeof(kname)));
 	out_char(&d->out, '\n');
 	return 0;
 }

@@ -167,10 +167,27 @@ static bool listed_id(const char *list, int id)
 	return false;
 }
 
-/* Whether kernel samples waiting for kallsyms are kept apart by address: the dso is a key, the symbol not. */
+/*
+ * Whether perf's filters hide entry k: --comms, --pid/--tid, and --dsos
+ * by the DSO's short name or its long one (dso_long: a file's path, the
+ * kernel's vmlinux if the recording names one).
+ */
+static bool filtered(const struct hist *H, const struct hent *k, const char *dso_long)
+{
+	if (H->o->comm && !listed(H->o->comm, k->comm))
+		return true;
+	if (H->o->dso && !(k->dso && (listed(H->o->dso, k->dso) || (dso_long && listed(H->o->dso, dso_long)))))
+		return true;
+	return (H->o->pid && !listed_id(H->o->pid, k->pid)) || (H->o->tid && !listed_id(H->o->tid, k->tid));
+}
+
+/*
+ * Whether kernel samples waiting for kallsyms are kept apart by address:
+ * the dso is a key (or filters), the symbol not.
+ */
 static bool pending_by_addr(const struct hist *H)
 {
-	return H->key[REPORT_KEY_DSO] && !H->key[REPORT_KEY_SYM];
+	return (H->key[REPORT_KEY_DSO] || H->o->dso) && !H->key[REPORT_KEY_SYM];
 }
 
 static bool same(const struct hist *H, const struct hent *a, const struct hent *b)
@@ -719,6 +736,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	struct hent k = { 0 }, *e;
 	const struct sym *sym = NULL;
 	struct ksym_info ki = { 0 };
+	char kname[256];
 
 	if (!w)
 		return -ENOMEM;
@@ -741,10 +759,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		stackwalk_kernel_hit(H->syms, ss->cpumode, w);
 
 		if (w->dso != H->last_dso_raw) {
-			char kname[256];
-
 			H->last_dso = intern(H, symcache__kernel_dso_name(H->syms, stackwalk_short_name(w->dso, jit, sizeof(jit)),
-									  false, kname, sizeof(kname)));
+									  SYMCACHE_KNAME_SHORT, kname, sizeof(kname)));
 			H->last_jit = stackwalk_is_jit(w->dso);
 			H->last_dso_raw = H->last_dso ? w->dso : NULL;
 		}
@@ -785,12 +801,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		k.addr = k.module_addr;
 	}
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
-	if (H->o->comm && !listed(H->o->comm, k.comm))
-		k.filtered = true;
-	if (H->o->dso && !(k.dso && (listed(H->o->dso, k.dso) || listed(H->o->dso, w->dso))))
-		k.filtered = true;
-	if ((H->o->pid && !listed_id(H->o->pid, w->pid)) || (H->o->tid && !listed_id(H->o->tid, w->tid)))
-		k.filtered = true;
+	k.filtered = filtered(H, &k, symcache__kernel_dso_name(H->syms, w->dso, SYMCACHE_KNAME_LONG, kname, sizeof(kname)));
 	hs->total_period += ss->period;
 	if (!k.filtered)
 		hs->shown_period += ss->period;
@@ -915,7 +926,7 @@ static int resolve_kernel(struct hist *H)
 			char kname[256];
 
 			/* a kernel image's section past .text: a map of its own once perf has read the image */
-			if (sec && !(h->dso = intern(H, symcache__kernel_dso_name(H->syms, sec, false, kname, sizeof(kname))))) {
+			if (sec && !(h->dso = intern(H, symcache__kernel_dso_name(H->syms, sec, SYMCACHE_KNAME_SHORT, kname, sizeof(kname))))) {
 				while (++e < old.n)
 					free(old.v[e]);
 				free(old.v);
@@ -925,6 +936,17 @@ static int resolve_kernel(struct hist *H)
 			    (h->addr < kstart || h->addr >= kend)) {
 				h->dso = NULL;	/* past the kernel's symbols: once perf has read them, no map */
 				h->kernel_pending = false;
+				sec = "";
+			}
+			/* its map known, perf's --dsos decides again (a section's long name is the kernel's) */
+			if (sec && H->o->dso &&
+			    filtered(H, h, h->dso ? symcache__kernel_dso_name(H->syms, sec, SYMCACHE_KNAME_LONG, NULL, 0) : NULL) !=
+			    h->filtered) {
+				h->filtered = !h->filtered;
+				if (h->filtered)
+					hs->shown_period -= h->period;
+				else
+					hs->shown_period += h->period;
 			}
 			if (h->kernel_pending) {
 				sym = symcache__find_kernel(H->syms, map, h->addr, &ki);
@@ -1895,7 +1917,7 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 		symcache__use_kallsyms_copy(H->syms);
 	symcache__set_build_ids(H->syms, recorded_build_id, p);
 	symcache__set_kernel_files(H->syms, p, o->vmlinux, o->kallsyms);
-	H->kdso = intern(H, symcache__kernel_dso_name(H->syms, "[kernel.kallsyms]", false, NULL, 0));
+	H->kdso = intern(H, symcache__kernel_dso_name(H->syms, "[kernel.kallsyms]", SYMCACHE_KNAME_SHORT, NULL, 0));
 	if (!H->kdso)
 		return mperf_error(-ENOMEM, "out of memory");
 	stackwalk__init(&H->walk, H->syms, &H->strs);

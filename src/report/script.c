@@ -581,8 +581,8 @@ static const char *dso_name(const struct script *S, const struct resolved *r, ch
 	if (!r->found)
 		return "[unknown]";
 	/* the kernel's, by the vmlinux the recording names it by */
-	if (symcache__kernel_dso_name(S->syms, r->dso, true, buf, len) != r->dso)
-		return symcache__kernel_dso_name(S->syms, r->dso, true, buf, len);
+	if (symcache__kernel_dso_name(S->syms, r->dso, SYMCACHE_KNAME_NAME, buf, len) != r->dso)
+		return symcache__kernel_dso_name(S->syms, r->dso, SYMCACHE_KNAME_NAME, buf, len);
 	if (r->dso[0] != '/' || !(base = strrchr(r->dso, '/') + 1) || !(ko = strstr(base, ".ko")) ||
 	    (ko[3] && ko[3] != '.') || (n = (size_t)(ko - base)) + 3 > len || pdata__build_id(S->p, r->dso, id))
 		return r->dso;

@@ -107,7 +107,7 @@ struct stackwalk_dso *stackwalk__dso(struct stackwalk *W, const char *dso, uint3
 		return NULL;
 	d->raw = dso;
 	d->id = intern(W, dso);
-	d->name = intern(W, symcache__kernel_dso_name(W->syms, stackwalk_short_name(dso, jit, sizeof(jit)), false, kname,
+	d->name = intern(W, symcache__kernel_dso_name(W->syms, stackwalk_short_name(dso, jit, sizeof(jit)), SYMCACHE_KNAME_SHORT, kname,
 							    sizeof(kname)));
 	d->jit = stackwalk_is_jit(dso);
 	d->rank = rank;

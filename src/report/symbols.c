@@ -1877,15 +1877,20 @@ bool symcache__kernel_map(struct symcache *c, uint64_t ip, const char **dso)
 	return true;
 }
 
-const char *symcache__kernel_dso_name(const struct symcache *c, const char *dso, bool long_name, char *buf,
-				     size_t len)
+const char *symcache__kernel_dso_name(const struct symcache *c, const char *dso, enum symcache_kname which,
+				     char *buf, size_t len)
 {
 	size_t n = strlen("[kernel.kallsyms]");
 
-	if (!c->kname || strncmp(dso, "[kernel.kallsyms]", n))
+	if (!dso || strncmp(dso, "[kernel.kallsyms]", n))
+		return dso;
+	/* a section's map shares the kernel's long name */
+	if (which == SYMCACHE_KNAME_LONG)
+		return c->kname ? c->kname : "[kernel.kallsyms]";
+	if (!c->kname)
 		return dso;
 	if (!dso[n])
-		return long_name ? c->kname : "[kernel.vmlinux]";
+		return which == SYMCACHE_KNAME_NAME ? c->kname : "[kernel.vmlinux]";
 	snprintf(buf, len, "[kernel.vmlinux]%s", dso + n);
 	return buf;
 }

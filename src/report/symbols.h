@@ -128,17 +128,19 @@ void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char 
  */
 const char *symcache__kernel_section(struct symcache *c, uint64_t ip);
 /*
- * The name to show for the kernel's map dso ("[kernel.kallsyms]", or that
- * and a section's name after it, as the machine and
- * symcache__kernel_section name them), as perf names the kernel's DSO:
- * when the recording's kernel build id entry is a vmlinux's path (perf
- * record read that image), "[kernel.vmlinux]" (and the section after it),
- * or (long_name, as perf script and -D print it) the path itself for the
- * kernel's own map.  Any other dso is returned as it is; buf holds a
- * section's name.
+ * The names of the kernel's map dso ("[kernel.kallsyms]", or that and a
+ * section's name after it, as the machine and symcache__kernel_section
+ * name them) as perf names the kernel's DSO.  When the recording's kernel
+ * build-id entry is a vmlinux's path (perf record read that image):
+ * SHORT, report's columns: "[kernel.vmlinux]" (and the section after it);
+ * NAME, script's: the path for the kernel's own map, else as SHORT; LONG,
+ * -D's and --dsos': the path, for a section's map too.  Otherwise
+ * "[kernel.kallsyms]" (LONG) or dso as it is.  Any other dso is returned
+ * as it is; buf holds a section's name.
  */
-const char *symcache__kernel_dso_name(const struct symcache *c, const char *dso, bool long_name, char *buf,
-				     size_t len);
+enum symcache_kname { SYMCACHE_KNAME_SHORT, SYMCACHE_KNAME_NAME, SYMCACHE_KNAME_LONG };
+const char *symcache__kernel_dso_name(const struct symcache *c, const char *dso, enum symcache_kname which,
+				     char *buf, size_t len);
 /*
  * A kernel address the recorded kernel map holds, once perf has read the
  * kernel's symbols: with an image, its .text keeps *dso, another section
