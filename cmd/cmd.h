@@ -3,6 +3,7 @@
 #define MPERF_CMD_H
 
 #include <stddef.h>
+#include "../src/lib/err.h"
 
 #define EXIT_USAGE 129
 /*
@@ -10,6 +11,19 @@
  * of a workload's status, which record and stat pass through.
  */
 #define EXIT_MPERF 125
+/*
+ * A perf.data file (or stream) damaged inside its data (cut, or a record
+ * that does not parse), read by a view that prints what came before the
+ * damage (report's histograms and -D, script): that output, one error
+ * line, and this status.  A view that printed nothing exits EXIT_MPERF.
+ */
+#define EXIT_DAMAGED 1
+
+/* ret, or EXIT_DAMAGED for the damage such a view returns after its output. */
+static inline int cmd_damaged(int ret)
+{
+	return ret == -MPERF_ERR_TRUNCATED || ret == -MPERF_ERR_CORRUPT ? EXIT_DAMAGED : ret;
+}
 
 struct option;
 

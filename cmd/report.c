@@ -698,11 +698,11 @@ int cmd_report(int argc, char **argv)
 	} else if (check || (stats && ho.json))
 		ret = summarize(p, label, input, stats && ho.json, check, tolerance);
 	else if (dump)
-		ret = report__dump(p, label, stdout);
+		ret = cmd_damaged(report__dump(p, label, stdout));
 	else if (stats)
 		ret = report__stats(p, label, stdout);
 	else
-		ret = report__hist(p, label, &ho, stdout);
+		ret = cmd_damaged(report__hist(p, label, &ho, stdout));
 	pdata__close(p);
 	/* An option this file's view cannot take (said by the view): a usage error. */
 	return ret == -MPERF_ERR_USAGE ? EXIT_USAGE : ret;

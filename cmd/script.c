@@ -100,7 +100,7 @@ int cmd_script(int argc, char **argv)
 		ret = report__header(p, label, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
 	}
 	if (ret >= 0)
-		ret = report__script(p, label, &o, stdout);
+		ret = cmd_damaged(report__script(p, label, &o, stdout));
 	pdata__close(p);
 	return ret;
 }
