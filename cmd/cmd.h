@@ -60,6 +60,11 @@ void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
  * whole usage for one bad value.  Returns EXIT_USAGE.
  */
 int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * The file of -k/--vmlinux (opt 'k') or --kallsyms: 0 when it can be read;
+ * else said in one line, as perf refuses it before reading, and EXIT_MPERF.
+ */
+int cmd_kernel_file(const char *cmd, int opt, const char *path);
 /* "hint: see 'mperf <cmd> -h'" on stderr. */
 void cmd_hint(const char *cmd);
 /*

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "../src/lib/log.h"
 #include "cmd.h"
 #include "version.h"
@@ -69,6 +70,15 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 	cmd_hint(cmd);
 	return EXIT_USAGE;
+}
+
+int cmd_kernel_file(const char *cmd, int opt, const char *path)
+{
+	/* as perf: a file that cannot be read is refused before anything is read */
+	if (access(path, R_OK) == 0)
+		return 0;
+	cmd_error(cmd, "cannot read %s '%s': %s", opt == 'k' ? "--vmlinux" : "--kallsyms", path, strerror(errno));
+	return EXIT_MPERF;
 }
 
 void cmd_hint(const char *cmd)

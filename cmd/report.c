@@ -593,12 +593,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'k':
 		case 'L':
-			/* as perf: a file that cannot be read is refused before anything is read */
-			if (access(optarg, R_OK)) {
-				cmd_error("report", "cannot read %s '%s': %s", c == 'k' ? "--vmlinux" : "--kallsyms", optarg,
-					  strerror(errno));
+			if (cmd_kernel_file("report", c, optarg))
 				return EXIT_MPERF;
-			}
 			*(c == 'k' ? &ho.vmlinux : &ho.kallsyms) = optarg;
 			*(c == 'k' ? &eo.vmlinux : &eo.kallsyms) = optarg;
 			kernel_opt = c == 'k' ? "-k/--vmlinux" : "--kallsyms";

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "cmd.h"
@@ -59,12 +58,8 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'k':
 		case 'L':
-			/* as perf: a file that cannot be read is refused before anything is read */
-			if (access(optarg, R_OK)) {
-				cmd_error("script", "cannot read %s '%s': %s", c == 'k' ? "--vmlinux" : "--kallsyms", optarg,
-					  strerror(errno));
+			if (cmd_kernel_file("script", c, optarg))
 				return EXIT_MPERF;
-			}
 			*(c == 'k' ? &o.vmlinux : &o.kallsyms) = optarg;
 			break;
 		case 'h':
