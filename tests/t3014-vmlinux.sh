@@ -304,6 +304,23 @@ test_expect_success PERF,CC 'script -k and --kallsyms: as perf script reads them
 	test_expect_code 129 "$MPERF" script -i k.data -k vmlinux.good --kallsyms ks 2>err
 '
 
+# -D: perf loads the kernel's symbols as it resolves a sample there, and
+# names the kernel's map by the image it loaded from then on.
+test_expect_success PERF,CC '''-D with a kernel image in the cache: its path in the dso lines, as perf''' '''
+	(
+		HOME=$TRASH_DIRECTORY/cache && export HOME &&
+		test -f "$HOME/.debug/.build-id/11/${BID#11}/elf" &&
+		for f in k.data kv.data; do
+			"$PERF" report -D -i $f 2>/dev/null | sed "/^Aggregated stats:/,\$d" >perf.dump &&
+			"$MPERF" report -D -i $f 2>/dev/null | sed "/^Aggregated stats:/,\$d" >mperf.dump &&
+			diff -u perf.dump mperf.dump || exit 1
+		done &&
+		grep -q "dso: $HOME/.debug/.build-id/11/${BID#11}/elf$" mperf.dump &&
+		grep -q "dso: /usr/lib/debug/lib/modules/$REL/vmlinux$" mperf.dump &&
+		"$MPERF" report -D -i k.data 2>/dev/null | grep -q "dso: <not found>$"
+	)
+'''
+
 # Modules: a .ko-like object (ld -r, as the kernel links modules, with a
 # build id) whose .text perf maps the module's address to by its offset.
 MID=abcdef0011223344556677889900aabbccddeeff

@@ -658,8 +658,38 @@ struct dump {
 	struct stats *stats;
 	bool ordered;
 	const char *host_arch;	/* perf names registers by this machine's arch when the file has no ARCH */
-	struct symcache *syms;	/* loads nothing: says perf's warning for another machine's kernel */
+	struct symcache *syms;	/* perf's warning for another machine's kernel; a kernel image, if found */
+	bool krange_read, krange;	/* the range of the kernel image's symbols, read, and known */
+	uint64_t kstart, kend;
 };
+
+/*
+ * The DSO a sample's dso line names: its map's, by perf's long name.
+ * perf loads the kernel's symbols as it resolves a sample there, before
+ * the line: from a kernel image (when a place perf looks in has one with
+ * the recorded build id), the kernel's map is then the image's (its
+ * path), an image section's map keeps the name the kernel had, and an
+ * address past the image's symbols is in no map.  Without an image
+ * (kallsyms) nothing changes, and nothing is read.
+ */
+static const char *sample_dso(struct dump *d, const struct session_sample *ss, char *buf, size_t len)
+{
+	const struct resolved *w = &ss->where;
+	const char *img;
+
+	if (!w->found)
+		return w->dso;
+	if (ss->cpumode != PERF_RECORD_MISC_KERNEL || strcmp(w->dso, "[kernel.kallsyms]") ||
+	    !(img = symcache__kernel_image_path(d->syms)))
+		return symcache__kernel_dso_name(d->syms, w->dso, SYMCACHE_KNAME_LONG, buf, len);
+	if (symcache__kernel_section(d->syms, ss->smp->ip))
+		return symcache__kernel_dso_name(d->syms, w->dso, SYMCACHE_KNAME_LONG, buf, len);
+	if (!d->krange_read) {
+		d->krange = symcache__kernel_range(d->syms, &d->kstart, &d->kend);
+		d->krange_read = true;
+	}
+	return d->krange && (ss->smp->ip < d->kstart || ss->smp->ip >= d->kend) ? "<not found>" : img;
+}
 
 /*
  * "<cpu> <time> " before the offset.  nr_visible: the events known when
@@ -697,6 +727,7 @@ static int dump_record(void *arg, const struct session_record *r)
 
 	if (d->out.err)		/* nobody reads the rest (a closed pipe, a full disk) */
 		return -d->out.err;
+	symcache__kernel_mmap(d->syms, h);	/* the kernel's reference symbol, for an image's range */
 	if ((err = stats__record(d->stats, r)))
 		return err;
 	/* perf counts a compressed record and dumps the records it holds, not it. */
@@ -737,7 +768,7 @@ static int dump_sample(void *arg, const struct session_sample *ss)
 	out_char(&d->out, ':');
 	out_i64(&d->out, ss->where.tid);
 	out_mem(&d->out, "\n ...... dso: ", 14);
-	out_str(&d->out, symcache__kernel_dso_name(d->syms, ss->where.dso, SYMCACHE_KNAME_LONG, kname, sizeof(kname)));
+	out_str(&d->out, sample_dso(d, ss, kname, sizeof(kname)));
 	out_char(&d->out, '\n');
 	return 0;
 }

@@ -173,6 +173,7 @@ struct symcache {
 	size_t kid_len;
 	bool kid_set;
 	char *kname;		/* that entry's name when a vmlinux's (symcache__kernel_dso_name) */
+	bool kimage_looked;	/* symcache__kernel_image_path looked for one */
 	/* The recording's kernel reference symbol and where it was (its kernel MMAP). */
 	char kref[64];
 	uint64_t kref_addr;
@@ -1893,6 +1894,16 @@ const char *symcache__kernel_dso_name(const struct symcache *c, const char *dso,
 		return which == SYMCACHE_KNAME_NAME ? c->kname : "[kernel.vmlinux]";
 	snprintf(buf, len, "[kernel.vmlinux]%s", dso + n);
 	return buf;
+}
+
+const char *symcache__kernel_image_path(struct symcache *c)
+{
+	if (!c->kimage_looked) {
+		c->kimage_looked = true;
+		if (kimage_exists(c))
+			kernel_wait(c);	/* the image first: kallsyms is not read when there is one */
+	}
+	return c->kimage ? c->kimage->path : NULL;
 }
 
 const char *symcache__kernel_section(struct symcache *c, uint64_t ip)

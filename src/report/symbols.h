@@ -139,6 +139,13 @@ const char *symcache__kernel_section(struct symcache *c, uint64_t ip);
  * as it is; buf holds a section's name.
  */
 enum symcache_kname { SYMCACHE_KNAME_SHORT, SYMCACHE_KNAME_NAME, SYMCACHE_KNAME_LONG };
+/*
+ * The path of the kernel image with the recorded build id, loaded (never
+ * kallsyms) when one of perf's places has it: perf's long name of the
+ * kernel's DSO once it has loaded the image (-D's dso lines); else NULL.
+ * Call symcache__kernel_mmap with the records first, as for a lookup.
+ */
+const char *symcache__kernel_image_path(struct symcache *c);
 const char *symcache__kernel_dso_name(const struct symcache *c, const char *dso, enum symcache_kname which,
 				     char *buf, size_t len);
 /*
