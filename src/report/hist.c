@@ -182,6 +182,20 @@ static bool filtered(const struct hist *H, const struct hent *k, const char *dso
 }
 
 /*
+ * perf's long name of the DSO of the map named dso, for --dsos: the
+ * kernel's, once its symbols are loaded (ready) from a kernel image, is
+ * the image's path.
+ */
+static const char *dso_long_name(struct hist *H, const char *dso, bool ready, char *buf, size_t len)
+{
+	const char *img;
+
+	if (ready && dso && !strcmp(dso, "[kernel.kallsyms]") && (img = symcache__kernel_image_path(H->syms)))
+		return img;
+	return symcache__kernel_dso_name(H->syms, dso, SYMCACHE_KNAME_LONG, buf, len);
+}
+
+/*
  * Whether kernel samples waiting for kallsyms are kept apart by address:
  * the dso is a key (or filters), the symbol not.
  */
@@ -801,7 +815,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		k.addr = k.module_addr;
 	}
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
-	k.filtered = filtered(H, &k, symcache__kernel_dso_name(H->syms, w->dso, SYMCACHE_KNAME_LONG, kname, sizeof(kname)));
+	k.filtered = filtered(H, &k, dso_long_name(H, w->dso, H->ksyms_ready, kname, sizeof(kname)));
 	hs->total_period += ss->period;
 	if (!k.filtered)
 		hs->shown_period += ss->period;
@@ -884,13 +898,13 @@ static void kernel_symbols_ready(struct hist *H)
 	H->ksyms_ready = true;
 }
 
-/* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
 /* The machine's name of the kernel's map for an entry's dso as it is shown (H->kdso). */
 static const char *machine_dso(const struct hist *H, const char *dso)
 {
 	return dso == H->kdso ? "[kernel.kallsyms]" : dso;
 }
 
+/* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
 static int resolve_kernel(struct hist *H)
 {
 	uint64_t kstart = 0, kend = 0;
@@ -938,10 +952,10 @@ static int resolve_kernel(struct hist *H)
 				h->kernel_pending = false;
 				sec = "";
 			}
-			/* its map known, perf's --dsos decides again (a section's long name is the kernel's) */
-			if (sec && H->o->dso &&
-			    filtered(H, h, h->dso ? symcache__kernel_dso_name(H->syms, sec, SYMCACHE_KNAME_LONG, NULL, 0) : NULL) !=
-			    h->filtered) {
+			/* its map known, perf's --dsos decides again (a section's long name is the kernel's first) */
+			if (H->o->dso && (sec || (h->kernel_pending && h->dso == H->kdso)) &&
+			    filtered(H, h, !h->dso ? NULL : sec ? symcache__kernel_dso_name(H->syms, sec, SYMCACHE_KNAME_LONG, NULL, 0) :
+						dso_long_name(H, "[kernel.kallsyms]", true, NULL, 0)) != h->filtered) {
 				h->filtered = !h->filtered;
 				if (h->filtered)
 					hs->shown_period -= h->period;
