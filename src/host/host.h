@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /*
  * Open path read-only, only if it is a regular file: a FIFO or a device
@@ -153,8 +154,8 @@ int host_kallsyms_find(const char *name, uint64_t *addr);
  * -errno when either cannot be read.
  */
 int host_kallsyms_same(const char *path, size_t max);
-/* Whether the file at path was last written since this machine booted. */
-bool host_written_since_boot(const char *path);
+/* Whether a file last written at mtime (its st_mtime) was written since this machine booted. */
+bool host_written_since_boot(time_t mtime);
 
 /* ---- tracefs ---- */
 

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include "host.h"
 
 #define CHUNK	(1 << 18)
@@ -236,13 +235,12 @@ out:
 	return ret;
 }
 
-bool host_written_since_boot(const char *path)
+bool host_written_since_boot(time_t mtime)
 {
 	struct timespec now, up;
-	struct stat st;
 
-	if (stat(path, &st) || clock_gettime(CLOCK_REALTIME, &now) || clock_gettime(CLOCK_BOOTTIME, &up))
+	if (clock_gettime(CLOCK_REALTIME, &now) || clock_gettime(CLOCK_BOOTTIME, &up))
 		return false;
 	/* a second's margin: the boot's time is known to the second */
-	return st.st_mtim.tv_sec > now.tv_sec - up.tv_sec + 1;
+	return mtime > now.tv_sec - up.tv_sec + 1;
 }

@@ -815,7 +815,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		k.addr = k.module_addr;
 	}
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
-	k.filtered = filtered(H, &k, dso_long_name(H, w->dso, H->ksyms_ready, kname, sizeof(kname)));
+	k.filtered = filtered(H, &k, H->o->dso ? dso_long_name(H, w->dso, H->ksyms_ready, kname, sizeof(kname)) : NULL);
 	hs->total_period += ss->period;
 	if (!k.filtered)
 		hs->shown_period += ss->period;

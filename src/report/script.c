@@ -575,14 +575,14 @@ static void kernel_map(struct script *S, int cpumode, uint64_t ip, struct resolv
 static const char *dso_name(const struct script *S, const struct resolved *r, char *buf, size_t len)
 {
 	unsigned char id[20];
-	const char *base, *ko;
+	const char *base, *ko, *kname;
 	size_t n;
 
 	if (!r->found)
 		return "[unknown]";
 	/* the kernel's, by the vmlinux the recording names it by */
-	if (symcache__kernel_dso_name(S->syms, r->dso, SYMCACHE_KNAME_NAME, buf, len) != r->dso)
-		return symcache__kernel_dso_name(S->syms, r->dso, SYMCACHE_KNAME_NAME, buf, len);
+	if ((kname = symcache__kernel_dso_name(S->syms, r->dso, SYMCACHE_KNAME_NAME, buf, len)) != r->dso)
+		return kname;
 	if (r->dso[0] != '/' || !(base = strrchr(r->dso, '/') + 1) || !(ko = strstr(base, ".ko")) ||
 	    (ko[3] && ko[3] != '.') || (n = (size_t)(ko - base)) + 3 > len || pdata__build_id(S->p, r->dso, id))
 		return r->dso;

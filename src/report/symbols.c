@@ -1953,7 +1953,7 @@ static bool kallsyms_copy(struct symcache *c, char *path, size_t len)
 		return false;
 	host_build_id_hex(id, n, hex);
 	if (host_bidcache_path(dir, "[kernel.kallsyms]", hex, host_bidcache_base("[kernel.kallsyms]", true), path, len) ||
-	    stat(path, &st) || !S_ISREG(st.st_mode) || !host_written_since_boot(path) ||
+	    stat(path, &st) || !S_ISREG(st.st_mode) || !host_written_since_boot(st.st_mtime) ||
 	    host_kallsyms_same(path, 16 << 10) != 1 || !(c->copy_path = strdup(path)))
 		return false;
 	c->vthread_running = pthread_create(&c->vthread, NULL, copy_check, c) == 0;
