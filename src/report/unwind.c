@@ -51,7 +51,16 @@ struct uproc {
 	uint64_t sp;
 	uint64_t *ips;
 	size_t n, max;
-	bool walking, added;	/* a module was reported while the frames were walked */
+	/*
+	 * While libdw walks the frames, its modules must not change: libdw
+	 * frees a module reported again with another descriptor (one that
+	 * clashes, DWFL_E_OVERLAP), and its walk holds that module's CFI.
+	 * The addresses whose module a walk lacks wait here, to be reported
+	 * before the walk is redone.
+	 */
+	bool walking, added;	/* a walk lacked a module: walk again */
+	uint64_t pending[8];
+	size_t npending;
 	bool stale;		/* the Dwfl holds a module the process's maps no longer have */
 	bool strict;		/* a stale module ends the walk, to be redone with a new Dwfl */
 	size_t nmods;		/* modules reported since the Dwfl was made */
@@ -74,6 +83,7 @@ struct where {
 static struct cfi_dso *cfi_dso_of(struct unwinder *u, const char *file);
 static bool cfi_bias(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *bias);
 static bool cfi_base(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *base);
+static bool file_word(struct unwinder *u, const struct unwind_sample *s, uint64_t addr, uint64_t *word);
 
 struct unwinder {
 	struct uproc *procs[PROC_BUCKETS];
@@ -227,6 +237,17 @@ static Dwfl_Module *module_at(struct uproc *p, uint64_t addr)
 	/* Files, and the vdso; anonymous memory and JIT code have no CFI to read. */
 	if (has_failed(p, m.path) || m.start < m.pgoff)
 		return NULL;
+	if (p->walking) {
+		/* Reported after the walk, which is then redone (unwinder__unwind). */
+		size_t i = 0;
+
+		while (i < p->npending && p->pending[i] != addr)
+			i++;
+		if (i == p->npending && p->npending < sizeof(p->pending) / sizeof(p->pending[0]))
+			p->pending[p->npending++] = addr;
+		p->added = true;
+		return NULL;
+	}
 	if (vdso)
 		mod = report_vdso(p, m.start - m.pgoff);
 	else if (m.path[0] == '/')
@@ -245,42 +266,13 @@ static Dwfl_Module *module_at(struct uproc *p, uint64_t addr)
 		if (overlaps(p->dwfl, mod))
 			p->stale = true;
 	}
-	if (mod && p->walking)
-		p->added = true;
 	return mod;
-}
-
-/* A word of the process's memory outside the stack copy: from the file mapped there. */
-static bool read_file_word(Dwfl_Module *mod, uint64_t addr, Dwarf_Word *result)
-{
-	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(mod, &bias);
-	size_t phnum, size;
-	const char *raw;
-
-	if (!elf || elf_getphdrnum(elf, &phnum) || !(raw = elf_rawfile(elf, &size)))
-		return false;
-	addr -= bias;
-	for (size_t i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (addr < ph.p_vaddr || ph.p_filesz < 8 || addr - ph.p_vaddr > ph.p_filesz - 8)
-			continue;
-		if (ph.p_offset > size || addr - ph.p_vaddr > size - ph.p_offset - 8 || size - ph.p_offset < 8)
-			return false;
-		memcpy(result, raw + ph.p_offset + (addr - ph.p_vaddr), 8);
-		return true;
-	}
-	return false;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct uproc *p = arg;
 	const struct unwind_sample *s = p->cur;
-	Dwfl_Module *mod;
 
 	(void)dwfl;
 	/* The stack copy starts at the sample's sp; only its first stack_size bytes are real. */
@@ -288,8 +280,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		memcpy(result, s->stack + (addr - p->sp), 8);
 		return true;
 	}
-	mod = module_at(p, addr);
-	return mod && !(p->stale && p->strict) && read_file_word(mod, addr, result);
+	return file_word(p->u, s, addr, result);
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -540,6 +531,42 @@ static bool cfi_base(const struct cfi_dso *d, const struct unwind_map *m, uint64
 		return false;
 	*base = bias + d->first_vaddr;
 	return true;
+}
+
+/*
+ * A word of the process's memory outside the stack copy: from the file
+ * mapped there, read through the unwinder's own handle on it (never a
+ * module reported to libdw: see struct uproc).
+ */
+static bool file_word(struct unwinder *u, const struct unwind_sample *s, uint64_t addr, uint64_t *word)
+{
+	struct unwind_map m;
+	struct cfi_dso *d;
+	uint64_t bias, vaddr;
+	const char *raw;
+	size_t size;
+
+	if (s->find_map(s->arg, addr, &m) <= 0 || !m.path || m.start < m.pgoff)
+		return false;
+	if (!strcmp(m.path, "[vdso]"))
+		m.file = m.path;
+	else if (m.path[0] != '/')
+		return false;
+	if (!m.file || !(d = cfi_dso_of(u, m.file)) || !d->elf || !cfi_bias(d, &m, &bias) ||
+	    !(raw = elf_rawfile(d->elf, &size)))
+		return false;
+	vaddr = addr - bias;
+	for (size_t i = 0; i < d->nseg; i++) {
+		uint64_t delta = vaddr - d->seg[i].vaddr;
+
+		if (vaddr < d->seg[i].vaddr || d->seg[i].filesz < 8 || delta > d->seg[i].filesz - 8)
+			continue;
+		if (d->seg[i].offset > size || size - d->seg[i].offset < 8 || delta > size - d->seg[i].offset - 8)
+			return false;
+		memcpy(word, raw + d->seg[i].offset + delta, 8);
+		return true;
+	}
+	return false;
 }
 
 /* The rules libdw gives at the file's address pc, in *r (r->ok false when they are not for us). */
@@ -914,13 +941,17 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 	 * module (module_at) starts the process's Dwfl anew, twice at most
 	 * for a sample: after that, modules that overlap stay together.
 	 */
+	p->npending = 0;
 	for (int tries = 0, resets = 0; tries < 16; tries++) {
 		bool walked = false;
 
 		p->n = 0;
 		p->stale = false;
 		p->strict = resets < 2;
-		if (module_at(p, ip) && !(p->stale && p->strict) &&
+		for (size_t i = 0; i < p->npending && !(p->stale && p->strict); i++)
+			module_at(p, p->pending[i]);
+		p->npending = 0;
+		if (!(p->stale && p->strict) && module_at(p, ip) && !(p->stale && p->strict) &&
 		    (p->attached || (p->attached = dwfl_attach_state(p->dwfl, NULL, s->pid > 0 ? s->pid : 1,
 								      &thread_callbacks, p)))) {
 			p->walking = true;

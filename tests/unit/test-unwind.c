@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The dwarf unwinder against samples a damaged or crafted file can give:
+ * a map longer than its file, with a saved register read from the part of
+ * the map past the file's segments.  libdw's walk asks the unwinder for
+ * that word while it holds the frame's CFI; the unwinder must not change
+ * libdw's modules then (libdw frees a module reported again with another
+ * descriptor, and the walk goes on with its freed CFI).  Under ASan (the
+ * CI's second run) a use after free fails this test; in the plain build
+ * it may crash.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include "../../src/report/unwind.h"
+#include "tap.h"
+
+#define BASE 0x7f0000000000ULL
+#define MAP_LEN (1ULL << 32)
+
+static const char *libc_path;
+
+static int find_map(void *arg, uint64_t addr, struct unwind_map *m)
+{
+	(void)arg;
+	if (addr < BASE || addr >= BASE + MAP_LEN)
+		return 0;
+	m->path = libc_path;
+	m->file = libc_path;
+	m->start = BASE;
+	m->end = BASE + MAP_LEN;
+	m->pgoff = 0;
+	return 1;
+}
+
+/*
+ * An address of the file's text whose CFA is rsp plus at least 24 and
+ * whose return address is saved at CFA - 8: the caller's return address
+ * is then read past the sample's 8-byte stack copy.  0 if none.
+ */
+static uint64_t pick_pc(const char *path, int64_t *cfa_off)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	Dwarf_CFI *cfi = e ? dwarf_getcfi_elf(e) : NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	uint64_t found = 0;
+
+	if (!cfi || elf_getshdrstrndx(e, &shstrndx))
+		goto out;
+	while (!found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstrndx, sh.sh_name)) ||
+		    strcmp(name, ".text"))
+			continue;
+		for (uint64_t pc = sh.sh_addr; !found && pc < sh.sh_addr + sh.sh_size && pc < sh.sh_addr + 0x100000; pc++) {
+			Dwarf_Frame *f = NULL;
+			Dwarf_Op *ops, mem[3];
+			size_t nops;
+
+			if (dwarf_cfi_addrframe(cfi, pc, &f))
+				continue;
+			if (!dwarf_frame_cfa(f, &ops, &nops) && nops == 1 &&
+			    ((ops[0].atom == DW_OP_breg7 && (int64_t)ops[0].number >= 24) ||
+			     (ops[0].atom == DW_OP_bregx && ops[0].number == 7 && (int64_t)ops[0].number2 >= 24))) {
+				int64_t off = (int64_t)(ops[0].atom == DW_OP_bregx ? ops[0].number2 : ops[0].number);
+
+				if (!dwarf_frame_register(f, 16, mem, &ops, &nops) && nops >= 1 &&
+				    ops[0].atom == DW_OP_call_frame_cfa) {
+					found = pc;
+					*cfa_off = off;
+				}
+			}
+			free(f);
+		}
+	}
+out:
+	if (cfi)
+		dwarf_cfi_end(cfi);
+	elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+int main(void)
+{
+	Dl_info info;
+	uint64_t pc, regs[17] = { 0 }, ips[64], stack = 0;
+	int64_t cfa_off = 0;
+	struct unwinder *u;
+	ssize_t n;
+
+	plan(2);
+	elf_version(EV_CURRENT);
+	if (!dladdr((void *)printf, &info) || !info.dli_fname || info.dli_fname[0] != '/') {
+		skip(2, "libc's path is not known");
+		return done_testing();
+	}
+	libc_path = info.dli_fname;
+	if (!(pc = pick_pc(libc_path, &cfa_off))) {
+		skip(2, "no frame in libc with its CFA at rsp + 24 or more");
+		return done_testing();
+	}
+	note("%s: pc %#llx, CFA rsp + %lld", libc_path, (unsigned long long)pc, (long long)cfa_off);
+	/* perf's x86_64 order: ax bx cx dx si di bp sp ip flags cs ss (ds es fs gs) r8-r15. */
+	struct unwind_sample s = {
+		.pid = 42, .tid = 42,
+		.regs_mask = 0xff01ffULL,	/* ax..ip, r8..r15: 17 registers */
+		.stack = (const unsigned char *)&stack,
+		.stack_size = 8,
+		.find_map = find_map,
+	};
+	for (int i = 0; i < 17; i++)
+		regs[i] = BASE + 0x1000;
+	regs[7] = BASE + (MAP_LEN >> 1);	/* sp: in the map, past the file's segments */
+	regs[8] = BASE + pc;			/* ip */
+	s.regs = (const unsigned char *)regs;
+	u = unwinder__new();
+	n = u ? unwinder__unwind(u, &s, ips, 64) : -1;
+	ok(n >= 1 && ips[0] == BASE + pc, "the sample's ip is its first frame (%zd frames)", n);
+	/* A second sample of the process, through the same Dwfl. */
+	n = u ? unwinder__unwind(u, &s, ips, 64) : -1;
+	ok(n >= 1 && ips[0] == BASE + pc, "and again, with the process's modules kept (%zd frames)", n);
+	unwinder__delete(u);
+	return done_testing();
+}
