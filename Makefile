@@ -153,7 +153,9 @@ fuzz-smoke: fuzz
 		wrap=; test $$h != consumers || wrap=tests/fuzz/no-kallsyms.sh; \
 		$$wrap $(B)/fuzz/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
 			-artifact_prefix=$(B)/fuzz/ $(B)/fuzz/work-$$h tests/fuzz/corpus/$$h \
-			>$(B)/fuzz/$$h.log 2>&1 || { tail -n 40 $(B)/fuzz/$$h.log; exit 1; }; \
+			>$(B)/fuzz/$$h.log 2>&1 || { tail -n 12 $(B)/fuzz/$$h.log; \
+			echo "fuzz-$$h: the report's first frames:"; \
+			grep -m1 -A24 -E 'ERROR: |runtime error|deadly signal' $(B)/fuzz/$$h.log; exit 1; }; \
 		grep -E 'stat::number_of_executed_units|stat::peak_rss' $(B)/fuzz/$$h.log; \
 	done
 
