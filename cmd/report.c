@@ -22,7 +22,8 @@
  * man/mperf-report.1, word for word (t0020 compares them).
  */
 static const char report_usage[] =
-	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p] [--comms list]\n"
+	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p]\n"
+	"                    [--percentage relative|absolute] [--comms list]\n"
 	"                    [--dsos list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
@@ -54,6 +55,9 @@ static const char report_usage[] =
 	"    -n, --show-nr-samples  a Samples column: each entry's samples (branches in the branch\n"
 	"                           view; one per member in a group)\n"
 	"        --percent-limit P  hide entries below P percent\n"
+	"        --percentage HOW   relative: shares (and the header's totals) of what --comms,\n"
+	"                           --dsos, --pid and --tid show; absolute (the default): shares\n"
+	"                           of every sample\n"
 	"    -c, --comms C          only these commands (comma-separated)\n"
 	"    -d, --dsos D           only these shared objects (comma-separated)\n"
 	"        --pid PIDS         only these processes (comma-separated)\n"
@@ -403,6 +407,7 @@ int cmd_report(int argc, char **argv)
 		{ "header-only", no_argument, NULL, 'O' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "percent-limit", required_argument, NULL, 'P' },
+		{ "percentage", required_argument, NULL, 'R' },
 		{ "comms", required_argument, NULL, 'c' },
 		{ "comm", required_argument, NULL, 'c' },
 		{ "dsos", required_argument, NULL, 'd' },
@@ -567,6 +572,12 @@ int cmd_report(int argc, char **argv)
 						       optarg);
 			ho.cc_min_percent = ho.percent_limit;	/* perf's threshold for chains too, until a -g sets one */
 			hist_opt = hist_opt ? hist_opt : "--percent-limit";
+			break;
+		case 'R':
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
+				return cmd_usage_error("report", "invalid --percentage '%s' (relative or absolute)", optarg);
+			ho.relative = !strcmp(optarg, "relative");
+			hist_opt = hist_opt ? hist_opt : "--percentage";
 			break;
 		case 'c':
 			ho.comm = optarg;

@@ -70,6 +70,33 @@ test_expect_success PERF '--pid and --tid, as perf filters them' '
 	grep -q "invalid --pid list" err
 '
 
+# --percentage relative: the shares, and the header's counts, of what the
+# filters show; absolute (the default) as without it.  A filter that
+# changes nothing leaves them the same: the test first checks that it
+# changes the header here.
+test_expect_success PERF '--percentage relative and absolute, as perf' '
+	"$MPERF" report -i fork.data --comms sh | grep "^# Samples:" >abs &&
+	"$MPERF" report -i fork.data --comms sh --percentage relative | grep "^# Samples:" >rel &&
+	! cmp -s abs rel &&
+	"$PERF" report --stdio -i fork.data --sort pid 2>/dev/null |
+		sed -n "s/^ *[0-9.]*% *\([0-9]*\):cpuspin *$/\1/p" >pids &&
+	first=$(sed -n 1p pids) && second=$(sed -n 2p pids) &&
+	test -n "$first" && test -n "$second" &&
+	for f in "--comms sh" "--comms cpuspin --sort dso,sym" "--dsos libc.so.6" "--pid $first" "--tid $second --sort pid"; do
+		# shellcheck disable=SC2086
+		same_hist fork.data $f --percentage relative || exit 1
+		# shellcheck disable=SC2086
+		same_hist fork.data $f --percentage absolute || exit 1
+	done &&
+	same_hist mix.data --comms cpuspin --percentage relative -n --show-total-period &&
+	"$MPERF" report -i fork.data --json --comms sh --percentage relative >rel.json &&
+	grep -q "\"percentage\": \"relative\"" rel.json &&
+	"$MPERF" report -i fork.data --json >abs.json &&
+	grep -q "\"percentage\": \"absolute\"" abs.json &&
+	test_expect_code 129 "$MPERF" report -i fork.data --percentage some 2>err &&
+	grep -q "invalid --percentage .some. (relative or absolute)" err
+'
+
 test_expect_success PERF '-q: the rows alone, without a header line or a warning, as perf' '
 	for v in "-i seed.data" "-i fork.data" "-i mix.data --sort symbol" "-i fork.data --comms sh"; do
 		# shellcheck disable=SC2086

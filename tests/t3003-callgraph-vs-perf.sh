@@ -138,7 +138,12 @@ test_expect_success PERF 'a shell and its children: perf'"'"'s order, and the fi
 	same_report fork.data --pid "$pid" &&
 	same_report fork.data --tid "$pid" --sort pid -g folded &&
 	same_report fork.data --percent-limit 2 &&
-	same_report fork.data -g folded --percent-limit 2
+	same_report fork.data -g folded --percent-limit 2 &&
+	# relative: the chains keep shares of every sample, their threshold is of what is shown
+	same_report fork.data --comms sh --percentage relative &&
+	same_report fork.data --no-children --dsos libc.so.6 --percentage relative &&
+	same_report fork.data --pid "$pid" --percentage relative -g fractal &&
+	same_report fork.data --comms callpaths --percentage relative -g flat,0.1
 '
 
 # System-wide: kernel threads, idle (its chains through start_kernel, in

@@ -55,6 +55,13 @@ struct hists {
 	size_t n, cap;
 	uint64_t total_period, nr_samples, lost;
 	uint64_t shown_period;		/* of the samples the filters keep */
+	/*
+	 * What shares are of, and what the header counts: the event's totals,
+	 * or with --percentage relative those of the entries the filters
+	 * show (perf's total_non_filtered_period and nr_non_filtered_samples:
+	 * by entry, which is shown or hidden as its first sample was).
+	 */
+	uint64_t pct_total, pct_samples;
 	struct rb_node *in_root;	/* perf's input tree, replayed when the samples have chains; collapsed: its collapse tree */
 	bool collapsed;			/* in_root is the tree perf's output order is made from */
 	/*
@@ -1521,7 +1528,26 @@ static void entry_of(const struct hent *h, struct report_entry *r)
 
 static double share(const struct hists *hs, uint64_t period)
 {
-	return hs->total_period ? 100.0 * (double)period / (double)hs->total_period : 0.0;
+	return hs->pct_total ? 100.0 * (double)period / (double)hs->pct_total : 0.0;
+}
+
+/* Each event's pct_total and pct_samples, once the filters are final. */
+static void percent_base(struct hist *H)
+{
+	for (size_t i = 0; i < H->nr; i++) {
+		struct hists *hs = &H->h[i];
+
+		hs->pct_total = hs->total_period;
+		hs->pct_samples = hs->nr_samples;
+		if (!H->o->relative)
+			continue;
+		hs->pct_total = hs->pct_samples = 0;
+		for (size_t e = 0; e < hs->n; e++)
+			if (!hs->v[e]->filtered) {
+				hs->pct_total += hs->v[e]->period;
+				hs->pct_samples += hs->v[e]->nr;
+			}
+	}
 }
 
 /*
@@ -1532,7 +1558,7 @@ static double share(const struct hists *hs, uint64_t period)
 static int sort_chains(struct hist *H, struct hists *hs)
 {
 	const struct report_hist_opts *o = H->o;
-	uint64_t min_hit = (uint64_t)((double)hs->total_period * (o->cc_min_percent / 100.0));
+	uint64_t min_hit = (uint64_t)((double)hs->pct_total * (o->cc_min_percent / 100.0));
 
 	if (!H->show)
 		return 0;
@@ -1661,8 +1687,8 @@ static int print_text(struct hist *H, struct out *out)
 			out_str(out, "\n\n");
 		/* A group's header counts every member's samples and periods. */
 		for (size_t m = 0; m < nm; m++) {
-			nr_samples += H->h[i + m].nr_samples;
-			nr_events += H->h[i + m].total_period;
+			nr_samples += H->h[i + m].pct_samples;
+			nr_events += H->h[i + m].pct_total;
 		}
 		if (!o->quiet) {	/* perf -q: the rows alone */
 			out_str(out, "# Samples: ");
@@ -1781,6 +1807,7 @@ static int print_json(struct hist *H, struct out *out)
 		out_printf(out, "%s\"%s\"", k ? ", " : "", out_key_name(o->keys[k]));
 	out_str(out, "],\n  \"children\": ");
 	out_str(out, H->children ? "true" : "false");
+	out_printf(out, ",\n  \"percentage\": \"%s\"", o->relative ? "relative" : "absolute");
 	out_str(out, ",\n  \"call_graph\": ");
 	if (H->chains && H->show)
 		out_printf(out, "{\"order\": \"%s\", \"threshold\": %g}", H->walk.caller ? "caller" : "callee",
@@ -1791,7 +1818,7 @@ static int print_json(struct hist *H, struct out *out)
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
 		bool first_row = true;
-		uint64_t min_hit = (uint64_t)((double)hs->total_period * (o->cc_min_percent / 100.0));
+		uint64_t min_hit = (uint64_t)((double)hs->pct_total * (o->cc_min_percent / 100.0));
 		size_t nm = shown_members(H, i);
 
 		if (H->group_view && H->lead && H->lead[i] != i)
@@ -1805,7 +1832,7 @@ static int print_json(struct hist *H, struct out *out)
 		first_ev = false;
 		out_json_str(out, pdata__evsel(H->p, i)->name);
 		out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64,
-			   hs->nr_samples, hs->total_period, hs->lost);
+			   hs->pct_samples, hs->pct_total, hs->lost);
 		if (nm > 1) {	/* the group view: the group, and each member's totals, the leader first */
 			out_str(out, ",\n     \"group\": ");
 			group_desc(out, H, i, true);
@@ -1816,7 +1843,7 @@ static int print_json(struct hist *H, struct out *out)
 				out_str(out, m ? ", {\"name\": " : "{\"name\": ");
 				out_json_str(out, pdata__evsel(H->p, i + m) ? pdata__evsel(H->p, i + m)->name : "");
 				out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 "}",
-					   ms->nr_samples, ms->total_period, ms->lost);
+					   ms->pct_samples, ms->pct_total, ms->lost);
 			}
 			out_char(out, ']');
 		}
@@ -2030,6 +2057,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	if (ret >= 0 && (setup_groups(&H) || out_init(&out, f))) {
 		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {
+		percent_base(&H);
 		if (o->json)
 			ret = print_json(&H, &out);
 		else

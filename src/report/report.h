@@ -82,6 +82,7 @@ struct report_hist_opts {
 	const char *comm;			/* comma-separated commands to keep, or NULL */
 	const char *dso;			/* comma-separated DSO names to keep, or NULL */
 	const char *pid, *tid;			/* comma-separated process / thread ids to keep, or NULL */
+	bool relative;				/* --percentage relative: shares of what the filters show */
 	bool json;				/* one JSON document instead of text */
 	bool after_header;			/* --header came first: no prologue line */
 	bool quiet;				/* -q: the rows alone, no header lines (perf's) */
