@@ -120,7 +120,11 @@ _mperf()
 				mispredict in_tx abort cycles' -- "$cur"))
 			return 0
 			;;
-		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso|--group-sort-idx)
+		--percentage)
+			COMPREPLY=($(compgen -W 'relative absolute' -- "$cur"))
+			return 0
+			;;
+		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso|--pid|--tid|--group-sort-idx)
 			return 0
 			;;
 		esac

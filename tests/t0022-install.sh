@@ -98,6 +98,9 @@ test_expect_success 'mperf record --ev<TAB> and mperf report --js<TAB>: options 
 	diff expect out &&
 	complete_words mperf report --js >out &&
 	echo --json >expect &&
+	diff expect out &&
+	complete_words mperf report --percentage "" >out &&
+	printf "relative\nabsolute\n" >expect &&
 	diff expect out
 '
 
