@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mperf report: options -> open the file -> report__dump/stats/hist/header -> exit status. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -24,7 +25,7 @@
 static const char report_usage[] =
 	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p]\n"
 	"                    [--percentage relative|absolute] [--comms list]\n"
-	"                    [--dsos list] [--pid list] [--tid list] [--header | --header-only]\n"
+	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
 	"                    [-b | --no-branch-stack] [-q] [-k file | --kallsyms file]\n"
@@ -56,10 +57,11 @@ static const char report_usage[] =
 	"                           view; one per member in a group)\n"
 	"        --percent-limit P  hide entries below P percent\n"
 	"        --percentage HOW   relative: shares (and the header's totals) of what --comms,\n"
-	"                           --dsos, --pid and --tid show; absolute (the default): shares\n"
+	"                           --dsos, -S, --pid and --tid show; absolute (the default): shares\n"
 	"                           of every sample\n"
 	"    -c, --comms C          only these commands (comma-separated)\n"
 	"    -d, --dsos D           only these shared objects (comma-separated)\n"
+	"    -S, --symbols S        only these symbols, by name (comma-separated)\n"
 	"        --pid PIDS         only these processes (comma-separated)\n"
 	"        --tid TIDS         only these threads (comma-separated)\n"
 	"        --children         with call chains (the default when the file has them): each\n"
@@ -395,12 +397,42 @@ static bool id_list(const char *s)
 	return !*s;
 }
 
+/*
+ * The first entry of a -S list that perf takes for an address (one that
+ * reads whole as a hex number: "b", "0x4005d6"), which it filters by
+ * the sample's or its symbol's address, not by name; NULL if none.
+ * *len gets the entry's length.
+ */
+static const char *address_entry(const char *list, size_t *len)
+{
+	for (const char *p = list; p && *p; ) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		char buf[64], *end;
+
+		if (n && n < sizeof(buf)) {
+			memcpy(buf, p, n);
+			buf[n] = 0;
+			errno = 0;
+			(void)strtoul(buf, &end, 16);
+			while (end > buf && *end && isspace((unsigned char)*end))
+				end++;
+			if (!errno && end != buf && !*end) {
+				*len = n;
+				return p;
+			}
+		}
+		p = comma ? comma + 1 : NULL;
+	}
+	return NULL;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "dump-raw-trace", no_argument, NULL, 'D' },
-		{ "stats", no_argument, NULL, 'S' },
+		{ "stats", no_argument, NULL, 'W' },
 		{ "stdio", no_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "header", no_argument, NULL, 'H' },
@@ -412,6 +444,7 @@ int cmd_report(int argc, char **argv)
 		{ "comm", required_argument, NULL, 'c' },
 		{ "dsos", required_argument, NULL, 'd' },
 		{ "dso", required_argument, NULL, 'd' },
+		{ "symbols", required_argument, NULL, 'S' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
 		{ "children", no_argument, NULL, 'C' },
@@ -463,7 +496,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 
 	opterr = 0;	/* ':': a missing value is ours to say */
-	while ((c = getopt_long(argc, argv, ":i:Dhs:c:d:g::Go:bnqk:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:Dhs:S:c:d:g::Go:bnqk:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -471,7 +504,7 @@ int cmd_report(int argc, char **argv)
 		case 'D':
 			dump = true;
 			break;
-		case 'S':
+		case 'W':
 			stats = true;
 			break;
 		case 'T':
@@ -587,6 +620,17 @@ int cmd_report(int argc, char **argv)
 			ho.dso = optarg;
 			hist_opt = hist_opt ? hist_opt : "--dsos";
 			break;
+		case 'S': {
+			size_t n;
+			const char *a = address_entry(optarg, &n);
+
+			if (a)
+				return cmd_usage_error("report", "-S/--symbols: '%.*s' is an address to perf (it reads as "
+						       "hex), which mperf does not filter by yet", (int)n, a);
+			ho.sym = optarg;
+			hist_opt = hist_opt ? hist_opt : "-S/--symbols";
+			break;
+		}
 		case 'p':
 		case 't':
 			if (!id_list(optarg))

@@ -124,7 +124,7 @@ _mperf()
 			COMPREPLY=($(compgen -W 'relative absolute' -- "$cur"))
 			return 0
 			;;
-		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso|--pid|--tid|--group-sort-idx)
+		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso|-S|--symbols|--pid|--tid|--group-sort-idx)
 			return 0
 			;;
 		esac

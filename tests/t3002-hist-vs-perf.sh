@@ -97,6 +97,34 @@ test_expect_success PERF '--percentage relative and absolute, as perf' '
 	grep -q "invalid --percentage .some. (relative or absolute)" err
 '
 
+# -S/--symbols: by name; a kernel sample's symbol is known only once
+# kallsyms is read, when its entry may be hidden after all.
+test_expect_success PERF '-S/--symbols, as perf filters them' '
+	"$PERF" report --stdio -i fork.data --sort sym 2>/dev/null >syms &&
+	usym=$(sed -n "s/^ *[0-9.]*% *\[\.\] \([^ ]*\) *$/\1/p" syms | head -n 1) &&
+	ksym=$(sed -n "s/^ *[0-9.]*% *\[k\] \([^ ]*\) *$/\1/p" syms | head -n 1) &&
+	test -n "$usym" &&
+	same_hist fork.data -S "$usym" &&
+	grep -q "^# symbol: $usym\$" mperf.out &&
+	grep -q "% *cpuspin *cpuspin *\$" mperf.out &&
+	same_hist fork.data -S "$usym,nosuch" --sort dso,sym &&
+	same_hist fork.data --symbols "$usym" --comms sh,cpuspin --percentage relative &&
+	same_hist fork.data -S nosuch &&
+	if test -n "$ksym"; then
+		same_hist fork.data -S "$ksym" &&
+		same_hist fork.data -S "$usym,$ksym" --sort dso &&
+		same_hist fork.data -S "$ksym" --sort comm &&
+		same_hist fork.data -S "$ksym,$usym" --percentage relative -n
+	fi &&
+	"$MPERF" report -i fork.data --json -S "$usym" >s.json &&
+	grep -q "\"symbol\": \"$usym\"" s.json &&
+	! grep "\"symbol\": " s.json | grep -v -q "\"symbol\": \"$usym\"" &&
+	# perf takes an entry that reads as hex for an address: refused, not taken for a name
+	test_expect_code 129 "$MPERF" report -i fork.data -S "$usym,beef" 2>err &&
+	grep -q "beef. is an address to perf" err &&
+	test_expect_code 129 "$MPERF" report -i fork.data --symbols 0x4005d6 2>err
+'
+
 test_expect_success PERF '-q: the rows alone, without a header line or a warning, as perf' '
 	for v in "-i seed.data" "-i fork.data" "-i mix.data --sort symbol" "-i fork.data --comms sh"; do
 		# shellcheck disable=SC2086

@@ -143,7 +143,11 @@ test_expect_success PERF 'a shell and its children: perf'"'"'s order, and the fi
 	same_report fork.data --comms sh --percentage relative &&
 	same_report fork.data --no-children --dsos libc.so.6 --percentage relative &&
 	same_report fork.data --pid "$pid" --percentage relative -g fractal &&
-	same_report fork.data --comms callpaths --percentage relative -g flat,0.1
+	same_report fork.data --comms callpaths --percentage relative -g flat,0.1 &&
+	# -S: the samples in these symbols, with their chains (and the Children of their callers)
+	same_report fork.data -S leaf &&
+	same_report fork.data -S leaf,main --no-children &&
+	same_report fork.data --symbols helper,leaf -g folded --percentage relative
 '
 
 # System-wide: kernel threads, idle (its chains through start_kernel, in

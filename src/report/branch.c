@@ -113,11 +113,11 @@ int report__branch_wanted(struct pdata *p, const char *label, const struct repor
 		return mperf_error(-MPERF_ERR_USAGE, "'%s': sort key '%s' is not one of the branch view's (comm, pid, "
 				   "dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles); "
 				   "--no-branch-stack shows the usual view", label, o->sort_unfit[1]);
-	if (o->comm || o->dso || o->pid || o->tid || o->children > 0 || o->cc_asked || o->cc_order_set || o->max_stack ||
+	if (o->comm || o->dso || o->sym || o->pid || o->tid || o->children > 0 || o->cc_asked || o->cc_order_set || o->max_stack ||
 	    o->group_set || o->group_sort_idx || o->show_period)
 		return mperf_error(-MPERF_ERR_USAGE, "'%s': the branch view does not take %s yet; --no-branch-stack "
 				   "shows the usual view", label,
-				   o->comm ? "--comms" : o->dso ? "--dsos" : o->pid ? "--pid" : o->tid ? "--tid" :
+				   o->comm ? "--comms" : o->dso ? "--dsos" : o->sym ? "--symbols" : o->pid ? "--pid" : o->tid ? "--tid" :
 				   o->children > 0 ? "--children" :
 				   o->max_stack ? "--max-stack" : o->group_set ? "--group/--no-group" :
 				   o->group_sort_idx ? "--group-sort-idx" : o->show_period ? "--show-total-period" :

@@ -175,7 +175,8 @@ static bool listed_id(const char *list, int id)
 }
 
 /*
- * Whether perf's filters hide entry k: --comms, --pid/--tid, and --dsos
+ * Whether perf's filters hide entry k: --comms, --symbols (by name; an
+ * unresolved address is hidden), --pid/--tid, and --dsos
  * by the DSO's short name or its long one (dso_long: a file's path, the
  * kernel's vmlinux if the recording names one).
  */
@@ -185,6 +186,8 @@ static bool filtered(const struct hist *H, const struct hent *k, const char *dso
 		return true;
 	if (H->o->dso && !(k->dso && (listed(H->o->dso, k->dso) || (dso_long && listed(H->o->dso, dso_long)))))
 		return true;
+	if (H->o->sym && !k->kernel_pending && !(k->sym && listed(H->o->sym, k->sym)))
+		return true;	/* a kernel sample's symbol is checked once kallsyms is read */
 	return (H->o->pid && !listed_id(H->o->pid, k->pid)) || (H->o->tid && !listed_id(H->o->tid, k->tid));
 }
 
@@ -208,7 +211,7 @@ static const char *dso_long_name(struct hist *H, const char *dso, bool ready, ch
  */
 static bool pending_by_addr(const struct hist *H)
 {
-	return (H->key[REPORT_KEY_DSO] || H->o->dso) && !H->key[REPORT_KEY_SYM];
+	return (H->key[REPORT_KEY_DSO] || H->o->dso || H->o->sym) && !H->key[REPORT_KEY_SYM];
 }
 
 static bool same(const struct hist *H, const struct hent *a, const struct hent *b)
@@ -983,6 +986,11 @@ static int resolve_kernel(struct hist *H)
 					h->addr = h->module_addr;
 				}
 				h->kernel_pending = false;
+				/* --symbols, now that the symbol is known */
+				if (H->o->sym && !h->filtered && !(h->sym && listed(H->o->sym, h->sym))) {
+					h->filtered = true;
+					hs->shown_period -= h->period;
+				}
 			}
 			err = merge(H, hs, h);
 			if (err) {
@@ -1632,7 +1640,8 @@ static int print_text(struct hist *H, struct out *out)
 	for (int k = 0; k < o->nr_keys; k++) {
 		enum report_key key = o->keys[k];
 		const char *v = key == REPORT_KEY_COMM ? single_value(o->comm)
-				: key == REPORT_KEY_DSO ? single_value(o->dso) : NULL;
+				: key == REPORT_KEY_DSO ? single_value(o->dso)
+				: key == REPORT_KEY_SYM ? single_value(o->sym) : NULL;
 
 		if (v)
 			out_printf(out, "# %s: %s\n", out_key_name(key), v);
@@ -1922,7 +1931,8 @@ static void set_keys(struct hist *H)
 
 		H->key[key] = true;
 		H->elided[key] = (key == REPORT_KEY_COMM && single_value(o->comm)) ||
-				 (key == REPORT_KEY_DSO && single_value(o->dso));
+				 (key == REPORT_KEY_DSO && single_value(o->dso)) ||
+				 (key == REPORT_KEY_SYM && single_value(o->sym));
 		all &= H->elided[key];
 	}
 	if (all)

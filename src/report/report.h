@@ -81,6 +81,7 @@ struct report_hist_opts {
 	double percent_limit;			/* hide entries below this share */
 	const char *comm;			/* comma-separated commands to keep, or NULL */
 	const char *dso;			/* comma-separated DSO names to keep, or NULL */
+	const char *sym;			/* comma-separated symbol names to keep, or NULL */
 	const char *pid, *tid;			/* comma-separated process / thread ids to keep, or NULL */
 	bool relative;				/* --percentage relative: shares of what the filters show */
 	bool json;				/* one JSON document instead of text */
