@@ -174,6 +174,12 @@ static bool listed_id(const char *list, int id)
 	return false;
 }
 
+/* Whether --symbols hides entry k, by its symbol's name (an unresolved address: hidden). */
+static bool sym_hidden(const struct hist *H, const struct hent *k)
+{
+	return H->o->sym && !(k->sym && listed(H->o->sym, k->sym));
+}
+
 /*
  * Whether perf's filters hide entry k: --comms, --symbols (by name; an
  * unresolved address is hidden), --pid/--tid, and --dsos
@@ -186,7 +192,7 @@ static bool filtered(const struct hist *H, const struct hent *k, const char *dso
 		return true;
 	if (H->o->dso && !(k->dso && (listed(H->o->dso, k->dso) || (dso_long && listed(H->o->dso, dso_long)))))
 		return true;
-	if (H->o->sym && !k->kernel_pending && !(k->sym && listed(H->o->sym, k->sym)))
+	if (!k->kernel_pending && sym_hidden(H, k))
 		return true;	/* a kernel sample's symbol is checked once kallsyms is read */
 	return (H->o->pid && !listed_id(H->o->pid, k->pid)) || (H->o->tid && !listed_id(H->o->tid, k->tid));
 }
@@ -987,7 +993,7 @@ static int resolve_kernel(struct hist *H)
 				}
 				h->kernel_pending = false;
 				/* --symbols, now that the symbol is known */
-				if (H->o->sym && !h->filtered && !(h->sym && listed(H->o->sym, h->sym))) {
+				if (!h->filtered && sym_hidden(H, h)) {
 					h->filtered = true;
 					hs->shown_period -= h->period;
 				}
@@ -1068,9 +1074,15 @@ static int strcmp_null_last(const char *a, const char *b)
  * the order entries were collapsed in: each key's compare function (symbol
  * addresses, unresolved ones by address).
  */
-/* A single-value filter on a sorted key removes that column (perf's "elided" columns). */
-static const char *single_value(const char *list)
+/*
+ * The one value a filter on key keeps, or NULL (no filter, or several):
+ * that column is left out (perf's "elided" columns) and named above.
+ */
+static const char *single_value(const struct report_hist_opts *o, enum report_key key)
 {
+	const char *list = key == REPORT_KEY_COMM ? o->comm : key == REPORT_KEY_DSO ? o->dso :
+			   key == REPORT_KEY_SYM ? o->sym : NULL;
+
 	return list && !strchr(list, ',') ? list : NULL;
 }
 
@@ -1639,9 +1651,7 @@ static int print_text(struct hist *H, struct out *out)
 	}
 	for (int k = 0; k < o->nr_keys; k++) {
 		enum report_key key = o->keys[k];
-		const char *v = key == REPORT_KEY_COMM ? single_value(o->comm)
-				: key == REPORT_KEY_DSO ? single_value(o->dso)
-				: key == REPORT_KEY_SYM ? single_value(o->sym) : NULL;
+		const char *v = single_value(o, key);
 
 		if (v)
 			out_printf(out, "# %s: %s\n", out_key_name(key), v);
@@ -1930,9 +1940,7 @@ static void set_keys(struct hist *H)
 		enum report_key key = o->keys[k];
 
 		H->key[key] = true;
-		H->elided[key] = (key == REPORT_KEY_COMM && single_value(o->comm)) ||
-				 (key == REPORT_KEY_DSO && single_value(o->dso)) ||
-				 (key == REPORT_KEY_SYM && single_value(o->sym));
+		H->elided[key] = single_value(o, key) != NULL;
 		all &= H->elided[key];
 	}
 	if (all)
