@@ -525,9 +525,13 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind >= argc && !o.pids && !o.tids && !o.system_wide && !o.cpu_list)
 		return usage_error("%s", "no command given to run, and no target (-p, -t, -a, -C) to sample");
-	/* perf's default: cycles, as precise as the PMU allows. */
-	if (!nr_events && record__parse_events("cycles:P", events, RECORD_MAX_EVENTS, &nr_events) < 0)
-		return EXIT_MPERF;
+	if (!nr_events) {
+		char vendor[64];
+
+		host_cpu_vendor(vendor, sizeof(vendor));
+		if (record__default_event(events, RECORD_MAX_EVENTS, &nr_events, !strcmp(vendor, "AuthenticAMD")) < 0)
+			return EXIT_MPERF;
+	}
 	o.events = events;
 	o.nr_events = nr_events;
 	o.argv = optind < argc ? argv + optind : NULL;

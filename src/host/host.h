@@ -34,6 +34,8 @@ int host_parse_cpu_list(const char *s, int *cpus, int max);
 int host_online_cpus(int *cpus, int max);
 /* The first "model name" of /proc/cpuinfo, blanks squeezed as perf stores it ("unknown"). */
 void host_cpu_desc(char *out, size_t len);
+/* The first "vendor_id" of /proc/cpuinfo (x86's CPUID vendor, "AuthenticAMD"), "" if none. */
+void host_cpu_vendor(char *out, size_t len);
 /* MemTotal in kB, 0 if unknown. */
 uint64_t host_total_mem_kb(void);
 /* kernel.perf_event_max_sample_rate, or -errno. */

@@ -90,6 +90,29 @@ void host_cpu_desc(char *out, size_t len)
 	fclose(f);
 }
 
+void host_cpu_vendor(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	if (len)
+		out[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		if (strncmp(line, "vendor_id", 9) || !v)
+			continue;
+		for (v++; *v == ' ' || *v == '\t'; v++)
+			;
+		v[strcspn(v, " \t\n")] = 0;
+		snprintf(out, len, "%s", v);
+		break;
+	}
+	fclose(f);
+}
+
 uint64_t host_total_mem_kb(void)
 {
 	char buf[256];

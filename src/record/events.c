@@ -420,8 +420,14 @@ again:
 		/* No PMU (a VM): perf falls back to the cpu-clock timer. */
 		el->attr[i].type = PERF_TYPE_SOFTWARE;
 		el->attr[i].config = PERF_COUNT_SW_CPU_CLOCK;
-		/* Renamed from the attr, as perf does: cycles:u becomes cpu-clock:uH. */
+		/*
+		 * Renamed from the attr, as perf does: cycles:u becomes
+		 * cpu-clock:uH.  perf names it when it is first printed, after
+		 * the open: the name is made again then, with what the other
+		 * fallbacks below changed.
+		 */
 		pd_event_name(&el->attr[i], res->ev[i].name, sizeof(res->ev[i].name));
+		el->renamed[i] = true;
 		if (!res->fell_back)
 			mperf_log(MPERF_LOG_NOTICE,
 				  "'cycles' is not supported on this machine (%s): falling back to 'cpu-clock', as perf does",
@@ -436,10 +442,17 @@ again:
 		 * records user space only then (an event that asked for the
 		 * kernel alone fails instead), naming it NAME:u, or NAMEu
 		 * after modifiers or a PMU's terms.  perf does it silently;
-		 * mperf says so, once.
+		 * mperf says so, once.  A fallen-back event's name is made
+		 * from its attr here, and kept from then on, as perf does.
 		 */
-		size_t len = strlen(res->ev[i].name);
-		bool sep = strchr(res->ev[i].name, ':') || strchr(res->ev[i].name, '/');
+		size_t len;
+		bool sep;
+
+		if (el->renamed[i])
+			pd_event_name(&el->attr[i], res->ev[i].name, sizeof(res->ev[i].name));
+		el->renamed[i] = false;
+		len = strlen(res->ev[i].name);
+		sep = strchr(res->ev[i].name, ':') || strchr(res->ev[i].name, '/');
 
 		el->attr[i].exclude_kernel = el->attr[i].exclude_hv = 1;
 		snprintf(res->ev[i].name + len, sizeof(res->ev[i].name) - len, "%su", sep ? "" : ":");
@@ -459,6 +472,16 @@ again:
 		/* Kernels before 6.0 do not know PERF_FORMAT_LOST. */
 		for (size_t j = 0; j < el->nr_ev; j++)
 			el->attr[j].read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		goto again;
+	}
+	if (fd < 0 && errno == EINVAL && (el->attr[i].exclude_guest || el->attr[i].exclude_host)) {
+		/*
+		 * A kernel (or PMU) that cannot tell guest from host: perf's
+		 * missing-features probe then clears exclude_guest and
+		 * exclude_host on every event it opens from there on.
+		 */
+		for (size_t j = 0; j < el->nr_ev; j++)
+			el->attr[j].exclude_guest = el->attr[j].exclude_host = 0;
 		goto again;
 	}
 	if (fd < 0) {
@@ -491,6 +514,8 @@ again:
 		return mperf_error(-e, "%s", msg);
 	}
 	el->fd[k] = fd;
+	if (el->renamed[i])
+		pd_event_name(&el->attr[i], res->ev[i].name, sizeof(res->ev[i].name));
 	if (el->filter[i] && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, el->filter[i]) < 0)
 		return mperf_error(-errno, "cannot set --filter '%s' on '%s': %s", el->filter[i],
 				   res->ev[i].name, strerror(errno));

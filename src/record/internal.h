@@ -54,6 +54,7 @@ struct evlist {
 	struct perf_event_attr attr[RECORD_MAX_EVENTS];
 	int leader[RECORD_MAX_EVENTS];		/* its group's leader (itself when alone) */
 	bool precise_max[RECORD_MAX_EVENTS];	/* :P: the highest precise_ip the PMU takes */
+	bool renamed[RECORD_MAX_EVENTS];	/* fell back to another event: named from its attr once open */
 	/* Where samples hold ip, tid, time and id: the same for every event here. */
 	struct pd_sample_layout layout;
 	int *fd;		/* [event][cpu][thread], -1 when not open */

@@ -1228,3 +1228,15 @@ int record__parse_events(const char *spec, struct record_event *ev, size_t max, 
 {
 	return record__parse_events_env(spec, ev, max, n, NULL);
 }
+
+int record__default_event(struct record_event *ev, size_t max, size_t *n, bool amd)
+{
+	size_t first = *n;
+	int err = record__parse_events("cycles:P", ev, max, n);
+
+	if (err < 0)
+		return err;
+	for (size_t i = first; i < *n; i++)
+		ev[i].attr.exclude_guest = !amd;
+	return 0;
+}

@@ -81,6 +81,17 @@ struct record_event {
 int record__parse_events(const char *spec, struct record_event *ev, size_t max, size_t *n);
 
 /*
+ * The event record samples when no -e is given, as perf 6.1 makes it
+ * (evsel__new_cycles, not the parser): cycles as precise as the PMU
+ * allows, guests excluded (perf's default for every event it makes) except
+ * on AMD, where precise cycles go through IBS, which cannot filter guests,
+ * so perf clears exclude_guest there.  amd: the CPU's vendor is
+ * AuthenticAMD.  The kernel may still refuse exclude_guest: events.c
+ * drops it then, as perf's missing-features probe does.
+ */
+int record__default_event(struct record_event *ev, size_t max, size_t *n, bool amd);
+
+/*
  * --filter FILTER, as perf: it applies to every event of the last -e
  * (ev[first..n)), which must all be tracepoints.  0, or -EINVAL with the
  * reason logged in one line (no -e before it, an event that is not a

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../../src/lib/err.h"
+#include "../../src/perfdata/format.h"
 #include "../../src/record/record.h"
 #include "logcap.h"
 #include "tap.h"
@@ -552,6 +553,31 @@ static void check_append(void)
 	ok(record__parse_events("cs,bogus", ev, 4, &n) < 0 && n == 1, "an error leaves n as it was");
 }
 
+/* ---- record's default event, as perf 6.1's evsel__new_cycles makes it ---- */
+
+static void check_default_event(void)
+{
+	struct record_event ev[2];
+	char name[64];
+	size_t n = 0;
+
+	ok(!record__default_event(ev, 2, &n, false) && n == 1, "the default event: one");
+	ok(ev[0].attr.type == PERF_TYPE_HARDWARE && ev[0].attr.config == PERF_COUNT_HW_CPU_CYCLES &&
+	   ev[0].precise_max, "cycles, as precise as the PMU allows");
+	is_int(ev[0].attr.exclude_guest, 1, "guests excluded, as perf's event_attr_init");
+	is_int(ev[0].attr.exclude_host, 0, "the host is not");
+	ev[0].attr.type = PERF_TYPE_SOFTWARE;
+	ev[0].attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	pd_event_name(&ev[0].attr, name, sizeof(name));
+	is_str(name, "cpu-clock:pppH", "its fallback is named as perf names it there");
+	n = 0;
+	ok(!record__default_event(ev, 2, &n, true) && n == 1, "on AMD: one");
+	is_int(ev[0].attr.exclude_guest, 0, "on AMD perf clears exclude_guest (IBS cannot filter guests)");
+	n = 2;
+	logcap_reset();
+	is_int(record__default_event(ev, 2, &n, false), -E2BIG, "no room: E2BIG");
+}
+
 /* ---- the fake tracefs: globs expand to every match ---- */
 
 static void check_globs(void)
@@ -651,6 +677,7 @@ int main(void)
 	check_errors();
 	check_call_graph_terms();
 	check_append();
+	check_default_event();
 	check_globs();
 	check_real_tracefs();
 	remove_tree(root);
