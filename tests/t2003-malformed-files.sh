@@ -145,6 +145,22 @@ test_expect_success 'feature table past EOF: features skipped with a warning' '
 	warned f "'\''f'\'': feature table at $(hex "$t")"
 '
 
+# Every feature bit set (a mutation a reliability check makes), sections of
+# zeros: BRANCH_STACK says branch stacks, no event samples them.  Not a usage
+# error (no -b was given): the usual view of every sample, one line naming
+# the damage, exit 1.
+test_expect_success 'every feature bit set: the usual view, the damaged header named, exit 1' '
+	cp base.data f && le_bytes 8 -1 >ones && cat ones ones ones ones | dd of=f bs=1 seek=72 conv=notrunc status=none &&
+	head -c 8192 /dev/zero >>f &&
+	test_expect_code 1 "$MPERF" report --stdio -i f >out 2>err &&
+	grep -F -q "'\''f'\'': damaged header: its BRANCH_STACK feature is set, but no event samples branch stacks; showing the usual view" err &&
+	! grep -q "for -b" err &&
+	"$MPERF" report --stdio -i base.data >base.out 2>/dev/null &&
+	test "$(grep "^# Samples" out)" = "$(grep "^# Samples" base.out)" &&
+	test_expect_code 129 "$MPERF" report --stdio -b -i f >/dev/null 2>err &&
+	grep -q "has no branch stacks for -b" err
+'
+
 # A file cut inside its data section: every whole record is printed, then
 # one error says where reading stopped (exit 1).
 test_expect_success 'data cut mid-record: the records before the cut, then one error' '

@@ -95,10 +95,24 @@ static uint64_t sample_types(struct pdata *p)
 	return st;
 }
 
-int report__branch_wanted(struct pdata *p, const char *label, const struct report_hist_opts *o)
+int report__branch_wanted(struct pdata *p, const char *label, const struct report_hist_opts *o, int *damage)
 {
 	/* perf decides by the header's feature, before it reads a record: a stream has none. */
 	bool want = o->branch > 0 || (o->branch < 0 && !pdata__is_pipe(p) && pdata__has_feat(p, PD_FEAT_BRANCH_STACK));
+
+	*damage = 0;
+	if (want && o->branch < 0 && !(sample_types(p) & PERF_SAMPLE_BRANCH_STACK)) {
+		/*
+		 * perf record sets the feature only with -b, which every event
+		 * then samples: a header that says otherwise is damaged.  perf
+		 * 6.1 prints an error and an empty report, with status 0; the
+		 * samples are all there, so mperf shows them the usual way and
+		 * says what is damaged.
+		 */
+		*damage = mperf_error(-MPERF_ERR_CORRUPT, "'%s': damaged header: its BRANCH_STACK feature is set, but no "
+				      "event samples branch stacks; showing the usual view", label);
+		want = false;
+	}
 
 	if (!want) {
 		if (o->sort_unfit[0][0])

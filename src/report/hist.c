@@ -2066,7 +2066,8 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 {
 	struct hist H;
 	struct out out;
-	int ret = report__branch_wanted(p, label, o);
+	int damage;
+	int ret = report__branch_wanted(p, label, o, &damage);
 
 	if (ret)
 		return ret < 0 ? ret : report__branch(p, label, o, f);
@@ -2084,6 +2085,8 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	}
 	if (ret >= 0 && H.damage)
 		ret = H.damage;
+	if (ret >= 0 && damage)
+		ret = damage;
 	hist_free(&H);
 	return ret;
 }

@@ -131,8 +131,11 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 /*
  * The branch view (branch.c): whether p gets it under o (1, or 0; a
  * negative code, logged, when o cannot be honoured), and the view itself.
+ * A file whose header says it has branch stacks when none of its events
+ * samples them is damaged: 0 (the usual view), with -MPERF_ERR_CORRUPT,
+ * logged, in *damage, for the caller to return after its output.
  */
-int report__branch_wanted(struct pdata *p, const char *label, const struct report_hist_opts *o);
+int report__branch_wanted(struct pdata *p, const char *label, const struct report_hist_opts *o, int *damage);
 int report__branch(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
 
 /*
