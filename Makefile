@@ -126,9 +126,32 @@ $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libmperf.a $(FLAGS_FILE)
 
 units: $(UNIT_BIN)
 
-# Unit tests (C, TAP) and end-to-end tests (shell, TAP), all through prove.
+# Unit tests (C, TAP) and end-to-end tests (shell, TAP), all through prove,
+# in parallel on every CPU (JOBS=1 for one at a time).  Three tiers:
+#   check       the unit tests and every test that does not run perf (the
+#               perf comparisons skip, MPERF_TEST_PERF=0): a few minutes
+#   check-perf  the scripts that compare with perf, perf included
+#   check-all   every test: check-perf's, the slow ones (valgrind over the
+#               unit tests, the build's five rebuilds), then, alone since
+#               they change a machine-wide setting for a moment, those
+#               that lower kernel.perf_event_max_sample_rate (when
+#               MPERF_TEST_SYSCTL=1); .ci/run runs it
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PROVE = prove --timer -j$(JOBS)
+TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
+TESTS_ALONE = tests/t1010-record-sysctl.sh
+TESTS = $(filter-out $(TESTS_SLOW) $(TESTS_ALONE),$(sort $(wildcard tests/t[0-9]*.sh)))
+TESTS_PERF = $(shell grep -l "^test_expect_success [A-Z_!,]*PERF" $(TESTS))
+
 check: all units
-	prove -f $(UNIT_BIN) tests/t[0-9]*.sh
+	MPERF_TEST_PERF=0 $(PROVE) $(UNIT_BIN) $(TESTS)
+
+check-perf: all units
+	$(PROVE) $(TESTS_PERF)
+
+check-all: all units
+	$(PROVE) $(UNIT_BIN) $(TESTS) $(TESTS_SLOW)
+	prove $(TESTS_ALONE)
 
 # libFuzzer harnesses (clang), with ASan and UBSan.  `make fuzz-smoke`
 # runs each for FUZZ_SECONDS over a scratch copy of its corpus (the
@@ -168,7 +191,7 @@ fuzz-smoke: fuzz
 # configure would miss; make clean needs no configuration.
 CONFIGURE = CC= PKG_CONFIG= sh ./configure $(CONFIGURE_ARGS)
 ifneq ($(wildcard config.mak),)
-ifeq ($(filter deps,$(MAKECMDGOALS)),)
+ifeq ($(filter deps check-deps,$(MAKECMDGOALS)),)
 ifneq ($(MAKECMDGOALS),clean)
 config.mak: configure
 	@echo "config.mak is older than configure: rerunning configure with its options"
@@ -179,10 +202,12 @@ endif
 
 # The Debian packages, then an existing config.mak rewritten for what is
 # installed now, so that `make deps && make` works whatever ran before.
-deps:
-	sh ./configure --install-deps
+# deps: what the build needs (and so the demo); check-deps: that and what
+# the tests use (perf, the reference; mandoc, clang, chromium, go, strace).
+deps check-deps:
+	sh ./configure --install-$(if $(filter check-deps,$@),test-,)deps
 	$(Q)if test -f config.mak; then \
-		echo "make deps: refreshing config.mak with the options it recorded"; \
+		echo "make $@: refreshing config.mak with the options it recorded"; \
 		$(CONFIGURE); \
 	fi
 
@@ -224,5 +249,5 @@ uninstall:
 clean:
 	rm -rf $(B) mperf noploop cpuspin callpaths callpaths-nofp
 
-.PHONY: all units check deps demo bench install uninstall clean fuzz fuzz-smoke FORCE
+.PHONY: all units check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

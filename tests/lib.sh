@@ -21,7 +21,7 @@
 # shell function have_foo succeeds (the answer is cached), !FOO when it
 # fails.  A missing one skips the test instead of failing it.
 #
-# Known environment: MPERF, NOPLOOP, CPUSPIN, CALLPATHS, CALLPATHS_NOFP, SHARES_OLD,
+# Known environment: CORPUS (the corpus's directory; prerequisite CORPUS), MPERF, NOPLOOP, CPUSPIN, CALLPATHS, CALLPATHS_NOFP, SHARES_OLD,
 # SHARES_NEW (absolute paths to the built binaries), MPERF_ROOT (the repository), TRASH_DIRECTORY (the scratch
 # directory), PERF (the perf binary to compare against, default: perf).
 #
@@ -46,6 +46,9 @@ for arg in "$@"; do
 	-v|--verbose) test_verbose=1 ;;
 	esac
 done
+
+# fd 8: the TAP stream, for what must reach it from inside a redirection.
+exec 8>&1
 
 TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 MPERF_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
@@ -99,8 +102,25 @@ cd "$TRASH_DIRECTORY" || exit 1
 
 # --- prerequisites ----------------------------------------------------------
 
+# The tests that run perf live are make check-perf's (and CI's): make check
+# sets MPERF_TEST_PERF=0, and they skip there.
 have_perf () {
+	test "${MPERF_TEST_PERF:-1}" != 0 &&
 	command -v "$PERF" >/dev/null 2>&1 && "$PERF" --version >/dev/null 2>&1
+}
+
+# The real perf.data files of other machines, archs and perf versions
+# (MPERF_CORPUS, by default ../shared/corpus/perf_data_converter): skipped
+# without them on a developer's machine, a failure in CI (CI=true), where a
+# missing corpus would silently skip every comparison on it.
+CORPUS=${MPERF_CORPUS:-$MPERF_ROOT/../shared/corpus/perf_data_converter}
+have_corpus () {
+	test -r "$CORPUS/perf.data.busy.0-3.4" && test -r "$CORPUS/perf.data.callgraph-3.8" && return 0
+	if test "${CI:-}" = true; then
+		echo "Bail out! the corpus is missing: $CORPUS (CI=true: the corpus tests must run)" >&8
+		exit 1
+	fi
+	return 1
 }
 
 # No hardware PMU: the kernel refuses `cycles` and mperf records cpu-clock

@@ -13,7 +13,6 @@
 # a mangled one.  Anything else that differs fails.
 . "$(dirname "$0")/lib.sh"
 
-CORPUS=${MPERF_CORPUS:-$MPERF_ROOT/../shared/corpus/perf_data_converter}
 
 have_tracefs () {
 	test -d /sys/kernel/tracing/events || test -d /sys/kernel/debug/tracing/events || {
@@ -29,7 +28,6 @@ have_sched () {
 	done
 }
 
-have_corpus () { test -f "$CORPUS/perf.data.callgraph-3.8"; }
 
 # same_lines PERF_OUT MPERF_OUT: equal line for line, but for the folded
 # differences above; prints the first lines that differ.

@@ -7,8 +7,6 @@
 # or without the corpus (MPERF_CORPUS, by default ../shared/corpus).
 . "$(dirname "$0")/lib.sh"
 
-CORPUS=${MPERF_CORPUS:-$MPERF_ROOT/../shared/corpus/perf_data_converter}
-have_corpus () { test -r "$CORPUS/perf.data.busy.0-3.4"; }
 
 # The dump up to the stats; perf's random vdso temp name (pipe mode) as
 # mperf prints it, [vdso]; perf's decoded Intel PT packets (mperf does not

@@ -6,8 +6,6 @@
 # HOME is the trash directory's: the real ~/.debug is never touched.
 . "$(dirname "$0")/lib.sh"
 
-CORPUS=${MPERF_CORPUS:-$MPERF_ROOT/../shared/corpus/perf_data_converter}
-have_corpus () { test -r "$CORPUS/perf.data.busy.0-3.4"; }
 have_bzip2 () { command -v bzip2 >/dev/null 2>&1; }
 
 HOME=$TRASH_DIRECTORY/home
