@@ -669,11 +669,6 @@ static void print_json(struct branch *B, struct out *out)
 	out_str(out, first_ev ? "]\n}\n" : "\n  ]\n}\n");
 }
 
-static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
-{
-	return pdata__build_id(arg, name, id);
-}
-
 int report__branch(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
 {
 	struct branch B = { .o = o, .p = p, .label = label, .mispredict_shown = "N/A" };
@@ -685,10 +680,8 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 
 	for (int k = 0; k < o->nr_bkeys; k++)
 		B.need_collapse |= o->bkeys[k] == REPORT_BKEY_COMM;
-	if (!(B.syms = symcache__new()))
-		return mperf_error(-ENOMEM, "out of memory");
-	symcache__set_build_ids(B.syms, recorded_build_id, p);
-	symcache__set_kernel_files(B.syms, p, o->vmlinux, o->kallsyms);
+	if (!(B.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)))
+		return -ENOMEM;
 	/*
 	 * Branches are resolved as they come: the first kernel address waits
 	 * for the kernel's symbols, read meanwhile by the symbol cache's

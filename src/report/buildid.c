@@ -288,11 +288,6 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	return 0;
 }
 
-static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
-{
-	return pdata__build_id(arg, name, id);
-}
-
 static void bd_free(struct bd *b)
 {
 	for (size_t i = 0; i < b->nm; i++) {
@@ -327,13 +322,8 @@ int report__dsos(struct pdata *p, const char *label, bool with_hits,
 	if (!b.err && with_hits) {
 		struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &b, .machine = true };
 
-		if (!(b.syms = symcache__new()))
-			b.err = -ENOMEM;
-		else {
-			symcache__set_build_ids(b.syms, recorded_build_id, p);
-			symcache__set_kernel_files(b.syms, p, NULL, NULL);
-		}
-		err = b.err ? 0 : session__run(p, label, &ops);
+		b.syms = symcache__for_file(p, NULL, NULL);
+		err = b.syms ? session__run(p, label, &ops) : -ENOMEM;
 	}
 	if (b.err)
 		err = mperf_error(b.err, "out of memory");

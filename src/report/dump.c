@@ -789,11 +789,6 @@ static int dump_finish(void *arg, struct machine *m)
 	return 0;
 }
 
-static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
-{
-	return pdata__build_id(arg, name, id);
-}
-
 int report__dump(struct pdata *p, const char *label, FILE *f)
 {
 	struct dump d = { .p = p, .label = pdata__is_pipe(p) ? "pipe" : label };
@@ -805,13 +800,14 @@ int report__dump(struct pdata *p, const char *label, FILE *f)
 	int ret;
 
 	d.host_arch = uname(&uts) ? "x86_64" : uts.machine;
-	if (out_init(&d.out, f) || !(d.stats = stats__new(p)) || !(d.syms = symcache__new())) {
+	if (!(d.syms = symcache__for_file(p, NULL, NULL)))
+		return -ENOMEM;
+	if (out_init(&d.out, f) || !(d.stats = stats__new(p))) {
 		stats__delete(d.stats);
+		symcache__delete(d.syms);
 		out_finish(&d.out);
 		return mperf_error(-ENOMEM, "out of memory");
 	}
-	symcache__set_build_ids(d.syms, recorded_build_id, p);
-	symcache__set_kernel_files(d.syms, p, NULL, NULL);
 	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
 	d.ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
 	if (!d.ordered)

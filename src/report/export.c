@@ -264,11 +264,6 @@ static int on_record(void *arg, const struct session_record *r)
 	return 0;
 }
 
-static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
-{
-	return pdata__build_id(arg, name, id);
-}
-
 /* ---- folded stacks ---- */
 
 struct fline {
@@ -361,10 +356,8 @@ int report__export(struct pdata *p, const char *label, const struct report_expor
 	struct out out;
 	int ret;
 
-	if (!(G.syms = symcache__new()))
-		return mperf_error(-ENOMEM, "out of memory");
-	symcache__set_build_ids(G.syms, recorded_build_id, p);
-	symcache__set_kernel_files(G.syms, p, o->vmlinux, o->kallsyms);
+	if (!(G.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)))
+		return -ENOMEM;
 	stackwalk__init(&G.walk, G.syms, &G.X.strs);
 	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
 		if (pdata__evsel(p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)

@@ -1947,11 +1947,6 @@ static void set_keys(struct hist *H)
 		memset(H->elided, 0, sizeof(H->elided));
 }
 
-static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
-{
-	return pdata__build_id(arg, name, id);
-}
-
 /*
  * Read p through the session into H: every event's entries, kernel symbols
  * resolved; kallsyms from the build-id cache's copy if it may (copy).
@@ -1969,13 +1964,11 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	H->p = p;
 	H->label = label;
 	H->copy = copy;
-	H->syms = symcache__new();
+	H->syms = symcache__for_file(p, o->vmlinux, o->kallsyms);
 	if (!H->syms)
-		return mperf_error(-ENOMEM, "out of memory");
+		return -ENOMEM;
 	if (copy)
 		symcache__use_kallsyms_copy(H->syms);
-	symcache__set_build_ids(H->syms, recorded_build_id, p);
-	symcache__set_kernel_files(H->syms, p, o->vmlinux, o->kallsyms);
 	H->kdso = intern(H, symcache__kernel_dso_name(H->syms, "[kernel.kallsyms]", SYMCACHE_KNAME_SHORT, NULL, 0));
 	if (!H->kdso)
 		return mperf_error(-ENOMEM, "out of memory");

@@ -839,21 +839,14 @@ static int on_record(void *arg, const struct session_record *r)
 	return 0;
 }
 
-static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
-{
-	return pdata__build_id(arg, name, id);
-}
-
 int report__script(struct pdata *p, const char *label, const struct report_script_opts *o, FILE *f)
 {
 	struct script S = { .p = p, .label = label, .o = *o };
 	struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &S, .machine = true };
 	int ret = 0;
 
-	if (!(S.syms = symcache__new()))
-		return mperf_error(-ENOMEM, "out of memory");
-	symcache__set_build_ids(S.syms, recorded_build_id, p);
-	symcache__set_kernel_files(S.syms, p, o->vmlinux, o->kallsyms);
+	if (!(S.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)))
+		return -ENOMEM;
 	if (out_init(&S.out, f)) {
 		symcache__delete(S.syms);
 		return mperf_error(-ENOMEM, "out of memory");

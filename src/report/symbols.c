@@ -2064,6 +2064,24 @@ void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char 
 		symcache__set_kallsyms(c, kallsyms);
 }
 
+static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
+{
+	return pdata__build_id(arg, name, id);
+}
+
+struct symcache *symcache__for_file(struct pdata *p, const char *vmlinux, const char *kallsyms)
+{
+	struct symcache *c = symcache__new();
+
+	if (!c) {
+		mperf_error(-ENOMEM, "out of memory");
+		return NULL;
+	}
+	symcache__set_build_ids(c, recorded_build_id, p);
+	symcache__set_kernel_files(c, p, vmlinux, kallsyms);
+	return c;
+}
+
 void symcache__use_kallsyms_copy(struct symcache *c)
 {
 	c->copy_ok = true;
