@@ -427,6 +427,22 @@ static const char *address_entry(const char *list, size_t *len)
 	return NULL;
 }
 
+/*
+ * The histograms: perf's branch view for a file recorded with branch
+ * stacks (or -b), the usual one otherwise; a header that contradicts its
+ * events is damage, returned after the view.
+ */
+static int hist_view(struct pdata *p, const char *label, const struct report_hist_opts *ho)
+{
+	int damage, ret = report__branch_wanted(p, label, ho, &damage);
+
+	if (ret > 0)
+		return report__branch(p, label, ho, stdout);
+	if (ret == 0)
+		ret = report__hist(p, label, ho, stdout);
+	return ret >= 0 && damage ? damage : ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -753,7 +769,7 @@ int cmd_report(int argc, char **argv)
 	else if (stats)
 		ret = report__stats(p, label, stdout);
 	else
-		ret = cmd_damaged(report__hist(p, label, &ho, stdout));
+		ret = cmd_damaged(hist_view(p, label, &ho));
 	pdata__close(p);
 	/* An option this file's view cannot take (said by the view): a usage error. */
 	return ret == -MPERF_ERR_USAGE ? EXIT_USAGE : ret;

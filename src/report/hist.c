@@ -2059,12 +2059,7 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 {
 	struct hist H;
 	struct out out;
-	int damage;
-	int ret = report__branch_wanted(p, label, o, &damage);
-
-	if (ret)
-		return ret < 0 ? ret : report__branch(p, label, o, f);
-	ret = hist_read_fast(&H, p, label, o);
+	int ret = hist_read_fast(&H, p, label, o);
 
 	if (ret >= 0 && (setup_groups(&H) || out_init(&out, f))) {
 		ret = mperf_error(-ENOMEM, "out of memory");
@@ -2078,8 +2073,6 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 	}
 	if (ret >= 0 && H.damage)
 		ret = H.damage;
-	if (ret >= 0 && damage)
-		ret = damage;
 	hist_free(&H);
 	return ret;
 }

@@ -125,7 +125,7 @@ struct report_hist_opts {
 	const char *vmlinux, *kallsyms;
 };
 
-/* The per-event histograms of perf report --stdio (the branch view when it applies). */
+/* The per-event histograms of perf report --stdio (cmd/ picks the branch view below when it applies). */
 int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
 
 /*
