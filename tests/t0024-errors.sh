@@ -124,6 +124,36 @@ test_expect_success 'an unknown option of report, and an argument report does no
 	one_error err report "unexpected argument .f.data. (the input is given with -i)$"
 '
 
+# Every command, through its option table: an unknown option is one line
+# and the hint, exit 129, never getopt's words or the whole usage.
+for cmd in record report diff stat script list buildid-list archive; do
+	test_expect_success "an unknown option of $cmd: one line and the hint" '
+		test_expect_code 129 "$MPERF" '$cmd' -Z 2>err &&
+		one_error err '$cmd' "unknown option .-Z.$" &&
+		test_line_count = 2 err &&
+		test_expect_code 129 "$MPERF" '$cmd' --no-such-option 2>err &&
+		one_error err '$cmd' "unknown option .--no-such-option.$" &&
+		test_line_count = 2 err
+	'
+done
+
+test_expect_success 'script -G (perf'"'"'s --hide-call-graph, not in mperf): one line' '
+	test_expect_code 129 "$MPERF" script -G -i f.data 2>err &&
+	one_error err script "unknown option .-G.$" &&
+	test_line_count = 2 err &&
+	! grep -q "invalid option" err
+'
+
+test_expect_success 'script: a near long option is named, a missing value said' '
+	test_expect_code 129 "$MPERF" script --inpt f.data 2>err &&
+	one_error err script "unknown option .--inpt.; did you mean .--input.?$" &&
+	test_expect_code 129 "$MPERF" script -i 2>err &&
+	one_error err script "option .-i. needs a value$" &&
+	test_expect_code 129 "$MPERF" script -i f.data extra 2>err &&
+	one_error err script "unexpected argument .extra.$" &&
+	test_line_count = 2 err
+'
+
 test_expect_success NOPMU 'an event this machine lacks: not supported, no errno text' '
 	test_expect_code 125 "$MPERF" record -e instructions -o i.data true 2>err &&
 	one_error err record "event .instructions. is not supported on this machine (no hardware PMU" &&
