@@ -50,6 +50,13 @@ void cmd_set_verbose(void);
 struct stat_summary;
 /* --check-tolerance PCT: 0 to 100; 0, or -1 for anything else. */
 int cmd_parse_tolerance(const char *arg, double *pct);
+struct record_event;
+/*
+ * -e arg's events appended to ev[*nr] (RECORD_MAX_EVENTS at most): 0, or
+ * EXIT_USAGE, said by the parser in one line and the hint (where the
+ * machine's events are listed, for a name it lacks).
+ */
+int cmd_parse_events(const char *cmd, const char *arg, struct record_event *ev, size_t *nr);
 /* The JSON summary into path ("-": standard output); 0, or -1 said in one line. */
 int cmd_write_json(const char *path, const struct stat_summary *s);
 

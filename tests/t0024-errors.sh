@@ -154,6 +154,20 @@ test_expect_success 'script: a near long option is named, a missing value said' 
 	test_line_count = 2 err
 '
 
+test_expect_success 'stat: a near long option, a missing value, a bad value' '
+	test_expect_code 129 "$MPERF" stat --evnt cycles true 2>err &&
+	one_error err stat "unknown option .--evnt.; did you mean .--event.?$" &&
+	test_expect_code 129 "$MPERF" stat -e 2>err &&
+	one_error err stat "option .-e. needs a value$" &&
+	test_expect_code 129 "$MPERF" stat --json=1 true 2>err &&
+	one_error err stat "option .--json. takes no value$" &&
+	test_expect_code 129 "$MPERF" stat -r 0 true 2>err &&
+	one_error err stat "invalid repeat count .0.$" &&
+	test_expect_code 129 "$MPERF" stat -e nosuchevent true 2>err &&
+	one_error err stat "unknown event .nosuchevent.$" &&
+	grep -q "^hint: see .mperf list." err
+'
+
 test_expect_success NOPMU 'an event this machine lacks: not supported, no errno text' '
 	test_expect_code 125 "$MPERF" record -e instructions -o i.data true 2>err &&
 	one_error err record "event .instructions. is not supported on this machine (no hardware PMU" &&
