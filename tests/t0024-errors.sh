@@ -168,6 +168,17 @@ test_expect_success 'stat: a near long option, a missing value, a bad value' '
 	grep -q "^hint: see .mperf list." err
 '
 
+test_expect_success 'diff: --json and a text option, the first named; a bad -o' '
+	test_expect_code 129 "$MPERF" diff --json -p -q f.data f.data 2>err &&
+	one_error err diff "--json cannot be used with -q/--quiet: " &&
+	test_expect_code 129 "$MPERF" diff -F -c ratio --json f.data f.data 2>err &&
+	one_error err diff "--json cannot be used with -F/--formula: " &&
+	test_expect_code 129 "$MPERF" diff -o 3 f.data f.data 2>err &&
+	one_error err diff "invalid order .3. for -o" &&
+	test_expect_code 129 "$MPERF" diff --perod f.data f.data 2>err &&
+	one_error err diff "unknown option .--perod.; did you mean .--period.?$"
+'
+
 test_expect_success NOPMU 'an event this machine lacks: not supported, no errno text' '
 	test_expect_code 125 "$MPERF" record -e instructions -o i.data true 2>err &&
 	one_error err record "event .instructions. is not supported on this machine (no hardware PMU" &&
