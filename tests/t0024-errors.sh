@@ -179,6 +179,20 @@ test_expect_success 'diff: --json and a text option, the first named; a bad -o' 
 	one_error err diff "unknown option .--perod.; did you mean .--period.?$"
 '
 
+test_expect_success 'record: conflicting options, a missing value, a value for a flag' '
+	test_expect_code 129 "$MPERF" record -F 100 -c 100 true 2>err &&
+	one_error err record "-F and -c cannot be used together: " &&
+	test_expect_code 129 "$MPERF" record -q -v true 2>err &&
+	one_error err record "-q and -v cannot be used together$" &&
+	test_expect_code 129 "$MPERF" record --filter 2>err &&
+	one_error err record "option .--filter. needs a value$" &&
+	test_expect_code 129 "$MPERF" record --strict-freq=1 true 2>err &&
+	one_error err record "option .--strict-freq. takes no value$" &&
+	test_expect_code 129 "$MPERF" record --call-graph bogus true 2>err &&
+	one_error err record "unknown --call-graph mode .bogus." &&
+	! test -e perf.data
+'
+
 test_expect_success NOPMU 'an event this machine lacks: not supported, no errno text' '
 	test_expect_code 125 "$MPERF" record -e instructions -o i.data true 2>err &&
 	one_error err record "event .instructions. is not supported on this machine (no hardware PMU" &&
