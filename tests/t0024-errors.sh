@@ -193,6 +193,24 @@ test_expect_success 'record: conflicting options, a missing value, a value for a
 	! test -e perf.data
 '
 
+test_expect_success 'report: each conflict names the options given, in one line' '
+	test_expect_code 129 "$MPERF" report -i f.data -n --comm x -D 2>err &&
+	one_error err report "-n/--show-nr-samples cannot be used with -D, which prints records" &&
+	test_expect_code 129 "$MPERF" report -i f.data --dso x --stats 2>err &&
+	one_error err report "--dsos cannot be used with --stats, which prints records" &&
+	test_expect_code 129 "$MPERF" report -i f.data --format folded --header --json 2>err &&
+	one_error err report "--format cannot be used with --json: " &&
+	test_expect_code 129 "$MPERF" report -i f.data -o x 2>err &&
+	one_error err report "-o/--output goes with --format " &&
+	test_expect_code 129 "$MPERF" report -i f.data --kallsyms /proc/kallsyms --stats 2>err &&
+	one_error err report "--kallsyms cannot be used with --stats, which names no symbols$" &&
+	test_expect_code 129 "$MPERF" report -i f.data --check --json 2>err &&
+	one_error err report "--check goes alone or with --stats --json " &&
+	"$MPERF" report -i f.data --check --stats --json >/dev/null &&
+	test_expect_code 129 "$MPERF" report -i f.data --comm 2>err &&
+	one_error err report "option .--comm. needs a value$"
+'
+
 test_expect_success NOPMU 'an event this machine lacks: not supported, no errno text' '
 	test_expect_code 125 "$MPERF" record -e instructions -o i.data true 2>err &&
 	one_error err record "event .instructions. is not supported on this machine (no hardware PMU" &&
