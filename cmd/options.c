@@ -123,7 +123,7 @@ int cmd_options_parse(struct cmd_parse *p, const struct cmd_options *t, int argc
 		if (!p->first[i])
 			p->first[i] = ++p->next;
 		p->given |= o->cls;
-		ret = t->set(ctx, o, optarg);
+		ret = t->set ? t->set(ctx, o, optarg) : 0;
 		if (ret)
 			return ret == CMD_EXIT_OK ? 0 : ret;
 	}

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <unistd.h>	/* optind: the first operand, once parsed */
 
 enum cmd_opt_arg { CMD_ARG_NONE, CMD_ARG_REQUIRED, CMD_ARG_OPTIONAL };
 
@@ -65,7 +66,7 @@ struct cmd_options {
 	/*
 	 * Each option as it comes, with its value (NULL for none): 0, or the
 	 * exit status to end with, its error said (CMD_EXIT_OK: 0, as
-	 * --user-regs=? after its list).
+	 * --user-regs=? after its list).  NULL when -h is the only option.
 	 */
 	int (*set)(void *ctx, const struct cmd_opt *o, char *arg);
 };

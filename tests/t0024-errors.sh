@@ -124,9 +124,10 @@ test_expect_success 'an unknown option of report, and an argument report does no
 	one_error err report "unexpected argument .f.data. (the input is given with -i)$"
 '
 
-# Every command, through its option table: an unknown option is one line
-# and the hint, exit 129, never getopt's words or the whole usage.
-for cmd in record report diff stat script list buildid-list archive; do
+# Every command mperf --help lists, through its option table: an unknown
+# option is one line and the hint, exit 129, never getopt's words or the
+# whole usage.
+for cmd in $("$MPERF" --help | sed -n "s/^   \([a-z][a-z-]*\) .*/\1/p"); do
 	test_expect_success "an unknown option of $cmd: one line and the hint" '
 		test_expect_code 129 "$MPERF" '$cmd' -Z 2>err &&
 		one_error err '$cmd' "unknown option .-Z.$" &&
