@@ -45,7 +45,7 @@ int cmd_parse_events(const char *cmd, const char *arg, struct record_event *ev, 
 		return 0;
 	/* Said by the parser in one line; a name this machine lacks: its events; the syntax: -h. */
 	if (ret == -MPERF_ERR_NOEVENT || ret == -ENOENT)
-		fputs("hint: see 'mperf list' for the events of this machine\n", stderr);
+		cmd_hint_text("see 'mperf list' for the events of this machine");
 	else
 		cmd_hint(cmd);
 	return EXIT_USAGE;

@@ -260,7 +260,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 
 	o->cc_asked = true;
 	if (strlen(arg) >= sizeof(buf)) {
-		cmd_error("report", "invalid -g argument '%s'", arg);
+		cmd_usage_error("report", "invalid -g argument '%s'", arg);
 		return -1;
 	}
 	strcpy(buf, arg);
@@ -285,7 +285,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 		} else if (word(tok, "function"))
 			;
 		else if (word(tok, "address") || word(tok, "srcline") || word(tok, "branch")) {
-			cmd_error("report", "-g %s is not supported yet (function is)", tok);
+			cmd_usage_error("report", "-g %s is not supported yet (function is)", tok);
 			return -1;
 		} else if (word(tok, "percent"))
 			o->cc_value = REPORT_CC_PERCENT;
@@ -296,7 +296,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 		else if (!have_min) {
 			o->cc_min_percent = strtod(tok, &end);
 			if (end == tok) {
-				cmd_error("report", "invalid -g argument '%s' (%s)", arg, tok);
+				cmd_usage_error("report", "invalid -g argument '%s' (%s)", arg, tok);
 				return -1;
 			}
 			have_min = true;
@@ -304,7 +304,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 			unsigned long v = strtoul(tok, &end, 0);
 
 			if (end == tok) {
-				cmd_error("report", "invalid -g argument '%s' (%s)", arg, tok);
+				cmd_usage_error("report", "invalid -g argument '%s' (%s)", arg, tok);
 				return -1;
 			}
 			o->cc_print_limit = (unsigned)v;
@@ -644,10 +644,8 @@ static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		*(opt->id == 'k' ? &a->eo.vmlinux : &a->eo.kallsyms) = arg;
 		break;
 	case 'Q':
-		if (cmd_parse_tolerance(arg, &a->tolerance)) {
-			cmd_error("report", "invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
-			return EXIT_USAGE;
-		}
+		if (cmd_parse_tolerance(arg, &a->tolerance))
+			return cmd_usage_error("report", "invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
 		break;
 	}
 	return 0;

@@ -212,6 +212,25 @@ test_expect_success 'report: each conflict names the options given, in one line'
 	one_error err report "option .--comm. needs a value$"
 '
 
+test_expect_success 'report: a bad -g or --check-tolerance is a usage error with its hint' '
+	test_expect_code 129 "$MPERF" report -i f.data -g bogus 2>err &&
+	one_error err report "invalid -g argument .bogus. (bogus)$" &&
+	test_line_count = 2 err &&
+	test_expect_code 129 "$MPERF" report -i f.data --check-tolerance 300 2>err &&
+	one_error err report "invalid --check-tolerance .300. " &&
+	test_line_count = 2 err
+'
+
+test_expect_success 'mperf: an unknown option and mperf help with two commands, one line and the hint' '
+	test_expect_code 129 "$MPERF" --bogus 2>err &&
+	grep -q "^mperf: unknown option .--bogus.$" err &&
+	test_line_count = 2 err &&
+	test_expect_code 129 "$MPERF" help record report 2>err &&
+	grep -q "^mperf help: one command at a time$" err &&
+	grep -q "^hint: see .mperf --help.$" err &&
+	test_line_count = 2 err
+'
+
 test_expect_success NOPMU 'an event this machine lacks: not supported, no errno text' '
 	test_expect_code 125 "$MPERF" record -e instructions -o i.data true 2>err &&
 	one_error err record "event .instructions. is not supported on this machine (no hardware PMU" &&
