@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mperf archive: the file -> report__archive -> what to run on the other machine. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "cmd.h"
+#include "options.h"
 
 /* The synopsis is the SYNOPSIS of man/mperf-archive.1, word for word (t0020). */
 static const char archive_usage[] =
@@ -19,31 +19,31 @@ static const char archive_usage[] =
 	"    file        the recording (default: perf.data); the tarball is file.tar.bz2\n"
 	"                (file.tar.gz without bzip2), of the build-id cache entries in\n"
 	"                ~/.debug of the DSOs its samples fell in, made first from this\n"
-	"                machine's files where missing\n"
-	"    -h, --help  show this help\n";
+	"                machine's files where missing\n";
+
+static const struct cmd_opt archive_opts[] = {
+	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
+};
+
+static const struct cmd_options archive_options = {
+	.cmd = "archive",
+	.usage = archive_usage,
+	.help_col = 16,
+	.opts = archive_opts,
+	.nr_opts = sizeof(archive_opts) / sizeof(archive_opts[0]),
+};
 
 int cmd_archive(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *input = "perf.data";
 	struct report_archive res;
 	char debugdir[4096];
+	struct cmd_parse parse;
 	struct pdata *p;
-	int c, ret;
+	int ret;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(archive_usage, stdout);
-			return 0;
-		default:
-			return cmd_option_error("archive", c, longopts, argv);
-		}
-	}
+	if ((ret = cmd_options_parse(&parse, &archive_options, argc, argv, NULL)) != CMD_OPTS_OK)
+		return ret;
 	if (optind < argc)
 		input = argv[optind++];
 	if (optind < argc)

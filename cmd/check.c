@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* What record, report and stat share for CI: --check-tolerance and the JSON summary file. */
+/*
+ * What record, report and stat share: --check-tolerance and the JSON
+ * summary file for CI; -e, for record and stat.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../src/record/record.h"
 #include "../src/stat/stat.h"
 #include "cmd.h"
 
@@ -31,4 +35,18 @@ int cmd_write_json(const char *path, const struct stat_summary *s)
 		return -1;
 	}
 	return 0;
+}
+
+int cmd_parse_events(const char *cmd, const char *arg, struct record_event *ev, size_t *nr)
+{
+	int ret = record__parse_events(arg, ev, RECORD_MAX_EVENTS, nr);
+
+	if (ret >= 0)
+		return 0;
+	/* Said by the parser in one line; a name this machine lacks: its events; the syntax: -h. */
+	if (ret == -MPERF_ERR_NOEVENT || ret == -ENOENT)
+		cmd_hint_text("see 'mperf list' for the events of this machine");
+	else
+		cmd_hint(cmd);
+	return EXIT_USAGE;
 }

@@ -50,10 +50,22 @@ void cmd_set_verbose(void);
 struct stat_summary;
 /* --check-tolerance PCT: 0 to 100; 0, or -1 for anything else. */
 int cmd_parse_tolerance(const char *arg, double *pct);
+struct record_event;
+/*
+ * -e arg's events appended to ev[*nr] (RECORD_MAX_EVENTS at most): 0, or
+ * EXIT_USAGE, said by the parser in one line and the hint (where the
+ * machine's events are listed, for a name it lacks).
+ */
+int cmd_parse_events(const char *cmd, const char *arg, struct record_event *ev, size_t *nr);
 /* The JSON summary into path ("-": standard output); 0, or -1 said in one line. */
 int cmd_write_json(const char *path, const struct stat_summary *s);
 
-/* "mperf <cmd>: <msg>" on stderr. */
+/*
+ * The one way cmd/ says an error: "mperf <cmd>: <msg>" on stderr (cmd
+ * NULL: "mperf: <msg>", main's own); a usage error adds one hint line.
+ * Progress, summaries and perf's own warnings (record's rate) are output,
+ * not errors, and print as perf prints them.
+ */
 void cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * A usage error: "mperf <cmd>: <msg>" and the one-line hint, never the
@@ -65,8 +77,10 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * else said in one line, as perf refuses it before reading, and EXIT_MPERF.
  */
 int cmd_kernel_file(const char *cmd, int opt, const char *path);
-/* "hint: see 'mperf <cmd> -h'" on stderr. */
+/* "hint: see 'mperf <cmd> -h'" on stderr (cmd NULL: 'mperf --help'). */
 void cmd_hint(const char *cmd);
+/* "hint: <msg>" on stderr: where to look, when it is not -h. */
+void cmd_hint_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * getopt_long returned c ('?' or ':', with opterr 0 and ':' leading the
  * optstring): say which option and why, with the nearest long option, in

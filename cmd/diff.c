@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mperf diff: options -> open both files -> report__diff -> exit status. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "cmd.h"
+#include "options.h"
 
 /*
  * The synopsis (up to the first blank line) is the SYNOPSIS of
@@ -21,23 +21,40 @@ static const char diff_usage[] =
 	"\n"
 	"Compares the profile of new (default: perf.data) with that of old, the baseline (default:\n"
 	"perf.data.old), as perf diff does: one argument is the new file.\n"
-	"\n"
-	"    -s, --sort KEYS        the keys entries are matched and shown by, comma-separated:\n"
-	"                           comm, pid, dso, symbol (default: dso,symbol)\n"
-	"    -c, --compute METHOD   the computed column: delta, delta-abs (the default: the delta,\n"
-	"                           ordered by its size), ratio, or wdiff:W1,W2 (new * W2 - old * W1)\n"
-	"    -o, --order N          0: order by the baseline; 1 (the default): by the computed column\n"
-	"    -p, --period           show both files' periods too\n"
-	"    -F, --formula          show the formula of each computed value\n"
-	"    -b, --baseline-only    only the entries with a match in the baseline\n"
-	"    -C, --comms C          only these commands (comma-separated)\n"
-	"    -d, --dsos D           only these shared objects (comma-separated)\n"
-	"        --percentage HOW   relative: shares of what -C and -d keep; absolute (the default):\n"
-	"                           shares of every sample\n"
-	"    -q, --quiet            the entries alone, without the headers\n"
-	"        --json             one JSON document per file pair: each event's entries with both\n"
-	"                           shares and the delta, the largest moves first (see mperf-diff(1))\n"
-	"    -h, --help             show this help\n";
+	"\n";
+
+/* The classes of options, for the conflicts: --json, -q, the text's own columns. */
+enum { DIFF_JSON = 1 << 0, DIFF_QUIET = 1 << 1, DIFF_TEXT = 1 << 2 };
+
+static const struct cmd_opt diff_opts[] = {
+	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
+	  "the keys entries are matched and shown by, comma-separated:\n"
+	  "comm, pid, dso, symbol (default: dso,symbol)" },
+	{ 'c', 'c', "compute", CMD_ARG_REQUIRED, "METHOD",
+	  "the computed column: delta, delta-abs (the default: the delta,\n"
+	  "ordered by its size), ratio, or wdiff:W1,W2 (new * W2 - old * W1)", NULL, DIFF_TEXT },
+	{ 'o', 'o', "order", CMD_ARG_REQUIRED, "N",
+	  "0: order by the baseline; 1 (the default): by the computed column", NULL, DIFF_TEXT },
+	{ 'p', 'p', "period", CMD_ARG_NONE, NULL, "show both files' periods too", NULL, DIFF_TEXT },
+	{ 'F', 'F', "formula", CMD_ARG_NONE, NULL, "show the formula of each computed value", NULL, DIFF_TEXT },
+	{ 'b', 'b', "baseline-only", CMD_ARG_NONE, NULL, "only the entries with a match in the baseline" },
+	{ 'C', 'C', "comms", CMD_ARG_REQUIRED, "C", "only these commands (comma-separated)" },
+	{ 'd', 'd', "dsos", CMD_ARG_REQUIRED, "D", "only these shared objects (comma-separated)" },
+	{ 'P', 0, "percentage", CMD_ARG_REQUIRED, "HOW",
+	  "relative: shares of what -C and -d keep; absolute (the default):\n"
+	  "shares of every sample" },
+	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "the entries alone, without the headers", NULL, DIFF_QUIET },
+	{ 'J', 0, "json", CMD_ARG_NONE, NULL,
+	  "one JSON document per file pair: each event's entries with both\n"
+	  "shares and the delta, the largest moves first (see mperf-diff(1))", NULL, DIFF_JSON },
+	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
+};
+
+static const struct cmd_conflict diff_conflicts[] = {
+	{ { DIFF_JSON }, { DIFF_QUIET, DIFF_TEXT }, 0,
+	  "--json cannot be used with {b}: the JSON document has both shares, the delta and the periods, "
+	  "largest moves first" },
+};
 
 static int parse_keys(const char *list, struct report_hist_opts *o)
 {
@@ -104,100 +121,86 @@ static int parse_compute(const char *arg, struct report_diff_opts *o)
 	return 0;
 }
 
+static int diff_option(void *ctx, const struct cmd_opt *opt, char *arg)
+{
+	struct report_diff_opts *o = ctx;
+	unsigned long v;
+	char *end;
+
+	switch (opt->id) {
+	case 's':
+		return parse_keys(arg, &o->hist) ? EXIT_USAGE : 0;
+	case 'c':
+		return parse_compute(arg, o) ? EXIT_USAGE : 0;
+	case 'o':
+		v = strtoul(arg, &end, 10);
+		if (end == arg || *end || arg[0] == '-' || v > 1)
+			return cmd_usage_error("diff", "invalid order '%s' for -o (0: by the baseline, 1: by the computed column; two files have no other)",
+					       arg);
+		o->order = (unsigned)v;
+		break;
+	case 'p':
+		o->period = true;
+		break;
+	case 'F':
+		o->formula = true;
+		break;
+	case 'b':
+		o->baseline_only = true;
+		break;
+	case 'C':
+		o->hist.comm = arg;
+		break;
+	case 'd':
+		o->hist.dso = arg;
+		break;
+	case 'P':
+		if (!strcmp(arg, "relative"))
+			o->relative = true;
+		else if (!strcmp(arg, "absolute"))
+			o->relative = false;
+		else
+			return cmd_usage_error("diff", "invalid --percentage '%s' (relative or absolute)", arg);
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'J':
+		o->json = true;
+		break;
+	}
+	return 0;
+}
+
+static const struct cmd_options diff_options = {
+	.cmd = "diff",
+	.usage = diff_usage,
+	.help_col = 27,
+	.opts = diff_opts,
+	.nr_opts = sizeof(diff_opts) / sizeof(diff_opts[0]),
+	.conflicts = diff_conflicts,
+	.nr_conflicts = sizeof(diff_conflicts) / sizeof(diff_conflicts[0]),
+	.set = diff_option,
+};
+
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "sort", required_argument, NULL, 's' },
-		{ "compute", required_argument, NULL, 'c' },
-		{ "order", required_argument, NULL, 'o' },
-		{ "period", no_argument, NULL, 'p' },
-		{ "formula", no_argument, NULL, 'F' },
-		{ "baseline-only", no_argument, NULL, 'b' },
-		{ "comms", required_argument, NULL, 'C' },
-		{ "dsos", required_argument, NULL, 'd' },
-		{ "percentage", required_argument, NULL, 'P' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_diff_opts o = {
 		.hist = { .keys = { REPORT_KEY_DSO, REPORT_KEY_SYM }, .nr_keys = 2, .children = 0,
 			  .cc_mode = REPORT_CC_NONE },
 		.compute = REPORT_DIFF_DELTA_ABS,
 		.order = 1,
 	};
-	/* The text-only options given, for --json's refusal: the first. */
-	const char *text_opt = NULL;
 	const char *old_path = "perf.data.old", *new_path = "perf.data";
 	struct pdata *old, *new_;
 	static char obuf[1 << 16];
-	char *end;
-	int c, ret;
+	struct cmd_parse parse;
+	int ret;
 
-	opterr = 0;	/* ':': a missing value is ours to say */
-	while ((c = getopt_long(argc, argv, ":s:c:o:pFbC:d:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (parse_keys(optarg, &o.hist))
-				return EXIT_USAGE;
-			break;
-		case 'c':
-			if (parse_compute(optarg, &o))
-				return EXIT_USAGE;
-			text_opt = text_opt ? text_opt : "-c/--compute";
-			break;
-		case 'o': {
-			unsigned long v = strtoul(optarg, &end, 10);
-
-			if (end == optarg || *end || optarg[0] == '-' || v > 1)
-				return cmd_usage_error("diff", "invalid order '%s' for -o (0: by the baseline, 1: by the computed column; two files have no other)",
-						       optarg);
-			o.order = (unsigned)v;
-			text_opt = text_opt ? text_opt : "-o/--order";
-			break;
-		}
-		case 'p':
-			o.period = true;
-			text_opt = text_opt ? text_opt : "-p/--period";
-			break;
-		case 'F':
-			o.formula = true;
-			text_opt = text_opt ? text_opt : "-F/--formula";
-			break;
-		case 'b':
-			o.baseline_only = true;
-			break;
-		case 'C':
-			o.hist.comm = optarg;
-			break;
-		case 'd':
-			o.hist.dso = optarg;
-			break;
-		case 'P':
-			if (!strcmp(optarg, "relative"))
-				o.relative = true;
-			else if (!strcmp(optarg, "absolute"))
-				o.relative = false;
-			else
-				return cmd_usage_error("diff", "invalid --percentage '%s' (relative or absolute)", optarg);
-			break;
-		case 'q':
-			o.quiet = true;
-			break;
-		case 'J':
-			o.json = true;
-			break;
-		case 'h':
-			fputs(diff_usage, stdout);
-			return 0;
-		default:
-			return cmd_option_error("diff", c, longopts, argv);
-		}
-	}
-	if (o.json && (text_opt || o.quiet))
-		return cmd_usage_error("diff", "--json cannot be used with %s: the JSON document has both shares, the delta and the periods, largest moves first",
-				       o.quiet ? "-q/--quiet" : text_opt);
+	if ((ret = cmd_options_parse(&parse, &diff_options, argc, argv, &o)) != CMD_OPTS_OK)
+		return ret;
+	if ((ret = cmd_options_conflicts(&parse)))
+		return ret;
 	/* As perf diff: no file is perf.data.old against perf.data; one is the new file. */
 	if (argc - optind == 1) {
 		new_path = argv[optind];

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mperf doctor: host_facts() -> what they mean for mperf, as text or JSON -> 0 if record can work. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "../src/host/host.h"
 #include "cmd.h"
+#include "options.h"
 
 #define DOCTOR_JSON_VERSION 1
 #define EXIT_DOCTOR 3	/* record cannot work here: as a failed --check */
@@ -17,9 +17,29 @@ static const char doctor_usage[] =
 	"    What profiling may do on this machine and for this user: perf_event_paranoid and\n"
 	"    what it forbids, capabilities, a hardware PMU, tracefs, the perf sysctls, a VM or\n"
 	"    a container.  Exits 0 when mperf record can work, 3 when it cannot.\n"
-	"\n"
-	"        --json            one JSON document (schema in mperf-doctor(1))\n"
-	"    -h, --help            show this help\n";
+	"\n";
+
+static const struct cmd_opt doctor_opts[] = {
+	{ 'J', 0, "json", CMD_ARG_NONE, NULL, "one JSON document (schema in mperf-doctor(1))" },
+	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
+};
+
+static int doctor_option(void *ctx, const struct cmd_opt *opt, char *arg)
+{
+	(void)arg;
+	if (opt->id == 'J')
+		*(bool *)ctx = true;
+	return 0;
+}
+
+static const struct cmd_options doctor_options = {
+	.cmd = "doctor",
+	.usage = doctor_usage,
+	.help_col = 26,
+	.opts = doctor_opts,
+	.nr_opts = sizeof(doctor_opts) / sizeof(doctor_opts[0]),
+	.set = doctor_option,
+};
 
 /* What perf_event_paranoid forbids a user without CAP_PERFMON (the kernel's perf-security text). */
 static const char *const forbids[] = {
@@ -211,32 +231,15 @@ static void print_json(const struct host_facts *f)
 
 int cmd_doctor(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct host_facts f;
 	bool json = false;
-	int c;
+	struct cmd_parse parse;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			fputs(doctor_usage, stdout);
-			return 0;
-		default:
-			fputs(doctor_usage, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		cmd_error("doctor", "unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if ((ret = cmd_options_parse(&parse, &doctor_options, argc, argv, &json)) != CMD_OPTS_OK)
+		return ret;
+	if (optind < argc)
+		return cmd_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
 	host_facts(&f);
 	if (json)
 		print_json(&f);

@@ -48,26 +48,33 @@ void cmd_set_verbose(void)
 	quiet_level = MPERF_LOG_DEBUG;
 }
 
+/* The one way cmd/ says an error: "mperf <cmd>: <msg>", or "mperf: <msg>" for main's own. */
+static void say_error(const char *cmd, const char *fmt, va_list ap)
+{
+	if (cmd)
+		fprintf(stderr, "mperf %s: ", cmd);
+	else
+		fputs("mperf: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "mperf %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say_error(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "mperf %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say_error(cmd, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	cmd_hint(cmd);
 	return EXIT_USAGE;
 }
@@ -83,7 +90,21 @@ int cmd_kernel_file(const char *cmd, int opt, const char *path)
 
 void cmd_hint(const char *cmd)
 {
-	fprintf(stderr, "hint: see 'mperf %s -h'\n", cmd);
+	if (cmd)
+		cmd_hint_text("see 'mperf %s -h'", cmd);
+	else
+		cmd_hint_text("see 'mperf --help'");
+}
+
+void cmd_hint_text(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hint: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 /*
@@ -236,7 +257,7 @@ static const struct cmd *find_command(const char *name)
 	return NULL;
 }
 
-/* "'x' is not a mperf command", with the nearest one, as git says it. */
+/* "'x' is not a mperf command", with the nearest one, as git says it; who: NULL, or "help". */
 static int unknown_command(const char *who, const char *name)
 {
 	const char *names[NR_COMMANDS + 1];
@@ -247,10 +268,10 @@ static int unknown_command(const char *who, const char *name)
 	names[NR_COMMANDS] = "help";
 	near = cmd_nearest(name, names, NR_COMMANDS + 1);
 	if (near)
-		fprintf(stderr, "%s: '%s' is not a mperf command; did you mean '%s'?\n", who, name, near);
+		cmd_error(who, "'%s' is not a mperf command; did you mean '%s'?", name, near);
 	else
-		fprintf(stderr, "%s: '%s' is not a mperf command\n", who, name);
-	fprintf(stderr, "hint: see 'mperf --help'\n");
+		cmd_error(who, "'%s' is not a mperf command", name);
+	cmd_hint(NULL);
 	return EXIT_USAGE;
 }
 
@@ -291,12 +312,13 @@ int main(int argc, char **argv)
 		char *hargv[] = { argv[2], "-h", NULL };
 
 		if (argc > 3) {
-			fprintf(stderr, "mperf help: one command at a time\nhint: see 'mperf --help'\n");
+			cmd_error("help", "one command at a time");
+			cmd_hint(NULL);
 			return EXIT_USAGE;
 		}
 		c = find_command(argv[2]);
 		if (!c)
-			return unknown_command("mperf help", argv[2]);
+			return unknown_command("help", argv[2]);
 		return run_command(c, 2, hargv);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
@@ -304,11 +326,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argv[1][0] == '-') {
-		fprintf(stderr, "mperf: unknown option '%s'\nhint: see 'mperf --help'\n", argv[1]);
+		cmd_error(NULL, "unknown option '%s'", argv[1]);
+		cmd_hint(NULL);
 		return EXIT_USAGE;
 	}
 	c = find_command(argv[1]);
 	if (!c)
-		return unknown_command("mperf", argv[1]);
+		return unknown_command(NULL, argv[1]);
 	return run_command(c, argc - 1, argv + 1);
 }

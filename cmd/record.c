@@ -2,7 +2,6 @@
 /* mperf record: options -> record__run() -> summary and exit status. */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include "../src/record/record.h"
 #include "../src/stat/stat.h"
 #include "cmd.h"
+#include "options.h"
 
 /*
  * The synopsis (up to the first blank line) is the SYNOPSIS of
@@ -27,47 +27,10 @@ static const char record_usage[] =
 	"   or: mperf record [-e list [--filter filter]]... [options] {-p pid | -t tid | -a | -C cpus}\n"
 	"                    [[--] cmd [args]]\n"
 	"   or: mperf record -h\n"
-	"\n"
-	"    -e, --event LIST      events to sample, comma-separated; -e may be repeated\n"
-	"                          (default: cycles:P, as perf); see EVENTS below\n"
-	"        --filter FILTER   a tracepoint filter (kernel syntax: 'prev_pid == 0 && cpu == 1')\n"
-	"                          for the tracepoints of the -e before it; may be repeated: (a) && (b)\n"
-	"    -F, --freq HZ|max     sample at HZ samples per second (default: 4000); above\n"
-	"                          kernel.perf_event_max_sample_rate, or with max, that rate\n"
-	"        --strict-freq     refuse a -F above that rate instead of throttling to it\n"
-	"    -c, --count PERIOD    sample every PERIOD events (decimal; instead of -F)\n"
-	"    -m, --mmap-pages N[,A] data pages per CPU buffer, or a size with B, K, M or G;\n"
-	"                          rounded up to a power of two (default: 128); A (AUX) unused\n"
-	"    -o, --output FILE     output file (default: perf.data; an old one becomes FILE.old);\n"
-	"                          - writes a pipe-mode stream to standard output\n"
-	"    -p, --pid PID[,PID]   sample running processes, all their threads (until they\n"
-	"                          exit, CMD ends, or SIGINT/SIGTERM)\n"
-	"    -t, --tid TID[,TID]   sample running threads only (implies --no-inherit)\n"
-	"    -a, --all-cpus        sample every task on every CPU\n"
-	"    -C, --cpu CPUS        sample every task on these CPUs (0-1,3)\n"
-	"        --per-thread      events per thread, not per CPU (no timestamps without -T)\n"
-	"    -g                    record call chains (frame pointers), as --call-graph fp\n"
-	"        --call-graph MODE call chains: fp (frame pointers), or dwarf[,SIZE]: the user\n"
-	"                          registers and SIZE bytes of user stack (default 8192, at\n"
-	"                          most 65528), unwound by report; lbr is refused\n"
-	"        --user-regs[=REGS] sample user registers (all, or a list: AX,BX,...;\n"
-	"                          --user-regs=? lists them)\n"
-	"    -s, --stat            per-thread counts: READ records at each thread's exit\n"
-	"    -d, --data            sample data addresses (ADDR, DATA_SRC, data mmaps)\n"
-	"    -W, --weight          sample weights\n"
-	"        --switch-events   record context switches\n"
-	"        --namespaces      record namespace information\n"
-	"        --no-inherit      do not follow the workload's children\n"
-	"    -T, --timestamp       sample times, also --per-thread\n"
-	"    -N, --no-buildid-cache  do not add the DSOs the samples hit to the build-id\n"
-	"                          cache (~/.debug), which record fills as it ends\n"
-	"        --check           exit 3 when an event lost samples, was throttled, ran less than\n"
-	"                          enabled, or is more than the tolerance below a like event\n"
-	"        --check-tolerance PCT  how far like events may differ (default: 5)\n"
-	"        --json-summary FILE  every event's samples, lost, throttles as JSON (see mperf-record(1))\n"
-	"    -q, --quiet           print only errors (and the cycles fallback line)\n"
-	"    -v, --verbose         also print each perf_event_open\n"
-	"    -h, --help            show this help\n"
+	"\n";
+
+/* What follows the options in -h: the syntax of -e. */
+static const char record_events_help[] =
 	"\n"
 	"EVENTS (perf's syntax; mperf record -e accepts what perf record -e does;\n"
 	"        'mperf list' shows the events of this machine)\n"
@@ -92,21 +55,8 @@ static const char record_usage[] =
 	"    MODS: u user, k kernel, h hypervisor, G guest, H host, I no idle, p/pp/ppp precise,\n"
 	"          P max precise, S leader sampling (groups only), D pinned, e exclusive\n";
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* One line saying what is wrong, and the hint: never the whole usage for one bad value. */
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "mperf record: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	cmd_hint("record");
-	return EXIT_USAGE;
-}
+/* One line and a hint, never the whole usage for one bad value. */
+#define usage_error(...) cmd_usage_error("record", __VA_ARGS__)
 
 /* A decimal number, as perf reads -c and -F (0100000 is a hundred thousand, not octal). */
 static int parse_u64(const char *s, uint64_t *v)
@@ -312,196 +262,214 @@ static int parse_user_regs(const char *arg, uint64_t *mask, bool *listed_only)
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "strict-freq", no_argument, NULL, 'S' },
-		{ "stat", no_argument, NULL, 's' },
-		{ "timestamp", no_argument, NULL, 'T' },
-		{ "data", no_argument, NULL, 'd' },
-		{ "weight", no_argument, NULL, 'W' },
-		{ "switch-events", no_argument, NULL, 'X' },
-		{ "namespaces", no_argument, NULL, 'n' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "no-buildid-cache", no_argument, NULL, 'N' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "per-thread", no_argument, NULL, 'P' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "call-graph", required_argument, NULL, 'G' },
-		{ "user-regs", optional_argument, NULL, 'R' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "check", no_argument, NULL, 'K' },
-		{ "check-tolerance", required_argument, NULL, 'k' },
-		{ "json-summary", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+/* The classes of options, for the conflicts. */
+enum { REC_FREQ = 1 << 0, REC_COUNT = 1 << 1, REC_QUIET = 1 << 2, REC_VERBOSE = 1 << 3 };
+
+static const struct cmd_opt record_opts_table[] = {
+	{ 'e', 'e', "event", CMD_ARG_REQUIRED, "LIST",
+	  "events to sample, comma-separated; -e may be repeated\n"
+	  "(default: cycles:P, as perf); see EVENTS below" },
+	{ 'f', 0, "filter", CMD_ARG_REQUIRED, "FILTER",
+	  "a tracepoint filter (kernel syntax: 'prev_pid == 0 && cpu == 1')\n"
+	  "for the tracepoints of the -e before it; may be repeated: (a) && (b)" },
+	{ 'F', 'F', "freq", CMD_ARG_REQUIRED, "HZ|max",
+	  "sample at HZ samples per second (default: 4000); above\n"
+	  "kernel.perf_event_max_sample_rate, or with max, that rate", NULL, REC_FREQ },
+	{ 'S', 0, "strict-freq", CMD_ARG_NONE, NULL, "refuse a -F above that rate instead of throttling to it" },
+	{ 'c', 'c', "count", CMD_ARG_REQUIRED, "PERIOD", "sample every PERIOD events (decimal; instead of -F)", NULL,
+	  REC_COUNT },
+	{ 'm', 'm', "mmap-pages", CMD_ARG_REQUIRED, "N[,A]",
+	  "data pages per CPU buffer, or a size with B, K, M or G;\n"
+	  "rounded up to a power of two (default: 128); A (AUX) unused" },
+	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
+	  "output file (default: perf.data; an old one becomes FILE.old);\n"
+	  "- writes a pipe-mode stream to standard output" },
+	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
+	  "sample running processes, all their threads (until they\n"
+	  "exit, CMD ends, or SIGINT/SIGTERM)" },
+	{ 't', 't', "tid", CMD_ARG_REQUIRED, "TID[,TID]", "sample running threads only (implies --no-inherit)" },
+	{ 'a', 'a', "all-cpus", CMD_ARG_NONE, NULL, "sample every task on every CPU" },
+	{ 'C', 'C', "cpu", CMD_ARG_REQUIRED, "CPUS", "sample every task on these CPUs (0-1,3)" },
+	{ 'P', 0, "per-thread", CMD_ARG_NONE, NULL, "events per thread, not per CPU (no timestamps without -T)" },
+	{ 'g', 'g', NULL, CMD_ARG_NONE, NULL, "record call chains (frame pointers), as --call-graph fp" },
+	{ 'G', 0, "call-graph", CMD_ARG_REQUIRED, "MODE",
+	  "call chains: fp (frame pointers), or dwarf[,SIZE]: the user\n"
+	  "registers and SIZE bytes of user stack (default 8192, at\n"
+	  "most 65528), unwound by report; lbr is refused" },
+	{ 'R', 0, "user-regs", CMD_ARG_OPTIONAL, "[=REGS]",
+	  "sample user registers (all, or a list: AX,BX,...;\n"
+	  "--user-regs=? lists them)" },
+	{ 's', 's', "stat", CMD_ARG_NONE, NULL, "per-thread counts: READ records at each thread's exit" },
+	{ 'd', 'd', "data", CMD_ARG_NONE, NULL, "sample data addresses (ADDR, DATA_SRC, data mmaps)" },
+	{ 'W', 'W', "weight", CMD_ARG_NONE, NULL, "sample weights" },
+	{ 'X', 0, "switch-events", CMD_ARG_NONE, NULL, "record context switches" },
+	{ 'n', 0, "namespaces", CMD_ARG_NONE, NULL, "record namespace information" },
+	{ 'i', 0, "no-inherit", CMD_ARG_NONE, NULL, "do not follow the workload's children" },
+	{ 'T', 'T', "timestamp", CMD_ARG_NONE, NULL, "sample times, also --per-thread" },
+	{ 'N', 'N', "no-buildid-cache", CMD_ARG_NONE, NULL,
+	  "do not add the DSOs the samples hit to the build-id\n"
+	  "cache (~/.debug), which record fills as it ends" },
+	{ 'K', 0, "check", CMD_ARG_NONE, NULL,
+	  "exit 3 when an event lost samples, was throttled, ran less than\n"
+	  "enabled, or is more than the tolerance below a like event" },
+	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'j', 0, "json-summary", CMD_ARG_REQUIRED, "FILE",
+	  "every event's samples, lost, throttles as JSON (see mperf-record(1))" },
+	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "print only errors (and the cycles fallback line)", NULL, REC_QUIET },
+	{ 'v', 'v', "verbose", CMD_ARG_NONE, NULL, "also print each perf_event_open", NULL, REC_VERBOSE },
+	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
+};
+
+static const struct cmd_conflict record_conflicts[] = {
+	{ { REC_FREQ }, { REC_COUNT }, 0,
+	  "-F and -c cannot be used together: -F samples at a rate, -c every PERIOD events" },
+	{ { REC_QUIET }, { REC_VERBOSE }, 0, "-q and -v cannot be used together" },
+};
+
+/* What the options ask for. */
+struct record_args {
 	struct record_event events[RECORD_MAX_EVENTS];
-	struct check_event *checks;
-	const char *json_summary = NULL;
-	bool check = false;
-	double tolerance = STAT_CHECK_TOLERANCE;
-	int failed = 0;
-	struct record_opts o = {
-		.freq = RECORD_DEFAULT_FREQ,
-		.mmap_pages = RECORD_DEFAULT_PAGES,
-		.output = "perf.data",
-		.cmd_argc = argc,
-		.cmd_argv = argv,
-	};
-	struct record_result *res;
-	size_t nr_events = 0, last_e = 0;	/* events[last_e..nr_events): the last -e's */
-	bool quiet = false, verbose = false, have_F = false, have_c = false, strict_freq = false, rounded = false;
-	const char *freq_arg = NULL;
-	uint64_t v;
-	int c, ret;
+	size_t nr_events, last_e;	/* events[last_e..nr_events): the last -e's */
+	struct record_opts o;
+	const char *json_summary;
+	const char *freq_arg;		/* checked once --strict-freq is known */
+	double tolerance;
+	bool check, quiet, verbose, have_c, strict_freq, rounded;
+};
 
-	/* '+': options stop at the workload's name; ':': a missing value is ours to say. */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:F:c:m:o:p:t:C:aqvhsTdWNg", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o.stat = true;
-			break;
-		case 'd':
-			o.data_addr = true;
-			break;
-		case 'W':
-			o.weight = true;
-			break;
-		case 'X':
-			o.switch_events = true;
-			break;
-		case 'n':
-			o.namespaces = true;
-			break;
-		case 'i':
-			o.no_inherit = true;
-			break;
-		case 'g':
-			o.callchain = true;
-			o.dwarf = false;
-			break;
-		case 'G':
-			if ((ret = parse_call_graph(optarg, &o)))
-				return ret;
-			break;
-		case 'R': {
-			bool listed_only;
-
-			if ((ret = parse_user_regs(optarg, &o.user_regs, &listed_only)))
-				return ret;
-			if (listed_only)
-				return 0;
-			break;
-		}
-		case 'T':	/* samples carry their time by default; -T also per thread */
-			o.sample_time = true;
-			break;
-		case 'N':
-			o.no_buildid_cache = true;
-			break;
-		case 'p':
-			o.pids = optarg;
-			break;
-		case 't':
-			o.tids = optarg;
-			break;
-		case 'a':
-			o.system_wide = true;
-			break;
-		case 'C':
-			o.cpu_list = optarg;
-			break;
-		case 'P':
-			o.per_thread = true;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'e':
-			/* Each -e adds its events; the parser says what is wrong in one line. */
-			last_e = nr_events;
-			ret = record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events);
-			if (ret < 0) {
-				/* A name this machine lacks: its events; the syntax: record's EVENTS. */
-				if (ret == -MPERF_ERR_NOEVENT || ret == -ENOENT)
-					fputs("hint: see 'mperf list' for the events of this machine\n", stderr);
-				else
-					cmd_hint("record");
-				return EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			/* As perf: for every event of the -e before it; said in one line. */
-			if (record__add_filter(events, last_e, nr_events, optarg) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'F':
-			freq_arg = optarg;	/* checked once --strict-freq is known */
-			o.rate_given = true;
-			have_F = true;
-			break;
-		case 'S':
-			strict_freq = true;
-			break;
-		case 'c':
-			if (parse_u64(optarg, &v) || !v)
-				return usage_error("invalid period '%s' for -c/--count (events per sample, a positive decimal number)", optarg);
-			o.period = v;
-			o.freq = 0;
-			o.rate_given = true;
-			have_c = true;
-			break;
-		case 'm':
-			if (parse_mmap_pages(optarg, &o.mmap_pages, &rounded))
-				return usage_error("invalid argument for -m/--mmap-pages: '%s' (pages, or a size in B, K, M or G, up to %u pages)",
-						   optarg, RECORD_MAX_PAGES);
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'K':
-			check = true;
-			break;
-		case 'k':
-			if (cmd_parse_tolerance(optarg, &tolerance))
-				return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", optarg);
-			break;
-		case 'j':
-			json_summary = optarg;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			return 0;
-		default:
-			return cmd_option_error("record", c, longopts, argv);
-		}
+/* The options that set one flag of struct record_opts. */
+static bool *record_flag(struct record_opts *o, int id)
+{
+	switch (id) {
+	case 's': return &o->stat;
+	case 'd': return &o->data_addr;
+	case 'W': return &o->weight;
+	case 'X': return &o->switch_events;
+	case 'n': return &o->namespaces;
+	case 'i': return &o->no_inherit;
+	case 'T': return &o->sample_time;	/* samples carry their time by default; -T also per thread */
+	case 'N': return &o->no_buildid_cache;
+	case 'a': return &o->system_wide;
+	case 'P': return &o->per_thread;
 	}
-	if (have_F && have_c)
-		return usage_error("%s", "-F and -c cannot be used together: -F samples at a rate, -c every PERIOD events");
-	if (quiet && verbose)
-		return usage_error("%s", "-q and -v cannot be used together");
-	if (json_summary && !strcmp(json_summary, "-") && !strcmp(o.output, "-"))
+	return NULL;
+}
+
+static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
+{
+	struct record_args *a = ctx;
+	struct record_opts *o = &a->o;
+	bool *flag = record_flag(o, opt->id), listed_only;
+	uint64_t v;
+	int ret;
+
+	if (flag) {
+		*flag = true;
+		return 0;
+	}
+	switch (opt->id) {
+	case 'g':
+		o->callchain = true;
+		o->dwarf = false;
+		break;
+	case 'G':
+		return parse_call_graph(arg, o);
+	case 'R':
+		if ((ret = parse_user_regs(arg, &o->user_regs, &listed_only)))
+			return ret;
+		return listed_only ? CMD_EXIT_OK : 0;
+	case 'p':
+		o->pids = arg;
+		break;
+	case 't':
+		o->tids = arg;
+		break;
+	case 'C':
+		o->cpu_list = arg;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case 'e':
+		/* Each -e adds its events; the parser says what is wrong in one line. */
+		a->last_e = a->nr_events;
+		return cmd_parse_events("record", arg, a->events, &a->nr_events);
+	case 'f':
+		/* As perf: for every event of the -e before it; said in one line. */
+		return record__add_filter(a->events, a->last_e, a->nr_events, arg) < 0 ? EXIT_USAGE : 0;
+	case 'F':
+		a->freq_arg = arg;
+		o->rate_given = true;
+		break;
+	case 'S':
+		a->strict_freq = true;
+		break;
+	case 'c':
+		if (parse_u64(arg, &v) || !v)
+			return usage_error("invalid period '%s' for -c/--count (events per sample, a positive decimal number)", arg);
+		o->period = v;
+		o->freq = 0;
+		o->rate_given = true;
+		a->have_c = true;
+		break;
+	case 'm':
+		if (parse_mmap_pages(arg, &o->mmap_pages, &a->rounded))
+			return usage_error("invalid argument for -m/--mmap-pages: '%s' (pages, or a size in B, K, M or G, up to %u pages)",
+					   arg, RECORD_MAX_PAGES);
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case 'q':
+		a->quiet = true;
+		break;
+	case 'K':
+		a->check = true;
+		break;
+	case 'k':
+		if (cmd_parse_tolerance(arg, &a->tolerance))
+			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
+		break;
+	case 'j':
+		a->json_summary = arg;
+		break;
+	}
+	return 0;
+}
+
+static const struct cmd_options record_options = {
+	.cmd = "record",
+	.usage = record_usage,
+	.trailer = record_events_help,
+	.help_col = 26,
+	.stop_at_operand = true,
+	.opts = record_opts_table,
+	.nr_opts = sizeof(record_opts_table) / sizeof(record_opts_table[0]),
+	.conflicts = record_conflicts,
+	.nr_conflicts = sizeof(record_conflicts) / sizeof(record_conflicts[0]),
+	.set = record_option,
+};
+
+/*
+ * What the options mean together, once all are known: the conflicts, -F
+ * against the kernel's rate, the default rate, -m's rounding said, a
+ * target; then the default event.  0, or the exit status.
+ */
+static int record_settle(struct record_args *a, int argc, char **argv, const struct cmd_parse *parse)
+{
+	struct record_opts *o = &a->o;
+	int ret;
+
+	if ((ret = cmd_options_conflicts(parse)))
+		return ret;
+	if (a->json_summary && !strcmp(a->json_summary, "-") && !strcmp(o->output, "-"))
 		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
-	if (o.dwarf && o.user_regs && (o.user_regs | RECORD_MINIMAL_REGS) != RECORD_DWARF_REGS && !quiet)
+	if (o->dwarf && o->user_regs && (o->user_regs | RECORD_MINIMAL_REGS) != RECORD_DWARF_REGS && !a->quiet)
 		fprintf(stderr, "warning: --call-graph dwarf may need every user register: with --user-regs, "
 			"ip and sp are added and unwinding may stop early\n");
-	if (freq_arg && (ret = parse_freq(freq_arg, strict_freq, &o.freq)))
+	if (a->freq_arg && (ret = parse_freq(a->freq_arg, a->strict_freq, &o->freq)))
 		return ret;
-	if (!freq_arg && !have_c) {
+	if (!a->freq_arg && !a->have_c) {
 		/*
 		 * The kernel lowers kernel.perf_event_max_sample_rate itself when
 		 * its sampling interrupts take too long (a busy VM): the default
@@ -509,70 +477,53 @@ int cmd_record(int argc, char **argv)
 		 */
 		int max = host_max_sample_rate();
 
-		if (max > 0 && o.freq > (uint64_t)max) {
-			if (!quiet)
+		if (max > 0 && o->freq > (uint64_t)max) {
+			if (!a->quiet)
 				fprintf(stderr, "info: Lowering default frequency rate from %llu to %d.\n"
 					"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
-					(unsigned long long)o.freq, max);
-			o.freq = (uint64_t)max;
+					(unsigned long long)o->freq, max);
+			o->freq = (uint64_t)max;
 		}
 	}
-	if (rounded && !quiet) {
+	if (a->rounded && !a->quiet) {
 		char size[32];
 
-		size_name((uint64_t)o.mmap_pages * (uint64_t)sysconf(_SC_PAGESIZE), size, sizeof(size));
-		fprintf(stderr, "rounding mmap pages size to %s (%zu pages)\n", size, o.mmap_pages);
+		size_name((uint64_t)o->mmap_pages * (uint64_t)sysconf(_SC_PAGESIZE), size, sizeof(size));
+		fprintf(stderr, "rounding mmap pages size to %s (%zu pages)\n", size, o->mmap_pages);
 	}
-	if (optind >= argc && !o.pids && !o.tids && !o.system_wide && !o.cpu_list)
+	if (optind >= argc && !o->pids && !o->tids && !o->system_wide && !o->cpu_list)
 		return usage_error("%s", "no command given to run, and no target (-p, -t, -a, -C) to sample");
-	if (!nr_events) {
+	if (!a->nr_events) {
 		char vendor[64];
 
 		host_cpu_vendor(vendor, sizeof(vendor));
-		if (record__default_event(events, RECORD_MAX_EVENTS, &nr_events, !strcmp(vendor, "AuthenticAMD")) < 0)
+		if (record__default_event(a->events, RECORD_MAX_EVENTS, &a->nr_events, !strcmp(vendor, "AuthenticAMD")) < 0)
 			return EXIT_MPERF;
 	}
-	o.events = events;
-	o.nr_events = nr_events;
-	o.argv = optind < argc ? argv + optind : NULL;
-	if (quiet)
-		cmd_set_quiet();
-	else if (verbose)
-		cmd_set_verbose();
+	o->events = a->events;
+	o->nr_events = a->nr_events;
+	o->argv = optind < argc ? argv + optind : NULL;
+	return 0;
+}
 
-	res = calloc(1, sizeof(*res));
-	if (!res) {
-		cmd_error("record", "out of memory");
-		return EXIT_MPERF;
-	}
-	ret = record__run(&o, res);
-	if (ret < 0) {
-		/*
-		 * Said by record__run (but for EPIPE: the reader of -o - went away,
-		 * and main ends quietly as perf would, 141); the shell's codes when
-		 * the command could not be run.
-		 */
-		if (res->exec_errno)
-			ret = res->exec_errno == ENOENT ? 127 : 126;
-		free(res);
-		return ret;
-	}
-	if (!quiet) {
+/* perf's summary of the recording on stderr, and the losses whenever they could hide a problem. */
+static void record_summary(const struct record_args *a, const struct record_result *res)
+{
+	size_t nr_user = 0;
+
+	if (!a->quiet) {
 		fprintf(stderr, "[ mperf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)res->wakeups);
 		fprintf(stderr, "[ mperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			(double)res->file_size / 1024.0 / 1024.0, o.output,
+			(double)res->file_size / 1024.0 / 1024.0, a->o.output,
 			(unsigned long long)res->samples);
 	}
-	/* Losses and per-event counts are shown whenever they could hide a problem. */
-	size_t nr_user = 0;
-
 	for (size_t i = 0; i < res->nr_events; i++)
 		nr_user += !res->ev[i].tracking;
 	for (size_t i = 0; i < res->nr_events; i++) {
 		if (res->ev[i].tracking && !res->ev[i].lost)
 			continue;	/* perf's dummy:HG of -a/-C: it samples nothing */
-		if (res->ev[i].lost || (!quiet && nr_user > 1))
+		if (res->ev[i].lost || (!a->quiet && nr_user > 1))
 			fprintf(stderr, "[ mperf record: event '%s': %llu samples, %llu lost ]\n",
 				res->ev[i].name, (unsigned long long)res->ev[i].samples,
 				(unsigned long long)res->ev[i].lost);
@@ -584,10 +535,19 @@ int cmd_record(int argc, char **argv)
 	if (res->lost_records)
 		fprintf(stderr, "[ mperf record: %llu LOST records: %llu events lost, buffer too small? (try -m) ]\n",
 			(unsigned long long)res->lost_records, (unsigned long long)res->lost_events);
-	checks = calloc(res->nr_events ? res->nr_events : 1, sizeof(*checks));
+}
+
+/*
+ * --json-summary and --check on every event's numbers: 0, 1 when the
+ * check failed (said), or EXIT_MPERF when the summary could not be written.
+ */
+static int record_checks(const struct record_args *a, const struct record_result *res)
+{
+	struct check_event *checks = calloc(res->nr_events ? res->nr_events : 1, sizeof(*checks));
+	int failed = 0;
+
 	if (!checks) {
 		cmd_error("record", "out of memory");
-		free(res);
 		return EXIT_MPERF;
 	}
 	for (size_t i = 0; i < res->nr_events; i++) {
@@ -598,23 +558,70 @@ int cmd_record(int argc, char **argv)
 						  .has_times = e->has_times, .ena = e->ena, .run = e->run };
 		snprintf(checks[i].name, sizeof(checks[i].name), "%s", e->name);
 	}
-	if (json_summary) {
+	if (a->json_summary) {
 		struct stat_summary s = {
-			.source = "record", .file = o.output, .ev = checks, .nr_events = res->nr_events,
+			.source = "record", .file = a->o.output, .ev = checks, .nr_events = res->nr_events,
 			.samples = res->samples, .lost_records = res->lost_records, .lost_events = res->lost_events,
 			.has_run = true, .elapsed_ns = res->elapsed_ns, .wakeups = res->wakeups,
 			.poll_timeouts = res->timeouts, .fell_back = res->fell_back, .user_only = res->user_only,
 		};
 
-		if (cmd_write_json(json_summary, &s)) {
+		if (cmd_write_json(a->json_summary, &s)) {
 			free(checks);
-			free(res);
 			return EXIT_MPERF;
 		}
 	}
-	if (check)
-		failed = stat__check(checks, res->nr_events, tolerance);
+	if (a->check)
+		failed = stat__check(checks, res->nr_events, a->tolerance) ? 1 : 0;
 	free(checks);
+	return failed;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_args *a = calloc(1, sizeof(*a));
+	struct record_result *res = calloc(1, sizeof(*res));
+	struct cmd_parse parse;
+	int ret, failed;
+
+	if (!a || !res) {
+		free(a);
+		free(res);
+		cmd_error("record", "out of memory");
+		return EXIT_MPERF;
+	}
+	a->o = (struct record_opts){
+		.freq = RECORD_DEFAULT_FREQ,
+		.mmap_pages = RECORD_DEFAULT_PAGES,
+		.output = "perf.data",
+		.cmd_argc = argc,
+		.cmd_argv = argv,
+	};
+	a->tolerance = STAT_CHECK_TOLERANCE;
+	if ((ret = cmd_options_parse(&parse, &record_options, argc, argv, a)) != CMD_OPTS_OK ||
+	    (ret = record_settle(a, argc, argv, &parse)))
+		goto out;
+	if (a->quiet)
+		cmd_set_quiet();
+	else if (a->verbose)
+		cmd_set_verbose();
+	ret = record__run(&a->o, res);
+	if (ret < 0) {
+		/*
+		 * Said by record__run (but for EPIPE: the reader of -o - went away,
+		 * and main ends quietly as perf would, 141); the shell's codes when
+		 * the command could not be run.
+		 */
+		if (res->exec_errno)
+			ret = res->exec_errno == ENOENT ? 127 : 126;
+		goto out;
+	}
+	record_summary(a, res);
+	failed = record_checks(a, res);
+	if (failed == EXIT_MPERF) {
+		ret = EXIT_MPERF;
+		goto out;
+	}
 	if (res->stop_signal) {
 		/*
 		 * Stopped by SIGINT, SIGTERM or SIGHUP: the file is complete and the
@@ -623,11 +630,11 @@ int cmd_record(int argc, char **argv)
 		 */
 		int sig = res->stop_signal;
 
-		free(res);
 		fflush(stderr);
 		signal(sig, SIG_DFL);
 		raise(sig);
-		return 128 + sig;
+		ret = 128 + sig;
+		goto out;
 	}
 	if (WIFEXITED(res->wait_status))
 		ret = WEXITSTATUS(res->wait_status);
@@ -635,7 +642,11 @@ int cmd_record(int argc, char **argv)
 		ret = 128 + WTERMSIG(res->wait_status);
 	else
 		ret = EXIT_MPERF;
-	free(res);
 	/* A failed check fails the job, unless the workload's own failure says more. */
-	return failed && !ret ? STAT_EXIT_CHECK : ret;
+	if (failed && !ret)
+		ret = STAT_EXIT_CHECK;
+out:
+	free(res);
+	free(a);
+	return ret;
 }

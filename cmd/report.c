@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include "../src/report/report.h"
 #include "../src/stat/stat.h"
 #include "cmd.h"
+#include "options.h"
 
 /*
  * The synopsis (up to the first blank line) is the SYNOPSIS of
@@ -34,66 +34,130 @@ static const char report_usage[] =
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
 	"   or: mperf report [-i file] --format=folded|svg|pprof [-o file] [-k file | --kallsyms file]\n"
 	"   or: mperf report -h\n"
-	"\n"
-	"    -i, --input FILE       input file (default: perf.data; '-' reads a pipe-mode stream from stdin)\n"
-	"    -D, --dump-raw-trace   dump every record as perf report -D does, then per-event stats\n"
-	"        --stats            only the per-event stats that end -D; with --json every event's\n"
-	"                           samples, lost and throttles as JSON (see mperf-record(1))\n"
-	"        --check            exit 3 when an event lost samples, was throttled, or is more than\n"
-	"                           the tolerance below a like event (one line each on stderr)\n"
-	"        --check-tolerance PCT  how far like events may differ (default: 5)\n"
-	"        --stdio            text output, perf report --stdio's (the default)\n"
-	"        --json             the histograms as one JSON document (see mperf-report(1))\n"
-	"        --header           print the file's header and features first\n"
-	"        --header-only      print only the file's header and features (a stream's too)\n"
-	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, symbol (sym)\n"
-	"                           (default: comm,dso,sym); in the branch view comm, pid, dso_from,\n"
-	"                           dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles\n"
-	"                           (default: comm,dso_from,symbol_from,symbol_to,cycles)\n"
-	"    -b, --branch-stack     the branch view: an entry per branch of the samples' branch stacks\n"
-	"                           (the default for a file recorded with them, perf record -b)\n"
-	"        --no-branch-stack  the usual view of such a file, an entry per sample\n"
-	"    -n, --show-nr-samples  a Samples column: each entry's samples (branches in the branch\n"
-	"                           view; one per member in a group)\n"
-	"        --percent-limit P  hide entries below P percent\n"
-	"        --percentage HOW   relative: shares (and the header's totals) of what --comms,\n"
-	"                           --dsos, -S, --pid and --tid show; absolute (the default): shares\n"
-	"                           of every sample\n"
-	"    -c, --comms C          only these commands (comma-separated)\n"
-	"    -d, --dsos D           only these shared objects (comma-separated)\n"
-	"    -S, --symbols S        only these symbols, by name (comma-separated)\n"
-	"        --pid PIDS         only these processes (comma-separated)\n"
-	"        --tid TIDS         only these threads (comma-separated)\n"
-	"        --children         with call chains (the default when the file has them): each\n"
-	"                           entry also gets what its callees cost (Children), with its chains\n"
-	"        --no-children      the Self overhead only, each entry with the chains to it\n"
-	"    -g, --call-graph[=ARGS] how chains show, comma-separated, as perf: graph, flat, fractal,\n"
-	"                           folded or none; caller or callee; function; percent, period or\n"
-	"                           count; a threshold in percent; a limit of chains per entry\n"
-	"                           (-g alone: graph,0.5,caller,function,percent)\n"
-	"    -G, --inverted         the caller order (root first)\n"
-	"        --max-stack N      keep N frames of each chain, from the sample's end (default and\n"
-	"                           at most: 127, perf's)\n"
-	"        --group            show each event group (the file's, else every event in one) as\n"
-	"                           one histogram, its leader's, a column per member (the default\n"
-	"                           for a file with groups)\n"
-	"        --no-group         one histogram per event, group members too\n"
-	"        --group-sort-idx N sort a group's entries by its member N (0: the leader) first\n"
-	"        --show-total-period a Period column (per member in a group)\n"
-	"        --format FMT       the samples' stacks instead of histograms: folded (one line per\n"
-	"                           stack and event, for flame graph tools), svg (an interactive\n"
-	"                           flame graph: click to zoom, search, one view per event) or\n"
-	"                           pprof (a gzipped profile.proto, for go tool pprof)\n"
-	"    -o, --output FILE      write --format's output to FILE (default: standard output)\n"
-	"    -q, --quiet            the rows alone, without perf's header lines; no warnings\n"
-	"    -k, --vmlinux FILE     the kernel's symbols from this image (vmlinux), and no other,\n"
-	"                           if its build id is the recorded kernel's (default: as perf looks\n"
-	"                           for one by build id, then kallsyms: see mperf-report(1))\n"
-	"        --kallsyms FILE    the kernel's symbols from this kallsyms file\n"
-	"    -h, --help             show this help\n"
+	"\n";
+
+static const char report_trailer[] =
 	"\n"
 	"Chains recorded with --call-graph dwarf are unwound from each sample's registers and\n"
 	"stack copy (libdw), with perf's inline frames.\n";
+
+/*
+ * The classes of options, for the conflicts: the modes and views, and
+ * R_HIST, every option that shapes the histograms.
+ */
+enum {
+	R_DUMP = 1 << 0, R_STATS = 1 << 1, R_JSON = 1 << 2, R_STDIO = 1 << 3, R_HEADER_ONLY = 1 << 4,
+	R_HEADER = 1 << 5, R_CHECK = 1 << 6, R_HIST = 1 << 7, R_FORMAT = 1 << 8, R_OUTPUT = 1 << 9,
+	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11,
+};
+
+static const struct cmd_opt report_opts[] = {
+	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
+	  "input file (default: perf.data; '-' reads a pipe-mode stream from stdin)" },
+	{ 'D', 'D', "dump-raw-trace", CMD_ARG_NONE, NULL,
+	  "dump every record as perf report -D does, then per-event stats", "-D", R_DUMP },
+	{ 'W', 0, "stats", CMD_ARG_NONE, NULL,
+	  "only the per-event stats that end -D; with --json every event's\n"
+	  "samples, lost and throttles as JSON (see mperf-record(1))", NULL, R_STATS },
+	{ 'K', 0, "check", CMD_ARG_NONE, NULL,
+	  "exit 3 when an event lost samples, was throttled, or is more than\n"
+	  "the tolerance below a like event (one line each on stderr)", NULL, R_CHECK },
+	{ 'Q', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'T', 0, "stdio", CMD_ARG_NONE, NULL, "text output, perf report --stdio's (the default)", NULL, R_STDIO },
+	{ 'J', 0, "json", CMD_ARG_NONE, NULL, "the histograms as one JSON document (see mperf-report(1))", NULL,
+	  R_JSON },
+	{ 'H', 0, "header", CMD_ARG_NONE, NULL, "print the file's header and features first", NULL, R_HEADER },
+	{ 'O', 0, "header-only", CMD_ARG_NONE, NULL,
+	  "print only the file's header and features (a stream's too)", NULL, R_HEADER_ONLY },
+	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
+	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym)\n"
+	  "(default: comm,dso,sym); in the branch view comm, pid, dso_from,\n"
+	  "dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles\n"
+	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
+	{ 'b', 'b', "branch-stack", CMD_ARG_NONE, NULL,
+	  "the branch view: an entry per branch of the samples' branch stacks\n"
+	  "(the default for a file recorded with them, perf record -b)", NULL, R_HIST },
+	{ 'B', 0, "no-branch-stack", CMD_ARG_NONE, NULL, "the usual view of such a file, an entry per sample", NULL,
+	  R_HIST },
+	{ 'n', 'n', "show-nr-samples", CMD_ARG_NONE, NULL,
+	  "a Samples column: each entry's samples (branches in the branch\n"
+	  "view; one per member in a group)", NULL, R_HIST },
+	{ 'P', 0, "percent-limit", CMD_ARG_REQUIRED, "P", "hide entries below P percent", NULL, R_HIST },
+	{ 'R', 0, "percentage", CMD_ARG_REQUIRED, "HOW",
+	  "relative: shares (and the header's totals) of what --comms,\n"
+	  "--dsos, -S, --pid and --tid show; absolute (the default): shares\n"
+	  "of every sample", NULL, R_HIST },
+	{ 'c', 'c', "comms", CMD_ARG_REQUIRED, "C", "only these commands (comma-separated)", "--comms", R_HIST },
+	{ 'c', 0, "comm", CMD_ARG_REQUIRED, NULL, NULL, "--comms", R_HIST },
+	{ 'd', 'd', "dsos", CMD_ARG_REQUIRED, "D", "only these shared objects (comma-separated)", "--dsos", R_HIST },
+	{ 'd', 0, "dso", CMD_ARG_REQUIRED, NULL, NULL, "--dsos", R_HIST },
+	{ 'S', 'S', "symbols", CMD_ARG_REQUIRED, "S", "only these symbols, by name (comma-separated)", NULL, R_HIST },
+	{ 'p', 0, "pid", CMD_ARG_REQUIRED, "PIDS", "only these processes (comma-separated)", NULL, R_HIST },
+	{ 't', 0, "tid", CMD_ARG_REQUIRED, "TIDS", "only these threads (comma-separated)", NULL, R_HIST },
+	{ 'C', 0, "children", CMD_ARG_NONE, NULL,
+	  "with call chains (the default when the file has them): each\n"
+	  "entry also gets what its callees cost (Children), with its chains", NULL, R_HIST },
+	{ 'N', 0, "no-children", CMD_ARG_NONE, NULL, "the Self overhead only, each entry with the chains to it", NULL,
+	  R_HIST },
+	{ 'g', 'g', "call-graph", CMD_ARG_OPTIONAL, "[=ARGS]",
+	  "how chains show, comma-separated, as perf: graph, flat, fractal,\n"
+	  "folded or none; caller or callee; function; percent, period or\n"
+	  "count; a threshold in percent; a limit of chains per entry\n"
+	  "(-g alone: graph,0.5,caller,function,percent)", NULL, R_HIST },
+	{ 'G', 'G', "inverted", CMD_ARG_NONE, NULL, "the caller order (root first)", NULL, R_HIST },
+	{ 'M', 0, "max-stack", CMD_ARG_REQUIRED, "N",
+	  "keep N frames of each chain, from the sample's end (default and\n"
+	  "at most: 127, perf's)", NULL, R_HIST },
+	{ 'U', 0, "group", CMD_ARG_NONE, NULL,
+	  "show each event group (the file's, else every event in one) as\n"
+	  "one histogram, its leader's, a column per member (the default\n"
+	  "for a file with groups)", NULL, R_HIST },
+	{ 'u', 0, "no-group", CMD_ARG_NONE, NULL, "one histogram per event, group members too", NULL, R_HIST },
+	{ 'X', 0, "group-sort-idx", CMD_ARG_REQUIRED, "N",
+	  "sort a group's entries by its member N (0: the leader) first", NULL, R_HIST },
+	{ 'Y', 0, "show-total-period", CMD_ARG_NONE, NULL, "a Period column (per member in a group)", NULL, R_HIST },
+	{ 'F', 0, "format", CMD_ARG_REQUIRED, "FMT",
+	  "the samples' stacks instead of histograms: folded (one line per\n"
+	  "stack and event, for flame graph tools), svg (an interactive\n"
+	  "flame graph: click to zoom, search, one view per event) or\n"
+	  "pprof (a gzipped profile.proto, for go tool pprof)", NULL, R_FORMAT },
+	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
+	  "write --format's output to FILE (default: standard output)", NULL, R_OUTPUT },
+	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "the rows alone, without perf's header lines; no warnings" },
+	{ 'k', 'k', "vmlinux", CMD_ARG_REQUIRED, "FILE",
+	  "the kernel's symbols from this image (vmlinux), and no other,\n"
+	  "if its build id is the recorded kernel's (default: as perf looks\n"
+	  "for one by build id, then kallsyms: see mperf-report(1))", NULL, R_VMLINUX },
+	{ 'L', 0, "kallsyms", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols from this kallsyms file", NULL,
+	  R_KALLSYMS },
+	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
+};
+
+/*
+ * Refused, never resolved silently: -D and --stats print the records and
+ * their totals, not the histograms the others shape, JSON has no header,
+ * and --format writes stacks, not histograms.
+ */
+#define CHECK_ALONE "--check goes alone or with --stats --json (one reading of the file)"
+static const struct cmd_conflict report_conflicts[] = {
+	{ { R_OUTPUT }, { 0 }, R_FORMAT, "-o/--output goes with --format (the histograms go to standard output)" },
+	{ { R_FORMAT }, { R_DUMP, R_STATS, R_JSON, R_STDIO, R_HEADER_ONLY, R_HEADER, R_CHECK, R_HIST }, 0,
+	  "--format cannot be used with {b}: it writes the samples' stacks, not the histograms" },
+	{ { R_VMLINUX }, { R_KALLSYMS }, 0,
+	  "-k/--vmlinux and --kallsyms cannot be used together (one source of kernel symbols)" },
+	{ { R_VMLINUX, R_KALLSYMS }, { R_DUMP, R_STATS, R_CHECK, R_HEADER_ONLY }, 0,
+	  "{a} cannot be used with {b}, which names no symbols" },
+	{ { R_DUMP }, { R_STATS }, 0, "-D and --stats cannot be used together (-D ends with the stats)" },
+	{ { R_HIST }, { R_DUMP, R_STATS }, 0,
+	  "{a} cannot be used with {b}, which prints records and their totals, not histograms" },
+	{ { R_HEADER_ONLY }, { R_DUMP, R_STATS }, 0, "--header-only cannot be used with {b}" },
+	{ { R_JSON }, { R_HEADER_ONLY, R_HEADER }, 0, "--json cannot be used with {b}: the JSON document has no header" },
+	{ { R_DUMP }, { R_JSON }, 0, "--json cannot be used with -D (with --stats it gives the stats as JSON)" },
+	{ { R_CHECK }, { R_DUMP }, 0, CHECK_ALONE },
+	{ { R_CHECK }, { R_HEADER_ONLY, R_HEADER }, 0, CHECK_ALONE },
+	{ { R_CHECK }, { R_JSON }, R_STATS, CHECK_ALONE },
+	{ { R_CHECK }, { R_STATS }, R_JSON, CHECK_ALONE },
+};
 
 /*
  * The index of the name p[0..len) in names[n] (NULL entries skipped), or
@@ -196,7 +260,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 
 	o->cc_asked = true;
 	if (strlen(arg) >= sizeof(buf)) {
-		cmd_error("report", "invalid -g argument '%s'", arg);
+		cmd_usage_error("report", "invalid -g argument '%s'", arg);
 		return -1;
 	}
 	strcpy(buf, arg);
@@ -221,7 +285,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 		} else if (word(tok, "function"))
 			;
 		else if (word(tok, "address") || word(tok, "srcline") || word(tok, "branch")) {
-			cmd_error("report", "-g %s is not supported yet (function is)", tok);
+			cmd_usage_error("report", "-g %s is not supported yet (function is)", tok);
 			return -1;
 		} else if (word(tok, "percent"))
 			o->cc_value = REPORT_CC_PERCENT;
@@ -232,7 +296,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 		else if (!have_min) {
 			o->cc_min_percent = strtod(tok, &end);
 			if (end == tok) {
-				cmd_error("report", "invalid -g argument '%s' (%s)", arg, tok);
+				cmd_usage_error("report", "invalid -g argument '%s' (%s)", arg, tok);
 				return -1;
 			}
 			have_min = true;
@@ -240,7 +304,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 			unsigned long v = strtoul(tok, &end, 0);
 
 			if (end == tok) {
-				cmd_error("report", "invalid -g argument '%s' (%s)", arg, tok);
+				cmd_usage_error("report", "invalid -g argument '%s' (%s)", arg, tok);
 				return -1;
 			}
 			o->cc_print_limit = (unsigned)v;
@@ -443,333 +507,259 @@ static int hist_view(struct pdata *p, const char *label, const struct report_his
 	return ret >= 0 && damage ? damage : ret;
 }
 
+/* What the options ask for. */
+struct report_args {
+	const char *input;
+	bool dump, stats, header, header_only, check, inverted;
+	struct report_hist_opts ho;
+	struct report_export_opts eo;
+	const char *output;
+	double tolerance;
+	int argc;		/* -g takes the next word (argv[optind]) */
+	char **argv;
+};
+
+/* An option that shapes the histograms. */
+static int report_hist_option(struct report_args *a, int id, char *arg)
+{
+	struct report_hist_opts *ho = &a->ho;
+	const char *cg = arg;
+	char *end;
+	size_t n;
+
+	switch (id) {
+	case 's':
+		if (parse_keys(arg, ho))
+			return EXIT_USAGE;
+		ho->sort_given = true;
+		break;
+	case 'C':
+	case 'N':
+		ho->children = id == 'C';
+		break;
+	case 'g':
+		/* As perf: a next word not starting with '-' is -g's argument. */
+		if (!cg && optind < a->argc && a->argv[optind][0] != '-')
+			cg = a->argv[optind++];
+		return parse_call_graph(cg ? cg : "graph,0.5,caller,function,percent", ho) ? EXIT_USAGE : 0;
+	case 'G':
+		a->inverted = true;
+		break;
+	case 'M':
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (end == arg || *end || errno || !n || arg[0] == '-')
+			return cmd_usage_error("report", "invalid --max-stack '%s' (a number of frames, 1 or more)", arg);
+		ho->max_stack = n > 127 ? 127 : (unsigned)n;
+		break;
+	case 'U':
+	case 'u':
+		ho->group_set = true;
+		ho->no_group = id == 'u';
+		break;
+	case 'X': {
+		long v;
+
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || errno || v < 0 || v > 65535)
+			return cmd_usage_error("report", "invalid --group-sort-idx '%s' (a member's index in its group, 0 or more)",
+					       arg);
+		ho->group_sort_idx = (int)v;
+		break;
+	}
+	case 'n':
+		ho->show_nr = true;
+		break;
+	case 'Y':
+		ho->show_period = true;
+		break;
+	case 'b':
+	case 'B':
+		ho->branch = id == 'b';
+		break;
+	case 'P':
+		ho->percent_limit = strtod(arg, &end);
+		if (end == arg || *end || ho->percent_limit < 0)
+			return cmd_usage_error("report", "invalid percent limit '%s' for --percent-limit (a number of percent, 0 or more)",
+					       arg);
+		ho->cc_min_percent = ho->percent_limit;	/* perf's threshold for chains too, until a -g sets one */
+		break;
+	case 'R':
+		if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
+			return cmd_usage_error("report", "invalid --percentage '%s' (relative or absolute)", arg);
+		ho->relative = !strcmp(arg, "relative");
+		break;
+	case 'c':
+		ho->comm = arg;
+		break;
+	case 'd':
+		ho->dso = arg;
+		break;
+	case 'S': {
+		const char *addr = address_entry(arg, &n);
+
+		if (addr)
+			return cmd_usage_error("report", "-S/--symbols: '%.*s' is an address to perf (it reads as "
+					       "hex), which mperf does not filter by yet", (int)n, addr);
+		ho->sym = arg;
+		break;
+	}
+	case 'p':
+	case 't':
+		if (!id_list(arg))
+			return cmd_usage_error("report", "invalid %s list '%s' (comma-separated ids)",
+					       id == 'p' ? "--pid" : "--tid", arg);
+		*(id == 'p' ? &ho->pid : &ho->tid) = arg;
+		break;
+	}
+	return 0;
+}
+
+static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
+{
+	struct report_args *a = ctx;
+
+	if (opt->cls == R_HIST)
+		return report_hist_option(a, opt->id, arg);
+	switch (opt->id) {
+	case 'i':
+		a->input = arg;
+		break;
+	case 'D':
+		a->dump = true;
+		break;
+	case 'W':
+		a->stats = true;
+		break;
+	case 'F':
+		return parse_format(arg, &a->eo.format) ? EXIT_USAGE : 0;
+	case 'o':
+		a->output = arg;
+		break;
+	case 'J':
+		a->ho.json = true;
+		break;
+	case 'H':
+	case 'O':
+		a->header = true;
+		a->header_only |= opt->id == 'O';
+		break;
+	case 'K':
+		a->check = true;
+		break;
+	case 'q':
+		a->ho.quiet = true;
+		cmd_set_quiet();
+		break;
+	case 'k':
+	case 'L':
+		if (cmd_kernel_file("report", opt->id, arg))
+			return EXIT_MPERF;
+		*(opt->id == 'k' ? &a->ho.vmlinux : &a->ho.kallsyms) = arg;
+		*(opt->id == 'k' ? &a->eo.vmlinux : &a->eo.kallsyms) = arg;
+		break;
+	case 'Q':
+		if (cmd_parse_tolerance(arg, &a->tolerance))
+			return cmd_usage_error("report", "invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
+		break;
+	}
+	return 0;
+}
+
+static const struct cmd_options report_options = {
+	.cmd = "report",
+	.usage = report_usage,
+	.trailer = report_trailer,
+	.help_col = 27,
+	.opts = report_opts,
+	.nr_opts = sizeof(report_opts) / sizeof(report_opts[0]),
+	.conflicts = report_conflicts,
+	.nr_conflicts = sizeof(report_conflicts) / sizeof(report_conflicts[0]),
+	.set = report_option,
+};
+
+/* The view the options chose, on the open file p; the exit status. */
+static int report_view(struct report_args *a, struct pdata *p, const char *label, bool format)
+{
+	static char obuf[1 << 16];
+	int ret;
+
+	/* As perf: the sort by a member needs groups the file names before its samples. */
+	if (a->ho.group_sort_idx && (pdata__is_pipe(p) || !pdata__nr_groups(p)))
+		return cmd_usage_error("report", "--group-sort-idx needs a file with event groups (%s)",
+				       pdata__is_pipe(p) ? "perf refuses it for a pipe-mode stream, whose groups come later" :
+				       "this one has none");
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	if (a->header) {
+		struct stat st;
+
+		if (pdata__is_pipe(p) && !a->header_only) {
+			cmd_error("report", "--header needs a file-mode perf.data, not a pipe-mode stream (--header-only reads either)");
+			return EXIT_MPERF;
+		}
+		/* perf's "captured on" is the input's mtime, a pipe's too. */
+		ret = report__header(p, label, (strcmp(a->input, "-") ? stat(a->input, &st) : fstat(0, &st)) == 0 ?
+				     st.st_mtime : 0, stdout);
+		if (ret < 0 || a->header_only)
+			return ret;
+		a->ho.after_header = true;
+	}
+	if (format) {
+		a->eo.title = a->input;
+		return export_to(p, label, &a->eo, a->output);
+	}
+	if (a->check || (a->stats && a->ho.json))
+		return summarize(p, label, a->input, a->stats && a->ho.json, a->check, a->tolerance);
+	if (a->dump)
+		return cmd_damaged(report__dump(p, label, stdout));
+	if (a->stats)
+		return report__stats(p, label, stdout);
+	return cmd_damaged(hist_view(p, label, &a->ho));
+}
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "dump-raw-trace", no_argument, NULL, 'D' },
-		{ "stats", no_argument, NULL, 'W' },
-		{ "stdio", no_argument, NULL, 'T' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "header", no_argument, NULL, 'H' },
-		{ "header-only", no_argument, NULL, 'O' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "percent-limit", required_argument, NULL, 'P' },
-		{ "percentage", required_argument, NULL, 'R' },
-		{ "comms", required_argument, NULL, 'c' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "dsos", required_argument, NULL, 'd' },
-		{ "dso", required_argument, NULL, 'd' },
-		{ "symbols", required_argument, NULL, 'S' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "children", no_argument, NULL, 'C' },
-		{ "no-children", no_argument, NULL, 'N' },
-		{ "call-graph", optional_argument, NULL, 'g' },
-		{ "inverted", no_argument, NULL, 'G' },
-		{ "max-stack", required_argument, NULL, 'M' },
-		{ "group", no_argument, NULL, 'U' },
-		{ "no-group", no_argument, NULL, 'u' },
-		{ "group-sort-idx", required_argument, NULL, 'X' },
-		{ "show-nr-samples", no_argument, NULL, 'n' },
-		{ "show-total-period", no_argument, NULL, 'Y' },
-		{ "branch-stack", no_argument, NULL, 'b' },
-		{ "no-branch-stack", no_argument, NULL, 'B' },
-		{ "check", no_argument, NULL, 'K' },
-		{ "check-tolerance", required_argument, NULL, 'Q' },
-		{ "vmlinux", required_argument, NULL, 'k' },
-		{ "kallsyms", required_argument, NULL, 'L' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct report_args a = {
+		.input = "perf.data",
+		.eo = { .format = REPORT_EXPORT_FOLDED },
+		.tolerance = STAT_CHECK_TOLERANCE,
+		.argc = argc,
+		.argv = argv,
+		.ho = {
+			.keys = { REPORT_KEY_COMM, REPORT_KEY_DSO, REPORT_KEY_SYM },
+			.nr_keys = 3,
+			.children = -1,
+			.cc_min_percent = 0.5,
+			.branch = -1,
+			.bkeys = { REPORT_BKEY_COMM, REPORT_BKEY_DSO_FROM, REPORT_BKEY_SYM_FROM, REPORT_BKEY_SYM_TO,
+				   REPORT_BKEY_CYCLES },
+			.nr_bkeys = 5,
+		},
 	};
-	const char *input = "perf.data", *label;
-	bool dump = false, stats = false, header = false, header_only = false, check = false, stdio = false;
-	bool format_set = false;
-	struct report_export_opts eo = { .format = REPORT_EXPORT_FOLDED };
-	const char *output = NULL;
-	double tolerance = STAT_CHECK_TOLERANCE;
-	/* The options that shape the histograms, for the conflicts below: the first given. */
-	const char *hist_opt = NULL;
-	const char *kernel_opt = NULL;	/* -k or --kallsyms: for the views that name symbols */
+	struct cmd_parse parse;
 	struct pdata *p;
-	static char obuf[1 << 16];
-	int c, ret;
+	int ret;
 
-	struct report_hist_opts ho = {
-		.keys = { REPORT_KEY_COMM, REPORT_KEY_DSO, REPORT_KEY_SYM },
-		.nr_keys = 3,
-		.children = -1,
-		.cc_min_percent = 0.5,
-		.branch = -1,
-		.bkeys = { REPORT_BKEY_COMM, REPORT_BKEY_DSO_FROM, REPORT_BKEY_SYM_FROM, REPORT_BKEY_SYM_TO,
-			   REPORT_BKEY_CYCLES },
-		.nr_bkeys = 5,
-	};
-	bool inverted = false;
-	char *end;
-
-	opterr = 0;	/* ':': a missing value is ours to say */
-	while ((c = getopt_long(argc, argv, ":i:Dhs:S:c:d:g::Go:bnqk:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'D':
-			dump = true;
-			break;
-		case 'W':
-			stats = true;
-			break;
-		case 'T':
-			stdio = true;
-			break;
-		case 'F':
-			if (parse_format(optarg, &eo.format))
-				return EXIT_USAGE;
-			format_set = true;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'J':
-			ho.json = true;
-			break;
-		case 'H':
-			header = true;
-			break;
-		case 'O':
-			header = header_only = true;
-			break;
-		case 's':
-			if (parse_keys(optarg, &ho))
-				return EXIT_USAGE;
-			ho.sort_given = true;
-			hist_opt = hist_opt ? hist_opt : "-s/--sort";
-			break;
-		case 'C':
-			ho.children = 1;
-			hist_opt = hist_opt ? hist_opt : "--children";
-			break;
-		case 'N':
-			ho.children = 0;
-			hist_opt = hist_opt ? hist_opt : "--no-children";
-			break;
-		case 'g': {
-			/* As perf: a next word not starting with '-' is -g's argument. */
-			const char *arg = optarg;
-
-			if (!arg && optind < argc && argv[optind][0] != '-')
-				arg = argv[optind++];
-			if (parse_call_graph(arg ? arg : "graph,0.5,caller,function,percent", &ho))
-				return EXIT_USAGE;
-			hist_opt = hist_opt ? hist_opt : "-g/--call-graph";
-			break;
-		}
-		case 'G':
-			inverted = true;
-			hist_opt = hist_opt ? hist_opt : "-G/--inverted";
-			break;
-		case 'M': {
-			unsigned long n;
-
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || errno || !n || optarg[0] == '-')
-				return cmd_usage_error("report", "invalid --max-stack '%s' (a number of frames, 1 or more)", optarg);
-			ho.max_stack = n > 127 ? 127 : (unsigned)n;
-			hist_opt = hist_opt ? hist_opt : "--max-stack";
-			break;
-		}
-		case 'U':
-		case 'u':
-			ho.group_set = true;
-			ho.no_group = c == 'u';
-			hist_opt = hist_opt ? hist_opt : c == 'U' ? "--group" : "--no-group";
-			break;
-		case 'X': {
-			long n;
-
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || n < 0 || n > 65535)
-				return cmd_usage_error("report", "invalid --group-sort-idx '%s' (a member's index in its group, 0 or more)",
-						       optarg);
-			ho.group_sort_idx = (int)n;
-			hist_opt = hist_opt ? hist_opt : "--group-sort-idx";
-			break;
-		}
-		case 'n':
-			ho.show_nr = true;
-			hist_opt = hist_opt ? hist_opt : "-n/--show-nr-samples";
-			break;
-		case 'Y':
-			ho.show_period = true;
-			hist_opt = hist_opt ? hist_opt : "--show-total-period";
-			break;
-		case 'b':
-		case 'B':
-			ho.branch = c == 'b';
-			hist_opt = hist_opt ? hist_opt : c == 'b' ? "-b/--branch-stack" : "--no-branch-stack";
-			break;
-		case 'P':
-			ho.percent_limit = strtod(optarg, &end);
-			if (end == optarg || *end || ho.percent_limit < 0)
-				return cmd_usage_error("report", "invalid percent limit '%s' for --percent-limit (a number of percent, 0 or more)",
-						       optarg);
-			ho.cc_min_percent = ho.percent_limit;	/* perf's threshold for chains too, until a -g sets one */
-			hist_opt = hist_opt ? hist_opt : "--percent-limit";
-			break;
-		case 'R':
-			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute"))
-				return cmd_usage_error("report", "invalid --percentage '%s' (relative or absolute)", optarg);
-			ho.relative = !strcmp(optarg, "relative");
-			hist_opt = hist_opt ? hist_opt : "--percentage";
-			break;
-		case 'c':
-			ho.comm = optarg;
-			hist_opt = hist_opt ? hist_opt : "--comms";
-			break;
-		case 'd':
-			ho.dso = optarg;
-			hist_opt = hist_opt ? hist_opt : "--dsos";
-			break;
-		case 'S': {
-			size_t n;
-			const char *a = address_entry(optarg, &n);
-
-			if (a)
-				return cmd_usage_error("report", "-S/--symbols: '%.*s' is an address to perf (it reads as "
-						       "hex), which mperf does not filter by yet", (int)n, a);
-			ho.sym = optarg;
-			hist_opt = hist_opt ? hist_opt : "-S/--symbols";
-			break;
-		}
-		case 'p':
-		case 't':
-			if (!id_list(optarg))
-				return cmd_usage_error("report", "invalid %s list '%s' (comma-separated ids)",
-						       c == 'p' ? "--pid" : "--tid", optarg);
-			*(c == 'p' ? &ho.pid : &ho.tid) = optarg;
-			hist_opt = hist_opt ? hist_opt : c == 'p' ? "--pid" : "--tid";
-			break;
-		case 'K':
-			check = true;
-			break;
-		case 'q':
-			ho.quiet = true;
-			cmd_set_quiet();
-			break;
-		case 'k':
-		case 'L':
-			if (cmd_kernel_file("report", c, optarg))
-				return EXIT_MPERF;
-			*(c == 'k' ? &ho.vmlinux : &ho.kallsyms) = optarg;
-			*(c == 'k' ? &eo.vmlinux : &eo.kallsyms) = optarg;
-			kernel_opt = c == 'k' ? "-k/--vmlinux" : "--kallsyms";
-			break;
-		case 'Q':
-			if (cmd_parse_tolerance(optarg, &tolerance)) {
-				cmd_error("report", "invalid --check-tolerance '%s' (a percentage, 0 to 100)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return 0;
-		default:
-			return cmd_option_error("report", c, longopts, argv);
-		}
-	}
+	if ((ret = cmd_options_parse(&parse, &report_options, argc, argv, &a)) != CMD_OPTS_OK)
+		return ret;
 	if (optind < argc)
 		return cmd_usage_error("report", "unexpected argument '%s' (the input is given with -i)", argv[optind]);
-	/*
-	 * Conflicts are refused, never resolved silently: -D and --stats print
-	 * the records and their totals, not the histograms the others shape,
-	 * and JSON has no header.
-	 */
-	if (output && !format_set)
-		return cmd_usage_error("report", "-o/--output goes with --format (the histograms go to standard output)");
-	if (format_set) {
-		const char *other = dump ? "-D" : stats ? "--stats" : ho.json ? "--json" : stdio ? "--stdio" :
-				    header_only ? "--header-only" : header ? "--header" : check ? "--check" : hist_opt;
-
-		if (other)
-			return cmd_usage_error("report", "--format cannot be used with %s: it writes the samples' stacks, not the histograms",
-					       other);
-	}
-	if (ho.vmlinux && ho.kallsyms)
-		return cmd_usage_error("report", "-k/--vmlinux and --kallsyms cannot be used together (one source of kernel symbols)");
-	if (kernel_opt && (dump || stats || check || header_only))
-		return cmd_usage_error("report", "%s cannot be used with %s, which names no symbols", kernel_opt,
-				       dump ? "-D" : stats ? "--stats" : check ? "--check" : "--header-only");
-	if (dump && stats)
-		return cmd_usage_error("report", "-D and --stats cannot be used together (-D ends with the stats)");
-	if ((dump || stats) && hist_opt)
-		return cmd_usage_error("report", "%s cannot be used with %s, which prints records and their totals, not histograms",
-				       hist_opt, dump ? "-D" : "--stats");
-	if (header_only && (dump || stats))
-		return cmd_usage_error("report", "--header-only cannot be used with %s", dump ? "-D" : "--stats");
-	if (header && ho.json)
-		return cmd_usage_error("report", "--json cannot be used with %s: the JSON document has no header",
-				       header_only ? "--header-only" : "--header");
-	if (dump && ho.json)
-		return cmd_usage_error("report", "--json cannot be used with -D (with --stats it gives the stats as JSON)");
-	if (check && (dump || header || (ho.json && !stats) || (stats && !ho.json)))
-		return cmd_usage_error("report", "--check goes alone or with --stats --json (one reading of the file)");
-	if (inverted) {	/* -G wins over an order -g gave, as in perf */
-		ho.cc_order = REPORT_CC_CALLER;
-		ho.cc_order_set = true;
+	if ((ret = cmd_options_conflicts(&parse)))
+		return ret;
+	if (a.inverted) {	/* -G wins over an order -g gave, as in perf */
+		a.ho.cc_order = REPORT_CC_CALLER;
+		a.ho.cc_order_set = true;
 	}
 	/*
 	 * A closed reader of our stdout ends us through write errors, not
 	 * SIGPIPE (record leaves SIGPIPE alone: its workload inherits it).
 	 */
 	signal(SIGPIPE, SIG_IGN);
-	label = strcmp(input, "-") ? input : "stdin";
-	p = pdata__open(input);
+	p = pdata__open(a.input);
 	if (!p)
 		return -errno;	/* said by the reader */
-	/* As perf: the sort by a member needs groups the file names before its samples. */
-	if (ho.group_sort_idx && (pdata__is_pipe(p) || !pdata__nr_groups(p))) {
-		bool pipe = pdata__is_pipe(p);
-
-		pdata__close(p);
-		return cmd_usage_error("report", "--group-sort-idx needs a file with event groups (%s)",
-				       pipe ? "perf refuses it for a pipe-mode stream, whose groups come later" :
-				       "this one has none");
-	}
-	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	if (header) {
-		struct stat st;
-
-		if (pdata__is_pipe(p) && !header_only) {
-			cmd_error("report", "--header needs a file-mode perf.data, not a pipe-mode stream (--header-only reads either)");
-			pdata__close(p);
-			return EXIT_MPERF;
-		}
-		/* perf's "captured on" is the input's mtime, a pipe's too. */
-		ret = report__header(p, label, (strcmp(input, "-") ? stat(input, &st) : fstat(0, &st)) == 0 ?
-				     st.st_mtime : 0, stdout);
-		if (ret < 0 || header_only) {
-			pdata__close(p);
-			return ret;
-		}
-		ho.after_header = true;
-	}
-	if (format_set) {
-		eo.title = input;
-		ret = export_to(p, label, &eo, output);
-	} else if (check || (stats && ho.json))
-		ret = summarize(p, label, input, stats && ho.json, check, tolerance);
-	else if (dump)
-		ret = cmd_damaged(report__dump(p, label, stdout));
-	else if (stats)
-		ret = report__stats(p, label, stdout);
-	else
-		ret = cmd_damaged(hist_view(p, label, &ho));
+	ret = report_view(&a, p, strcmp(a.input, "-") ? a.input : "stdin", cmd_given(&parse, R_FORMAT));
 	pdata__close(p);
 	/* An option this file's view cannot take (said by the view): a usage error. */
 	return ret == -MPERF_ERR_USAGE ? EXIT_USAGE : ret;

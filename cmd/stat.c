@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* mperf stat: options -> record__count() per run -> stat__print() -> exit status. */
 #include <errno.h>
-#include <getopt.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,37 +12,135 @@
 #include "../src/record/record.h"
 #include "../src/stat/stat.h"
 #include "cmd.h"
+#include "options.h"
 
 /* perf stat's default events (those this machine lacks print <not supported>, as in perf). */
 #define STAT_DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
+/*
+ * The synopsis (up to the first blank line) is the SYNOPSIS of
+ * man/mperf-stat.1, word for word (t0020 compares them).
+ */
 static const char stat_usage[] =
 	"usage: mperf stat [-e list]... [-r n] [-x sep | --json] [-o file] [-q] [--] cmd [args]\n"
 	"   or: mperf stat [-e list]... [options] {-p pid | -t tid | -a | -C cpus} [[--] cmd [args]]\n"
 	"   or: mperf stat -h\n"
-	"\n"
-	"    -e, --event LIST      events to count, comma-separated, in record's syntax; -e may be\n"
-	"                          repeated (default: perf stat's: " STAT_DEFAULT_EVENTS ")\n"
-	"    -r, --repeat N        run CMD N times: the mean of each count and its +- noise\n"
-	"    -x, --field-separator SEP  perf stat -x's fields, separated by SEP, one line per event\n"
-	"        --json            one JSON document (schema in mperf-stat(1))\n"
-	"    -o, --output FILE     write the counts to FILE (default: standard error, as perf)\n"
-	"        --check           exit 3 when an event ran less than it was enabled (multiplexed),\n"
-	"                          or counted more than the tolerance below a like event\n"
-	"        --check-tolerance PCT  how far like events may differ (default: 5)\n"
-	"    -p, --pid PID[,PID]   count running processes, all their threads (until they exit,\n"
-	"                          CMD ends, or SIGINT/SIGTERM)\n"
-	"    -t, --tid TID[,TID]   count running threads only (implies --no-inherit)\n"
-	"    -a, --all-cpus        count every task on every CPU\n"
-	"    -C, --cpu CPUS        count every task on these CPUs (0-1,3)\n"
-	"        --no-inherit      do not count the workload's children\n"
-	"    -q, --quiet           print only errors\n"
-	"    -v, --verbose         also print each perf_event_open\n"
-	"    -h, --help            show this help\n";
+	"\n";
+
+static const struct cmd_opt stat_opts[] = {
+	{ 'e', 'e', "event", CMD_ARG_REQUIRED, "LIST",
+	  "events to count, comma-separated, in record's syntax; -e may be\n"
+	  "repeated (default: perf stat's: " STAT_DEFAULT_EVENTS ")" },
+	{ 'r', 'r', "repeat", CMD_ARG_REQUIRED, "N", "run CMD N times: the mean of each count and its +- noise" },
+	{ 'x', 'x', "field-separator", CMD_ARG_REQUIRED, "SEP", "perf stat -x's fields, separated by SEP, one line per event" },
+	{ 'J', 0, "json", CMD_ARG_NONE, NULL, "one JSON document (schema in mperf-stat(1))" },
+	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE", "write the counts to FILE (default: standard error, as perf)" },
+	{ 'K', 0, "check", CMD_ARG_NONE, NULL,
+	  "exit 3 when an event ran less than it was enabled (multiplexed),\n"
+	  "or counted more than the tolerance below a like event" },
+	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
+	  "count running processes, all their threads (until they exit,\n"
+	  "CMD ends, or SIGINT/SIGTERM)" },
+	{ 't', 't', "tid", CMD_ARG_REQUIRED, "TID[,TID]", "count running threads only (implies --no-inherit)" },
+	{ 'a', 'a', "all-cpus", CMD_ARG_NONE, NULL, "count every task on every CPU" },
+	{ 'C', 'C', "cpu", CMD_ARG_REQUIRED, "CPUS", "count every task on these CPUs (0-1,3)" },
+	{ 'i', 0, "no-inherit", CMD_ARG_NONE, NULL, "do not count the workload's children" },
+	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "print only errors" },
+	{ 'v', 'v', "verbose", CMD_ARG_NONE, NULL, "also print each perf_event_open" },
+	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
+};
 
 /* One line and a hint, never the whole usage (as record's and report's). */
 #define usage_error(...) cmd_usage_error("stat", __VA_ARGS__)
+
+/* What the options ask for. */
+struct stat_args {
+	struct record_event events[RECORD_MAX_EVENTS];
+	size_t nr_events;
+	struct count_opts o;
+	struct stat_print_opts po;
+	double tolerance;
+	bool check, quiet, verbose;
+	const char *output;
+	long repeat;
+};
+
+static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
+{
+	struct stat_args *a = ctx;
+	char *end;
+
+	switch (opt->id) {
+	case 'e': {
+		size_t first = a->nr_events;
+
+		if (cmd_parse_events("stat", arg, a->events, &a->nr_events))
+			return EXIT_USAGE;
+		/* Counting samples nothing: perf stat refuses record's call graph terms. */
+		for (size_t i = first; i < a->nr_events; i++)
+			if (a->events[i].cg_term)
+				return usage_error("'%s' is not usable in mperf stat (in -e '%s')", a->events[i].cg_term, arg);
+		break;
+	}
+	case 'r':
+		errno = 0;
+		a->repeat = strtol(arg, &end, 10);
+		if (*end || errno || a->repeat < 1 || a->repeat > 1000000)
+			return usage_error("invalid repeat count '%s'", arg);
+		break;
+	case 'x':
+		a->po.format = STAT_CSV;
+		a->po.sep = arg;
+		break;
+	case 'J':
+		a->po.format = STAT_JSON;
+		break;
+	case 'o':
+		a->output = arg;
+		break;
+	case 'p':
+		a->o.pids = arg;
+		break;
+	case 't':
+		a->o.tids = arg;
+		break;
+	case 'a':
+		a->o.system_wide = true;
+		break;
+	case 'C':
+		a->o.cpu_list = arg;
+		break;
+	case 'i':
+		a->o.no_inherit = true;
+		break;
+	case 'q':
+		a->quiet = true;
+		break;
+	case 'v':
+		a->verbose = true;
+		break;
+	case 'K':
+		a->check = true;
+		break;
+	case 'k':
+		if (cmd_parse_tolerance(arg, &a->tolerance))
+			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
+		break;
+	}
+	return 0;
+}
+
+static const struct cmd_options stat_options = {
+	.cmd = "stat",
+	.usage = stat_usage,
+	.help_col = 26,
+	.stop_at_operand = true,
+	.opts = stat_opts,
+	.nr_opts = sizeof(stat_opts) / sizeof(stat_opts[0]),
+	.set = stat_option,
+};
 
 /* The exit status of the workload's last run, as record gives it. */
 static int workload_status(int status)
@@ -71,148 +168,64 @@ static int check_runs(const struct stat_runs *s, double tolerance)
 	return stat__check(ev, s->nr_events, tolerance);
 }
 
-int cmd_stat(int argc, char **argv)
+/*
+ * The counts of the runs into a->output (or standard error), and the exit
+ * status: the workload's, STAT_EXIT_CHECK for a failed --check, or the
+ * stop signal's after the counts are out.
+ */
+static int stat_output(struct stat_args *a, const struct count_result *res, const struct stat_runs *runs)
 {
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "check", no_argument, NULL, 'K' },
-		{ "check-tolerance", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct record_event events[RECORD_MAX_EVENTS];
-	double tolerance = STAT_CHECK_TOLERANCE;
-	bool check = false;
-	struct count_opts o = { 0 };
-	struct stat_print_opts po = { .format = STAT_TEXT, .sep = "," };
-	struct count_result *res;
-	struct stat_runs *runs;
-	size_t nr_events = 0;
-	const char *output = NULL;
-	bool quiet = false, verbose = false;
-	char subject[1024];
-	long repeat = 1;
 	FILE *out = stderr;
-	int c, ret = 0;
+	int ret;
 
-	/* '+': options stop at the workload's name; ':': a missing value is ours to say. */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:e:r:x:o:p:t:C:aqvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': {
-			size_t first = nr_events;
-
-			ret = record__parse_events(optarg, events, RECORD_MAX_EVENTS, &nr_events);
-			if (ret < 0) {
-				/* Said by the parser in one line; then where to look. */
-				if (ret == -MPERF_ERR_NOEVENT || ret == -ENOENT)
-					fputs("hint: see 'mperf list' for the events of this machine\n", stderr);
-				else
-					cmd_hint("stat");
-				return EXIT_USAGE;
-			}
-			/* Counting samples nothing: perf stat refuses record's call graph terms. */
-			for (size_t i = first; i < nr_events; i++)
-				if (events[i].cg_term)
-					return usage_error("'%s' is not usable in mperf stat (in -e '%s')",
-							   events[i].cg_term, optarg);
-			ret = 0;
-			break;
-		}
-		case 'r': {
-			char *end;
-
-			errno = 0;
-			repeat = strtol(optarg, &end, 10);
-			if (*end || errno || repeat < 1 || repeat > 1000000)
-				return usage_error("invalid repeat count '%s'", optarg);
-			break;
-		}
-		case 'x':
-			po.format = STAT_CSV;
-			po.sep = optarg;
-			break;
-		case 'J':
-			po.format = STAT_JSON;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'p':
-			o.pids = optarg;
-			break;
-		case 't':
-			o.tids = optarg;
-			break;
-		case 'a':
-			o.system_wide = true;
-			break;
-		case 'C':
-			o.cpu_list = optarg;
-			break;
-		case 'i':
-			o.no_inherit = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'K':
-			check = true;
-			break;
-		case 'k':
-			if (cmd_parse_tolerance(optarg, &tolerance))
-				return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", optarg);
-			break;
-		case 'h':
-			fputs(stat_usage, stdout);
-			return 0;
-		default:
-			return cmd_option_error("stat", c, longopts, argv);
-		}
+	if (a->output && !(out = fopen(a->output, "w"))) {
+		cmd_error("stat", "cannot open '%s': %s", a->output, strerror(errno));
+		return -errno;
 	}
-	if (optind >= argc && !o.pids && !o.tids && !o.system_wide && !o.cpu_list)
-		return usage_error("%s", "no command given to run, and no target (-p, -t, -a, -C) to count");
-	if (repeat > 1 && optind >= argc)
-		return usage_error("%s", "-r needs a command to repeat");
-	if (!nr_events && record__parse_events(STAT_DEFAULT_EVENTS, events, RECORD_MAX_EVENTS, &nr_events) < 0)
-		return EXIT_MPERF;
-	o.events = events;
-	o.nr_events = nr_events;
-	o.argv = optind < argc ? argv + optind : NULL;
-	if (quiet)
-		cmd_set_quiet();
-	else if (verbose)
-		cmd_set_verbose();
-	/* As perf: counts in the user's locale (thousands grouped), -x and --json as C. */
-	if (po.format == STAT_TEXT)
-		setlocale(LC_NUMERIC, "");
-	stat__subject(subject, sizeof(subject), &o);
-	po.subject = subject;
+	if (stat__print(out, runs, &a->po) < 0) {
+		cmd_error("stat", "cannot write '%s': %s", a->output ? a->output : "standard error", strerror(errno));
+		ret = -EIO;
+	} else if (res->stop_signal) {
+		/*
+		 * Stopped by a signal: the counts are out; end as the signal would,
+		 * as perf does (what is allocated goes with the process).
+		 */
+		int sig = res->stop_signal;
 
-	res = calloc(1, sizeof(*res));
-	runs = calloc(1, sizeof(*runs));
+		if (out != stderr)
+			fclose(out);
+		fflush(stdout);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	} else {
+		ret = runs->has_workload || a->o.argv ? workload_status(res->wait_status) : 0;
+		/* A failed check fails the job, unless the workload's own failure says more. */
+		if (a->check && check_runs(runs, a->tolerance) && !ret)
+			ret = STAT_EXIT_CHECK;
+	}
+	if (out != stderr && fclose(out) && ret >= 0) {
+		cmd_error("stat", "cannot write '%s': %s", a->output, strerror(errno));
+		ret = -EIO;
+	}
+	return ret;
+}
+
+/* Count a->repeat runs, then say them. */
+static int stat_run(struct stat_args *a)
+{
+	struct count_result *res = calloc(1, sizeof(*res));
+	struct stat_runs *runs = calloc(1, sizeof(*runs));
+	int ret = 0;
+
 	if (!res || !runs) {
 		free(res);
 		free(runs);
 		cmd_error("stat", "out of memory");
 		return -ENOMEM;
 	}
-	for (long r = 0; r < repeat; r++) {
-		ret = record__count(&o, res);
+	for (long r = 0; r < a->repeat; r++) {
+		ret = record__count(&a->o, res);
 		if (ret < 0) {
 			/* Said by record__count; the shell's codes when the command could not be run. */
 			if (res->exec_errno)
@@ -223,38 +236,55 @@ int cmd_stat(int argc, char **argv)
 		if (res->stop_signal)
 			break;
 	}
-	if (output && !(out = fopen(output, "w"))) {
-		cmd_error("stat", "cannot open '%s': %s", output, strerror(errno));
-		ret = -errno;
-		goto out;
-	}
-	if (stat__print(out, runs, &po) < 0) {
-		cmd_error("stat", "cannot write '%s': %s", output ? output : "standard error", strerror(errno));
-		ret = -EIO;
-	} else if (res->stop_signal) {
-		/* Stopped by a signal: the counts are out; end as the signal would, as perf does. */
-		int sig = res->stop_signal;
-
-		if (out != stderr)
-			fclose(out);
-		free(res);
-		free(runs);
-		fflush(stdout);
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return 128 + sig;
-	} else {
-		ret = runs->has_workload || o.argv ? workload_status(res->wait_status) : 0;
-		/* A failed check fails the job, unless the workload's own failure says more. */
-		if (check && check_runs(runs, tolerance) && !ret)
-			ret = STAT_EXIT_CHECK;
-	}
-	if (out != stderr && fclose(out) && ret >= 0) {
-		cmd_error("stat", "cannot write '%s': %s", output, strerror(errno));
-		ret = -EIO;
-	}
+	ret = stat_output(a, res, runs);
 out:
 	free(res);
 	free(runs);
+	return ret;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_args *a;
+	struct cmd_parse parse;
+	char subject[1024];
+	int ret;
+
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		cmd_error("stat", "out of memory");
+		return -ENOMEM;
+	}
+	*a = (struct stat_args){ .po = { .format = STAT_TEXT, .sep = "," }, .tolerance = STAT_CHECK_TOLERANCE,
+				 .repeat = 1 };
+	if ((ret = cmd_options_parse(&parse, &stat_options, argc, argv, a)) != CMD_OPTS_OK)
+		goto out;
+	if (optind >= argc && !a->o.pids && !a->o.tids && !a->o.system_wide && !a->o.cpu_list) {
+		ret = usage_error("%s", "no command given to run, and no target (-p, -t, -a, -C) to count");
+		goto out;
+	}
+	if (a->repeat > 1 && optind >= argc) {
+		ret = usage_error("%s", "-r needs a command to repeat");
+		goto out;
+	}
+	if (!a->nr_events && record__parse_events(STAT_DEFAULT_EVENTS, a->events, RECORD_MAX_EVENTS, &a->nr_events) < 0) {
+		ret = EXIT_MPERF;
+		goto out;
+	}
+	a->o.events = a->events;
+	a->o.nr_events = a->nr_events;
+	a->o.argv = optind < argc ? argv + optind : NULL;
+	if (a->quiet)
+		cmd_set_quiet();
+	else if (a->verbose)
+		cmd_set_verbose();
+	/* As perf: counts in the user's locale (thousands grouped), -x and --json as C. */
+	if (a->po.format == STAT_TEXT)
+		setlocale(LC_NUMERIC, "");
+	stat__subject(subject, sizeof(subject), &a->o);
+	a->po.subject = subject;
+	ret = stat_run(a);
+out:
+	free(a);
 	return ret;
 }

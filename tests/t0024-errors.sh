@@ -124,6 +124,113 @@ test_expect_success 'an unknown option of report, and an argument report does no
 	one_error err report "unexpected argument .f.data. (the input is given with -i)$"
 '
 
+# Every command mperf --help lists, through its option table: an unknown
+# option is one line and the hint, exit 129, never getopt's words or the
+# whole usage.
+for cmd in $("$MPERF" --help | sed -n "s/^   \([a-z][a-z-]*\) .*/\1/p"); do
+	test_expect_success "an unknown option of $cmd: one line and the hint" '
+		test_expect_code 129 "$MPERF" '$cmd' -Z 2>err &&
+		one_error err '$cmd' "unknown option .-Z.$" &&
+		test_line_count = 2 err &&
+		test_expect_code 129 "$MPERF" '$cmd' --no-such-option 2>err &&
+		one_error err '$cmd' "unknown option .--no-such-option.$" &&
+		test_line_count = 2 err
+	'
+done
+
+test_expect_success 'script -G (perf'"'"'s --hide-call-graph, not in mperf): one line' '
+	test_expect_code 129 "$MPERF" script -G -i f.data 2>err &&
+	one_error err script "unknown option .-G.$" &&
+	test_line_count = 2 err &&
+	! grep -q "invalid option" err
+'
+
+test_expect_success 'script: a near long option is named, a missing value said' '
+	test_expect_code 129 "$MPERF" script --inpt f.data 2>err &&
+	one_error err script "unknown option .--inpt.; did you mean .--input.?$" &&
+	test_expect_code 129 "$MPERF" script -i 2>err &&
+	one_error err script "option .-i. needs a value$" &&
+	test_expect_code 129 "$MPERF" script -i f.data extra 2>err &&
+	one_error err script "unexpected argument .extra.$" &&
+	test_line_count = 2 err
+'
+
+test_expect_success 'stat: a near long option, a missing value, a bad value' '
+	test_expect_code 129 "$MPERF" stat --evnt cycles true 2>err &&
+	one_error err stat "unknown option .--evnt.; did you mean .--event.?$" &&
+	test_expect_code 129 "$MPERF" stat -e 2>err &&
+	one_error err stat "option .-e. needs a value$" &&
+	test_expect_code 129 "$MPERF" stat --json=1 true 2>err &&
+	one_error err stat "option .--json. takes no value$" &&
+	test_expect_code 129 "$MPERF" stat -r 0 true 2>err &&
+	one_error err stat "invalid repeat count .0.$" &&
+	test_expect_code 129 "$MPERF" stat -e nosuchevent true 2>err &&
+	one_error err stat "unknown event .nosuchevent.$" &&
+	grep -q "^hint: see .mperf list." err
+'
+
+test_expect_success 'diff: --json and a text option, the first named; a bad -o' '
+	test_expect_code 129 "$MPERF" diff --json -p -q f.data f.data 2>err &&
+	one_error err diff "--json cannot be used with -q/--quiet: " &&
+	test_expect_code 129 "$MPERF" diff -F -c ratio --json f.data f.data 2>err &&
+	one_error err diff "--json cannot be used with -F/--formula: " &&
+	test_expect_code 129 "$MPERF" diff -o 3 f.data f.data 2>err &&
+	one_error err diff "invalid order .3. for -o" &&
+	test_expect_code 129 "$MPERF" diff --perod f.data f.data 2>err &&
+	one_error err diff "unknown option .--perod.; did you mean .--period.?$"
+'
+
+test_expect_success 'record: conflicting options, a missing value, a value for a flag' '
+	test_expect_code 129 "$MPERF" record -F 100 -c 100 true 2>err &&
+	one_error err record "-F and -c cannot be used together: " &&
+	test_expect_code 129 "$MPERF" record -q -v true 2>err &&
+	one_error err record "-q and -v cannot be used together$" &&
+	test_expect_code 129 "$MPERF" record --filter 2>err &&
+	one_error err record "option .--filter. needs a value$" &&
+	test_expect_code 129 "$MPERF" record --strict-freq=1 true 2>err &&
+	one_error err record "option .--strict-freq. takes no value$" &&
+	test_expect_code 129 "$MPERF" record --call-graph bogus true 2>err &&
+	one_error err record "unknown --call-graph mode .bogus." &&
+	! test -e perf.data
+'
+
+test_expect_success 'report: each conflict names the options given, in one line' '
+	test_expect_code 129 "$MPERF" report -i f.data -n --comm x -D 2>err &&
+	one_error err report "-n/--show-nr-samples cannot be used with -D, which prints records" &&
+	test_expect_code 129 "$MPERF" report -i f.data --dso x --stats 2>err &&
+	one_error err report "--dsos cannot be used with --stats, which prints records" &&
+	test_expect_code 129 "$MPERF" report -i f.data --format folded --header --json 2>err &&
+	one_error err report "--format cannot be used with --json: " &&
+	test_expect_code 129 "$MPERF" report -i f.data -o x 2>err &&
+	one_error err report "-o/--output goes with --format " &&
+	test_expect_code 129 "$MPERF" report -i f.data --kallsyms /proc/kallsyms --stats 2>err &&
+	one_error err report "--kallsyms cannot be used with --stats, which names no symbols$" &&
+	test_expect_code 129 "$MPERF" report -i f.data --check --json 2>err &&
+	one_error err report "--check goes alone or with --stats --json " &&
+	"$MPERF" report -i f.data --check --stats --json >/dev/null &&
+	test_expect_code 129 "$MPERF" report -i f.data --comm 2>err &&
+	one_error err report "option .--comm. needs a value$"
+'
+
+test_expect_success 'report: a bad -g or --check-tolerance is a usage error with its hint' '
+	test_expect_code 129 "$MPERF" report -i f.data -g bogus 2>err &&
+	one_error err report "invalid -g argument .bogus. (bogus)$" &&
+	test_line_count = 2 err &&
+	test_expect_code 129 "$MPERF" report -i f.data --check-tolerance 300 2>err &&
+	one_error err report "invalid --check-tolerance .300. " &&
+	test_line_count = 2 err
+'
+
+test_expect_success 'mperf: an unknown option and mperf help with two commands, one line and the hint' '
+	test_expect_code 129 "$MPERF" --bogus 2>err &&
+	grep -q "^mperf: unknown option .--bogus.$" err &&
+	test_line_count = 2 err &&
+	test_expect_code 129 "$MPERF" help record report 2>err &&
+	grep -q "^mperf help: one command at a time$" err &&
+	grep -q "^hint: see .mperf --help.$" err &&
+	test_line_count = 2 err
+'
+
 test_expect_success NOPMU 'an event this machine lacks: not supported, no errno text' '
 	test_expect_code 125 "$MPERF" record -e instructions -o i.data true 2>err &&
 	one_error err record "event .instructions. is not supported on this machine (no hardware PMU" &&
