@@ -55,7 +55,7 @@ endif
 
 B = build
 SHARES = $(B)/workloads/old/shares $(B)/workloads/new/shares
-LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/report/*.c src/stat/*.c)
+LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/resolve/*.c src/report/*.c src/stat/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)

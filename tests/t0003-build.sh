@@ -56,7 +56,7 @@ test_expect_success 'copy the tracked and untracked files of the tree' '
 		mkdir -p "tree/$(dirname "$f")" &&
 		cp -pP "$MPERF_ROOT/$f" "tree/$f" || exit 1
 	done <files &&
-	test -x tree/configure && test -f tree/Makefile && test -f tree/src/report/symbols.c &&
+	test -x tree/configure && test -f tree/Makefile && test -f tree/src/resolve/symbols.c &&
 	! test -e tree/config.mak && ! test -e tree/mperf && ! test -e tree/build &&
 	# configure older than any config.mak written now, newer than 2000s
 	touch -t 201001010000 tree/configure

@@ -23,9 +23,9 @@
 #include "../lib/strset.h"
 #include "out.h"
 #include "report.h"
-#include "session.h"
-#include "stackwalk.h"
-#include "symbols.h"
+#include "../resolve/session.h"
+#include "../resolve/stackwalk.h"
+#include "../resolve/symbols.h"
 
 /* Where one end of a branch is, as perf resolves it (its addr_map_symbol). */
 struct bside {

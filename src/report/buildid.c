@@ -20,8 +20,8 @@
 #include "../lib/hash.h"
 #include "../lib/log.h"
 #include "report.h"
-#include "session.h"
-#include "symbols.h"
+#include "../resolve/session.h"
+#include "../resolve/symbols.h"
 
 #define BD_BUCKETS 256
 

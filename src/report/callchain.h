@@ -6,25 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "report.h"
+#include "../resolve/stackwalk.h"	/* struct cc_frame */
 
 /*
  * The call chains of one histogram entry, aggregated as perf report does:
  * a radix tree of frames (a node holds a run of frames that every chain
  * through it shares, and splits where chains part), with the period of
  * the chains that end in each node (hit) and below it (children_hit).
- * Frames are compared as perf compares them by function: the same DSO
- * and symbol start, or the same address when either is unresolved.
  */
-struct cc_frame {
-	const char *dso;	/* identity of the DSO (stable pointer), NULL when no map covers ip */
-	uint32_t dso_rank;	/* perf orders siblings by its DSO objects' addresses: their creation order */
-	const char *sym;	/* symbol name, NULL when unresolved */
-	const char *dso_name;	/* short name, for JSON ("[unknown]" when dso is NULL) */
-	uint64_t start, end;	/* the symbol's [start, end), in the DSO's address space */
-	uint64_t ip;		/* the address in the chain, as recorded */
-	bool inlined;		/* one of perf's inline frames: sym is "NAME (inlined)" */
-};
-
 struct cc_node {
 	struct cc_node *parent;
 	struct cc_frame *val;	/* the frames of this node, in chain order */

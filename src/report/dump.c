@@ -16,9 +16,9 @@
 #include "../perfdata/perfdata.h"
 #include "dump.h"
 #include "report.h"
-#include "session.h"
-#include "stackwalk.h"
-#include "symbols.h"
+#include "../resolve/session.h"
+#include "../resolve/stackwalk.h"
+#include "../resolve/symbols.h"
 
 static const char hexd[] = "0123456789abcdef";
 

@@ -17,9 +17,9 @@
 #include "export.h"
 #include "out.h"
 #include "report.h"
-#include "session.h"
-#include "stackwalk.h"
-#include "symbols.h"
+#include "../resolve/session.h"
+#include "../resolve/stackwalk.h"
+#include "../resolve/symbols.h"
 
 struct gather {
 	struct export X;

@@ -18,9 +18,9 @@
 #include "callchain.h"
 #include "out.h"
 #include "report.h"
-#include "session.h"
-#include "symbols.h"
-#include "stackwalk.h"
+#include "../resolve/session.h"
+#include "../resolve/symbols.h"
+#include "../resolve/stackwalk.h"
 
 #define HBUCKETS 4096
 

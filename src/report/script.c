@@ -17,9 +17,9 @@
 #include "../lib/strset.h"
 #include "out.h"
 #include "report.h"
-#include "session.h"
-#include "stackwalk.h"
-#include "symbols.h"
+#include "../resolve/session.h"
+#include "../resolve/stackwalk.h"
+#include "../resolve/symbols.h"
 
 /* perf's output types: the attr types below PERF_TYPE_MAX, then every other PMU. */
 #define TYPE_OTHER (SCRIPT_NR_TYPES - 1)

@@ -14,7 +14,7 @@
 #include "../lib/log.h"
 #include "out.h"
 #include "report.h"
-#include "session.h"
+#include "../resolve/session.h"
 
 struct stats {
 	struct pdata *p;

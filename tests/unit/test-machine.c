@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "../../src/report/machine.h"
+#include "../../src/resolve/machine.h"
 #include "tap.h"
 
 #define USER	2

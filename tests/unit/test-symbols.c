@@ -15,7 +15,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 #include "../../src/perfdata/format.h"
-#include "../../src/report/symbols.h"
+#include "../../src/resolve/symbols.h"
 #include "tap.h"
 
 /* ---- functions of our own to resolve (different bodies: no identical-code folding) ---- */

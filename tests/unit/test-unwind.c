@@ -18,7 +18,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
-#include "../../src/report/unwind.h"
+#include "../../src/resolve/unwind.h"
 #include "tap.h"
 
 #define BASE 0x7f0000000000ULL

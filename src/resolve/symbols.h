@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef MPERF_REPORT_SYMBOLS_H
-#define MPERF_REPORT_SYMBOLS_H
+#ifndef MPERF_RESOLVE_SYMBOLS_H
+#define MPERF_RESOLVE_SYMBOLS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef MPERF_REPORT_STACKWALK_H
-#define MPERF_REPORT_STACKWALK_H
+#ifndef MPERF_RESOLVE_STACKWALK_H
+#define MPERF_RESOLVE_STACKWALK_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "callchain.h"
+#include "machine.h"	/* struct resolved */
 
 /*
  * A sample's stack as perf report resolves it: the recorded chain (-g),
@@ -16,6 +16,21 @@
  * histograms) and export.c (folded stacks, flame graphs, pprof) walk
  * samples through it, so that they name the same frames the same way.
  */
+/*
+ * One frame of a walked stack, resolved.  The call-chain trees (report's
+ * callchain.c) compare frames as perf compares them by function: the same
+ * DSO and symbol start, or the same address when either is unresolved.
+ */
+struct cc_frame {
+	const char *dso;	/* identity of the DSO (stable pointer), NULL when no map covers ip */
+	uint32_t dso_rank;	/* perf orders siblings by its DSO objects' addresses: their creation order */
+	const char *sym;	/* symbol name, NULL when unresolved */
+	const char *dso_name;	/* short name, for JSON ("[unknown]" when dso is NULL) */
+	uint64_t start, end;	/* the symbol's [start, end), in the DSO's address space */
+	uint64_t ip;		/* the address in the chain, as recorded */
+	bool inlined;		/* one of perf's inline frames: sym is "NAME (inlined)" */
+};
+
 struct session_sample;
 struct symcache;
 struct strset;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef MPERF_REPORT_SESSION_H
-#define MPERF_REPORT_SESSION_H
+#ifndef MPERF_RESOLVE_SESSION_H
+#define MPERF_RESOLVE_SESSION_H
 
 #include <stdbool.h>
 #include <stdint.h>

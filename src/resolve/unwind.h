@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef MPERF_REPORT_UNWIND_H
-#define MPERF_REPORT_UNWIND_H
+#ifndef MPERF_RESOLVE_UNWIND_H
+#define MPERF_RESOLVE_UNWIND_H
 
 #include <stddef.h>
 #include <stdint.h>
