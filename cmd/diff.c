@@ -23,7 +23,7 @@ static const char diff_usage[] =
 	"perf.data.old), as perf diff does: one argument is the new file.\n"
 	"\n"
 	"    -s, --sort KEYS        the keys entries are matched and shown by, comma-separated:\n"
-	"                           comm, pid, dso, symbol (default: dso,symbol)\n"
+	"                           comm, pid, dso, symbol, cpu (default: dso,symbol)\n"
 	"    -c, --compute METHOD   the computed column: delta, delta-abs (the default: the delta,\n"
 	"                           ordered by its size), ratio, or wdiff:W1,W2 (new * W2 - old * W1)\n"
 	"    -o, --order N          0: order by the baseline; 1 (the default): by the computed column\n"

@@ -46,7 +46,7 @@ static const char report_usage[] =
 	"        --json             the histograms as one JSON document (see mperf-report(1))\n"
 	"        --header           print the file's header and features first\n"
 	"        --header-only      print only the file's header and features (a stream's too)\n"
-	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, symbol (sym)\n"
+	"    -s, --sort KEYS        histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu\n"
 	"                           (default: comm,dso,sym); in the branch view comm, pid, dso_from,\n"
 	"                           dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles\n"
 	"                           (default: comm,dso_from,symbol_from,symbol_to,cycles)\n"

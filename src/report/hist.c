@@ -685,6 +685,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	H->kfirst = false;
 	k.pid = w->pid;
 	k.tid = w->tid;
+	k.cpu = (int)ss->smp->cpu;
 	k.addr = ss->smp->ip;
 
 	k.level = stackwalk_level(ss->cpumode);
@@ -1352,7 +1353,7 @@ static void group_desc(struct out *out, const struct hist *H, size_t l, bool jso
 static void entry_of(const struct hent *h, struct report_entry *r)
 {
 	*r = (struct report_entry){
-		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid,
+		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid, .cpu = h->cpu,
 		.dso = h->dso, .sym = h->sym, .sym_start = h->sym_start, .sym_end = h->sym_end, .addr = h->addr,
 		.level = h->level, .inlined = h->inlined, .object = h->object,
 		.object_off = (h->module_addr ? h->module_addr : h->addr) - h->sym_start,

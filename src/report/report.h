@@ -58,12 +58,12 @@ int report__file_stats(struct pdata *p, const char *label, struct report_file_st
 /*
  * The sort keys (sortkey.c has one entry per key: its name, header,
  * comparisons, cell).  The usual view (and mperf diff) takes comm, pid,
- * dso, symbol; the branch view (perf's branch mode: an entry per branch of
- * the samples' branch stacks) comm, pid and the branch keys after SYM.
+ * dso, symbol, cpu; the branch view (perf's branch mode: an entry per branch of
+ * the samples' branch stacks) comm, pid and the branch keys after CPU.
  * Defaults comm,dso,sym and comm,dso_from,symbol_from,symbol_to,cycles.
  */
 enum report_key {
-	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM,
+	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_CPU,
 	REPORT_KEY_DSO_FROM, REPORT_KEY_DSO_TO, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
 	REPORT_KEY_MISPREDICT, REPORT_KEY_IN_TX, REPORT_KEY_ABORT, REPORT_KEY_CYCLES,
 	REPORT_NR_KEYS
@@ -166,6 +166,7 @@ struct report_entry {
 	const char *comm;		/* the first sample's command */
 	const char *thread_comm;	/* its thread's at the end of the file (the pid column's) */
 	int tid;
+	int cpu;			/* the first sample's, -1: the file's samples do not say */
 	const char *dso;		/* short name, as perf shows it; NULL: no map ("[unknown]") */
 	const char *sym;		/* NULL: unresolved, addr is shown */
 	uint64_t sym_start, sym_end;

@@ -345,6 +345,40 @@ static void sym_json(struct out *out, const struct sort_row *e, bool diff)
 	out_printf(out, ", \"address\": \"%#" PRIx64 "\"", e->sym ? e->sym_start : e->addr);
 }
 
+/* ---- cpu: the sample's (perf's sort__cpu: -1 where the file does not record it) ---- */
+
+static int64_t cpu_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)r->cpu - l->cpu;
+}
+
+static int cpu_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return int_order(a->cpu, b->cpu);
+}
+
+static bool cpu_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->cpu == b->cpu;
+}
+
+static uint64_t cpu_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uint64_t)(unsigned)e->cpu);
+}
+
+static void cpu_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%*.*d", width, width, e->cpu);	/* perf's: 001, -001 */
+}
+
+static void cpu_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"cpu\": %d", e->cpu);
+}
+
 /* ---- the branch view's: a branch's ends and flags ---- */
 
 static int strcmp_null(const char *a, const char *b)
@@ -550,6 +584,11 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .match = sym_match, .match_hash = sym_match_hash,
 		.width = sym_width, .print = sym_print, .json = sym_json,
 	},
+	[REPORT_KEY_CPU] = {
+		.name = "cpu", .header = "CPU", .views = SORT_HIST,
+		.cmp = cpu_cmp, .collapse = cpu_sort, .sort = cpu_sort, .eq = cpu_eq, .hash = cpu_hash,
+		.width = no_width, .print = cpu_print, .json = cpu_json,
+	},
 	[REPORT_KEY_DSO_FROM] = {
 		.name = "dso_from", .header = "Source Shared Object", .views = SORT_BRANCH,
 		.cmp = dso_from_cmp, .width = dso_from_width, .print = dso_from_print,
@@ -588,7 +627,7 @@ void sort_row_of_entry(const struct report_entry *e, struct sort_row *r)
 {
 	*r = (struct sort_row){
 		.comm = e->comm, .last_comm = e->thread_comm, .comm_width = strlen(e->thread_comm),
-		.tid = e->tid, .dso = e->dso, .sym = e->sym, .sym_start = e->sym_start, .sym_end = e->sym_end,
+		.tid = e->tid, .cpu = e->cpu, .dso = e->dso, .sym = e->sym, .sym_start = e->sym_start, .sym_end = e->sym_end,
 		.addr = e->addr, .module_addr = e->object_off + e->sym_start, .level = e->level,
 		.inlined = e->inlined, .object = e->object,
 	};

@@ -43,6 +43,7 @@ struct sort_branch { SORT_BRANCH_FIELDS };
 	const char *last_comm;		/* the thread's at the end of the file (the pid column's), NULL: comm */ \
 	size_t comm_width;		/* perf sizes comm and pid by the thread's last comm */ \
 	int pid, tid;			/* of the first sample */ \
+	int cpu;			/* the sample's, -1: not recorded (no PERF_SAMPLE_CPU) */ \
 	const char *dso;		/* short name (interned in hist.c); NULL: no map ("[unknown]") */ \
 	const char *sym;		/* NULL: unresolved, addr is shown */ \
 	uint64_t sym_start, sym_end; \
