@@ -553,8 +553,7 @@ static void set_keys(struct diff *D)
 
 		D->key[key] = true;
 		/* a filter of one value elides its column, as perf's sort__setup_elide */
-		D->elided[key] = (key == REPORT_KEY_COMM && o->comm && !strchr(o->comm, ',')) ||
-				 (key == REPORT_KEY_DSO && o->dso && !strchr(o->dso, ','));
+		D->elided[key] = sort_key_single_value(key, o) != NULL;
 		all &= D->elided[key];
 	}
 	if (all)

@@ -979,18 +979,6 @@ static int on_record(void *arg, const struct session_record *r)
  * the order entries were collapsed in: each key's compare function (symbol
  * addresses, unresolved ones by address).
  */
-/*
- * The one value a filter on key keeps, or NULL (no filter, or several):
- * that column is left out (perf's "elided" columns) and named above.
- */
-static const char *single_value(const struct report_hist_opts *o, enum report_key key)
-{
-	const char *list = key == REPORT_KEY_COMM ? o->comm : key == REPORT_KEY_DSO ? o->dso :
-			   key == REPORT_KEY_SYM ? o->sym : NULL;
-
-	return list && !strchr(list, ',') ? list : NULL;
-}
-
 static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H);
 
 enum gfield { G_PERIOD, G_NR, G_ACC };
@@ -1466,7 +1454,7 @@ static int print_text(struct hist *H, struct out *out)
 	}
 	for (int k = 0; k < o->nr_keys; k++) {
 		enum report_key key = o->keys[k];
-		const char *v = single_value(o, key);
+		const char *v = sort_key_single_value(key, o);
 
 		if (v)
 			out_printf(out, "# %s: %s\n", sort_key(key)->name, v);
@@ -1732,7 +1720,7 @@ static void set_keys(struct hist *H)
 
 		H->key[key] = true;
 		H->collapses |= sort_key(key)->collapses;
-		H->elided[key] = single_value(o, key) != NULL;
+		H->elided[key] = sort_key_single_value(key, o) != NULL;
 		all &= H->elided[key];
 	}
 	if (all)

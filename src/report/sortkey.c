@@ -80,6 +80,11 @@ static void comm_print(struct out *out, const struct sort_row *e, int width, boo
 	print_str(out, e->comm, width);
 }
 
+static const char *comm_filter(const struct report_hist_opts *o)
+{
+	return o->comm;
+}
+
 static void comm_json(struct out *out, const struct sort_row *e, bool diff)
 {
 	(void)diff;
@@ -183,6 +188,11 @@ static void dso_print(struct out *out, const struct sort_row *e, int width, bool
 {
 	(void)last, (void)st;
 	print_str(out, e->dso ? e->dso : "[unknown]", width);
+}
+
+static const char *dso_filter(const struct report_hist_opts *o)
+{
+	return o->dso;
 }
 
 static void dso_json(struct out *out, const struct sort_row *e, bool diff)
@@ -326,6 +336,11 @@ static void sym_print(struct out *out, const struct sort_row *e, int width, bool
 		out_str(out, buf);
 	else
 		out_printf(out, "%-*s", width, buf);
+}
+
+static const char *sym_filter(const struct report_hist_opts *o)
+{
+	return o->sym;
 }
 
 static void sym_json(struct out *out, const struct sort_row *e, bool diff)
@@ -565,7 +580,7 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.name = "comm", .header = "Command", .views = SORT_HIST | SORT_BRANCH, .collapses = true,
 		.cmp = comm_cmp, .collapse = comm_sort, .sort = comm_sort, .eq = comm_eq, .hash = comm_hash,
 		.match = comm_match, .match_hash = comm_match_hash,
-		.width = comm_width, .print = comm_print, .json = comm_json,
+		.width = comm_width, .print = comm_print, .json = comm_json, .filter = comm_filter,
 	},
 	[REPORT_KEY_PID] = {
 		.name = "pid", .header = "    Pid:Command", .views = SORT_HIST | SORT_BRANCH,
@@ -576,13 +591,13 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.name = "dso", .header = "Shared Object", .views = SORT_HIST,
 		.cmp = dso_cmp, .collapse = dso_sort, .sort = dso_sort, .eq = dso_eq, .hash = dso_hash,
 		.match = dso_match, .match_hash = dso_match_hash,
-		.width = dso_width, .print = dso_print, .json = dso_json,
+		.width = dso_width, .print = dso_print, .json = dso_json, .filter = dso_filter,
 	},
 	[REPORT_KEY_SYM] = {
 		.name = "symbol", .header = "Symbol", .views = SORT_HIST,
 		.cmp = sym_cmp, .collapse = sym_collapse, .sort = sym_sort, .eq = sym_eq, .hash = sym_hash,
 		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .match = sym_match, .match_hash = sym_match_hash,
-		.width = sym_width, .print = sym_print, .json = sym_json,
+		.width = sym_width, .print = sym_print, .json = sym_json, .filter = sym_filter,
 	},
 	[REPORT_KEY_CPU] = {
 		.name = "cpu", .header = "CPU", .views = SORT_HIST,
@@ -622,6 +637,13 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.cmp = cycles_cmp, .width = no_width, .print = cycles_print,
 	},
 };
+
+const char *sort_key_single_value(enum report_key k, const struct report_hist_opts *o)
+{
+	const char *list = sort_keys[k].filter ? sort_keys[k].filter(o) : NULL;
+
+	return list && !strchr(list, ',') ? list : NULL;
+}
 
 void sort_row_of_entry(const struct report_entry *e, struct sort_row *r)
 {

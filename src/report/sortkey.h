@@ -96,6 +96,8 @@ struct sort_key {
 	void (*print)(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st);
 	/* e's JSON fields, each ", \"name\": value"; diff: as mperf diff shows them (matched by name) */
 	void (*json)(struct out *out, const struct sort_row *e, bool diff);
+	/* the comma-separated values a filter on this key keeps (--comms, --dsos, -S), NULL: none */
+	const char *(*filter)(const struct report_hist_opts *o);
 };
 
 extern const struct sort_key sort_keys[REPORT_NR_KEYS];
@@ -104,6 +106,13 @@ static inline const struct sort_key *sort_key(enum report_key k)
 {
 	return &sort_keys[k];
 }
+
+/*
+ * The one value o's filter on key k keeps, or NULL (no filter, or
+ * several): perf leaves that column out (its sort__setup_elide) and names
+ * the value above the histogram.
+ */
+const char *sort_key_single_value(enum report_key k, const struct report_hist_opts *o);
 
 /* diff.c's row of a report_entry (its strings stay report_entry's). */
 void sort_row_of_entry(const struct report_entry *e, struct sort_row *r);

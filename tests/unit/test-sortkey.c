@@ -2,7 +2,8 @@
 /*
  * The sort key table (src/report/sortkey.c): every entry is whole for the
  * views it is in, names are matched as perf matches them (a prefix, any
- * case; the branch view's own keys whole), and the cells print as perf's.
+ * case; the branch view's own keys whole), a one-value filter elides its
+ * key's column, and the cells print as perf's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,13 @@ int main(void)
 	ok(!strncmp(list, "dso_from, dso_to, symbol_from", 29), "the branch view's own keys: %s", list);
 	report_sort_key_list(list, sizeof(list), REPORT_SORT_USUAL, -1);
 	ok(!strncmp(list, "comm, pid, dso, symbol", 22), "the usual view's keys: %s", list);
+
+	struct report_hist_opts o = { .comm = "cp", .dso = "libc.so.6,[vdso]" };
+
+	is_str(sort_key_single_value(REPORT_KEY_COMM, &o), "cp", "a filter of one value elides its key's column");
+	ok(!sort_key_single_value(REPORT_KEY_DSO, &o), "one of several values does not");
+	ok(!sort_key_single_value(REPORT_KEY_SYM, &o), "nor no filter");
+	ok(!sort_key_single_value(REPORT_KEY_PID, &o), "nor a key without one");
 
 	struct sort_row e = {
 		.comm = "callpaths", .last_comm = "cp", .comm_width = 2, .tid = 42, .dso = "libc.so.6",
