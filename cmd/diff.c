@@ -29,7 +29,7 @@ enum { DIFF_JSON = 1 << 0, DIFF_QUIET = 1 << 1, DIFF_TEXT = 1 << 2 };
 static const struct cmd_opt diff_opts[] = {
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "the keys entries are matched and shown by, comma-separated:\n"
-	  "comm, pid, dso, symbol (default: dso,symbol)" },
+	  "comm, pid, dso, symbol, cpu (default: dso,symbol)" },
 	{ 'c', 'c', "compute", CMD_ARG_REQUIRED, "METHOD",
 	  "the computed column: delta, delta-abs (the default: the delta,\n"
 	  "ordered by its size), ratio, or wdiff:W1,W2 (new * W2 - old * W1)", NULL, DIFF_TEXT },
@@ -56,34 +56,32 @@ static const struct cmd_conflict diff_conflicts[] = {
 	  "largest moves first" },
 };
 
+/* -s KEYS: the usual view's keys, matched as perf matches them (report_sort_key_find); a repeated one is ignored. */
 static int parse_keys(const char *list, struct report_hist_opts *o)
 {
-	static const struct { const char *name; enum report_key key; } names[] = {
-		{ "comm", REPORT_KEY_COMM }, { "pid", REPORT_KEY_PID }, { "dso", REPORT_KEY_DSO },
-		{ "symbol", REPORT_KEY_SYM }, { "sym", REPORT_KEY_SYM },
-	};
+	char names[256];
 
+	report_sort_key_list(names, sizeof(names), REPORT_SORT_USUAL, -1);
 	o->nr_keys = 0;
 	for (const char *p = list; *p; ) {
-		size_t len = strcspn(p, ","), k;
+		size_t len = strcspn(p, ",");
+		int k = report_sort_key_find(p, len, REPORT_SORT_USUAL);
+		bool dup = false;
 
-		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (strlen(names[k].name) == len && !strncmp(p, names[k].name, len))
-				break;
-		if (k == sizeof(names) / sizeof(names[0]))
-			return cmd_usage_error("diff", "unknown sort key '%.*s' (keys: comm, pid, dso, symbol)", (int)len, p);
+		if (k < 0)
+			return cmd_usage_error("diff", "unknown sort key '%.*s' (keys: %s)", (int)len, p, names);
 		for (int i = 0; i < o->nr_keys; i++)
-			if (o->keys[i] == names[k].key)
-				return cmd_usage_error("diff", "sort key '%.*s' given twice in '%s'", (int)len, p, list);
-		if (o->nr_keys == REPORT_MAX_KEYS)
+			dup |= o->keys[i] == (enum report_key)k;
+		if (!dup && o->nr_keys == REPORT_MAX_KEYS)
 			return cmd_usage_error("diff", "too many sort keys in '%s' (at most %d)", list, REPORT_MAX_KEYS);
-		o->keys[o->nr_keys++] = names[k].key;
+		if (!dup)
+			o->keys[o->nr_keys++] = (enum report_key)k;
 		p += len;
 		if (*p == ',')
 			p++;
 	}
 	if (!o->nr_keys)
-		return cmd_usage_error("diff", "empty sort key list (keys: comm, pid, dso, symbol)");
+		return cmd_usage_error("diff", "empty sort key list (keys: %s)", names);
 	return 0;
 }
 

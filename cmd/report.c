@@ -70,7 +70,7 @@ static const struct cmd_opt report_opts[] = {
 	{ 'O', 0, "header-only", CMD_ARG_NONE, NULL,
 	  "print only the file's header and features (a stream's too)", NULL, R_HEADER_ONLY },
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
-	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym)\n"
+	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu\n"
 	  "(default: comm,dso,sym); in the branch view comm, pid, dso_from,\n"
 	  "dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
@@ -160,35 +160,11 @@ static const struct cmd_conflict report_conflicts[] = {
 };
 
 /*
- * The index of the name p[0..len) in names[n] (NULL entries skipped), or
- * -1; with prefix, as perf matches its sort keys: the first name that
- * p[0..len) begins, in any case ("sym", "Symbol", "d").
- */
-static int key_index(const char *p, size_t len, const char *const *names, int n, bool prefix)
-{
-	for (int k = 0; len && k < n; k++)
-		if (names[k] && (prefix ? strlen(names[k]) >= len && !strncasecmp(p, names[k], len)
-				 : strlen(names[k]) == len && !strncmp(p, names[k], len)))
-			return k;
-	return -1;
-}
-
-/*
  * --sort KEYS, for both views: which one applies is the file's to say, so
  * a key only the other view knows is kept in o->sort_unfit for then.
  */
 static int parse_keys(const char *list, struct report_hist_opts *o)
 {
-	static const char *const names[] = {
-		[REPORT_KEY_COMM] = "comm", [REPORT_KEY_PID] = "pid",
-		[REPORT_KEY_DSO] = "dso", [REPORT_KEY_SYM] = "symbol",
-	};
-	static const char *const bnames[] = {
-		[REPORT_BKEY_COMM] = "comm", [REPORT_BKEY_PID] = "pid", [REPORT_BKEY_DSO_FROM] = "dso_from",
-		[REPORT_BKEY_DSO_TO] = "dso_to", [REPORT_BKEY_SYM_FROM] = "symbol_from",
-		[REPORT_BKEY_SYM_TO] = "symbol_to", [REPORT_BKEY_MISPREDICT] = "mispredict",
-		[REPORT_BKEY_IN_TX] = "in_tx", [REPORT_BKEY_ABORT] = "abort", [REPORT_BKEY_CYCLES] = "cycles",
-	};
 	int nr = 0;
 
 	o->nr_keys = o->nr_bkeys = 0;
@@ -197,15 +173,16 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 	o->sort_symbol = strstr(list, "symbol") != NULL;
 	for (const char *p = list; *p; ) {
 		size_t len = strcspn(p, ",");
-		int k = key_index(p, len, names, REPORT_NR_KEYS, true);
-		int b = key_index(p, len, bnames, REPORT_NR_BKEYS, false);
+		int k = report_sort_key_find(p, len, REPORT_SORT_USUAL);
+		int b = report_sort_key_find(p, len, REPORT_SORT_BRANCH);
 
-		if (b < 0 && (k == REPORT_KEY_COMM || k == REPORT_KEY_PID))
-			b = k == REPORT_KEY_COMM ? REPORT_BKEY_COMM : REPORT_BKEY_PID;
 		if (k < 0 && b < 0) {
-			cmd_usage_error("report", "unknown sort key '%.*s' (keys: comm, pid, dso, sym; in the branch view "
-					"dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles)",
-					(int)len, p);
+			char usual[256], branch[256];
+
+			report_sort_key_list(usual, sizeof(usual), REPORT_SORT_USUAL, -1);
+			report_sort_key_list(branch, sizeof(branch), REPORT_SORT_BRANCH, REPORT_SORT_USUAL);
+			cmd_usage_error("report", "unknown sort key '%.*s' (keys: %s; in the branch view %s)",
+					(int)len, p, usual, branch);
 			return -1;
 		}
 		/* perf takes a key once: given again, it is ignored */
@@ -214,7 +191,7 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 		for (int i = 0; k >= 0 && i < o->nr_keys; i++)
 			dup_k |= o->keys[i] == (enum report_key)k;
 		for (int i = 0; b >= 0 && i < o->nr_bkeys; i++)
-			dup_b |= o->bkeys[i] == (enum report_bkey)b;
+			dup_b |= o->bkeys[i] == (enum report_key)b;
 		if ((k < 0 || dup_k) && (b < 0 || dup_b) && (dup_k || dup_b)) {
 			p += len + (p[len] == ',');
 			continue;
@@ -228,7 +205,7 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 		else if (k < 0 && !o->sort_unfit[0][0])
 			snprintf(o->sort_unfit[0], sizeof(o->sort_unfit[0]), "%.*s", (int)len, p);
 		if (b >= 0 && !dup_b)
-			o->bkeys[o->nr_bkeys++] = (enum report_bkey)b;
+			o->bkeys[o->nr_bkeys++] = (enum report_key)b;
 		else if (b < 0 && !o->sort_unfit[1][0])
 			snprintf(o->sort_unfit[1], sizeof(o->sort_unfit[1]), "%.*s", (int)len, p);
 		p += len;
@@ -236,7 +213,10 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 			p++;
 	}
 	if (!nr) {
-		cmd_usage_error("report", "empty sort key list (keys: comm, pid, dso, sym)");
+		char usual[256];
+
+		report_sort_key_list(usual, sizeof(usual), REPORT_SORT_USUAL, -1);
+		cmd_usage_error("report", "empty sort key list (keys: %s)", usual);
 		return -1;
 	}
 	return 0;
@@ -732,8 +712,8 @@ int cmd_report(int argc, char **argv)
 			.children = -1,
 			.cc_min_percent = 0.5,
 			.branch = -1,
-			.bkeys = { REPORT_BKEY_COMM, REPORT_BKEY_DSO_FROM, REPORT_BKEY_SYM_FROM, REPORT_BKEY_SYM_TO,
-				   REPORT_BKEY_CYCLES },
+			.bkeys = { REPORT_KEY_COMM, REPORT_KEY_DSO_FROM, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
+				   REPORT_KEY_CYCLES },
 			.nr_bkeys = 5,
 		},
 	};

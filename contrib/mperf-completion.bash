@@ -116,7 +116,7 @@ _mperf()
 			return 0
 			;;
 		-s|--sort)
-			COMPREPLY=($(compgen -W 'comm pid dso sym comm,dso,sym dso,sym dso_from dso_to symbol_from symbol_to
+			COMPREPLY=($(compgen -W 'comm pid dso sym cpu comm,dso,sym dso,sym dso_from dso_to symbol_from symbol_to
 				mispredict in_tx abort cycles' -- "$cur"))
 			return 0
 			;;
@@ -134,7 +134,7 @@ _mperf()
 	diff)
 		case $prev in
 		-s|--sort)
-			COMPREPLY=($(compgen -W 'comm pid dso symbol dso,symbol comm,dso,symbol' -- "$cur"))
+			COMPREPLY=($(compgen -W 'comm pid dso symbol cpu dso,symbol comm,dso,symbol' -- "$cur"))
 			return 0
 			;;
 		-c|--compute)

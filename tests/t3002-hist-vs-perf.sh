@@ -54,6 +54,19 @@ test_expect_success PERF '--sort: keys as perf matches them, and its IPC column 
 	same_hist fork.data --sort pid,symbol,sym
 '
 
+test_expect_success PERF '--sort cpu: each sample'"'"'s CPU, -001 where the file has none, as perf' '
+	perf_record -o cpu.data -e cpu-clock -a "$CPUSPIN" 0.3 &&
+	same_hist cpu.data --sort cpu &&
+	test "$(grep -c "^ *[0-9.]*%  [0-9][0-9][0-9]\$" mperf.out)" -ge 1 &&
+	same_hist cpu.data --sort cpu,comm &&
+	same_hist cpu.data --sort comm,cpu,dso -n &&
+	same_hist fork.data --sort CP,pid &&
+	grep -q "%  -001 " mperf.out &&
+	"$MPERF" report -i cpu.data --json --sort cpu >cpu.json &&
+	grep -q "\"sort\": \[\"cpu\"\]" cpu.json &&
+	grep -q "\"cpu\": [0-9]" cpu.json
+'
+
 # perf hides an entry as its first sample was hidden: the two cpuspin
 # processes share their comm,dso,sym entries, which --pid keeps whole.
 test_expect_success PERF '--pid and --tid, as perf filters them' '

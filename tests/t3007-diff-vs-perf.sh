@@ -60,8 +60,9 @@ test_expect_success PERF 'the computations, orders and columns of perf diff' '
 	done
 '
 
+# Sort keys are matched as perf matches them: a prefix, any case, a repeated key ignored.
 test_expect_success PERF 'sort keys, filters and --percentage' '
-	for opts in "-s dso" "-s sym" "-s symbol,dso" "-s comm,dso,symbol" "-s comm" "-s pid" \
+	for opts in "-s dso" "-s sym" "-s symbol,dso" "-s comm,dso,symbol" "-s comm" "-s pid" "-s SYM,D" "-s dso,dso" \
 		"-d shares" "-d shares --percentage relative" "-C shares -d shares,libc.so.6" \
 		"-d shares,libc.so.6 --percentage relative -p -F" "-b --percentage relative -d shares"; do
 		same_diff p.old p.new $opts || exit 1
@@ -166,7 +167,7 @@ test_expect_success 'a missing or unreadable file: one line, mperf'\''s status 1
 
 test_expect_success 'bad options and arguments: one line and a hint, status 129' '
 	for args in "--bogus" "-c bogus" "-c wdiff" "-c wdiff:0,1" "-c delta:x" "-c cycles" "-o 2" "-o x" \
-		"-s cpu" "-s dso,dso" "--percentage x" "-s" "--json -p" "--json -c ratio" "--json -q" \
+		"-s nope" "-s dso_from" "--percentage x" "-s" "--json -p" "--json -c ratio" "--json -q" \
 		"a b c" "- -"; do
 		one_line_error 129 "$MPERF" diff $args || { echo "args: $args"; exit 1; }
 	done

@@ -23,27 +23,18 @@
 #include "../lib/strset.h"
 #include "out.h"
 #include "report.h"
+#include "sortkey.h"
 #include "../resolve/session.h"
 #include "../resolve/stackwalk.h"
 #include "../resolve/symbols.h"
 
-/* Where one end of a branch is, as perf resolves it (its addr_map_symbol). */
-struct bside {
-	const char *dso;		/* short name, interned; NULL: no map ("[unknown]") */
-	const char *sym;		/* NULL: unresolved */
-	uint64_t start, end;		/* the symbol's */
-	uint64_t ip;			/* the branch's address */
-	uint64_t addr;			/* what perf prints unresolved: map-relative, or ip without a map */
-	char level;			/* '.', 'k', or 'H' where no map covers it */
-};
-
 struct bent {
 	struct rb_node node;		/* in the tree being built (first: a node is its entry) */
-	const char *comm;		/* the sample's, interned */
-	int tid;
-	const char *last_comm;		/* the thread's at the end (sizes the comm column) */
-	struct bside from, to;
-	struct pd_branch_flags f;	/* the first branch's */
+	SORT_ROW;			/* the keys' fields: comm, tid, last_comm (set at the end), br (sortkey.h) */
+	union {				/* the branch: from, to, f (k.br points here) */
+		struct sort_branch b;
+		struct { SORT_BRANCH_FIELDS };
+	};
 	uint64_t period, nr;
 };
 
@@ -64,22 +55,7 @@ struct branch {
 	size_t nr;
 	uint64_t total_lost, total_samples;
 	bool need_collapse;		/* a key with a collapse function (comm): perf's second tree */
-	const char *mispredict_shown;	/* perf prints the last value shown when a branch has none */
-};
-
-static const char *const bkey_name[REPORT_NR_BKEYS] = {
-	[REPORT_BKEY_COMM] = "comm", [REPORT_BKEY_PID] = "pid", [REPORT_BKEY_DSO_FROM] = "dso_from",
-	[REPORT_BKEY_DSO_TO] = "dso_to", [REPORT_BKEY_SYM_FROM] = "symbol_from", [REPORT_BKEY_SYM_TO] = "symbol_to",
-	[REPORT_BKEY_MISPREDICT] = "mispredict", [REPORT_BKEY_IN_TX] = "in_tx", [REPORT_BKEY_ABORT] = "abort",
-	[REPORT_BKEY_CYCLES] = "cycles",
-};
-
-static const char *const bkey_header[REPORT_NR_BKEYS] = {
-	[REPORT_BKEY_COMM] = "Command", [REPORT_BKEY_PID] = "    Pid:Command",
-	[REPORT_BKEY_DSO_FROM] = "Source Shared Object", [REPORT_BKEY_DSO_TO] = "Target Shared Object",
-	[REPORT_BKEY_SYM_FROM] = "Source Symbol", [REPORT_BKEY_SYM_TO] = "Target Symbol",
-	[REPORT_BKEY_MISPREDICT] = "Branch Mispredicted", [REPORT_BKEY_IN_TX] = "Branch in transaction",
-	[REPORT_BKEY_ABORT] = "Transaction abort", [REPORT_BKEY_CYCLES] = "Basic Block Cycles",
+	struct sort_print print;	/* perf prints the last mispredict value shown when a branch has none */
 };
 
 static const char ipc_header[] = "IPC   [IPC Coverage]";
@@ -123,10 +99,13 @@ int report__branch_wanted(struct pdata *p, const char *label, const struct repor
 	if (!pdata__is_pipe(p) && !(sample_types(p) & PERF_SAMPLE_BRANCH_STACK))
 		return mperf_error(-MPERF_ERR_USAGE, "'%s' has no branch stacks for -b: was it recorded without -b?",
 				   label);
-	if (o->sort_unfit[1][0])
-		return mperf_error(-MPERF_ERR_USAGE, "'%s': sort key '%s' is not one of the branch view's (comm, pid, "
-				   "dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles); "
-				   "--no-branch-stack shows the usual view", label, o->sort_unfit[1]);
+	if (o->sort_unfit[1][0]) {
+		char keys[256];
+
+		report_sort_key_list(keys, sizeof(keys), REPORT_SORT_BRANCH, -1);
+		return mperf_error(-MPERF_ERR_USAGE, "'%s': sort key '%s' is not one of the branch view's (%s); "
+				   "--no-branch-stack shows the usual view", label, o->sort_unfit[1], keys);
+	}
 	if (o->comm || o->dso || o->sym || o->pid || o->tid || o->children > 0 || o->cc_asked || o->cc_order_set || o->max_stack ||
 	    o->group_set || o->group_sort_idx || o->show_period)
 		return mperf_error(-MPERF_ERR_USAGE, "'%s': the branch view does not take %s yet; --no-branch-stack "
@@ -163,20 +142,13 @@ static int64_t dso_cmp(const char *l, const char *r)
 	return strcmp_null(l, r);
 }
 
-static int64_t sym_only_cmp(const struct bside *l, const struct bside *r)
+static int64_t sym_only_cmp(const struct sort_bside *l, const struct sort_bside *r)
 {
 	if (!l->sym || !r->sym)
 		return cmp_null(l->sym, r->sym);
 	if (l->start != r->start)
 		return (int64_t)(r->start - l->start);
 	return (int64_t)(r->end - l->end);
-}
-
-static int64_t sym_cmp(const struct bside *l, const struct bside *r)
-{
-	if (!l->sym && !r->sym)
-		return (int64_t)(r->ip - l->ip);
-	return sym_only_cmp(l, r);
 }
 
 /*
@@ -195,37 +167,10 @@ static int64_t ipc_cmp(const struct bent *l, const struct bent *r)
 	return sym_only_cmp(&l->to, &r->to);
 }
 
-static int64_t key_cmp(enum report_bkey k, const struct bent *l, const struct bent *r)
-{
-	switch (k) {
-	case REPORT_BKEY_COMM:
-		return strcmp(r->comm, l->comm);
-	case REPORT_BKEY_PID:
-		return (int64_t)r->tid - l->tid;
-	case REPORT_BKEY_DSO_FROM:
-		return dso_cmp(l->from.dso, r->from.dso);
-	case REPORT_BKEY_DSO_TO:
-		return dso_cmp(l->to.dso, r->to.dso);
-	case REPORT_BKEY_SYM_FROM:
-		return sym_cmp(&l->from, &r->from);
-	case REPORT_BKEY_SYM_TO:
-		return sym_cmp(&l->to, &r->to);
-	case REPORT_BKEY_MISPREDICT:	/* "differs", never "less" */
-		return l->f.mispred != r->f.mispred || l->f.predicted != r->f.predicted;
-	case REPORT_BKEY_IN_TX:
-		return l->f.in_tx != r->f.in_tx;
-	case REPORT_BKEY_ABORT:
-		return l->f.abort != r->f.abort;
-	case REPORT_BKEY_CYCLES:
-		return (int64_t)l->f.cycles - (int64_t)r->f.cycles;
-	}
-	return 0;
-}
-
 static int64_t ent_cmp(const struct branch *B, const struct bent *l, const struct bent *r)
 {
 	for (int i = 0; i < B->o->nr_bkeys; i++) {
-		int64_t c = key_cmp(B->o->bkeys[i], l, r);
+		int64_t c = sort_key(B->o->bkeys[i])->cmp(&l->k, &r->k);
 
 		if (c)
 			return c;
@@ -287,7 +232,7 @@ static struct bhists *hists_of(struct branch *B, int evsel)
  * thread's maps, then the kernel's; where neither covers it, at hypervisor
  * level without a map.
  */
-static int resolve_side(struct branch *B, const struct session_sample *ss, uint64_t ip, struct bside *s)
+static int resolve_side(struct branch *B, const struct session_sample *ss, uint64_t ip, struct sort_bside *s)
 {
 	static const int modes[] = { PERF_RECORD_MISC_USER, PERF_RECORD_MISC_KERNEL };
 	const struct sym *sym = NULL;
@@ -349,6 +294,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		pd_sample_branch(ss->smp, i, &be);
 		e->comm = comm;
 		e->tid = ss->where.tid;
+		e->br = &e->b;
 		pd_branch_flags(be.flags, &e->f);
 		e->period = e->nr = 1;
 		if (resolve_side(B, ss, be.to, &e->to) || resolve_side(B, ss, be.from, &e->from)) {
@@ -440,96 +386,13 @@ static int on_finish(void *arg, struct machine *m)
 			e->last_comm = c ? strset_intern(&B->strs, c) : NULL;
 			if (!e->last_comm)
 				e->last_comm = e->comm;
+			e->comm_width = strlen(e->last_comm);
 		}
 	}
 	return 0;
 }
 
 /* ---- text ---- */
-
-/* The width perf computes for an entry's cell (its col_len); 0: the header's. */
-static size_t cell_len(const struct bent *e, enum report_bkey k)
-{
-	const struct bside *s = k == REPORT_BKEY_DSO_FROM || k == REPORT_BKEY_SYM_FROM ? &e->from : &e->to;
-
-	switch (k) {
-	case REPORT_BKEY_COMM:
-		return strlen(e->last_comm);
-	case REPORT_BKEY_PID:
-		return strlen(e->last_comm) + 8;
-	case REPORT_BKEY_DSO_FROM:
-	case REPORT_BKEY_DSO_TO:
-		/* an unresolved symbol's dso column is widened to its 16 hex digits */
-		return s->sym ? strlen(s->dso) : 16;
-	case REPORT_BKEY_SYM_FROM:
-	case REPORT_BKEY_SYM_TO:
-		return s->sym ? strlen(s->sym) + 4 : 16 + 4 + 2;
-	default:
-		return 0;
-	}
-}
-
-static void print_sym(struct out *out, const struct bside *s, int width)
-{
-	char buf[4096];
-	int n;
-
-	if (s->sym)
-		n = snprintf(buf, sizeof(buf), "[%c] %.*s", s->level, width > 4 ? width - 4 : 0, s->sym);
-	else
-		n = snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, s->level, s->addr);	/* perf: 0 without 0x */
-	if (n > width)
-		n = width;
-	out_printf(out, "%-*.*s", width, n, buf);
-}
-
-static void print_cell(struct branch *B, struct out *out, const struct bent *e, enum report_bkey k, int width)
-{
-	switch (k) {
-	case REPORT_BKEY_COMM:
-		out_printf(out, "%-*.*s", width, width, e->comm);
-		break;
-	case REPORT_BKEY_PID: {
-		int w = (width > 7 ? width : 7) - 8;
-
-		out_printf(out, "%7d:%-*.*s", e->tid, w, w < 0 ? 0 : w, e->last_comm);
-		break;
-	}
-	case REPORT_BKEY_DSO_FROM:
-	case REPORT_BKEY_DSO_TO: {
-		const char *dso = k == REPORT_BKEY_DSO_FROM ? e->from.dso : e->to.dso;
-
-		out_printf(out, "%-*.*s", width, width, dso ? dso : "[unknown]");
-		break;
-	}
-	case REPORT_BKEY_SYM_FROM:
-		print_sym(out, &e->from, width);
-		break;
-	case REPORT_BKEY_SYM_TO:
-		print_sym(out, &e->to, width);
-		break;
-	case REPORT_BKEY_MISPREDICT:
-		/* perf keeps the last value it printed for a branch neither predicted nor not */
-		if (e->f.predicted)
-			B->mispredict_shown = "N";
-		else if (e->f.mispred)
-			B->mispredict_shown = "Y";
-		out_printf(out, "%-*.*s", width, width, B->mispredict_shown);
-		break;
-	case REPORT_BKEY_IN_TX:
-		out_printf(out, "%-*s", width, e->f.in_tx ? "T" : ".");
-		break;
-	case REPORT_BKEY_ABORT:
-		out_printf(out, "%-*s", width, e->f.abort ? "A" : ".");
-		break;
-	case REPORT_BKEY_CYCLES:
-		if (e->f.cycles)
-			out_printf(out, "%-*hd", width, (short)e->f.cycles);	/* perf's %hd */
-		else
-			out_printf(out, "%-*s", width, "-");
-		break;
-	}
-}
 
 static double share(const struct bhists *hs, uint64_t period)
 {
@@ -562,11 +425,11 @@ static void print_text(struct branch *B, struct out *out)
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
 		for (int c = 0; c < nc; c++)
-			width[c] = (int)strlen(bkey_header[o->bkeys[c]]);
+			width[c] = (int)strlen(sort_key(o->bkeys[c])->header);
 		for (size_t e = 0; e < hs->n; e++)
 			for (int c = 0; c < nc; c++)
-				if ((int)cell_len(hs->v[e], o->bkeys[c]) > width[c])
-					width[c] = (int)cell_len(hs->v[e], o->bkeys[c]);
+				if ((int)sort_key(o->bkeys[c])->width(&hs->v[e]->k) > width[c])
+					width[c] = (int)sort_key(o->bkeys[c])->width(&hs->v[e]->k);
 		if (printed++)
 			out_str(out, "\n\n");
 		if (!o->quiet) {	/* perf -q: the rows alone */
@@ -576,7 +439,7 @@ static void print_text(struct branch *B, struct out *out)
 			out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total);
 			out_str(out, o->show_nr ? "# Overhead       Samples" : "# Overhead");
 			for (int c = 0; c < nc; c++)
-				out_printf(out, "  %-*s", width[c], bkey_header[o->bkeys[c]]);
+				out_printf(out, "  %-*s", width[c], sort_key(o->bkeys[c])->header);
 			if (ipc)
 				out_printf(out, "  %s", ipc_header);
 			out_str(out, o->show_nr ? "\n# ........  ............" : "\n# ........");
@@ -601,7 +464,7 @@ static void print_text(struct branch *B, struct out *out)
 				out_printf(out, "  %12" PRIu64, h->nr);
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
-				print_cell(B, out, h, o->bkeys[c], width[c]);
+				sort_key(o->bkeys[c])->print(out, &h->k, width[c], false, &B->print);
 			}
 			/* perf's IPC needs the target's disassembly: without cycles it is 0 (or "-" unresolved) */
 			if (ipc)
@@ -614,7 +477,7 @@ static void print_text(struct branch *B, struct out *out)
 
 /* ---- JSON ---- */
 
-static void json_side(struct out *out, const char *name, const struct bside *s)
+static void json_side(struct out *out, const char *name, const struct sort_bside *s)
 {
 	out_printf(out, ", \"%s\": {\"dso\": ", name);
 	out_json_str(out, s->dso ? s->dso : "[unknown]");
@@ -635,7 +498,7 @@ static void print_json(struct branch *B, struct out *out)
 	out_printf(out, "{\n  \"schema\": \"mperf-report/1\",\n  \"total_lost_samples\": %" PRIu64 ",\n  \"sort\": [",
 		   B->total_lost);
 	for (int k = 0; k < o->nr_bkeys; k++)
-		out_printf(out, "%s\"%s\"", k ? ", " : "", bkey_name[o->bkeys[k]]);
+		out_printf(out, "%s\"%s\"", k ? ", " : "", sort_key(o->bkeys[k])->name);
 	out_str(out, "],\n  \"children\": false,\n  \"call_graph\": null,\n  \"branch\": true,\n  \"events\": [");
 	for (size_t i = 0; i < B->nr; i++) {
 		const struct bhists *hs = &B->h[i];
@@ -671,7 +534,7 @@ static void print_json(struct branch *B, struct out *out)
 
 int report__branch(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *f)
 {
-	struct branch B = { .o = o, .p = p, .label = label, .mispredict_shown = "N/A" };
+	struct branch B = { .o = o, .p = p, .label = label, .print.mispredict_shown = "N/A" };
 	struct session_ops ops = {
 		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = &B, .machine = true,
 	};
@@ -679,7 +542,7 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 	int ret;
 
 	for (int k = 0; k < o->nr_bkeys; k++)
-		B.need_collapse |= o->bkeys[k] == REPORT_BKEY_COMM;
+		B.need_collapse |= sort_key(o->bkeys[k])->collapses;
 	if (!(B.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)))
 		return -ENOMEM;
 	/*

@@ -31,6 +31,7 @@
 #include "../perfdata/perfdata.h"
 #include "out.h"
 #include "report.h"
+#include "sortkey.h"
 
 #define CBUCKETS 4096
 
@@ -38,6 +39,7 @@
 struct cent {
 	struct cent *next;		/* hash chain */
 	struct report_entry e;		/* the first one's (what is shown); period and samples summed */
+	struct sort_row k;		/* e's, for the sort keys */
 	struct cent *pair;		/* the other file's, once matched */
 };
 
@@ -54,6 +56,7 @@ struct row {
 	const struct cent *b;		/* NULL: a dummy */
 	const struct cent *n;		/* the new file's, or NULL */
 	const struct report_entry *e;	/* what is shown: the baseline's, or the new one's */
+	const struct sort_row *k;	/* its keys' fields */
 	uint64_t bperiod, nperiod;
 	double delta, ratio;		/* computed when n */
 	int64_t wdiff;
@@ -65,47 +68,35 @@ struct diff {
 	bool elided[REPORT_NR_KEYS];
 };
 
-static int strcmp_null_last(const char *a, const char *b)
+/* Whether a and b are one entry by the keys' names (sort_key's match). */
+static bool same_names(const struct diff *D, const struct sort_row *a, const struct sort_row *b)
 {
-	if (!a || !b)
-		return !a - !b;
-	return strcmp(a, b);
-}
+	for (int i = 0; i < D->o->hist.nr_keys; i++) {
+		const struct sort_key *k = sort_key(D->o->hist.keys[i]);
 
-static bool same_names(const struct diff *D, const struct report_entry *a, const struct report_entry *b)
-{
-	if (D->key[REPORT_KEY_COMM] && strcmp(a->comm, b->comm))
-		return false;
-	if (D->key[REPORT_KEY_PID] && a->tid != b->tid)
-		return false;
-	if (D->key[REPORT_KEY_DSO] && strcmp_null_last(a->dso, b->dso))
-		return false;
-	/* perf diff compares symbols by name: every unresolved one is alike */
-	if (D->key[REPORT_KEY_SYM] && strcmp_null_last(a->sym, b->sym))
-		return false;
+		if (!(k->match ? k->match : k->eq)(a, b))
+			return false;
+	}
 	return true;
 }
 
-static uint64_t hash_names(const struct diff *D, const struct report_entry *e)
+static uint64_t hash_names(const struct diff *D, const struct sort_row *e)
 {
 	uint64_t h = HASH_FNV_INIT;
 
-	if (D->key[REPORT_KEY_COMM])
-		h = hash_mix(h, hash_str(e->comm));
-	if (D->key[REPORT_KEY_PID])
-		h = hash_mix(h, (uint64_t)(unsigned)e->tid);
-	if (D->key[REPORT_KEY_DSO] && e->dso)
-		h = hash_mix(h, hash_str(e->dso));
-	if (D->key[REPORT_KEY_SYM] && e->sym)
-		h = hash_mix(h, hash_str(e->sym));
+	for (int i = 0; i < D->o->hist.nr_keys; i++) {
+		const struct sort_key *k = sort_key(D->o->hist.keys[i]);
+
+		h = (k->match_hash ? k->match_hash : k->hash)(h, e);
+	}
 	return h ^ (h >> 29);
 }
 
-static struct cent *find(const struct diff *D, const struct cev *c, const struct report_entry *e, size_t *bucket)
+static struct cent *find(const struct diff *D, const struct cev *c, const struct sort_row *e, size_t *bucket)
 {
 	*bucket = hash_names(D, e) % CBUCKETS;
 	for (struct cent *x = c->buckets[*bucket]; x; x = x->next)
-		if (same_names(D, &x->e, e))
+		if (same_names(D, &x->k, e))
 			return x;
 	return NULL;
 }
@@ -127,17 +118,20 @@ static int collapse(const struct diff *D, const struct report_hists *h, size_t e
 		return -ENOMEM;
 	for (size_t i = 0; i < eh.nr_entries; i++) {
 		struct report_entry e;
+		struct sort_row k;
 		struct cent *x;
 		size_t b;
 
 		report_hists__entry(h, ev, i, &e);
-		if ((x = find(D, c, &e, &b))) {
+		sort_row_of_entry(&e, &k);
+		if ((x = find(D, c, &k, &b))) {
 			x->e.period += e.period;
 			x->e.samples += e.samples;
 			continue;
 		}
 		x = &c->v[c->n++];
 		x->e = e;
+		x->k = k;
 		x->pair = NULL;
 		x->next = c->buckets[b];
 		c->buckets[b] = x;
@@ -151,29 +145,14 @@ static double percent(uint64_t period, uint64_t total)
 }
 
 /* -1 when a comes first, as perf's sort functions of the keys order entries. */
-static int keys_order(const struct diff *D, const struct report_entry *a, const struct report_entry *b)
+static int keys_order(const struct diff *D, const struct sort_row *a, const struct sort_row *b)
 {
 	const struct report_hist_opts *o = &D->o->hist;
 	int c = 0;
 
-	for (int i = 0; i < o->nr_keys && !c; i++) {
-		if (D->elided[o->keys[i]])
-			continue;
-		switch (o->keys[i]) {
-		case REPORT_KEY_COMM:
-			c = strcmp(a->comm, b->comm);
-			break;
-		case REPORT_KEY_PID:
-			c = (a->tid > b->tid) - (a->tid < b->tid);
-			break;
-		case REPORT_KEY_DSO:
-			c = strcmp_null_last(a->dso, b->dso);
-			break;
-		case REPORT_KEY_SYM:
-			c = a->sym && b->sym ? strcmp(a->sym, b->sym) : !a->sym - !b->sym;
-			break;
-		}
-	}
+	for (int i = 0; i < o->nr_keys && !c; i++)
+		if (!D->elided[o->keys[i]])
+			c = sort_key(o->keys[i])->sort(a, b);
 	return c;
 }
 
@@ -225,7 +204,7 @@ static int row_order(const struct diff *D, const struct row *x, const struct row
 		return x->n ? 1 : -1;
 	if (x->n && (r = compute_order(c, x, y)))
 		return r;
-	return -keys_order(D, x->e, y->e);
+	return -keys_order(D, x->k, y->k);
 }
 
 static int row_cmp(const void *pa, const void *pb, void *ctx)
@@ -256,17 +235,6 @@ static int move_cmp(const void *pa, const void *pb, void *ctx)
 }
 
 /* ---- text ---- */
-
-static size_t cell_len(const struct report_entry *e, enum report_key k)
-{
-	switch (k) {
-	case REPORT_KEY_COMM: return strlen(e->thread_comm);
-	case REPORT_KEY_PID: return strlen(e->thread_comm) + 8;
-	case REPORT_KEY_DSO: return e->dso ? strlen(e->dso) : 0;
-	case REPORT_KEY_SYM: return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
-	}
-	return 0;
-}
 
 /* The diff columns, as perf registers them: baseline, its period, the computed one, formula, period. */
 enum dcol { DCOL_BASELINE, DCOL_BASE_PERIOD, DCOL_COMPUTE, DCOL_FORMULA, DCOL_PERIOD };
@@ -366,7 +334,7 @@ static int build_rows(const struct diff *D, struct cev *b, struct cev *n, bool m
 	if (matched)
 		for (size_t i = 0; i < b->n; i++) {
 			size_t bucket;
-			struct cent *p = find(D, n, &b->v[i].e, &bucket);
+			struct cent *p = find(D, n, &b->v[i].k, &bucket);
 
 			if (p) {
 				b->v[i].pair = p;
@@ -381,7 +349,8 @@ static int build_rows(const struct diff *D, struct cev *b, struct cev *n, bool m
 		if (ALLOC_GROW(er->rows, er->nr + 1, cap))
 			return -ENOMEM;
 		r = &er->rows[er->nr++];
-		*r = (struct row){ .b = &b->v[i], .n = b->v[i].pair, .e = &b->v[i].e, .bperiod = b->v[i].e.period };
+		*r = (struct row){ .b = &b->v[i], .n = b->v[i].pair, .e = &b->v[i].e, .k = &b->v[i].k,
+				   .bperiod = b->v[i].e.period };
 	}
 	if (matched && !o->baseline_only)
 		for (size_t i = 0; i < n->n; i++) {
@@ -392,7 +361,7 @@ static int build_rows(const struct diff *D, struct cev *b, struct cev *n, bool m
 			if (ALLOC_GROW(er->rows, er->nr + 1, cap))
 				return -ENOMEM;
 			r = &er->rows[er->nr++];
-			*r = (struct row){ .n = &n->v[i], .e = &n->v[i].e };
+			*r = (struct row){ .n = &n->v[i], .e = &n->v[i].e, .k = &n->v[i].k };
 		}
 	/* The computed values, with the totals of everything read. */
 	for (size_t i = 0; i < er->nr; i++) {
@@ -438,16 +407,17 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 		if (!D->elided[ho->keys[k]])
 			cols[nc++] = ho->keys[k];
 	for (int c = 0; c < nc; c++)
-		width[c] = (int)strlen(out_key_header(cols[c]));
+		width[c] = (int)strlen(sort_key(cols[c])->header);
 	for (size_t i = 0; i < er->nr; i++) {
 		const struct report_entry *e = er->rows[i].e;
+		const struct sort_row *k = er->rows[i].k;
 
 		if (e->filtered)
 			continue;
 		unresolved |= !e->sym && D->key[REPORT_KEY_SYM];
 		for (int c = 0; c < nc; c++)
-			if ((int)cell_len(e, cols[c]) > width[c])
-				width[c] = (int)cell_len(e, cols[c]);
+			if ((int)sort_key(cols[c])->width(k) > width[c])
+				width[c] = (int)sort_key(cols[c])->width(k);
 	}
 	for (int c = 0; c < nc; c++)
 		if (cols[c] == REPORT_KEY_DSO && unresolved && !ho->dso && width[c] < 16)
@@ -459,7 +429,7 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 		for (int d = 0; d < nd; d++)
 			out_printf(out, "%s%*s", d ? "  " : " ", dwidth[d], dhead[d]);
 		for (int c = 0; c < nc; c++)
-			out_printf(out, "  %-*.*s", width[c], width[c], out_key_header(cols[c]));
+			out_printf(out, "  %-*.*s", width[c], width[c], sort_key(cols[c])->header);
 		out_str(out, "\n#");
 		for (int d = 0; d < nd; d++) {
 			out_str(out, d ? "  " : " ");
@@ -484,7 +454,7 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 		}
 		for (int c = 0; c < nc; c++) {
 			out_str(out, "  ");
-			out_report_cell(out, r->e, cols[c], width[c], c + 1 == nc);
+			sort_key(cols[c])->print(out, r->k, width[c], c + 1 == nc, NULL);
 		}
 		out_char(out, '\n');
 	}
@@ -536,29 +506,8 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 		out_printf(out, ", \"baseline_period\": %" PRIu64 ", \"new_period\": %" PRIu64, r->bperiod, r->nperiod);
 		out_str(out, ", \"only\": ");
 		out_str(out, !r->b ? "\"new\"" : !r->n ? "\"baseline\"" : "null");
-		for (int k = 0; k < ho->nr_keys; k++) {
-			switch (ho->keys[k]) {
-			case REPORT_KEY_COMM:
-				out_str(out, ", \"comm\": ");
-				out_json_str(out, e->comm);
-				break;
-			case REPORT_KEY_PID:
-				out_printf(out, ", \"tid\": %d, \"thread_comm\": ", e->tid);
-				out_json_str(out, e->thread_comm);
-				break;
-			case REPORT_KEY_DSO:
-				out_str(out, ", \"dso\": ");
-				out_json_str(out, e->dso ? e->dso : "[unknown]");
-				break;
-			case REPORT_KEY_SYM:
-				out_printf(out, ", \"level\": \"%c\", \"symbol\": ", e->level);
-				if (e->sym)
-					out_json_str(out, e->sym);
-				else	/* the first address: the others of the DSO are in the same entry */
-					out_printf(out, "null, \"address\": \"%#" PRIx64 "\"", e->addr);
-				break;
-			}
-		}
+		for (int k = 0; k < ho->nr_keys; k++)
+			sort_key(ho->keys[k])->json(out, r->k, true);
 		out_char(out, '}');
 	}
 	out_str(out, first_row ? "]}" : "\n     ]}");
@@ -604,8 +553,7 @@ static void set_keys(struct diff *D)
 
 		D->key[key] = true;
 		/* a filter of one value elides its column, as perf's sort__setup_elide */
-		D->elided[key] = (key == REPORT_KEY_COMM && o->comm && !strchr(o->comm, ',')) ||
-				 (key == REPORT_KEY_DSO && o->dso && !strchr(o->dso, ','));
+		D->elided[key] = sort_key_single_value(key, o) != NULL;
 		all &= D->elided[key];
 	}
 	if (all)
@@ -655,7 +603,7 @@ int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, c
 		out_json_str(&out, new_label);
 		out_str(&out, ",\n  \"sort\": [");
 		for (int k = 0; k < o->hist.nr_keys; k++)
-			out_printf(&out, "%s\"%s\"", k ? ", " : "", out_key_name(o->hist.keys[k]));
+			out_printf(&out, "%s\"%s\"", k ? ", " : "", sort_key(o->hist.keys[k])->name);
 		out_printf(&out, "],\n  \"percentage\": \"%s\",\n  \"events\": [", o->relative ? "relative" : "absolute");
 	}
 	for (size_t i = 0; i < pdata__nr_evsel(old) && ret >= 0; i++) {

@@ -18,6 +18,7 @@
 #include "callchain.h"
 #include "out.h"
 #include "report.h"
+#include "sortkey.h"
 #include "../resolve/session.h"
 #include "../resolve/symbols.h"
 #include "../resolve/stackwalk.h"
@@ -26,21 +27,9 @@
 
 struct hent {
 	struct hent *next;		/* hash chain */
-	const char *comm;		/* interned */
-	int pid, tid;			/* of the first sample */
-	size_t comm_width;		/* perf sizes the column by the thread's last comm */
-	const char *dso;		/* short name, interned */
-	const char *sym;		/* NULL: unresolved, addr is shown */
-	uint64_t sym_start, sym_end;
-	uint64_t addr;			/* the first sample's map-relative address */
-	const char *last_comm;		/* the thread's comm at the end (pid column) */
+	SORT_ROW;			/* what the sort keys look at: comm, tid, dso, sym... (sortkey.h) */
 	bool filtered;			/* hidden by --comms/--dsos: counted, not shown */
-	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
-	uint64_t module_addr;		/* a kernel module's sample: its address in the module's map */
-	bool inlined;			/* an inline frame's entry: sym ends in " (inlined)" */
-	bool object;			/* a kallsyms data symbol: shown as sym+0xoffset, as perf shows it */
-	size_t sym_len;			/* what perf sizes the column by when not the name's length (0) */
 	bool kfirst;			/* holds the first sample in the kernel's map (which perf finds as recorded) */
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
@@ -110,6 +99,7 @@ struct hist {
 	struct strset strs;		/* comms and dso names */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
 	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
+	bool collapses;			/* a key has a collapse function: perf builds its collapse tree */
 	/* Samples come in runs from one thread and one map: remember the last ones. */
 	const char *last_comm_raw, *last_comm;
 	const char *last_dso_raw, *last_dso;
@@ -228,16 +218,9 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 	/* and each address, where its symbol may change its dso (a section's map, or none) */
 	if (a->kernel_pending && b->kernel_pending && pending_by_addr(H) && a->addr != b->addr)
 		return false;
-	/* perf's symbol key ignores the level: an entry shows its first sample's.  First: it tells most apart. */
-	if (H->key[REPORT_KEY_SYM] && (a->sym_start != b->sym_start || a->sym != b->sym ||
-			      (!a->sym && a->addr != b->addr)))
-		return false;
-	if (H->key[REPORT_KEY_COMM] && a->comm != b->comm)
-		return false;
-	if (H->key[REPORT_KEY_PID] && a->tid != b->tid)	/* perf's "pid" key is the thread */
-		return false;
-	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
-		return false;
+	for (int i = 0; i < H->o->nr_keys; i++)
+		if (!sort_key(H->o->keys[i])->eq(&a->k, &b->k))
+			return false;
 	/*
 	 * Not the filter: as in perf, an entry is hidden or shown as its first
 	 * sample was (which matters for the entries a chain passes through).
@@ -245,27 +228,14 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 	return true;
 }
 
-/* The hash of an entry's comm, pid and dso keys, the part same() and perf_eq compare alike. */
-static uint64_t hash_base(const struct hist *H, const struct hent *e)
+/* The hash of what same() compares. */
+static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 {
 	uint64_t h = HASH_FNV_INIT;
 
-	if (H->key[REPORT_KEY_COMM])
-		h = hash_mix(h, (uintptr_t)e->comm);
-	if (H->key[REPORT_KEY_PID])
-		h = hash_mix(h, (uint64_t)(unsigned)e->tid);
-	if (H->key[REPORT_KEY_DSO])
-		h = hash_mix(h, (uintptr_t)e->dso);
-	return h;
-}
-
-static uint64_t hash_ent(const struct hist *H, const struct hent *e)
-{
-	uint64_t h = hash_base(H, e);
-
-	if (H->key[REPORT_KEY_SYM])
-		h = hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr));
-	else if (e->kernel_pending && pending_by_addr(H))
+	for (int i = 0; i < H->o->nr_keys; i++)
+		h = sort_key(H->o->keys[i])->hash(h, &e->k);
+	if (!H->key[REPORT_KEY_SYM] && e->kernel_pending && pending_by_addr(H))
 		h = hash_mix(h, e->addr);
 	return h ^ (h >> 29);
 }
@@ -293,19 +263,6 @@ static int insert(struct hists *hs, size_t bucket, struct hent *h)
 	return 0;
 }
 
-static int64_t perf_cmp_null(const void *l, const void *r)
-{
-	return !l && !r ? 0 : !l ? -1 : 1;
-}
-
-/* perf's dso key, cmp(l, r) with its signs: names right against left, no dso first. */
-static int64_t perf_dso_cmp(const char *l, const char *r)
-{
-	if (!l || !r)
-		return perf_cmp_null(l, r);
-	return l == r ? 0 : strcmp(r, l);	/* interned: equal names are one pointer */
-}
-
 /*
  * perf's hist_entry__cmp(l, r) over the sort keys, signs and all: its
  * input tree descends left when cmp(existing, new) < 0.  Unresolved
@@ -317,47 +274,9 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
 {
 	int64_t c;
 
-	for (int i = 0; i < H->o->nr_keys; i++) {
-		switch (H->o->keys[i]) {
-		case REPORT_KEY_COMM:
-			c = l->comm == r->comm ? 0 : strcmp(r->comm, l->comm);
-			break;
-		case REPORT_KEY_PID:
-			c = (int64_t)r->tid - l->tid;
-			break;
-		case REPORT_KEY_DSO:
-			c = perf_dso_cmp(l->dso, r->dso);
-			break;
-		case REPORT_KEY_SYM:
-			if (!l->sym && !r->sym) {
-				c = (int64_t)(r->addr - l->addr);
-				break;
-			}
-			if ((c = perf_dso_cmp(l->dso, r->dso)))
-				break;
-			if (!l->sym || !r->sym) {
-				c = perf_cmp_null(l->sym, r->sym);
-				break;
-			}
-			if ((l->inlined || r->inlined) && (c = strcmp(l->sym, r->sym)))
-				break;
-			if (l->inlined || r->inlined) {
-				if (l->sym_start <= r->sym_end && l->sym_end >= r->sym_start)
-					c = 0;
-				else
-					c = l->sym_start != r->sym_start ? (int64_t)(r->sym_start - l->sym_start)
-									 : (int64_t)(r->sym_end - l->sym_end);
-				break;
-			}
-			c = l->sym_start != r->sym_start ? (int64_t)(r->sym_start - l->sym_start)
-							 : (int64_t)(r->sym_end - l->sym_end);
-			break;
-		default:
-			c = 0;
-		}
-		if (c)
+	for (int i = 0; i < H->o->nr_keys; i++)
+		if ((c = sort_key(H->o->keys[i])->cmp(&l->k, &r->k)))
 			return c;
-	}
 	return 0;
 }
 
@@ -370,18 +289,11 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
  */
 static bool perf_eq(const struct hist *H, const struct hent *a, const struct hent *b)
 {
-	if (H->key[REPORT_KEY_COMM] && a->comm != b->comm)
-		return false;
-	if (H->key[REPORT_KEY_PID] && a->tid != b->tid)
-		return false;
-	if (H->key[REPORT_KEY_DSO] && a->dso != b->dso)
-		return false;
-	if (H->key[REPORT_KEY_SYM]) {
-		if (!a->sym != !b->sym)
+	for (int i = 0; i < H->o->nr_keys; i++) {
+		const struct sort_key *k = sort_key(H->o->keys[i]);
+
+		if (!(k->eq_cmp ? k->eq_cmp : k->eq)(&a->k, &b->k))
 			return false;
-		if (!a->sym)
-			return a->addr == b->addr;
-		return a->dso == b->dso && a->sym_start == b->sym_start && a->sym_end == b->sym_end;
 	}
 	return true;
 }
@@ -389,13 +301,12 @@ static bool perf_eq(const struct hist *H, const struct hent *a, const struct hen
 /* A hash of what perf_eq compares. */
 static uint64_t perf_hash(const struct hist *H, const struct hent *e)
 {
-	uint64_t h = hash_base(H, e);
+	uint64_t h = HASH_FNV_INIT;
 
-	if (H->key[REPORT_KEY_SYM]) {
-		if (e->sym)
-			h = hash_mix(hash_mix(hash_mix(h, (uintptr_t)e->dso), e->sym_start), e->sym_end);
-		else
-			h = hash_mix(h, e->addr);
+	for (int i = 0; i < H->o->nr_keys; i++) {
+		const struct sort_key *k = sort_key(H->o->keys[i]);
+
+		h = (k->hash_cmp ? k->hash_cmp : k->hash)(h, &e->k);
 	}
 	return h ^ (h >> 29);
 }
@@ -774,6 +685,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	H->kfirst = false;
 	k.pid = w->pid;
 	k.tid = w->tid;
+	k.cpu = (int)ss->smp->cpu;
 	k.addr = ss->smp->ip;
 
 	k.level = stackwalk_level(ss->cpumode);
@@ -1061,31 +973,12 @@ static int on_record(void *arg, const struct session_record *r)
 
 /* ---- output ---- */
 
-static int strcmp_null_last(const char *a, const char *b)
-{
-	if (!a || !b)
-		return !a - !b;
-	return strcmp(a, b);
-}
-
 /*
  * perf's output order: period, then each key's sort function (names, a
  * resolved symbol before an unresolved one), then, for what is still equal,
  * the order entries were collapsed in: each key's compare function (symbol
  * addresses, unresolved ones by address).
  */
-/*
- * The one value a filter on key keeps, or NULL (no filter, or several):
- * that column is left out (perf's "elided" columns) and named above.
- */
-static const char *single_value(const struct report_hist_opts *o, enum report_key key)
-{
-	const char *list = key == REPORT_KEY_COMM ? o->comm : key == REPORT_KEY_DSO ? o->dso :
-			   key == REPORT_KEY_SYM ? o->sym : NULL;
-
-	return list && !strchr(list, ',') ? list : NULL;
-}
-
 static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H);
 
 enum gfield { G_PERIOD, G_NR, G_ACC };
@@ -1155,28 +1048,9 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 	}
 	if ((c = group_cmp(H, a, b, G_PERIOD)))
 		return c;
-	for (int i = 0; i < H->o->nr_keys; i++) {
-		if (H->elided[H->o->keys[i]])
-			continue;
-		switch (H->o->keys[i]) {
-		case REPORT_KEY_COMM:
-			c = strcmp(a->comm, b->comm);
-			break;
-		case REPORT_KEY_PID:
-			c = (a->tid > b->tid) - (a->tid < b->tid);
-			break;
-		case REPORT_KEY_DSO:
-			c = strcmp_null_last(a->dso, b->dso);
-			break;
-		case REPORT_KEY_SYM:
-			c = a->sym && b->sym ? strcmp(a->sym, b->sym) : !a->sym - !b->sym;
-			break;
-		default:
-			c = 0;
-		}
-		if (c)
+	for (int i = 0; i < H->o->nr_keys; i++)
+		if (!H->elided[H->o->keys[i]] && (c = sort_key(H->o->keys[i])->sort(&a->k, &b->k)))
 			return c;
-	}
 	/* perf appends the columns it shows to its sort keys: Samples, Period. */
 	if (H->o->show_nr && (c = group_cmp(H, a, b, G_NR)))
 		return c;
@@ -1185,69 +1059,14 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 	return collapse_order(a, b, H);
 }
 
-/* The names of two symbols, one of them an inline frame's, without " (inlined)". */
-static int inline_name_cmp(const struct hent *a, const struct hent *b)
-{
-	size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
-	size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
-	int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
-
-	return c ? (c < 0 ? -1 : 1) : (la > lb) - (la < lb);
-}
-
-/*
- * perf compares addresses by their difference as a signed 64-bit number:
- * the usual order, but for garbage far apart (a frame-pointer walk through
- * code without frame pointers), which it orders the other way.
- */
-static int addr_order(uint64_t a, uint64_t b)
-{
-	int64_t d = (int64_t)(b - a);
-
-	return d > 0 ? -1 : d < 0;
-}
-
 /* The order perf collapses entries in: each key's compare function. */
 static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H)
 {
 	int c;
 
-	for (int i = 0; i < H->o->nr_keys; i++) {
-		switch (H->o->keys[i]) {
-		case REPORT_KEY_COMM:
-			c = strcmp(a->comm, b->comm);
-			break;
-		case REPORT_KEY_PID:
-			c = (a->tid > b->tid) - (a->tid < b->tid);
-			break;
-		case REPORT_KEY_DSO:
-			c = strcmp_null_last(a->dso, b->dso);
-			break;
-		case REPORT_KEY_SYM:
-			/* perf: two unresolved entries by their address alone, whatever their dsos */
-			if (!a->sym && !b->sym) {
-				c = addr_order(a->addr, b->addr);
-				break;
-			}
-			if ((c = strcmp_null_last(a->dso, b->dso)))
-				break;
-			if (!a->sym != !b->sym) {
-				c = a->sym ? 1 : -1;
-				break;
-			}
-			if ((a->inlined || b->inlined) && (c = inline_name_cmp(b, a)))
-				break;	/* perf compares inline symbols by name first (reversed, as its collapse order is) */
-			else if (a->sym_start != b->sym_start)
-				c = a->sym_start < b->sym_start ? -1 : 1;
-			else
-				c = (a->sym_end > b->sym_end) - (a->sym_end < b->sym_end);
-			break;
-		default:
-			c = 0;
-		}
-		if (c)
+	for (int i = 0; i < H->o->nr_keys; i++)
+		if ((c = sort_key(H->o->keys[i])->collapse(&a->k, &b->k)))
 			return c;
-	}
 	return 0;
 }
 
@@ -1326,7 +1145,7 @@ static int collapse(struct hist *H, struct hists *hs)
 		return 0;
 	hs->collapsed = true;
 	v_from_tree(hs);
-	if (!H->key[REPORT_KEY_COMM])
+	if (!H->collapses)
 		return 0;	/* no key has a collapse function: perf has no collapse tree, the input tree stands */
 	n = hs->n;
 	hs->in_root = NULL;
@@ -1518,27 +1337,11 @@ static void group_desc(struct out *out, const struct hist *H, size_t l, bool jso
 		out_str(out, buf);
 }
 
-/* The width perf computes for an entry's cell (its col_len). */
-static size_t cell_len(const struct hent *e, enum report_key k)
-{
-	switch (k) {
-	case REPORT_KEY_COMM: return e->comm_width;
-	case REPORT_KEY_PID: return e->comm_width + 8;
-	case REPORT_KEY_DSO: return e->dso ? strlen(e->dso) : 0;
-	/* perf sizes an inline frame's symbol by its name, without " (inlined)" */
-	case REPORT_KEY_SYM:
-		if (e->sym && e->sym_len)
-			return e->sym_len + 4;
-		return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
-	}
-	return 0;
-}
-
 /* An entry as the report's callers see it. */
 static void entry_of(const struct hent *h, struct report_entry *r)
 {
 	*r = (struct report_entry){
-		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid,
+		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid, .cpu = h->cpu,
 		.dso = h->dso, .sym = h->sym, .sym_start = h->sym_start, .sym_end = h->sym_end, .addr = h->addr,
 		.level = h->level, .inlined = h->inlined, .object = h->object,
 		.object_off = (h->module_addr ? h->module_addr : h->addr) - h->sym_start,
@@ -1651,10 +1454,10 @@ static int print_text(struct hist *H, struct out *out)
 	}
 	for (int k = 0; k < o->nr_keys; k++) {
 		enum report_key key = o->keys[k];
-		const char *v = single_value(o, key);
+		const char *v = sort_key_single_value(key, o);
 
 		if (v)
-			out_printf(out, "# %s: %s\n", out_key_name(key), v);
+			out_printf(out, "# %s: %s\n", sort_key(key)->name, v);
 		else
 			cols[nc++] = key;
 	}
@@ -1689,14 +1492,14 @@ static int print_text(struct hist *H, struct out *out)
 			return mperf_error(-ENOMEM, "out of memory");
 		/* Columns fit every shown entry, including those --percent-limit hides. */
 		for (int c = 0; c < nc; c++)
-			width[c] = (int)strlen(out_key_header(cols[c]));
+			width[c] = (int)strlen(sort_key(cols[c])->header);
 		for (size_t e = 0; e < hs->n; e++) {
 			if (hs->v[e]->filtered)
 				continue;
 			unresolved |= !hs->v[e]->sym;
 			for (int c = 0; c < nc; c++)
-				if ((int)cell_len(hs->v[e], cols[c]) > width[c])
-					width[c] = (int)cell_len(hs->v[e], cols[c]);
+				if ((int)sort_key(cols[c])->width(&hs->v[e]->k) > width[c])
+					width[c] = (int)sort_key(cols[c])->width(&hs->v[e]->k);
 		}
 		/* An unresolved symbol prints as 16 hex digits: perf widens the dso column to match. */
 		for (int c = 0; c < nc; c++)
@@ -1722,7 +1525,7 @@ static int print_text(struct hist *H, struct out *out)
 			for (int v = 0; v < nv; v++)
 				out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
 			for (int c = 0; c < nc; c++)
-				out_printf(out, "  %-*.*s", width[c], width[c], out_key_header(cols[c]));
+				out_printf(out, "  %-*.*s", width[c], width[c], sort_key(cols[c])->header);
 			if (ipc)
 				out_str(out, "  " IPC_NULL_HEADER);
 			out_char(out, '\n');
@@ -1746,7 +1549,6 @@ static int print_text(struct hist *H, struct out *out)
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct hent *h = hs->v[e];
 			double pct = share(hs, h->period), acc = share(hs, h->acc);
-			struct report_entry re;
 
 			/* perf's --percent-limit looks at the Children share when there is one. */
 			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
@@ -1756,10 +1558,9 @@ static int print_text(struct hist *H, struct out *out)
 				for (size_t m = 0; m < nm; m++)
 					print_value(out, &H->h[i + m], h, m, vc[v]);
 			}
-			entry_of(h, &re);
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
-				out_report_cell(out, &re, cols[c], width[c], c + 1 == nc && !ipc);
+				sort_key(cols[c])->print(out, &h->k, width[c], c + 1 == nc && !ipc, NULL);
 			}
 			if (ipc)
 				out_str(out, "  -      -            ");
@@ -1823,7 +1624,7 @@ static int print_json(struct hist *H, struct out *out)
 	out_printf(out, "{\n  \"schema\": \"mperf-report/1\",\n  \"total_lost_samples\": %" PRIu64 ",\n  \"sort\": [",
 		   H->total_lost);
 	for (int k = 0; k < o->nr_keys; k++)
-		out_printf(out, "%s\"%s\"", k ? ", " : "", out_key_name(o->keys[k]));
+		out_printf(out, "%s\"%s\"", k ? ", " : "", sort_key(o->keys[k])->name);
 	out_str(out, "],\n  \"children\": ");
 	out_str(out, H->children ? "true" : "false");
 	out_printf(out, ",\n  \"percentage\": \"%s\"", o->relative ? "relative" : "absolute");
@@ -1893,30 +1694,8 @@ static int print_json(struct hist *H, struct out *out)
 				out_char(out, ']');
 			}
 			first_row = false;
-			for (int k = 0; k < o->nr_keys; k++) {
-				switch (o->keys[k]) {
-				case REPORT_KEY_COMM:
-					out_str(out, ", \"comm\": ");
-					out_json_str(out, h->comm);
-					break;
-				case REPORT_KEY_PID:
-					out_printf(out, ", \"tid\": %d, \"thread_comm\": ", h->tid);
-					out_json_str(out, h->last_comm ? h->last_comm : h->comm);
-					break;
-				case REPORT_KEY_DSO:
-					out_str(out, ", \"dso\": ");
-					out_json_str(out, h->dso ? h->dso : "[unknown]");
-					break;
-				case REPORT_KEY_SYM:
-					out_printf(out, ", \"level\": \"%c\", \"symbol\": ", h->level);
-					if (h->sym)
-						out_json_str(out, h->sym);
-					else
-						out_str(out, "null");
-					out_printf(out, ", \"address\": \"%#" PRIx64 "\"", h->sym ? h->sym_start : h->addr);
-					break;
-				}
-			}
+			for (int k = 0; k < o->nr_keys; k++)
+				sort_key(o->keys[k])->json(out, &h->k, false);
 			if (h->cc && H->show) {
 				if (cc_tree_sort(h->cc, REPORT_CC_FOLDED, min_hit, o->cc_min_percent))
 					return mperf_error(-ENOMEM, "out of memory");
@@ -1940,7 +1719,8 @@ static void set_keys(struct hist *H)
 		enum report_key key = o->keys[k];
 
 		H->key[key] = true;
-		H->elided[key] = single_value(o, key) != NULL;
+		H->collapses |= sort_key(key)->collapses;
+		H->elided[key] = sort_key_single_value(key, o) != NULL;
 		all &= H->elided[key];
 	}
 	if (all)

@@ -73,10 +73,4 @@ void out_json_str(struct out *o, const char *s);
 /* "1K": perf's abbreviated sample count in its report headers (above 1000, divided down step by step). */
 void out_samples_abbrev(struct out *o, uint64_t n);
 
-/* The report's key columns, as perf prints them (report.h's entries and keys). */
-const char *out_key_header(enum report_key k);	/* "Shared Object" */
-const char *out_key_name(enum report_key k);	/* "dso", in --sort and JSON */
-/* An entry's cell of key k; the last column's symbol is not padded. */
-void out_report_cell(struct out *out, const struct report_entry *e, enum report_key k, int width, bool last);
-
 #endif

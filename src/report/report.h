@@ -55,20 +55,37 @@ struct report_file_stats {
  */
 int report__file_stats(struct pdata *p, const char *label, struct report_file_stats *fs);
 
-enum report_key { REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM };
-#define REPORT_NR_KEYS (REPORT_KEY_SYM + 1)
+/*
+ * The sort keys (sortkey.c has one entry per key: its name, header,
+ * comparisons, cell).  The usual view (and mperf diff) takes comm, pid,
+ * dso, symbol, cpu; the branch view (perf's branch mode: an entry per branch of
+ * the samples' branch stacks) comm, pid and the branch keys after CPU.
+ * Defaults comm,dso,sym and comm,dso_from,symbol_from,symbol_to,cycles.
+ */
+enum report_key {
+	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_CPU,
+	REPORT_KEY_DSO_FROM, REPORT_KEY_DSO_TO, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
+	REPORT_KEY_MISPREDICT, REPORT_KEY_IN_TX, REPORT_KEY_ABORT, REPORT_KEY_CYCLES,
+	REPORT_NR_KEYS
+};
 #define REPORT_MAX_KEYS 8
 
+/* The views report_sort_key_find looks in: the usual one (also diff's), the branch view. */
+enum report_sort_view { REPORT_SORT_USUAL, REPORT_SORT_BRANCH };
+
 /*
- * The branch view's sort keys (perf's branch mode: an entry per branch
- * of the samples' branch stacks).  Default comm,dso_from,symbol_from,
- * symbol_to,cycles.
+ * The key p[0..len) names in view, or -1.  The usual view matches as perf
+ * does: the first key p begins, in any case ("sym", "Symbol", "d"); the
+ * branch view its own keys by their whole names, comm and pid as the
+ * usual view.
  */
-enum report_bkey {
-	REPORT_BKEY_COMM, REPORT_BKEY_PID, REPORT_BKEY_DSO_FROM, REPORT_BKEY_DSO_TO, REPORT_BKEY_SYM_FROM,
-	REPORT_BKEY_SYM_TO, REPORT_BKEY_MISPREDICT, REPORT_BKEY_IN_TX, REPORT_BKEY_ABORT, REPORT_BKEY_CYCLES,
-};
-#define REPORT_NR_BKEYS (REPORT_BKEY_CYCLES + 1)
+int report_sort_key_find(const char *p, size_t len, enum report_sort_view view);
+const char *report_sort_key_name(enum report_key k);
+/*
+ * The names of view's keys (but those of the view except, or -1),
+ * ", "-separated, into buf (of len bytes, at least 1): for messages.
+ */
+void report_sort_key_list(char *buf, size_t len, enum report_sort_view view, int except);
 
 /* perf's -g print modes, orders and values (-g graph,0.5,caller,function,percent). */
 enum report_cc_mode { REPORT_CC_GRAPH, REPORT_CC_FRACTAL, REPORT_CC_FLAT, REPORT_CC_FOLDED, REPORT_CC_NONE };
@@ -117,7 +134,7 @@ struct report_hist_opts {
 	 * BRANCH_STACK feature), 0 never (--no-branch-stack), 1 always (-b).
 	 */
 	int branch;
-	enum report_bkey bkeys[REPORT_MAX_KEYS];	/* its sort order */
+	enum report_key bkeys[REPORT_MAX_KEYS];	/* its sort order (the branch view's keys) */
 	int nr_bkeys;
 	bool sort_symbol;			/* the --sort text names "symbol": perf adds its IPC column */
 	char sort_unfit[2][32];			/* a --sort key the usual [0] or the branch [1] view lacks, or "" */
@@ -152,6 +169,7 @@ struct report_entry {
 	const char *comm;		/* the first sample's command */
 	const char *thread_comm;	/* its thread's at the end of the file (the pid column's) */
 	int tid;
+	int cpu;			/* the first sample's, -1: the file's samples do not say */
 	const char *dso;		/* short name, as perf shows it; NULL: no map ("[unknown]") */
 	const char *sym;		/* NULL: unresolved, addr is shown */
 	uint64_t sym_start, sym_end;

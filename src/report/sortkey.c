@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The sort keys: one entry per key, as perf's util/sort.c has one struct
+ * sort_entry per key (sortkey.h says what each member is for).  To add a
+ * key: its functions and its entry here, its enum value in report.h, a
+ * field in struct sort_row if it looks at one the views do not fill yet,
+ * and a test against perf.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "../lib/hash.h"
+#include "out.h"
+#include "sortkey.h"
+
+static int strcmp_null_last(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a - !b;
+	return strcmp(a, b);
+}
+
+/* perf's cmp_null(l, r): no value first. */
+static int64_t cmp_null(const void *l, const void *r)
+{
+	return !l && !r ? 0 : !l ? -1 : 1;
+}
+
+static int int_order(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static void print_str(struct out *out, const char *s, int width)
+{
+	out_printf(out, "%-*.*s", width, width, s);
+}
+
+/* ---- comm ---- */
+
+static int64_t comm_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return l->comm == r->comm ? 0 : strcmp(r->comm, l->comm);
+}
+
+static int comm_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return strcmp(a->comm, b->comm);
+}
+
+static bool comm_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->comm == b->comm;
+}
+
+static uint64_t comm_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uintptr_t)e->comm);
+}
+
+static bool comm_match(const struct sort_row *a, const struct sort_row *b)
+{
+	return !strcmp(a->comm, b->comm);
+}
+
+static uint64_t comm_match_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, hash_str(e->comm));
+}
+
+static size_t comm_width(const struct sort_row *e)
+{
+	return e->comm_width;
+}
+
+static void comm_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	print_str(out, e->comm, width);
+}
+
+static const char *comm_filter(const struct report_hist_opts *o)
+{
+	return o->comm;
+}
+
+static void comm_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_str(out, ", \"comm\": ");
+	out_json_str(out, e->comm);
+}
+
+/* ---- pid: perf's "pid" key is the thread ---- */
+
+static const char *thread_comm(const struct sort_row *e)
+{
+	return e->last_comm ? e->last_comm : e->comm;
+}
+
+static int64_t pid_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)r->tid - l->tid;
+}
+
+static int pid_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return int_order(a->tid, b->tid);
+}
+
+static bool pid_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->tid == b->tid;
+}
+
+static uint64_t pid_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uint64_t)(unsigned)e->tid);
+}
+
+static size_t pid_width(const struct sort_row *e)
+{
+	return e->comm_width + 8;
+}
+
+static void pid_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	int w = (width > 7 ? width : 7) - 8;
+
+	(void)last, (void)st;
+	out_printf(out, "%7d:%-*.*s", e->tid, w, w < 0 ? 0 : w, thread_comm(e));
+}
+
+static void pid_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"tid\": %d, \"thread_comm\": ", e->tid);
+	out_json_str(out, thread_comm(e));
+}
+
+/* ---- dso ---- */
+
+/* perf's dso key, cmp(l, r) with its signs: names right against left, no dso first. */
+static int64_t dso_name_cmp(const char *l, const char *r)
+{
+	if (!l || !r)
+		return cmp_null(l, r);
+	return l == r ? 0 : strcmp(r, l);	/* interned: equal names are one pointer */
+}
+
+static int64_t dso_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return dso_name_cmp(l->dso, r->dso);
+}
+
+static int dso_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return strcmp_null_last(a->dso, b->dso);
+}
+
+static bool dso_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->dso == b->dso;
+}
+
+static uint64_t dso_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uintptr_t)e->dso);
+}
+
+static bool dso_match(const struct sort_row *a, const struct sort_row *b)
+{
+	return !strcmp_null_last(a->dso, b->dso);
+}
+
+static uint64_t dso_match_hash(uint64_t h, const struct sort_row *e)
+{
+	return e->dso ? hash_mix(h, hash_str(e->dso)) : h;
+}
+
+static size_t dso_width(const struct sort_row *e)
+{
+	return e->dso ? strlen(e->dso) : 0;
+}
+
+static void dso_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	print_str(out, e->dso ? e->dso : "[unknown]", width);
+}
+
+static const char *dso_filter(const struct report_hist_opts *o)
+{
+	return o->dso;
+}
+
+static void dso_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_str(out, ", \"dso\": ");
+	out_json_str(out, e->dso ? e->dso : "[unknown]");
+}
+
+/* ---- symbol ---- */
+
+/*
+ * perf's sym key, cmp(l, r): unresolved addresses by their difference
+ * as a signed number (not a total order for addresses 2^63 apart), else
+ * the dso first, then the symbol's range; inline frames by name, then
+ * overlapping ranges are equal.
+ */
+static int64_t sym_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	int64_t c;
+
+	if (!l->sym && !r->sym)
+		return (int64_t)(r->addr - l->addr);
+	if ((c = dso_name_cmp(l->dso, r->dso)))
+		return c;
+	if (!l->sym || !r->sym)
+		return cmp_null(l->sym, r->sym);
+	if ((l->inlined || r->inlined) && (c = strcmp(l->sym, r->sym)))
+		return c;
+	if ((l->inlined || r->inlined) && l->sym_start <= r->sym_end && l->sym_end >= r->sym_start)
+		return 0;
+	return l->sym_start != r->sym_start ? (int64_t)(r->sym_start - l->sym_start)
+					     : (int64_t)(r->sym_end - l->sym_end);
+}
+
+/* The names of two symbols, one of them an inline frame's, without " (inlined)". */
+static int inline_name_cmp(const struct sort_row *a, const struct sort_row *b)
+{
+	size_t la = strlen(a->sym) - (a->inlined ? sizeof(" (inlined)") - 1 : 0);
+	size_t lb = strlen(b->sym) - (b->inlined ? sizeof(" (inlined)") - 1 : 0);
+	int c = strncmp(a->sym, b->sym, la < lb ? la : lb);
+
+	return c ? (c < 0 ? -1 : 1) : (la > lb) - (la < lb);
+}
+
+/*
+ * perf compares addresses by their difference as a signed 64-bit number:
+ * the usual order, but for garbage far apart (a frame-pointer walk through
+ * code without frame pointers), which it orders the other way.
+ */
+static int addr_order(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(b - a);
+
+	return d > 0 ? -1 : d < 0;
+}
+
+static int sym_collapse(const struct sort_row *a, const struct sort_row *b)
+{
+	int c;
+
+	/* perf: two unresolved entries by their address alone, whatever their dsos */
+	if (!a->sym && !b->sym)
+		return addr_order(a->addr, b->addr);
+	if ((c = strcmp_null_last(a->dso, b->dso)))
+		return c;
+	if (!a->sym != !b->sym)
+		return a->sym ? 1 : -1;
+	if ((a->inlined || b->inlined) && (c = inline_name_cmp(b, a)))
+		return c;	/* perf compares inline symbols by name first (reversed, as its collapse order is) */
+	if (a->sym_start != b->sym_start)
+		return a->sym_start < b->sym_start ? -1 : 1;
+	return (a->sym_end > b->sym_end) - (a->sym_end < b->sym_end);
+}
+
+static int sym_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->sym && b->sym ? strcmp(a->sym, b->sym) : !a->sym - !b->sym;
+}
+
+/* perf's symbol key ignores the level: an entry shows its first sample's. */
+static bool sym_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->sym_start == b->sym_start && a->sym == b->sym && (a->sym || a->addr == b->addr);
+}
+
+static uint64_t sym_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr));
+}
+
+/* sym_cmp() == 0 while it is a total order: a resolved symbol is its dso and range whatever its name. */
+static bool sym_eq_cmp(const struct sort_row *a, const struct sort_row *b)
+{
+	if (!a->sym != !b->sym)
+		return false;
+	if (!a->sym)
+		return a->addr == b->addr;
+	return a->dso == b->dso && a->sym_start == b->sym_start && a->sym_end == b->sym_end;
+}
+
+static uint64_t sym_hash_cmp(uint64_t h, const struct sort_row *e)
+{
+	if (e->sym)
+		return hash_mix(hash_mix(hash_mix(h, (uintptr_t)e->dso), e->sym_start), e->sym_end);
+	return hash_mix(h, e->addr);
+}
+
+/* perf diff compares symbols by name: every unresolved one is alike */
+static bool sym_match(const struct sort_row *a, const struct sort_row *b)
+{
+	return !strcmp_null_last(a->sym, b->sym);
+}
+
+static uint64_t sym_match_hash(uint64_t h, const struct sort_row *e)
+{
+	return e->sym ? hash_mix(h, hash_str(e->sym)) : h;
+}
+
+/* perf sizes an inline frame's symbol by its name, without " (inlined)" */
+static size_t sym_width(const struct sort_row *e)
+{
+	if (e->sym && e->sym_len)
+		return e->sym_len + 4;
+	return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
+}
+
+static void sym_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[4096];
+
+	(void)st;
+	if (e->sym && e->object)	/* perf: the offset of the first sample's address in its map */
+		snprintf(buf, sizeof(buf), "[%c] %s+%#" PRIx64, e->level, e->sym,
+			 (e->module_addr ? e->module_addr : e->addr) - e->sym_start);
+	else if (e->sym)
+		snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
+	else
+		snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */
+	if (last)
+		out_str(out, buf);
+	else
+		out_printf(out, "%-*s", width, buf);
+}
+
+static const char *sym_filter(const struct report_hist_opts *o)
+{
+	return o->sym;
+}
+
+static void sym_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	out_printf(out, ", \"level\": \"%c\", \"symbol\": ", e->level);
+	if (diff) {
+		if (e->sym)
+			out_json_str(out, e->sym);
+		else	/* the first address: the others of the DSO are in the same entry */
+			out_printf(out, "null, \"address\": \"%#" PRIx64 "\"", e->addr);
+		return;
+	}
+	if (e->sym)
+		out_json_str(out, e->sym);
+	else
+		out_str(out, "null");
+	out_printf(out, ", \"address\": \"%#" PRIx64 "\"", e->sym ? e->sym_start : e->addr);
+}
+
+/* ---- cpu: the sample's (perf's sort__cpu: -1 where the file does not record it) ---- */
+
+static int64_t cpu_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)r->cpu - l->cpu;
+}
+
+static int cpu_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return int_order(a->cpu, b->cpu);
+}
+
+static bool cpu_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->cpu == b->cpu;
+}
+
+static uint64_t cpu_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uint64_t)(unsigned)e->cpu);
+}
+
+static void cpu_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%*.*d", width, width, e->cpu);	/* perf's: 001, -001 */
+}
+
+static void cpu_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"cpu\": %d", e->cpu);
+}
+
+/* ---- the branch view's: a branch's ends and flags ---- */
+
+static int strcmp_null(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : 0;
+}
+
+/* perf's dso_from/dso_to: no dso last, names left against right. */
+static int64_t bdso_cmp(const char *l, const char *r)
+{
+	if (!l || !r)
+		return cmp_null(r, l);
+	return strcmp_null(l, r);
+}
+
+static int64_t bsym_cmp(const struct sort_bside *l, const struct sort_bside *r)
+{
+	if (!l->sym && !r->sym)
+		return (int64_t)(r->ip - l->ip);
+	if (!l->sym || !r->sym)
+		return cmp_null(l->sym, r->sym);
+	if (l->start != r->start)
+		return (int64_t)(r->start - l->start);
+	return (int64_t)(r->end - l->end);
+}
+
+/* an unresolved symbol's dso column is widened to its 16 hex digits */
+static size_t bdso_width(const struct sort_bside *s)
+{
+	return s->sym ? strlen(s->dso) : 16;
+}
+
+static size_t bsym_width(const struct sort_bside *s)
+{
+	return s->sym ? strlen(s->sym) + 4 : 16 + 4 + 2;
+}
+
+static void bdso_print(struct out *out, const struct sort_bside *s, int width)
+{
+	print_str(out, s->dso ? s->dso : "[unknown]", width);
+}
+
+static void bsym_print(struct out *out, const struct sort_bside *s, int width)
+{
+	char buf[4096];
+	int n;
+
+	if (s->sym)
+		n = snprintf(buf, sizeof(buf), "[%c] %.*s", s->level, width > 4 ? width - 4 : 0, s->sym);
+	else
+		n = snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, s->level, s->addr);	/* perf: 0 without 0x */
+	if (n > width)
+		n = width;
+	out_printf(out, "%-*.*s", width, n, buf);
+}
+
+static int64_t dso_from_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return bdso_cmp(l->br->from.dso, r->br->from.dso);
+}
+
+static size_t dso_from_width(const struct sort_row *e)
+{
+	return bdso_width(&e->br->from);
+}
+
+static void dso_from_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	bdso_print(out, &e->br->from, width);
+}
+
+static int64_t dso_to_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return bdso_cmp(l->br->to.dso, r->br->to.dso);
+}
+
+static size_t dso_to_width(const struct sort_row *e)
+{
+	return bdso_width(&e->br->to);
+}
+
+static void dso_to_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	bdso_print(out, &e->br->to, width);
+}
+
+static int64_t sym_from_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return bsym_cmp(&l->br->from, &r->br->from);
+}
+
+static size_t sym_from_width(const struct sort_row *e)
+{
+	return bsym_width(&e->br->from);
+}
+
+static void sym_from_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	bsym_print(out, &e->br->from, width);
+}
+
+static int64_t sym_to_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return bsym_cmp(&l->br->to, &r->br->to);
+}
+
+static size_t sym_to_width(const struct sort_row *e)
+{
+	return bsym_width(&e->br->to);
+}
+
+static void sym_to_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	bsym_print(out, &e->br->to, width);
+}
+
+/* mispredict, in_tx and abort say "differs", never "less" (perf's) */
+static int64_t mispredict_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return l->br->f.mispred != r->br->f.mispred || l->br->f.predicted != r->br->f.predicted;
+}
+
+static void mispredict_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last;
+	/* perf keeps the last value it printed for a branch neither predicted nor not */
+	if (e->br->f.predicted)
+		st->mispredict_shown = "N";
+	else if (e->br->f.mispred)
+		st->mispredict_shown = "Y";
+	print_str(out, st->mispredict_shown, width);
+}
+
+static int64_t in_tx_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return l->br->f.in_tx != r->br->f.in_tx;
+}
+
+static void in_tx_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%-*s", width, e->br->f.in_tx ? "T" : ".");
+}
+
+static int64_t abort_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return l->br->f.abort != r->br->f.abort;
+}
+
+static void abort_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%-*s", width, e->br->f.abort ? "A" : ".");
+}
+
+static int64_t cycles_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)l->br->f.cycles - (int64_t)r->br->f.cycles;
+}
+
+static void cycles_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	if (e->br->f.cycles)
+		out_printf(out, "%-*hd", width, (short)e->br->f.cycles);	/* perf's %hd */
+	else
+		out_printf(out, "%-*s", width, "-");
+}
+
+static size_t no_width(const struct sort_row *e)
+{
+	(void)e;
+	return 0;
+}
+
+/* ---- the table ---- */
+
+const struct sort_key sort_keys[REPORT_NR_KEYS] = {
+	[REPORT_KEY_COMM] = {
+		.name = "comm", .header = "Command", .views = SORT_HIST | SORT_BRANCH, .collapses = true,
+		.cmp = comm_cmp, .collapse = comm_sort, .sort = comm_sort, .eq = comm_eq, .hash = comm_hash,
+		.match = comm_match, .match_hash = comm_match_hash,
+		.width = comm_width, .print = comm_print, .json = comm_json, .filter = comm_filter,
+	},
+	[REPORT_KEY_PID] = {
+		.name = "pid", .header = "    Pid:Command", .views = SORT_HIST | SORT_BRANCH,
+		.cmp = pid_cmp, .collapse = pid_sort, .sort = pid_sort, .eq = pid_eq, .hash = pid_hash,
+		.width = pid_width, .print = pid_print, .json = pid_json,
+	},
+	[REPORT_KEY_DSO] = {
+		.name = "dso", .header = "Shared Object", .views = SORT_HIST,
+		.cmp = dso_cmp, .collapse = dso_sort, .sort = dso_sort, .eq = dso_eq, .hash = dso_hash,
+		.match = dso_match, .match_hash = dso_match_hash,
+		.width = dso_width, .print = dso_print, .json = dso_json, .filter = dso_filter,
+	},
+	[REPORT_KEY_SYM] = {
+		.name = "symbol", .header = "Symbol", .views = SORT_HIST,
+		.cmp = sym_cmp, .collapse = sym_collapse, .sort = sym_sort, .eq = sym_eq, .hash = sym_hash,
+		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .match = sym_match, .match_hash = sym_match_hash,
+		.width = sym_width, .print = sym_print, .json = sym_json, .filter = sym_filter,
+	},
+	[REPORT_KEY_CPU] = {
+		.name = "cpu", .header = "CPU", .views = SORT_HIST,
+		.cmp = cpu_cmp, .collapse = cpu_sort, .sort = cpu_sort, .eq = cpu_eq, .hash = cpu_hash,
+		.width = no_width, .print = cpu_print, .json = cpu_json,
+	},
+	[REPORT_KEY_DSO_FROM] = {
+		.name = "dso_from", .header = "Source Shared Object", .views = SORT_BRANCH,
+		.cmp = dso_from_cmp, .width = dso_from_width, .print = dso_from_print,
+	},
+	[REPORT_KEY_DSO_TO] = {
+		.name = "dso_to", .header = "Target Shared Object", .views = SORT_BRANCH,
+		.cmp = dso_to_cmp, .width = dso_to_width, .print = dso_to_print,
+	},
+	[REPORT_KEY_SYM_FROM] = {
+		.name = "symbol_from", .header = "Source Symbol", .views = SORT_BRANCH,
+		.cmp = sym_from_cmp, .width = sym_from_width, .print = sym_from_print,
+	},
+	[REPORT_KEY_SYM_TO] = {
+		.name = "symbol_to", .header = "Target Symbol", .views = SORT_BRANCH,
+		.cmp = sym_to_cmp, .width = sym_to_width, .print = sym_to_print,
+	},
+	[REPORT_KEY_MISPREDICT] = {
+		.name = "mispredict", .header = "Branch Mispredicted", .views = SORT_BRANCH,
+		.cmp = mispredict_cmp, .width = no_width, .print = mispredict_print,
+	},
+	[REPORT_KEY_IN_TX] = {
+		.name = "in_tx", .header = "Branch in transaction", .views = SORT_BRANCH,
+		.cmp = in_tx_cmp, .width = no_width, .print = in_tx_print,
+	},
+	[REPORT_KEY_ABORT] = {
+		.name = "abort", .header = "Transaction abort", .views = SORT_BRANCH,
+		.cmp = abort_cmp, .width = no_width, .print = abort_print,
+	},
+	[REPORT_KEY_CYCLES] = {
+		.name = "cycles", .header = "Basic Block Cycles", .views = SORT_BRANCH,
+		.cmp = cycles_cmp, .width = no_width, .print = cycles_print,
+	},
+};
+
+const char *sort_key_single_value(enum report_key k, const struct report_hist_opts *o)
+{
+	const char *list = sort_keys[k].filter ? sort_keys[k].filter(o) : NULL;
+
+	return list && !strchr(list, ',') ? list : NULL;
+}
+
+void sort_row_of_entry(const struct report_entry *e, struct sort_row *r)
+{
+	*r = (struct sort_row){
+		.comm = e->comm, .last_comm = e->thread_comm, .comm_width = strlen(e->thread_comm),
+		.tid = e->tid, .cpu = e->cpu, .dso = e->dso, .sym = e->sym, .sym_start = e->sym_start, .sym_end = e->sym_end,
+		.addr = e->addr, .module_addr = e->object_off + e->sym_start, .level = e->level,
+		.inlined = e->inlined, .object = e->object,
+	};
+}
+
+/* ---- names, for cmd/ ---- */
+
+static bool in_view(const struct sort_key *k, enum report_sort_view view)
+{
+	return k->views & (view == REPORT_SORT_BRANCH ? SORT_BRANCH : SORT_HIST);
+}
+
+int report_sort_key_find(const char *p, size_t len, enum report_sort_view view)
+{
+	int usual = -1;
+
+	for (int k = 0; len && k < REPORT_NR_KEYS; k++)
+		if (in_view(&sort_keys[k], REPORT_SORT_USUAL) && strlen(sort_keys[k].name) >= len &&
+		    !strncasecmp(p, sort_keys[k].name, len)) {
+			usual = k;
+			break;
+		}
+	if (view == REPORT_SORT_USUAL)
+		return usual;
+	for (int k = 0; len && k < REPORT_NR_KEYS; k++)
+		if (in_view(&sort_keys[k], REPORT_SORT_BRANCH) && strlen(sort_keys[k].name) == len &&
+		    !strncmp(p, sort_keys[k].name, len))
+			return k;
+	return usual >= 0 && in_view(&sort_keys[usual], REPORT_SORT_BRANCH) ? usual : -1;
+}
+
+const char *report_sort_key_name(enum report_key k)
+{
+	return sort_keys[k].name;
+}
+
+void report_sort_key_list(char *buf, size_t len, enum report_sort_view view, int except)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < REPORT_NR_KEYS && n < len; k++)
+		if (in_view(&sort_keys[k], view) && (except < 0 || !in_view(&sort_keys[k], (enum report_sort_view)except)))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", sort_keys[k].name);
+}
