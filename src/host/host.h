@@ -25,6 +25,7 @@ int host_open_regular(const char *path);
 /* Read up to len - 1 bytes of a small file (/proc, /sys) and NUL-terminate: bytes, or -errno. */
 int host_read_small_file(const char *path, char *buf, size_t len);
 
+
 /*
  * A CPU list as sysfs writes it and perf's -C takes it ("0-1,3"): the
  * number of CPUs, or -EINVAL (not such a list), -E2BIG past max.
@@ -211,5 +212,18 @@ struct host_facts {
 
 /* Read this machine's facts and run the probes; never fails (what is unknown says so). */
 void host_facts(struct host_facts *f);
+
+/* ---- the perf_event interface (perfevent.c) ---- */
+
+struct perf_event_attr;
+
+/*
+ * perf_event_open(2), close-on-exec (PERF_FLAG_FD_CLOEXEC), as every
+ * opener of mperf calls it: record, stat, list's probes, doctor's.  An
+ * fd, or -1 with errno set.
+ */
+int host_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd);
+/* kernel.perf_event_paranoid, or HOST_UNKNOWN (INT_MIN) when it cannot be read. */
+int host_perf_event_paranoid(void);
 
 #endif
