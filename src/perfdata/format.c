@@ -748,6 +748,22 @@ bool pd_bpf_prog_next(struct pd_cursor *c, struct pd_bpf_prog *bp)
 	return true;
 }
 
+uint64_t pd_bpf_prog_addr(const struct pd_bpf_prog *bp, uint32_t k)
+{
+	return pd_u64(bp->ksyms + 8 * (size_t)k);
+}
+
+uint32_t pd_bpf_prog_len(const struct pd_bpf_prog *bp, uint32_t k)
+{
+	return pd_u32(bp->lens + 4 * (size_t)k);
+}
+
+/* A func_info record: u32 insn_off, u32 BTF type id (its size rec_size, at least 8). */
+uint32_t pd_bpf_prog_func_type(const struct pd_bpf_prog *bp, uint32_t k)
+{
+	return pd_u32(bp->func_info + (size_t)k * bp->func_info_rec_size + 4);
+}
+
 /* BTF: a header, then types (each 12 bytes and a tail by kind), then strings. */
 struct btf_header {
 	uint16_t magic;		/* 0xeb9f */

@@ -163,6 +163,11 @@ struct pd_bpf_prog {
 /* The next entry after the u32 count: false when it does not fit (the cursor is then spent). */
 bool pd_btf_next(struct pd_cursor *c, struct pd_btf_entry *e);
 bool pd_bpf_prog_next(struct pd_cursor *c, struct pd_bpf_prog *bp);
+/* Function k of a consistent program (k < nr_ksyms): its kernel address and its size. */
+uint64_t pd_bpf_prog_addr(const struct pd_bpf_prog *bp, uint32_t k);
+uint32_t pd_bpf_prog_len(const struct pd_bpf_prog *bp, uint32_t k);
+/* The BTF type id of func_info entry k (k < nr_func_info). */
+uint32_t pd_bpf_prog_func_type(const struct pd_bpf_prog *bp, uint32_t k);
 /* The name of type type_id in a BTF blob, or NULL (not found, or not well-formed BTF). */
 const char *pd_btf_type_name(const unsigned char *btf, size_t len, uint32_t type_id);
 

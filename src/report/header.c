@@ -160,7 +160,7 @@ static void prog_name(char *buf, size_t len, const struct pd_bpf_prog *bp, uint3
 		o += (size_t)snprintf(buf + o, len - o, "%02x", bp->tags[8 * i + k]);
 	if (btf) {
 		if (i < bp->nr_func_info)
-			short_name = pd_btf_type_name(btf, blen, pd_u32(bp->func_info + (size_t)i * bp->func_info_rec_size + 4));
+			short_name = pd_btf_type_name(btf, blen, pd_bpf_prog_func_type(bp, i));
 	} else if (i == 0 && bp->nr_ksyms == 1) {
 		if (bp->name[0])
 			short_name = bp->name;
@@ -209,14 +209,14 @@ static void bpf_prog_info(struct out *out, struct pdata *p, const unsigned char 
 		if (bp->nr_ksyms == 1) {
 			prog_name(name, sizeof(name), bp, 0, btf, blen);
 			out_printf(out, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", bp->id, name,
-				   pd_u64(bp->ksyms), pd_u32(bp->lens));
+				   pd_bpf_prog_addr(bp, 0), pd_bpf_prog_len(bp, 0));
 			continue;
 		}
 		out_printf(out, "# bpf_prog_info %u:\n", bp->id);
 		for (uint32_t k = 0; k < bp->nr_ksyms; k++) {
 			prog_name(name, sizeof(name), bp, k, btf, blen);
 			out_printf(out, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", k, name,
-				   pd_u64(bp->ksyms + 8 * (size_t)k), pd_u32(bp->lens + 4 * (size_t)k));
+				   pd_bpf_prog_addr(bp, k), pd_bpf_prog_len(bp, k));
 		}
 	}
 	free(v);

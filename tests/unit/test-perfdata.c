@@ -1941,6 +1941,57 @@ static void test_build_id_decode(void)
 	ok(n == head + 8 && !e.name, "a name without its NUL: its size, and no name");
 }
 
+/* BPF_PROG_INFO: one program entry, its bpf_prog_info at the kernel ABI's offsets, its arrays in the data. */
+static void test_bpf_prog_info(void)
+{
+	unsigned char sec[8 + 8 + PD_BPF_PROG_INFO_MAX + 64] = { 0 };
+	unsigned char *info = sec + 16, *data = info + PD_BPF_PROG_INFO_MAX;
+	uint32_t info_len = PD_BPF_PROG_INFO_MAX, data_len = 64, u;
+	uint64_t arrays = 1u << 3 | 1u << 4 | 1u << 8, v;
+	struct pd_cursor c = { sec, sec + sizeof(sec) };
+	struct pd_bpf_prog bp;
+
+	memcpy(sec, &info_len, 4);
+	memcpy(sec + 4, &data_len, 4);
+	memcpy(sec + 8, &arrays, 8);
+#define PUT32(off, x) (u = (x), memcpy(info + (off), &u, 4))
+#define PUT64(off, x) (v = (x), memcpy(info + (off), &v, 8))
+	PUT32(4, 77);				/* id */
+	memcpy(info + 64, "prog", 4);		/* name */
+	PUT32(104, 2);				/* nr_jited_ksyms */
+	PUT32(108, 2);				/* nr_jited_func_lens */
+	PUT64(112, 0);				/* jited_ksyms: data + 0 */
+	PUT64(120, 16);				/* jited_func_lens: data + 16 */
+	PUT32(128, 5);				/* btf_id */
+	PUT32(132, 8);				/* func_info_rec_size */
+	PUT64(136, 24);				/* func_info: data + 24 */
+	PUT32(144, 2);				/* nr_func_info */
+	PUT32(180, 2);				/* nr_prog_tags */
+	PUT64(184, 40);				/* prog_tags: data + 40 */
+#undef PUT32
+#undef PUT64
+	v = 0xffffffffc0001000ULL; memcpy(data, &v, 8);
+	v = 0xffffffffc0002000ULL; memcpy(data + 8, &v, 8);
+	u = 0x40; memcpy(data + 16, &u, 4);
+	u = 0x80; memcpy(data + 20, &u, 4);
+	u = 11; memcpy(data + 28, &u, 4);	/* func_info[0]: insn_off 0, type 11 */
+	u = 12; memcpy(data + 36, &u, 4);	/* func_info[1]: type 12 */
+	data[40] = 0xab;
+	ok(pd_bpf_prog_next(&c, &bp), "bpf_prog_info: the entry decodes");
+	is_int(bp.id, 77, "bpf_prog_info: id");
+	is_int(bp.btf_id, 5, "bpf_prog_info: btf id");
+	is_str(bp.name, "prog", "bpf_prog_info: name");
+	ok(bp.consistent && bp.nr_ksyms == 2, "bpf_prog_info: two functions, consistent");
+	is_u64(pd_bpf_prog_addr(&bp, 0), 0xffffffffc0001000ULL, "bpf_prog_info: function 0's address");
+	is_u64(pd_bpf_prog_addr(&bp, 1), 0xffffffffc0002000ULL, "bpf_prog_info: function 1's address");
+	is_int(pd_bpf_prog_len(&bp, 0), 0x40, "bpf_prog_info: function 0's size");
+	is_int(pd_bpf_prog_len(&bp, 1), 0x80, "bpf_prog_info: function 1's size");
+	ok(bp.nr_func_info == 2 && pd_bpf_prog_func_type(&bp, 0) == 11 && pd_bpf_prog_func_type(&bp, 1) == 12,
+	   "bpf_prog_info: the functions' BTF type ids");
+	is_int(bp.tags[0], 0xab, "bpf_prog_info: the tags in place");
+	ok(c.p == c.end, "bpf_prog_info: the cursor past the entry");
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mperf-unit-XXXXXX");
@@ -1978,6 +2029,7 @@ int main(void)
 
 	test_names();
 	test_build_id_decode();
+	test_bpf_prog_info();
 
 	char path[128];
 	snprintf(path, sizeof(path), "%s/perf.data", tmpdir);
