@@ -126,6 +126,92 @@ const char *pd_cursor_string(struct pd_cursor *c)
 	return (const char *)q + 4;
 }
 
+/* ---- header features ---- */
+
+static bool fixed(const void *q, size_t len, void *out, size_t size)
+{
+	memset(out, 0, size);
+	if (!q || len < size)
+		return false;
+	memcpy(out, q, size);
+	return true;
+}
+
+bool pd_feat_nrcpus_decode(const void *q, size_t len, struct pd_feat_nrcpus *out)
+{
+	return fixed(q, len, out, sizeof(*out));
+}
+
+bool pd_feat_total_mem_decode(const void *q, size_t len, uint64_t *kb)
+{
+	return fixed(q, len, kb, sizeof(*kb));
+}
+
+bool pd_feat_sample_time_decode(const void *q, size_t len, struct pd_feat_sample_time *out)
+{
+	return fixed(q, len, out, sizeof(*out));
+}
+
+bool pd_feat_compressed_decode(const void *q, size_t len, struct pd_feat_compressed *out)
+{
+	return fixed(q, len, out, sizeof(*out));
+}
+
+bool pd_cmdline_init(struct pd_cmdline *cl, const void *q, size_t len)
+{
+	cl->c.p = q;
+	cl->c.end = q ? (const unsigned char *)q + len : q;
+	cl->nr = cl->i = 0;
+	return q && pd_cursor_u32(&cl->c, &cl->nr);
+}
+
+const char *pd_cmdline_next(struct pd_cmdline *cl)
+{
+	const char *arg;
+
+	if (cl->i >= cl->nr || !(arg = pd_cursor_string(&cl->c)))
+		return NULL;
+	cl->i++;
+	return arg;
+}
+
+bool pd_pmu_mapping_next(struct pd_cursor *c, struct pd_pmu_mapping *m)
+{
+	if (!pd_cursor_u32(c, &m->type))
+		return false;
+	m->name = pd_cursor_string(c);
+	return true;
+}
+
+bool pd_pmu_caps_next(struct pd_cursor *c, struct pd_pmu_caps *pc)
+{
+	if (!pd_cursor_u32(c, &pc->nr_caps))
+		return false;
+	pc->pairs = *c;
+	/* The name comes after the pairs. */
+	for (uint32_t k = 0; k < 2 * pc->nr_caps; k++)
+		if (!pd_cursor_string(c))
+			return false;
+	pc->pmu = pd_cursor_string(c);
+	return true;
+}
+
+bool pd_cpu_pmu_caps_decode(const void *q, size_t len, struct pd_pmu_caps *pc)
+{
+	pc->pairs.p = q;
+	pc->pairs.end = q ? (const unsigned char *)q + len : q;
+	pc->pmu = "cpu";
+	pc->nr_caps = 0;
+	return q && pd_cursor_u32(&pc->pairs, &pc->nr_caps);
+}
+
+bool pd_pmu_cap_next(struct pd_cursor *pairs, const char **name, const char **value)
+{
+	*name = pd_cursor_string(pairs);
+	*value = *name ? pd_cursor_string(pairs) : NULL;
+	return *value != NULL;
+}
+
 /* ---- the sample layout ---- */
 
 /*

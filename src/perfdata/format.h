@@ -291,6 +291,55 @@ bool pd_cursor_u32(struct pd_cursor *c, uint32_t *v);
 bool pd_cursor_u64(struct pd_cursor *c, uint64_t *v);
 bool pd_cursor_skip(struct pd_cursor *c, size_t n);
 
+/*
+ * The header features as perf 6.1 writes them, one decoder each (report's
+ * --header prints what they give).  q, len: the section, or a FEATURE
+ * record's payload.
+ *
+ * NRCPUS, TOTAL_MEM (u64 kB), SAMPLE_TIME, COMPRESSED: fixed structs; false
+ * when the section is shorter (*out zeroed).
+ */
+bool pd_feat_nrcpus_decode(const void *q, size_t len, struct pd_feat_nrcpus *out);
+bool pd_feat_total_mem_decode(const void *q, size_t len, uint64_t *kb);
+bool pd_feat_sample_time_decode(const void *q, size_t len, struct pd_feat_sample_time *out);
+bool pd_feat_compressed_decode(const void *q, size_t len, struct pd_feat_compressed *out);
+
+/* CMDLINE: u32 nr, then nr header strings (the arguments). */
+struct pd_cmdline {
+	struct pd_cursor c;
+	uint32_t nr;		/* the arguments the section says it has */
+	uint32_t i;		/* those read so far */
+};
+/* False when the section has no count. */
+bool pd_cmdline_init(struct pd_cmdline *cl, const void *q, size_t len);
+/* The next argument, or NULL: the end (i == nr), or one that does not fit (i < nr). */
+const char *pd_cmdline_next(struct pd_cmdline *cl);
+
+/* PMU_MAPPINGS: u32 nr; per PMU: u32 type, a header string (its name). */
+struct pd_pmu_mapping {
+	uint32_t type;
+	const char *name;	/* NULL: it does not fit */
+};
+/* The next PMU, the cursor past the u32 count: false when its type does not fit. */
+bool pd_pmu_mapping_next(struct pd_cursor *c, struct pd_pmu_mapping *m);
+
+/*
+ * PMU_CAPS: u32 nr; per PMU: u32 nr_caps, nr_caps pairs of header strings
+ * (name, value), then the PMU's name.  CPU_PMU_CAPS: u32 nr_caps and the
+ * pairs of the PMU "cpu".
+ */
+struct pd_pmu_caps {
+	uint32_t nr_caps;
+	struct pd_cursor pairs;	/* read with pd_pmu_cap_next */
+	const char *pmu;	/* NULL: it does not fit */
+};
+/* The next PMU of PMU_CAPS, the cursor past the u32 count: false when its count or a pair does not fit. */
+bool pd_pmu_caps_next(struct pd_cursor *c, struct pd_pmu_caps *pc);
+/* CPU_PMU_CAPS: false when it has no count. */
+bool pd_cpu_pmu_caps_decode(const void *q, size_t len, struct pd_pmu_caps *pc);
+/* The next capability of pc->pairs: false when its name or value does not fit. */
+bool pd_pmu_cap_next(struct pd_cursor *pairs, const char **name, const char **value);
+
 /* ---- kernel records (the ring buffer's layouts; a sample_id trailer may follow) ---- */
 
 struct pd_mmap_event {
@@ -554,6 +603,7 @@ bool pd_view_at(const struct perf_event_header *h, size_t off, void *dst, size_t
  * in place when NUL-terminated within the record, else a copy in buf.
  */
 const char *pd_rec_str(const struct perf_event_header *h, size_t off, char *buf, size_t len);
+
 
 /* ---- the sample layout of an event ---- */
 

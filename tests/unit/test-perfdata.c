@@ -1941,6 +1941,75 @@ static void test_build_id_decode(void)
 	ok(n == head + 8 && !e.name, "a name without its NUL: its size, and no name");
 }
 
+/* A header string as perf writes it: u32 len (the string, its NUL, padded to 4), then the bytes. */
+static size_t put_hstr(unsigned char *q, const char *str)
+{
+	uint32_t n = (uint32_t)(strlen(str) + 1 + 3) / 4 * 4;
+
+	memcpy(q, &n, 4);
+	memset(q + 4, 0, n);
+	memcpy(q + 4, str, strlen(str));
+	return 4 + n;
+}
+
+/* CMDLINE, PMU_MAPPINGS, PMU_CAPS, CPU_PMU_CAPS and the fixed features, through their decoders. */
+static void test_feature_decoders(void)
+{
+	unsigned char q[256];
+	struct pd_feat_nrcpus nc;
+	struct pd_cmdline cl;
+	struct pd_pmu_mapping m;
+	struct pd_pmu_caps pc;
+	struct pd_cursor c;
+	const char *name, *value;
+	uint32_t u;
+	uint64_t kb = 12345;
+	size_t n;
+
+	u = 2;
+	memcpy(q, &u, 4);
+	n = 4 + put_hstr(q + 4, "perf");
+	n += put_hstr(q + n, "record");
+	ok(pd_cmdline_init(&cl, q, n), "cmdline: its count");
+	is_str(pd_cmdline_next(&cl), "perf", "cmdline: first argument");
+	is_str(pd_cmdline_next(&cl), "record", "cmdline: second argument");
+	ok(!pd_cmdline_next(&cl) && cl.i == cl.nr, "cmdline: the end, all read");
+	ok(pd_cmdline_init(&cl, q, n - 4) && pd_cmdline_next(&cl) && !pd_cmdline_next(&cl) && cl.i == 1,
+	   "cmdline: an argument past the section stops it at 1 of 2");
+	ok(!pd_cmdline_init(&cl, q, 3), "cmdline: no count");
+
+	u = 2;
+	memcpy(q, &u, 4);
+	u = 1;
+	memcpy(q + 4, &u, 4);
+	n = 8 + put_hstr(q + 8, "software");
+	u = 8;
+	memcpy(q + n, &u, 4);
+	n += 4 + put_hstr(q + n + 4, "uprobe");
+	c = (struct pd_cursor){ q + 4, q + n };
+	ok(pd_pmu_mapping_next(&c, &m) && m.type == 1 && m.name && !strcmp(m.name, "software"), "pmu mappings: first");
+	ok(pd_pmu_mapping_next(&c, &m) && m.type == 8 && m.name && !strcmp(m.name, "uprobe"), "pmu mappings: second");
+	ok(!pd_pmu_mapping_next(&c, &m), "pmu mappings: the end");
+
+	/* PMU_CAPS: one PMU with one pair, its name last. */
+	u = 1;
+	memcpy(q, &u, 4);
+	memcpy(q + 4, &u, 4);
+	n = 8 + put_hstr(q + 8, "branches");
+	n += put_hstr(q + n, "32");
+	n += put_hstr(q + n, "cpu_core");
+	c = (struct pd_cursor){ q + 4, q + n };
+	ok(pd_pmu_caps_next(&c, &pc) && pc.nr_caps == 1 && pc.pmu && !strcmp(pc.pmu, "cpu_core"), "pmu caps: the PMU, named after its pairs");
+	ok(pd_pmu_cap_next(&pc.pairs, &name, &value) && !strcmp(name, "branches") && !strcmp(value, "32"), "pmu caps: its pair");
+	ok(pd_cpu_pmu_caps_decode(q + 4, n - 4, &pc) && pc.nr_caps == 1 && !strcmp(pc.pmu, "cpu"), "cpu pmu caps: count, PMU cpu");
+	ok(!pd_cpu_pmu_caps_decode(q, 2, &pc), "cpu pmu caps: no count");
+
+	memcpy(q, &kb, 8);
+	kb = 0;
+	ok(pd_feat_total_mem_decode(q, 8, &kb) && kb == 12345, "total mem: the u64");
+	ok(!pd_feat_nrcpus_decode(q, 7, &nc) && !nc.online && !nc.available, "nrcpus: too short, zeroed");
+}
+
 /* BPF_PROG_INFO: one program entry, its bpf_prog_info at the kernel ABI's offsets, its arrays in the data. */
 static void test_bpf_prog_info(void)
 {
@@ -2030,6 +2099,7 @@ int main(void)
 	test_names();
 	test_build_id_decode();
 	test_bpf_prog_info();
+	test_feature_decoders();
 
 	char path[128];
 	snprintf(path, sizeof(path), "%s/perf.data", tmpdir);
