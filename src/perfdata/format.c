@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "../lib/err.h"
 #include "format.h"
 
@@ -55,6 +56,51 @@ const char *pd_rec_str(const struct perf_event_header *h, size_t off, char *buf,
 		return s;
 	snprintf(buf, len, "%.*s", (int)(n < len - 1 ? n : len - 1), s);
 	return buf;
+}
+
+bool pd_mmap_view(const struct perf_event_header *h, struct pd_mmap *m, char *buf, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	if (h->type == PERF_RECORD_MMAP) {
+		struct pd_mmap_event e;
+
+		if (!PD_VIEW(h, &e))
+			return false;
+		m->pid = e.pid;
+		m->tid = e.tid;
+		m->start = e.start;
+		m->len = e.len;
+		m->pgoff = e.pgoff;
+		m->exec = !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+		m->filename = pd_rec_str(h, sizeof(e), buf, len);
+		return true;
+	}
+	if (h->type == PERF_RECORD_MMAP2) {
+		struct pd_mmap2_event e;
+
+		if (!PD_VIEW(h, &e))
+			return false;
+		m->pid = e.pid;
+		m->tid = e.tid;
+		m->start = e.start;
+		m->len = e.len;
+		m->pgoff = e.pgoff;
+		m->prot = e.prot;
+		m->flags = e.flags;
+		m->exec = e.prot & PROT_EXEC;
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			size_t n = e.build_id_size < sizeof(e.build_id) ? e.build_id_size : sizeof(e.build_id);
+
+			for (size_t i = 0; i < n; i++)
+				if (e.build_id[i])
+					m->build_id_size = (uint8_t)n;
+			if (m->build_id_size)
+				memcpy(m->build_id, e.build_id, n);
+		}
+		m->filename = pd_rec_str(h, sizeof(e), buf, len);
+		return true;
+	}
+	return false;
 }
 
 /* ---- header sections ---- */

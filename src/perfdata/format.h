@@ -604,6 +604,25 @@ bool pd_view_at(const struct perf_event_header *h, size_t off, void *dst, size_t
  */
 const char *pd_rec_str(const struct perf_event_header *h, size_t off, char *buf, size_t len);
 
+/*
+ * MMAP and MMAP2 as one view, what a map is made of whichever record
+ * brought it.  exec: MMAP2's PROT_EXEC, or an MMAP not marked
+ * PERF_RECORD_MISC_MMAP_DATA; prot and flags: MMAP2's (0 for an MMAP);
+ * build_id: an MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID whose id is not
+ * all zeros (else build_id_size 0).  The file name is in the record, or a
+ * copy in buf (len bytes) when the record does not end it.
+ */
+struct pd_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	bool exec;
+	uint32_t prot, flags;
+	uint8_t build_id_size;
+	uint8_t build_id[20];
+	const char *filename;
+};
+/* False for another record type, or a record shorter than its struct. */
+bool pd_mmap_view(const struct perf_event_header *h, struct pd_mmap *m, char *buf, size_t len);
 
 /* ---- the sample layout of an event ---- */
 

@@ -1941,6 +1941,50 @@ static void test_build_id_decode(void)
 	ok(n == head + 8 && !e.name, "a name without its NUL: its size, and no name");
 }
 
+/* MMAP and MMAP2 through the one view every reader of maps uses. */
+static void test_mmap_view(void)
+{
+	union {
+		struct perf_event_header h;
+		unsigned char b[256];
+	} r;
+	struct pd_mmap_event e1 = { .header = { PERF_RECORD_MMAP, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, 0 },
+				    .pid = 7, .tid = 8, .start = 0x1000, .len = 0x2000, .pgoff = 0x300 };
+	struct pd_mmap2_event e2 = { .header = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID, 0 },
+				     .pid = 9, .tid = 10, .start = 0x4000, .len = 0x1000, .prot = PROT_READ | PROT_EXEC,
+				     .flags = MAP_PRIVATE };
+	char buf[8];
+	struct pd_mmap m;
+
+	e1.header.size = sizeof(e1) + 8;
+	memset(r.b, 0, sizeof(r.b));
+	memcpy(r.b, &e1, sizeof(e1));
+	memcpy(r.b + sizeof(e1), "/a/b", 5);
+	ok(pd_mmap_view(&r.h, &m, buf, sizeof(buf)), "mmap view: MMAP");
+	ok(m.pid == 7 && m.tid == 8 && m.start == 0x1000 && m.len == 0x2000 && m.pgoff == 0x300, "mmap view: MMAP's fields");
+	ok(!m.exec && !m.prot && !m.flags && !m.build_id_size, "mmap view: MMAP_DATA is not exec, no prot, flags, id");
+	is_str(m.filename, "/a/b", "mmap view: MMAP's name in place");
+
+	e2.header.size = sizeof(e2) + 16;
+	e2.build_id_size = 20;
+	e2.build_id[19] = 0x5a;
+	memset(r.b, 0, sizeof(r.b));
+	memcpy(r.b, &e2, sizeof(e2));
+	memcpy(r.b + sizeof(e2), "/usr/lib/libxyz.so", 16);	/* not ended in the record */
+	ok(pd_mmap_view(&r.h, &m, buf, sizeof(buf)), "mmap view: MMAP2");
+	ok(m.pid == 9 && m.exec && m.prot == (PROT_READ | PROT_EXEC) && m.flags == MAP_PRIVATE, "mmap view: MMAP2's prot and flags");
+	ok(m.build_id_size == 20 && m.build_id[19] == 0x5a, "mmap view: MMAP2's build id");
+	is_str(m.filename, "/usr/li", "mmap view: a name the record does not end, copied and cut to the buffer");
+	e2.build_id[19] = 0;
+	memcpy(r.b, &e2, sizeof(e2));
+	ok(pd_mmap_view(&r.h, &m, buf, sizeof(buf)) && !m.build_id_size, "mmap view: an all-zero build id is none");
+	r.h.size = sizeof(e2) - 1;
+	ok(!pd_mmap_view(&r.h, &m, buf, sizeof(buf)), "mmap view: a short MMAP2 is refused");
+	r.h.type = PERF_RECORD_COMM;
+	r.h.size = sizeof(e2);
+	ok(!pd_mmap_view(&r.h, &m, buf, sizeof(buf)), "mmap view: another type is refused");
+}
+
 /* A header string as perf writes it: u32 len (the string, its NUL, padded to 4), then the bytes. */
 static size_t put_hstr(unsigned char *q, const char *str)
 {
@@ -2100,6 +2144,7 @@ int main(void)
 	test_build_id_decode();
 	test_bpf_prog_info();
 	test_feature_decoders();
+	test_mmap_view();
 
 	char path[128];
 	snprintf(path, sizeof(path), "%s/perf.data", tmpdir);
