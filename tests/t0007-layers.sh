@@ -1,8 +1,9 @@
 #!/bin/bash
 # The layering rules of docs/ARCHITECTURE.md, checked on the sources: the
-# floors each module may include (read from the page's "layers" block, so
-# the page and the code cannot drift apart), interface headers only
-# across modules, every layout decoded in src/perfdata, and src/ printing
+# floors each module may include, interface headers only across modules
+# and the files each outside library's headers may be included in (all
+# read from the page's "layers" block, so the page and the code cannot
+# drift apart), every layout decoded in src/perfdata, and src/ printing
 # and exiting never.  Each rule fails on one planted violation (try it).
 
 . "$(dirname "$0")/lib.sh"
@@ -22,8 +23,8 @@ code_lines () {
 	done
 }
 
-# The "layers" block of the page: "MODULE -> MODULES..." lines, and the
-# "interface:" line.
+# The "layers" block of the page: "MODULE -> MODULES..." lines, the
+# "interface:" line and "uses <HEADER>...: FILES" lines.
 layers () {
 	sed -n '/^```layers$/,/^```$/p' "$DOC" | grep -v '^```'
 }
@@ -81,6 +82,43 @@ test_expect_success 'across modules, only interface headers (the page'\''s inter
 		done
 		test -n "$ok" || echo "$file:$line: $inc is private to $mod"
 	done <incs >bad &&
+	set +f &&
+	test_must_be_empty bad
+'
+
+test_expect_success 'each outside library is included where the page says, and only there (its uses lines)' '
+	layers >rules &&
+	grep "^uses " rules >uses &&
+	test -s uses &&
+	(cd "$MPERF_ROOT" && grep -Hn "^[[:space:]]*#[[:space:]]*include[[:space:]]*<" src/*/*.[ch] cmd/*.[ch]) |
+		sed "s|^\([^:]*\):\([0-9]*\):[^<]*<\([^>]*\)>.*|\1 \2 \3|" >sys &&
+	set -f &&
+	while read -r _ spec; do
+		headers=${spec%%:*} files=${spec#*:}
+		for h in $headers; do
+			h=${h#<} h=${h%>}
+			while read -r file line inc; do
+				case $inc in $h) ;; *) continue ;; esac
+				ok=
+				for f in $files; do
+					test "$file" = "src/$f" && ok=1
+				done
+				test -n "$ok" || echo "$file:$line: includes <$inc>, which the page allows only in$files"
+			done <sys
+		done
+		# And the page names no file that does not use the library.
+		for f in $files; do
+			used=
+			while read -r file line inc; do
+				test "$file" = "src/$f" || continue
+				for h in $headers; do
+					h=${h#<} h=${h%>}
+					case $inc in $h) used=1 ;; esac
+				done
+			done <sys
+			test -n "$used" || echo "src/$f: the page says it uses $headers, and it includes none"
+		done
+	done <uses >bad &&
 	set +f &&
 	test_must_be_empty bad
 '
