@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "../src/host/host.h"
+#include "../src/lib/json.h"
 #include "cmd.h"
 #include "options.h"
 
@@ -147,22 +148,6 @@ static void print_text(const struct host_facts *f)
 	printf("mperf record can work: %s\n", f->sw_user.ok ? f->sw_kernel.ok ? "yes" : "yes, user space only" : "no");
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void json_int(const char *key, int v)
 {
 	if (v == HOST_UNKNOWN)
@@ -178,7 +163,7 @@ static void json_probe(const char *key, struct host_probe p)
 		printf("null}");
 	else
 	{
-		json_str(strerror(p.err));
+		json_fputs(stdout, strerror(p.err));
 		putchar('}');
 	}
 }
@@ -192,7 +177,7 @@ static void print_json(const struct host_facts *f)
 	printf(", \"paranoid-forbids\": [");
 	for (int i = 0; i < n; i++) {
 		printf("%s", i ? ", " : "");
-		json_str(forbids[i]);
+		json_fputs(stdout, forbids[i]);
 	}
 	printf("], \"euid\": %u", f->euid);
 	if (f->caps_known)
@@ -208,7 +193,7 @@ static void print_json(const struct host_facts *f)
 	json_probe("cpu-wide", f->cpu_wide);
 	printf(", \"tracefs\": ");
 	if (!f->tracefs)
-		json_str(f->tracefs_dir);
+		json_fputs(stdout, f->tracefs_dir);
 	else
 		printf("null");
 	printf(", \"kallsyms-addresses\": %s", f->kallsyms == 1 ? "true" : f->kallsyms == 0 ? "false" : "null");
@@ -217,12 +202,12 @@ static void print_json(const struct host_facts *f)
 	json_int("kptr-restrict", f->kptr_restrict);
 	printf(", \"vm\": %s, \"hypervisor\": ", f->vm ? "true" : "false");
 	if (f->hypervisor[0])
-		json_str(f->hypervisor);
+		json_fputs(stdout, f->hypervisor);
 	else
 		printf("null");
 	printf(", \"container\": %s, \"container-evidence\": ", f->container ? "true" : "false");
 	if (f->container)
-		json_str(f->container_why);
+		json_fputs(stdout, f->container_why);
 	else
 		printf("null");
 	printf(", \"record-works\": %s, \"record-kernel\": %s}\n", f->sw_user.ok ? "true" : "false",

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "../src/host/host.h"
 #include "../src/lib/err.h"
+#include "../src/perfdata/format.h"
 #include "../src/record/record.h"
 #include "../src/stat/stat.h"
 #include "cmd.h"
@@ -218,13 +219,15 @@ static int parse_call_graph(const char *arg, struct record_opts *o)
 	return usage_error("unknown --call-graph mode '%s' (fp, dwarf[,SIZE] or lbr)", arg);
 }
 
-/* perf's names of the x86_64 user registers, at their bit in the sample's register mask. */
-static const struct { const char *name; int bit; } user_reg_names[] = {
-	{ "AX", 0 }, { "BX", 1 }, { "CX", 2 }, { "DX", 3 }, { "SI", 4 }, { "DI", 5 }, { "BP", 6 },
-	{ "SP", 7 }, { "IP", 8 }, { "FLAGS", 9 }, { "CS", 10 }, { "SS", 11 }, { "R8", 16 },
-	{ "R9", 17 }, { "R10", 18 }, { "R11", 19 }, { "R12", 20 }, { "R13", 21 }, { "R14", 22 },
-	{ "R15", 23 },
-};
+/*
+ * The x86_64 user registers --user-regs offers: those of the mask a DWARF
+ * call graph samples (the kernel samples no segment register but CS and
+ * SS there), named by perfdata's register table, the names -D prints.
+ */
+static const char *user_reg_name(int bit)
+{
+	return RECORD_DWARF_REGS >> bit & 1 ? pd_reg_name("x86", (unsigned int)bit) : NULL;
+}
 
 /*
  * --user-regs[=REG,...]: sample those user registers (all of them without
@@ -239,22 +242,25 @@ static int parse_user_regs(const char *arg, uint64_t *mask, bool *listed_only)
 	}
 	if (!strcmp(arg, "?")) {
 		fputs("available registers:", stdout);
-		for (size_t i = 0; i < sizeof(user_reg_names) / sizeof(user_reg_names[0]); i++)
-			printf(" %s", user_reg_names[i].name);
+		for (int bit = 0; bit < 64; bit++)
+			if (user_reg_name(bit))
+				printf(" %s", user_reg_name(bit));
 		putchar('\n');
 		*listed_only = true;
 		return 0;
 	}
 	*mask = 0;
 	for (const char *p = arg; *p; ) {
-		size_t n = strcspn(p, ","), i;
+		size_t n = strcspn(p, ",");
+		const char *name = NULL;
+		int bit;
 
-		for (i = 0; i < sizeof(user_reg_names) / sizeof(user_reg_names[0]); i++)
-			if (strlen(user_reg_names[i].name) == n && !strncasecmp(p, user_reg_names[i].name, n))
+		for (bit = 0; bit < 64; bit++)
+			if ((name = user_reg_name(bit)) && strlen(name) == n && !strncasecmp(p, name, n))
 				break;
-		if (i == sizeof(user_reg_names) / sizeof(user_reg_names[0]))
+		if (bit == 64)
 			return usage_error("unknown register '%.*s' in --user-regs (--user-regs=? lists them)", (int)n, p);
-		*mask |= 1ULL << user_reg_names[i].bit;
+		*mask |= 1ULL << bit;
 		p += n;
 		if (*p)
 			p++;

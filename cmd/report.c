@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../src/host/host.h"
 #include "../src/lib/err.h"
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
@@ -366,12 +367,10 @@ static int parse_format(const char *arg, enum report_export_format *f)
  */
 static int export_to(struct pdata *p, const char *label, const struct report_export_opts *eo, const char *output)
 {
+	struct host_newfile nf;
 	struct stat st;
-	size_t n;
-	char *tmp;
 	FILE *f;
-	int fd, ret;
-	mode_t mask;
+	int ret, err;
 
 	if (!output)
 		return report__export(p, label, eo, stdout);
@@ -387,27 +386,17 @@ static int export_to(struct pdata *p, const char *label, const struct report_exp
 		}
 		return ret;
 	}
-	n = strlen(output) + sizeof(".tmp.XXXXXX");
-	if (!(tmp = malloc(n))) {
-		cmd_error("report", "out of memory");
+	if ((err = host_newfile_open(&nf, output, HOST_NEWFILE_UMASK)) || !(f = fdopen(nf.fd, "w"))) {
+		if (err == -ENOMEM)
+			cmd_error("report", "out of memory");
+		else if (!nf.made)
+			cmd_error("report", "cannot create '%s': %s", nf.tmp, strerror(err ? -err : errno));
+		else
+			cmd_error("report", "cannot write '%s': %s", nf.tmp, strerror(err ? -err : errno));
+		host_newfile_done(&nf);
 		return EXIT_MPERF;
 	}
-	snprintf(tmp, n, "%s.tmp.XXXXXX", output);
-	if ((fd = mkstemp(tmp)) < 0) {
-		cmd_error("report", "cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return EXIT_MPERF;
-	}
-	/* mkstemp's file is 0600: give it the mode a new file would get. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
-		cmd_error("report", "cannot write '%s': %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return EXIT_MPERF;
-	}
+	nf.fd = -1;	/* f's now */
 	ret = report__export(p, label, eo, f);
 	if (fflush(f) && ret >= 0) {
 		cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
@@ -417,13 +406,11 @@ static int export_to(struct pdata *p, const char *label, const struct report_exp
 		cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
 		ret = EXIT_MPERF;
 	}
-	if (ret == 0 && rename(tmp, output)) {
-		cmd_error("report", "cannot rename '%s' to '%s': %s", tmp, output, strerror(errno));
+	if (ret == 0 && (err = host_newfile_commit(&nf))) {
+		cmd_error("report", "cannot rename '%s' to '%s': %s", nf.tmp, output, strerror(-err));
 		ret = EXIT_MPERF;
 	}
-	if (ret != 0)
-		unlink(tmp);
-	free(tmp);
+	host_newfile_done(&nf);
 	return ret;
 }
 

@@ -102,15 +102,13 @@ int host_mkdirs(const char *path)
 /* Write len bytes of buf (or all of fd src) to dst, made anew through a temporary name. */
 static int write_file(const char *dst, int src, const void *buf, size_t len, mode_t mode)
 {
-	char tmp[PATH_MAX + 16];
+	struct host_newfile nf;
 	char chunk[1 << 16];
-	int fd, err = 0;
+	int err;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", dst, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -errno;
+	/* The mode as asked, whatever the umask (perf's copies keep the file's). */
+	if ((err = host_newfile_open(&nf, dst, (int)mode)))
+		goto out;
 	for (;;) {
 		const char *p = buf;
 		ssize_t n = (ssize_t)len;
@@ -128,7 +126,7 @@ static int write_file(const char *dst, int src, const void *buf, size_t len, mod
 		if (n == 0)
 			break;
 		for (ssize_t off = 0; off < n; ) {
-			ssize_t w = write(fd, p + off, (size_t)(n - off));
+			ssize_t w = write(nf.fd, p + off, (size_t)(n - off));
 
 			if (w < 0 && errno == EINTR)
 				continue;
@@ -141,15 +139,10 @@ static int write_file(const char *dst, int src, const void *buf, size_t len, mod
 		if (err || src < 0)
 			break;
 	}
-	/* The mode as asked, whatever the umask (perf's copies keep the file's). */
-	if (!err && fchmod(fd, mode))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, dst))
-		err = -errno;
-	if (err)
-		unlink(tmp);
+	if (!err)
+		err = host_newfile_commit(&nf);
+out:
+	host_newfile_done(&nf);
 	return err;
 }
 

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "host.h"
 
@@ -36,7 +35,7 @@ static struct host_probe probe(uint32_t type, uint64_t config, bool exclude_kern
 		.type = type, .size = sizeof(a), .config = config,
 		.disabled = 1, .exclude_kernel = exclude_kernel, .exclude_hv = exclude_kernel,
 	};
-	int fd = (int)syscall(__NR_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = host_perf_event_open(&a, pid, cpu, -1);
 	struct host_probe p = { .ok = fd >= 0, .err = fd < 0 ? errno : 0 };
 
 	if (fd >= 0)
@@ -114,7 +113,7 @@ void host_facts(struct host_facts *f)
 	char buf[64];
 
 	memset(f, 0, sizeof(*f));
-	f->paranoid = read_int("/proc/sys/kernel/perf_event_paranoid");
+	f->paranoid = host_perf_event_paranoid();
 	f->mlock_kb = read_int("/proc/sys/kernel/perf_event_mlock_kb");
 	f->max_sample_rate = read_int("/proc/sys/kernel/perf_event_max_sample_rate");
 	f->kptr_restrict = read_int("/proc/sys/kernel/kptr_restrict");

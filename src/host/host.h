@@ -25,6 +25,28 @@ int host_open_regular(const char *path);
 /* Read up to len - 1 bytes of a small file (/proc, /sys) and NUL-terminate: bytes, or -errno. */
 int host_read_small_file(const char *path, char *buf, size_t len);
 
+
+/*
+ * A file made anew under a temporary name beside path (path.tmp.XXXXXX)
+ * and renamed over path once whole, so that a failure never leaves a
+ * half-written file under path: open, write through fd (or by tmp's
+ * name), commit; then always done, which closes and removes what was not
+ * committed.  mode: the file's mode, whatever the umask, or
+ * HOST_NEWFILE_UMASK for the mode a new file gets (0666 less the umask).
+ */
+struct host_newfile {
+	const char *path;
+	char *tmp;		/* the temporary name (also after a failed open, for its message) */
+	int fd;			/* open for writing; -1 once closed (set it so when a FILE took it) */
+	bool made;		/* tmp exists and is ours to remove */
+};
+#define HOST_NEWFILE_UMASK	(-1)
+/* 0 or -errno. */
+int host_newfile_open(struct host_newfile *nf, const char *path, int mode);
+/* Close fd (if open) and rename tmp over path: 0 or -errno. */
+int host_newfile_commit(struct host_newfile *nf);
+void host_newfile_done(struct host_newfile *nf);
+
 /*
  * A CPU list as sysfs writes it and perf's -C takes it ("0-1,3"): the
  * number of CPUs, or -EINVAL (not such a list), -E2BIG past max.
@@ -213,5 +235,18 @@ struct host_facts {
 
 /* Read this machine's facts and run the probes; never fails (what is unknown says so). */
 void host_facts(struct host_facts *f);
+
+/* ---- the perf_event interface (perfevent.c) ---- */
+
+struct perf_event_attr;
+
+/*
+ * perf_event_open(2), close-on-exec (PERF_FLAG_FD_CLOEXEC), as every
+ * opener of mperf calls it: record, stat, list's probes, doctor's.  An
+ * fd, or -1 with errno set.
+ */
+int host_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd);
+/* kernel.perf_event_paranoid, or HOST_UNKNOWN (INT_MIN) when it cannot be read. */
+int host_perf_event_paranoid(void);
 
 #endif

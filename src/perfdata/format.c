@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "../lib/err.h"
 #include "format.h"
 
@@ -55,6 +56,51 @@ const char *pd_rec_str(const struct perf_event_header *h, size_t off, char *buf,
 		return s;
 	snprintf(buf, len, "%.*s", (int)(n < len - 1 ? n : len - 1), s);
 	return buf;
+}
+
+bool pd_mmap_view(const struct perf_event_header *h, struct pd_mmap *m, char *buf, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	if (h->type == PERF_RECORD_MMAP) {
+		struct pd_mmap_event e;
+
+		if (!PD_VIEW(h, &e))
+			return false;
+		m->pid = e.pid;
+		m->tid = e.tid;
+		m->start = e.start;
+		m->len = e.len;
+		m->pgoff = e.pgoff;
+		m->exec = !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+		m->filename = pd_rec_str(h, sizeof(e), buf, len);
+		return true;
+	}
+	if (h->type == PERF_RECORD_MMAP2) {
+		struct pd_mmap2_event e;
+
+		if (!PD_VIEW(h, &e))
+			return false;
+		m->pid = e.pid;
+		m->tid = e.tid;
+		m->start = e.start;
+		m->len = e.len;
+		m->pgoff = e.pgoff;
+		m->prot = e.prot;
+		m->flags = e.flags;
+		m->exec = e.prot & PROT_EXEC;
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			size_t n = e.build_id_size < sizeof(e.build_id) ? e.build_id_size : sizeof(e.build_id);
+
+			for (size_t i = 0; i < n; i++)
+				if (e.build_id[i])
+					m->build_id_size = (uint8_t)n;
+			if (m->build_id_size)
+				memcpy(m->build_id, e.build_id, n);
+		}
+		m->filename = pd_rec_str(h, sizeof(e), buf, len);
+		return true;
+	}
+	return false;
 }
 
 /* ---- header sections ---- */
@@ -124,6 +170,92 @@ const char *pd_cursor_string(struct pd_cursor *c)
 	}
 	c->p += len;
 	return (const char *)q + 4;
+}
+
+/* ---- header features ---- */
+
+static bool fixed(const void *q, size_t len, void *out, size_t size)
+{
+	memset(out, 0, size);
+	if (!q || len < size)
+		return false;
+	memcpy(out, q, size);
+	return true;
+}
+
+bool pd_feat_nrcpus_decode(const void *q, size_t len, struct pd_feat_nrcpus *out)
+{
+	return fixed(q, len, out, sizeof(*out));
+}
+
+bool pd_feat_total_mem_decode(const void *q, size_t len, uint64_t *kb)
+{
+	return fixed(q, len, kb, sizeof(*kb));
+}
+
+bool pd_feat_sample_time_decode(const void *q, size_t len, struct pd_feat_sample_time *out)
+{
+	return fixed(q, len, out, sizeof(*out));
+}
+
+bool pd_feat_compressed_decode(const void *q, size_t len, struct pd_feat_compressed *out)
+{
+	return fixed(q, len, out, sizeof(*out));
+}
+
+bool pd_cmdline_init(struct pd_cmdline *cl, const void *q, size_t len)
+{
+	cl->c.p = q;
+	cl->c.end = q ? (const unsigned char *)q + len : q;
+	cl->nr = cl->i = 0;
+	return q && pd_cursor_u32(&cl->c, &cl->nr);
+}
+
+const char *pd_cmdline_next(struct pd_cmdline *cl)
+{
+	const char *arg;
+
+	if (cl->i >= cl->nr || !(arg = pd_cursor_string(&cl->c)))
+		return NULL;
+	cl->i++;
+	return arg;
+}
+
+bool pd_pmu_mapping_next(struct pd_cursor *c, struct pd_pmu_mapping *m)
+{
+	if (!pd_cursor_u32(c, &m->type))
+		return false;
+	m->name = pd_cursor_string(c);
+	return true;
+}
+
+bool pd_pmu_caps_next(struct pd_cursor *c, struct pd_pmu_caps *pc)
+{
+	if (!pd_cursor_u32(c, &pc->nr_caps))
+		return false;
+	pc->pairs = *c;
+	/* The name comes after the pairs. */
+	for (uint32_t k = 0; k < 2 * pc->nr_caps; k++)
+		if (!pd_cursor_string(c))
+			return false;
+	pc->pmu = pd_cursor_string(c);
+	return true;
+}
+
+bool pd_cpu_pmu_caps_decode(const void *q, size_t len, struct pd_pmu_caps *pc)
+{
+	pc->pairs.p = q;
+	pc->pairs.end = q ? (const unsigned char *)q + len : q;
+	pc->pmu = "cpu";
+	pc->nr_caps = 0;
+	return q && pd_cursor_u32(&pc->pairs, &pc->nr_caps);
+}
+
+bool pd_pmu_cap_next(struct pd_cursor *pairs, const char **name, const char **value)
+{
+	*name = pd_cursor_string(pairs);
+	*value = *name ? pd_cursor_string(pairs) : NULL;
+	return *value != NULL;
 }
 
 /* ---- the sample layout ---- */
@@ -746,6 +878,22 @@ bool pd_bpf_prog_next(struct pd_cursor *c, struct pd_bpf_prog *bp)
 		(!bp->nr_ksyms || (bp->ksyms && bp->lens && bp->tags &&
 				   (arrays & (1u << 3)) && (arrays & (1u << 4)) && (arrays & (1u << 8))));
 	return true;
+}
+
+uint64_t pd_bpf_prog_addr(const struct pd_bpf_prog *bp, uint32_t k)
+{
+	return pd_u64(bp->ksyms + 8 * (size_t)k);
+}
+
+uint32_t pd_bpf_prog_len(const struct pd_bpf_prog *bp, uint32_t k)
+{
+	return pd_u32(bp->lens + 4 * (size_t)k);
+}
+
+/* A func_info record: u32 insn_off, u32 BTF type id (its size rec_size, at least 8). */
+uint32_t pd_bpf_prog_func_type(const struct pd_bpf_prog *bp, uint32_t k)
+{
+	return pd_u32(bp->func_info + (size_t)k * bp->func_info_rec_size + 4);
 }
 
 /* BTF: a header, then types (each 12 bytes and a tail by kind), then strings. */

@@ -163,6 +163,11 @@ struct pd_bpf_prog {
 /* The next entry after the u32 count: false when it does not fit (the cursor is then spent). */
 bool pd_btf_next(struct pd_cursor *c, struct pd_btf_entry *e);
 bool pd_bpf_prog_next(struct pd_cursor *c, struct pd_bpf_prog *bp);
+/* Function k of a consistent program (k < nr_ksyms): its kernel address and its size. */
+uint64_t pd_bpf_prog_addr(const struct pd_bpf_prog *bp, uint32_t k);
+uint32_t pd_bpf_prog_len(const struct pd_bpf_prog *bp, uint32_t k);
+/* The BTF type id of func_info entry k (k < nr_func_info). */
+uint32_t pd_bpf_prog_func_type(const struct pd_bpf_prog *bp, uint32_t k);
 /* The name of type type_id in a BTF blob, or NULL (not found, or not well-formed BTF). */
 const char *pd_btf_type_name(const unsigned char *btf, size_t len, uint32_t type_id);
 
@@ -285,6 +290,55 @@ const char *pd_cursor_string(struct pd_cursor *c);	/* a header string holding it
 bool pd_cursor_u32(struct pd_cursor *c, uint32_t *v);
 bool pd_cursor_u64(struct pd_cursor *c, uint64_t *v);
 bool pd_cursor_skip(struct pd_cursor *c, size_t n);
+
+/*
+ * The header features as perf 6.1 writes them, one decoder each (report's
+ * --header prints what they give).  q, len: the section, or a FEATURE
+ * record's payload.
+ *
+ * NRCPUS, TOTAL_MEM (u64 kB), SAMPLE_TIME, COMPRESSED: fixed structs; false
+ * when the section is shorter (*out zeroed).
+ */
+bool pd_feat_nrcpus_decode(const void *q, size_t len, struct pd_feat_nrcpus *out);
+bool pd_feat_total_mem_decode(const void *q, size_t len, uint64_t *kb);
+bool pd_feat_sample_time_decode(const void *q, size_t len, struct pd_feat_sample_time *out);
+bool pd_feat_compressed_decode(const void *q, size_t len, struct pd_feat_compressed *out);
+
+/* CMDLINE: u32 nr, then nr header strings (the arguments). */
+struct pd_cmdline {
+	struct pd_cursor c;
+	uint32_t nr;		/* the arguments the section says it has */
+	uint32_t i;		/* those read so far */
+};
+/* False when the section has no count. */
+bool pd_cmdline_init(struct pd_cmdline *cl, const void *q, size_t len);
+/* The next argument, or NULL: the end (i == nr), or one that does not fit (i < nr). */
+const char *pd_cmdline_next(struct pd_cmdline *cl);
+
+/* PMU_MAPPINGS: u32 nr; per PMU: u32 type, a header string (its name). */
+struct pd_pmu_mapping {
+	uint32_t type;
+	const char *name;	/* NULL: it does not fit */
+};
+/* The next PMU, the cursor past the u32 count: false when its type does not fit. */
+bool pd_pmu_mapping_next(struct pd_cursor *c, struct pd_pmu_mapping *m);
+
+/*
+ * PMU_CAPS: u32 nr; per PMU: u32 nr_caps, nr_caps pairs of header strings
+ * (name, value), then the PMU's name.  CPU_PMU_CAPS: u32 nr_caps and the
+ * pairs of the PMU "cpu".
+ */
+struct pd_pmu_caps {
+	uint32_t nr_caps;
+	struct pd_cursor pairs;	/* read with pd_pmu_cap_next */
+	const char *pmu;	/* NULL: it does not fit */
+};
+/* The next PMU of PMU_CAPS, the cursor past the u32 count: false when its count or a pair does not fit. */
+bool pd_pmu_caps_next(struct pd_cursor *c, struct pd_pmu_caps *pc);
+/* CPU_PMU_CAPS: false when it has no count. */
+bool pd_cpu_pmu_caps_decode(const void *q, size_t len, struct pd_pmu_caps *pc);
+/* The next capability of pc->pairs: false when its name or value does not fit. */
+bool pd_pmu_cap_next(struct pd_cursor *pairs, const char **name, const char **value);
 
 /* ---- kernel records (the ring buffer's layouts; a sample_id trailer may follow) ---- */
 
@@ -549,6 +603,26 @@ bool pd_view_at(const struct perf_event_header *h, size_t off, void *dst, size_t
  * in place when NUL-terminated within the record, else a copy in buf.
  */
 const char *pd_rec_str(const struct perf_event_header *h, size_t off, char *buf, size_t len);
+
+/*
+ * MMAP and MMAP2 as one view, what a map is made of whichever record
+ * brought it.  exec: MMAP2's PROT_EXEC, or an MMAP not marked
+ * PERF_RECORD_MISC_MMAP_DATA; prot and flags: MMAP2's (0 for an MMAP);
+ * build_id: an MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID whose id is not
+ * all zeros (else build_id_size 0).  The file name is in the record, or a
+ * copy in buf (len bytes) when the record does not end it.
+ */
+struct pd_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	bool exec;
+	uint32_t prot, flags;
+	uint8_t build_id_size;
+	uint8_t build_id[20];
+	const char *filename;
+};
+/* False for another record type, or a record shorter than its struct. */
+bool pd_mmap_view(const struct perf_event_header *h, struct pd_mmap *m, char *buf, size_t len);
 
 /* ---- the sample layout of an event ---- */
 

@@ -92,8 +92,6 @@ const unsigned char *pdata__feature(const struct pdata *p, int feat, size_t *len
  * once a record after it has been read.  NULL when there is none.
  */
 const unsigned char *pdata__tracing_data(const struct pdata *p, size_t *len);
-/* A fixed-layout feature (struct pd_feat_*) copied to dst: false if absent or too short. */
-bool pdata__feature_view(const struct pdata *p, int feat, void *dst, size_t size);
 /*
  * The build id the BUILD_ID feature records for a DSO name (as the MMAP
  * records name it): its length (up to 20), 0 when the file has none.

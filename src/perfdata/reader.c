@@ -329,9 +329,9 @@ static bool section_ok(uint64_t off, uint64_t size, uint64_t limit)
 static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
 {
 	const char *name = pd_feature_name(feat);
+	struct pd_cmdline cl;
 	struct pd_cursor c;
 	char unknown[32];
-	uint32_t nr = 1;
 
 	if (!name) {
 		snprintf(unknown, sizeof(unknown), "#%d", feat);
@@ -344,15 +344,19 @@ static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
 	c.end = c.p + size;
 	switch (feat) {
 	case PD_FEAT_CMDLINE:
-		if (!pd_cursor_u32(&c, &nr))
+		if (!pd_cmdline_init(&cl, c.p, size))
 			break;
-		/* fall through */
+		while (pd_cmdline_next(&cl))
+			;
+		if (cl.i < cl.nr)
+			return fail(p, -MPERF_ERR_CORRUPT, "feature %s at %#llx: string %u has no NUL within its length or runs past the section",
+				    name, (unsigned long long)off, cl.i);
+		return 0;
 	case PD_FEAT_HOSTNAME: case PD_FEAT_OSRELEASE: case PD_FEAT_VERSION:
 	case PD_FEAT_ARCH: case PD_FEAT_CPUDESC: case PD_FEAT_CPUID:
-		for (uint32_t i = 0; i < nr; i++)
-			if (!pd_cursor_string(&c))
-				return fail(p, -MPERF_ERR_CORRUPT, "feature %s at %#llx: string %u has no NUL within its length or runs past the section",
-					    name, (unsigned long long)off, i);
+		if (!pd_cursor_string(&c))
+			return fail(p, -MPERF_ERR_CORRUPT, "feature %s at %#llx: string %u has no NUL within its length or runs past the section",
+				    name, (unsigned long long)off, 0u);
 		return 0;
 	default:
 		return 0;
@@ -1178,17 +1182,6 @@ const unsigned char *pdata__tracing_data(const struct pdata *p, size_t *len)
 		return pdata__has_feat(p, PD_FEAT_TRACING_DATA) ? pdata__feature(p, PD_FEAT_TRACING_DATA, len) : NULL;
 	*len = p->tracing_len;
 	return p->tracing;
-}
-
-bool pdata__feature_view(const struct pdata *p, int feat, void *dst, size_t size)
-{
-	size_t len;
-	const unsigned char *q = pdata__feature(p, feat, &len);
-
-	if (!q || len < size)
-		return false;
-	memcpy(dst, q, size);
-	return true;
 }
 
 void pdata__layout(const struct pdata *p, uint64_t *data_off, uint64_t *data_size, uint64_t *feat_off)

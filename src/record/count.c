@@ -62,22 +62,6 @@ static void setup_count_attr(struct perf_event_attr *a, const struct count_opts 
 	}
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
-{
-	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-}
-
-static int read_paranoid(void)
-{
-	char buf[32];
-	int v = INT_MIN;
-
-	if (host_read_small_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) > 0 &&
-	    sscanf(buf, "%d", &v) != 1)
-		v = INT_MIN;
-	return v;
-}
-
 static void close_event(struct counters *c, size_t i)
 {
 	for (int cpu = 0; cpu < c->t->nr_cpus; cpu++)
@@ -115,7 +99,7 @@ static int open_event(struct counters *c, const struct record_event *evs, struct
 				return 0;
 			}
 again:
-			fd = sys_perf_event_open(&v->attr, t->tids[th], t->cpus[cpu], group_fd);
+			fd = host_perf_event_open(&v->attr, t->tids[th], t->cpus[cpu], group_fd);
 			e = errno;
 			mperf_log(MPERF_LOG_DEBUG, "sys_perf_event_open: '%s' pid %d  cpu %d  group_fd %d  flags %#lx = %d%s%s",
 				  v->name, t->tids[th], t->cpus[cpu], group_fd, (unsigned long)PERF_FLAG_FD_CLOEXEC,
@@ -138,7 +122,7 @@ again:
 				if (!res->user_only)
 					mperf_log(MPERF_LOG_NOTICE,
 						  "kernel.perf_event_paranoid is %d: counting user space only ('%s'), as perf does; lower it or use CAP_PERFMON to see the kernel",
-						  read_paranoid(), v->name);
+						  host_perf_event_paranoid(), v->name);
 				res->user_only = true;
 				goto again;
 			}
@@ -165,7 +149,7 @@ again:
 				char msg[512];
 
 				record__open_error(msg, sizeof(msg), v->name, v->attr.type, t->cpus[cpu], e,
-						   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);
+						   e == EACCES || e == EPERM ? host_perf_event_paranoid() : INT_MIN);
 				return mperf_error(-e, "%s", msg);
 			}
 		}

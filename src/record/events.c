@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "../host/host.h"
 #include "../lib/err.h"
@@ -273,25 +272,9 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 	return 0;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
-{
-	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-}
-
 static bool is_cycles(const struct perf_event_attr *a)
 {
 	return a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES;
-}
-
-static int read_paranoid(void)
-{
-	char buf[32];
-	int v = INT_MIN;
-
-	if (host_read_small_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) > 0 &&
-	    sscanf(buf, "%d", &v) != 1)
-		v = INT_MIN;
-	return v;
 }
 
 /*
@@ -400,7 +383,7 @@ static int open_one(struct evlist *el, struct record_result *res, size_t i, int 
 	/* A member joins its leader's group on the same CPU and thread (the leader opened first). */
 	int group_fd = el->leader[i] != (int)i ? evlist__fd(el, (size_t)el->leader[i], c, th) : -1;
 again:
-	fd = sys_perf_event_open(&el->attr[i], pid, cpu, group_fd);
+	fd = host_perf_event_open(&el->attr[i], pid, cpu, group_fd);
 	{
 		int e = errno;	/* the log hook may change it */
 
@@ -459,7 +442,7 @@ again:
 		if (!res->user_only)
 			mperf_log(MPERF_LOG_NOTICE,
 				  "kernel.perf_event_paranoid is %d: recording user space only ('%s'), as perf does; lower it or use CAP_PERFMON to see the kernel",
-				  read_paranoid(), res->ev[i].name);
+				  host_perf_event_paranoid(), res->ev[i].name);
 		res->user_only = true;
 		goto again;
 	}
@@ -510,7 +493,7 @@ again:
 					   (unsigned int)el->attr[i].sample_max_stack, res->ev[i].name, max);
 		}
 		record__open_error(msg, sizeof(msg), res->ev[i].name, el->attr[i].type, cpu, e,
-				   e == EACCES || e == EPERM ? read_paranoid() : INT_MIN);
+				   e == EACCES || e == EPERM ? host_perf_event_paranoid() : INT_MIN);
 		return mperf_error(-e, "%s", msg);
 	}
 	el->fd[k] = fd;

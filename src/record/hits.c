@@ -7,6 +7,7 @@
  * build-id cache (~/.debug) as the recording ends, as perf record puts them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -73,13 +74,13 @@ void hits__map(struct hits *h, uint32_t pid, uint64_t start, uint64_t len, uint3
 
 void hits__mmap2(struct hits *h, const struct perf_event_header *hdr)
 {
-	struct pd_mmap2_event e;
-	const char *name = (const char *)hdr + sizeof(e);
+	char buf[PATH_MAX];
+	struct pd_mmap mm;
 
-	if (!PD_VIEW(hdr, &e) || hdr->size <= sizeof(e) ||
-	    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+	if ((hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER ||
+	    hdr->type != PERF_RECORD_MMAP2 || !pd_mmap_view(hdr, &mm, buf, sizeof(buf)))
 		return;
-	hits__map(h, e.pid, e.start, e.len, e.prot, name, strnlen(name, hdr->size - sizeof(e)));
+	hits__map(h, mm.pid, mm.start, mm.len, mm.prot, mm.filename, strlen(mm.filename));
 }
 
 void hits__sample(struct hits *h, uint16_t misc, uint32_t pid, uint64_t ip)

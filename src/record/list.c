@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include "../host/host.h"
 #include "../lib/alloc.h"
@@ -109,7 +108,7 @@ static bool probe(uint32_t type, uint64_t config)
 		.size = sizeof(a), .type = type, .config = config, .disabled = 1,
 		.exclude_kernel = 1, .exclude_hv = 1,
 	};
-	int fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = host_perf_event_open(&a, 0, -1, -1);
 
 	if (fd < 0)
 		return false;

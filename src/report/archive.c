@@ -210,13 +210,15 @@ int report__archive(struct pdata *p, const char *label, const char *debugdir, co
 			flag = "-z", suffix = ".tar.gz";
 		else
 			flag = "", suffix = ".tar";
+		struct host_newfile nf;
+
 		snprintf(res->output, sizeof(res->output), "%s%s", input, suffix);
-		snprintf(tmp, sizeof(tmp), "%s.tmp%d", res->output, (int)getpid());
-		err = run_tar(debugdir, flag, tmp, &list);
-		if (!err && rename(tmp, res->output))
-			err = mperf_error(-errno, "cannot write '%s': %s", res->output, strerror(errno));
-		if (err)
-			unlink(tmp);
+		/* tar writes the temporary file by its name. */
+		if ((err = host_newfile_open(&nf, res->output, HOST_NEWFILE_UMASK)))
+			err = mperf_error(err, "cannot write '%s': %s", res->output, strerror(-err));
+		else if (!(err = run_tar(debugdir, flag, nf.tmp, &list)) && (err = host_newfile_commit(&nf)))
+			err = mperf_error(err, "cannot write '%s': %s", res->output, strerror(-err));
+		host_newfile_done(&nf);
 	}
 	for (size_t i = 0; i < w.n; i++)
 		free(w.v[i].name);

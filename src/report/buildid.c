@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <linux/perf_event.h>
 #include "../host/host.h"
 #include "../lib/alloc.h"
@@ -209,6 +208,7 @@ static int on_record(void *arg, const struct session_record *r)
 	const struct perf_event_header *h = r->h;
 	int cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	char nbuf[4096], buf[MACHINE_DSO_BUF];
+	struct pd_mmap mm;
 	const char *dso, *name;
 	struct bmachine *host;
 	uint8_t id[20];
@@ -226,30 +226,13 @@ static int on_record(void *arg, const struct session_record *r)
 		return 0;
 	if (!(host = machine_of(b, -1)))
 		return -ENOMEM;
-	if (h->type == PERF_RECORD_MMAP) {
-		struct pd_mmap_event e;
-
-		if (!PD_VIEW(h, &e))
-			return 0;
-		name = pd_rec_str(h, sizeof(e), nbuf, sizeof(nbuf));
-		dso = machine__mmap_dso(cpumode, (int)e.pid, !(h->misc & PERF_RECORD_MISC_MMAP_DATA), 0, name, buf);
-	} else {
-		struct pd_mmap2_event e;
-
-		if (!PD_VIEW(h, &e))
-			return 0;
-		name = pd_rec_str(h, sizeof(e), nbuf, sizeof(nbuf));
-		dso = machine__mmap_dso(cpumode, (int)e.pid, e.prot & PROT_EXEC, e.flags, name, buf);
-		/* The id it carries is the dso's, when it is not all zeros. */
-		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			size_t n = e.build_id_size < sizeof(e.build_id) ? e.build_id_size : sizeof(e.build_id);
-
-			for (size_t i = 0; i < n; i++)
-				if (e.build_id[i])
-					id_len = n;
-			memcpy(id, e.build_id, n);
-		}
-	}
+	if (!pd_mmap_view(h, &mm, nbuf, sizeof(nbuf)))
+		return 0;
+	name = mm.filename;
+	dso = machine__mmap_dso(cpumode, (int)mm.pid, mm.exec, mm.flags, name, buf);
+	/* The id an MMAP2 carries is the dso's. */
+	id_len = mm.build_id_size;
+	memcpy(id, mm.build_id, id_len);
 	if (!dso)
 		return 0;
 	if (cpumode == PERF_RECORD_MISC_KERNEL)

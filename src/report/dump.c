@@ -269,6 +269,12 @@ void dump__details(struct out *out, const struct perf_event_header *h, const str
 		break;
 	}
 	case PERF_RECORD_READ: {
+		/*
+		 * perf 6.1's dump reads READ through its fixed struct
+		 * perf_record_read (every field at its place whatever the
+		 * read_format), and -D prints its lines: so the fixed view
+		 * here, not pd_read_parse, which the session's values use.
+		 */
 		struct pd_read_event e;
 
 		PD_VIEW(h, &e);

@@ -11,14 +11,6 @@
 #include "out.h"
 #include "report.h"
 
-/* The next header string, or "" when there is none (the reader checked the string features). */
-static const char *hstr(struct pd_cursor *c)
-{
-	const char *s = pd_cursor_string(c);
-
-	return s ? s : "";
-}
-
 static void flags(struct out *out, const char *label, uint64_t v, const char *const *names, int n)
 {
 	bool first = true;
@@ -160,7 +152,7 @@ static void prog_name(char *buf, size_t len, const struct pd_bpf_prog *bp, uint3
 		o += (size_t)snprintf(buf + o, len - o, "%02x", bp->tags[8 * i + k]);
 	if (btf) {
 		if (i < bp->nr_func_info)
-			short_name = pd_btf_type_name(btf, blen, pd_u32(bp->func_info + (size_t)i * bp->func_info_rec_size + 4));
+			short_name = pd_btf_type_name(btf, blen, pd_bpf_prog_func_type(bp, i));
 	} else if (i == 0 && bp->nr_ksyms == 1) {
 		if (bp->name[0])
 			short_name = bp->name;
@@ -209,53 +201,38 @@ static void bpf_prog_info(struct out *out, struct pdata *p, const unsigned char 
 		if (bp->nr_ksyms == 1) {
 			prog_name(name, sizeof(name), bp, 0, btf, blen);
 			out_printf(out, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", bp->id, name,
-				   pd_u64(bp->ksyms), pd_u32(bp->lens));
+				   pd_bpf_prog_addr(bp, 0), pd_bpf_prog_len(bp, 0));
 			continue;
 		}
 		out_printf(out, "# bpf_prog_info %u:\n", bp->id);
 		for (uint32_t k = 0; k < bp->nr_ksyms; k++) {
 			prog_name(name, sizeof(name), bp, k, btf, blen);
 			out_printf(out, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", k, name,
-				   pd_u64(bp->ksyms + 8 * (size_t)k), pd_u32(bp->lens + 4 * (size_t)k));
+				   pd_bpf_prog_addr(bp, k), pd_bpf_prog_len(bp, k));
 		}
 	}
 	free(v);
 }
 
-/* "name=value" pairs of a PMU's capabilities: u32 nr, then nr pairs of header strings. */
-static void pmu_caps(struct out *out, struct pd_cursor *c, uint32_t nr, const char *pmu)
+/* A PMU's capabilities, "name=value" pairs. */
+static void pmu_caps(struct out *out, const struct pd_pmu_caps *pc)
 {
-	if (!nr) {
+	struct pd_cursor pairs = pc->pairs;
+	const char *pmu = pc->pmu ? pc->pmu : "";
+
+	if (!pc->nr_caps) {
 		out_printf(out, "# %s pmu capabilities: not available\n", pmu);
 		return;
 	}
 	out_printf(out, "# %s pmu capabilities: ", pmu);
-	for (uint32_t i = 0; i < nr; i++) {
-		const char *name = pd_cursor_string(c), *value = name ? pd_cursor_string(c) : NULL;
+	for (uint32_t i = 0; i < pc->nr_caps; i++) {
+		const char *name, *value;
 
-		if (!value)
+		if (!pd_pmu_cap_next(&pairs, &name, &value))
 			break;	/* a stream's record is checked by nobody else: its count is not the word */
 		out_printf(out, "%s%s=%s", i ? ", " : "", name, value);
 	}
 	out_char(out, '\n');
-}
-
-/* PMU_CAPS: u32 nr; per PMU: u32 nr_caps, its pairs, then its name (the name comes last). */
-static void pmus_caps(struct out *out, struct pd_cursor *c)
-{
-	uint32_t nr, ncaps;
-
-	if (!pd_cursor_u32(c, &nr))
-		return;
-	for (uint32_t i = 0; i < nr && pd_cursor_u32(c, &ncaps); i++) {
-		struct pd_cursor pairs = *c;
-
-		/* Skip to the name, then print the pairs under it. */
-		for (uint32_t k = 0; k < 2 * ncaps; k++)
-			if (!pd_cursor_string(c))
-				return;
-		pmu_caps(out, &pairs, ncaps, hstr(c));
-	}
 }
 
 static int u32_cmp(const void *a, const void *b)
@@ -306,8 +283,9 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 		[PD_FEAT_CPUDESC] = "cpudesc", [PD_FEAT_CPUID] = "cpuid",
 	};
 	struct pd_cursor c = { q, q ? q + len : q };
-	struct pd_feat_nrcpus nrcpus = { 0 };
-	struct pd_feat_sample_time stime = { 0 };
+	struct pd_feat_nrcpus nrcpus;
+	struct pd_feat_sample_time stime;
+	struct pd_pmu_caps pc;
 	uint64_t v = 0;
 	uint32_t nr;
 
@@ -323,25 +301,21 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 	}
 	switch (feat) {
 	case PD_FEAT_NRCPUS:
-		if (len >= sizeof(nrcpus))
-			memcpy(&nrcpus, q, sizeof(nrcpus));
-		if (len >= sizeof(nrcpus) || bad)
+		if (pd_feat_nrcpus_decode(q, len, &nrcpus) || bad)
 			out_printf(out, "# nrcpus online : %u\n# nrcpus avail : %u\n", nrcpus.online, nrcpus.available);
 		break;
 	case PD_FEAT_TOTAL_MEM:
-		if (len >= sizeof(v))
-			memcpy(&v, q, sizeof(v));
-		if (len >= sizeof(v) || bad)
+		if (pd_feat_total_mem_decode(q, len, &v) || bad)
 			out_printf(out, "# total memory : %" PRIu64 " kB\n", v);
 		break;
-	case PD_FEAT_CMDLINE:
-		if (pd_cursor_u32(&c, &nr) || bad) {
-			out_str(out, "# cmdline : ");
-			for (uint32_t i = 0; i < nr && !bad; i++) {
-				const char *arg = pd_cursor_string(&c);
+	case PD_FEAT_CMDLINE: {
+		struct pd_cmdline cl;
+		const char *arg;
 
-				if (!arg)
-					break;	/* the record ends first (a stream's, which nothing else checks) */
+		if (pd_cmdline_init(&cl, q, len) || bad) {
+			out_str(out, "# cmdline : ");
+			/* It may end before its count (a stream's record, which nothing else checks). */
+			while (!bad && (arg = pd_cmdline_next(&cl))) {
 				for (const char *ch = arg; *ch; ch++) {
 					if (*ch == '\'')
 						out_char(out, '\\');
@@ -352,6 +326,7 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 			out_char(out, '\n');
 		}
 		break;
+	}
 	case PD_FEAT_EVENT_DESC:
 		if (!pdata__is_pipe(p)) {
 			for (size_t i = 0; i < pdata__nr_evsel(p); i++)
@@ -385,22 +360,19 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 		out_printf(out, "# %s info available, use -I to display\n", pd_feature_name(feat));
 		break;
 	case PD_FEAT_PMU_MAPPINGS:
-		/* u32 nr; per PMU: u32 type, its name. */
 		if (!pd_cursor_u32(&c, &nr) || !nr) {
 			out_str(out, "# pmu mappings: not available\n");
 		} else {
-			uint32_t type;
+			struct pd_pmu_mapping m;
 
 			out_str(out, "# pmu mappings: ");
-			for (uint32_t i = 0; i < nr && pd_cursor_u32(&c, &type); i++)
-				out_printf(out, "%s%s = %u", i ? ", " : "", hstr(&c), type);
+			for (uint32_t i = 0; i < nr && pd_pmu_mapping_next(&c, &m); i++)
+				out_printf(out, "%s%s = %u", i ? ", " : "", m.name ? m.name : "", m.type);
 			out_char(out, '\n');
 		}
 		break;
 	case PD_FEAT_SAMPLE_TIME:
-		if (len >= sizeof(stime))
-			memcpy(&stime, q, sizeof(stime));
-		if (len >= sizeof(stime) || bad) {
+		if (pd_feat_sample_time_decode(q, len, &stime) || bad) {
 			uint64_t a = stime.first, b = stime.last;
 
 			out_printf(out, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000, a % 1000000000 / 1000);
@@ -458,21 +430,21 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 		break;
 	}
 	case PD_FEAT_COMPRESSED: {
-		struct pd_feat_compressed fc = { 0 };
+		struct pd_feat_compressed fc;
 
-		if (len >= sizeof(fc))
-			memcpy(&fc, q, sizeof(fc));
-		if (len >= sizeof(fc) || bad)
+		if (pd_feat_compressed_decode(q, len, &fc) || bad)
 			out_printf(out, "# compressed : %s, level = %d, ratio = %d\n",
 				   fc.type == PD_COMP_ZSTD ? "Zstd" : "Unknown", (int)fc.level, (int)fc.ratio);
 		break;
 	}
 	case PD_FEAT_CPU_PMU_CAPS:
-		if (pd_cursor_u32(&c, &nr))
-			pmu_caps(out, &c, nr, "cpu");
+		if (pd_cpu_pmu_caps_decode(q, len, &pc))
+			pmu_caps(out, &pc);
 		break;
 	case PD_FEAT_PMU_CAPS:
-		pmus_caps(out, &c);
+		if (pd_cursor_u32(&c, &nr))
+			for (uint32_t i = 0; i < nr && pd_pmu_caps_next(&c, &pc); i++)
+				pmu_caps(out, &pc);
 		break;
 	case PD_FEAT_BPF_PROG_INFO:
 		bpf_prog_info(out, p, q, len);

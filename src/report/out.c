@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include "../lib/json.h"
 #include "../lib/log.h"
 #include "out.h"
 
@@ -105,22 +106,14 @@ void out_xhex(struct out *o, uint64_t v)
 	out_hex(o, v);
 }
 
+static void put_out(void *arg, const char *p, size_t n)
+{
+	out_mem(arg, p, n);
+}
+
 void out_json_str(struct out *o, const char *s)
 {
-	out_char(o, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			out_char(o, '\\');
-			out_char(o, (char)c);
-		} else if (c < 0x20) {
-			out_printf(o, "\\u%04x", c);
-		} else {
-			out_char(o, (char)c);
-		}
-	}
-	out_char(o, '"');
+	json_quote(s, put_out, o);
 }
 
 void out_samples_abbrev(struct out *o, uint64_t n)

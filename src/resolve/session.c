@@ -14,7 +14,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "../lib/alloc.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
@@ -137,22 +136,14 @@ static int apply(struct session *s, const struct perf_event_header *h)
 			s->ops->thread_removed(s->ops->arg, rpid, rtid);
 		return err;
 	}
-	case PERF_RECORD_MMAP: {
-		struct pd_mmap_event e;
-
-		if (!PD_VIEW(h, &e))
-			break;
-		return machine__mmap(s->m, cpumode, (int)e.pid, (int)e.tid, e.start, e.len, e.pgoff,
-				     !(h->misc & PERF_RECORD_MISC_MMAP_DATA), 0,
-				     pd_rec_str(h, sizeof(e), name, sizeof(name)));
-	}
+	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
-		struct pd_mmap2_event e;
+		struct pd_mmap mm;
 
-		if (!PD_VIEW(h, &e))
+		if (!pd_mmap_view(h, &mm, name, sizeof(name)))
 			break;
-		return machine__mmap(s->m, cpumode, (int)e.pid, (int)e.tid, e.start, e.len, e.pgoff,
-				     e.prot & PROT_EXEC, e.flags, pd_rec_str(h, sizeof(e), name, sizeof(name)));
+		return machine__mmap(s->m, cpumode, (int)mm.pid, (int)mm.tid, mm.start, mm.len, mm.pgoff,
+				     mm.exec, mm.flags, mm.filename);
 	}
 	case PERF_RECORD_KSYMBOL: {
 		struct pd_ksymbol_event e;

@@ -2128,28 +2128,14 @@ void symcache__kernel_mmap(struct symcache *c, const struct perf_event_header *h
 	char name[256];
 	const char *fn;
 	uint64_t pgoff, start;
+	struct pd_mmap mm;
 
-	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL)
+	if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    !pd_mmap_view(h, &mm, name, sizeof(name)))
 		return;
-	if (h->type == PERF_RECORD_MMAP) {
-		struct pd_mmap_event e;
-
-		if (!PD_VIEW(h, &e))
-			return;
-		pgoff = e.pgoff;
-		start = e.start;
-		fn = pd_rec_str(h, sizeof(e), name, sizeof(name));
-	} else if (h->type == PERF_RECORD_MMAP2) {
-		struct pd_mmap2_event e;
-
-		if (!PD_VIEW(h, &e))
-			return;
-		pgoff = e.pgoff;
-		start = e.start;
-		fn = pd_rec_str(h, sizeof(e), name, sizeof(name));
-	} else {
-		return;
-	}
+	pgoff = mm.pgoff;
+	start = mm.start;
+	fn = mm.filename;
 	if (strncmp(fn, "[kernel.kallsyms", 16)) {
 		/* a module's map: where its .ko's .text was */
 		char buf[256];

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "../lib/json.h"
 #include "stat.h"
 
 void stat_acc__add(struct stat_acc *a, double v)
@@ -243,27 +244,11 @@ static void print_csv(FILE *f, const struct stat_runs *s, const char *sep)
 	}
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* mperf's document (schema in man/mperf-stat.1): perf's field names, one object, a version. */
 static void print_json(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p)
 {
 	fprintf(f, "{\"schema\": \"mperf-stat/%d\", \"version\": %d, \"subject\": ", STAT_JSON_VERSION, STAT_JSON_VERSION);
-	json_str(f, p->subject);
+	json_fputs(f, p->subject);
 	fprintf(f, ", \"runs\": %d, \"elapsed-ns\": %.0f, \"elapsed-stddev-ns\": %.0f", s->runs, s->wall.mean,
 		stat_acc__stddev(&s->wall));
 	if (s->has_workload)
@@ -276,7 +261,7 @@ static void print_json(FILE *f, const struct stat_runs *s, const struct stat_pri
 		double v;
 
 		fprintf(f, "%s\n  {\"index\": %zu, \"event\": ", i ? "," : "", i);
-		json_str(f, e->name);
+		json_fputs(f, e->name);
 		fprintf(f, ", \"supported\": %s, \"counted\": %s, \"counter-value\": ", e->supported ? "true" : "false",
 			counted(e) ? "true" : "false");
 		if (counted(e))
@@ -288,7 +273,7 @@ static void print_json(FILE *f, const struct stat_runs *s, const struct stat_pri
 			e->ena.mean > 0 ? 100.0 * e->run.mean / e->ena.mean : 100.0);
 		if (counted(e) && metric(s, i, &v, unit, sizeof(unit))) {
 			fprintf(f, ", \"metric-value\": %.6f, \"metric-unit\": ", v);
-			json_str(f, unit);
+			json_fputs(f, unit);
 		}
 		fputc('}', f);
 	}

@@ -8,23 +8,8 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include "../lib/json.h"
 #include "stat.h"
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static const char *tf(bool b)
 {
@@ -35,9 +20,9 @@ int stat__summary_json(FILE *f, const struct stat_summary *s)
 {
 	fprintf(f, "{\"schema\": \"mperf-summary/%d\", \"version\": %d, \"source\": ", STAT_SUMMARY_VERSION,
 		STAT_SUMMARY_VERSION);
-	json_str(f, s->source);
+	json_fputs(f, s->source);
 	fprintf(f, ", \"file\": ");
-	json_str(f, s->file);
+	json_fputs(f, s->file);
 	fprintf(f, ",\n \"samples\": %llu, \"lost-records\": %llu, \"lost-events\": %llu",
 		(unsigned long long)s->samples, (unsigned long long)s->lost_records,
 		(unsigned long long)s->lost_events);
@@ -56,7 +41,7 @@ int stat__summary_json(FILE *f, const struct stat_summary *s)
 		const struct check_event *e = &s->ev[i];
 
 		fprintf(f, "%s\n  {\"index\": %zu, \"name\": ", i ? "," : "", i);
-		json_str(f, e->name);
+		json_fputs(f, e->name);
 		fprintf(f, ", \"type\": %u, \"config\": %llu, \"tracking\": %s", e->attr.type,
 			(unsigned long long)e->attr.config, tf(e->tracking));
 		if (e->attr.freq)

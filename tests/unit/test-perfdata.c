@@ -1941,6 +1941,170 @@ static void test_build_id_decode(void)
 	ok(n == head + 8 && !e.name, "a name without its NUL: its size, and no name");
 }
 
+/* MMAP and MMAP2 through the one view every reader of maps uses. */
+static void test_mmap_view(void)
+{
+	union {
+		struct perf_event_header h;
+		unsigned char b[256];
+	} r;
+	struct pd_mmap_event e1 = { .header = { PERF_RECORD_MMAP, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA, 0 },
+				    .pid = 7, .tid = 8, .start = 0x1000, .len = 0x2000, .pgoff = 0x300 };
+	struct pd_mmap2_event e2 = { .header = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID, 0 },
+				     .pid = 9, .tid = 10, .start = 0x4000, .len = 0x1000, .prot = PROT_READ | PROT_EXEC,
+				     .flags = MAP_PRIVATE };
+	char buf[8];
+	struct pd_mmap m;
+
+	e1.header.size = sizeof(e1) + 8;
+	memset(r.b, 0, sizeof(r.b));
+	memcpy(r.b, &e1, sizeof(e1));
+	memcpy(r.b + sizeof(e1), "/a/b", 5);
+	ok(pd_mmap_view(&r.h, &m, buf, sizeof(buf)), "mmap view: MMAP");
+	ok(m.pid == 7 && m.tid == 8 && m.start == 0x1000 && m.len == 0x2000 && m.pgoff == 0x300, "mmap view: MMAP's fields");
+	ok(!m.exec && !m.prot && !m.flags && !m.build_id_size, "mmap view: MMAP_DATA is not exec, no prot, flags, id");
+	is_str(m.filename, "/a/b", "mmap view: MMAP's name in place");
+
+	e2.header.size = sizeof(e2) + 16;
+	e2.build_id_size = 20;
+	e2.build_id[19] = 0x5a;
+	memset(r.b, 0, sizeof(r.b));
+	memcpy(r.b, &e2, sizeof(e2));
+	memcpy(r.b + sizeof(e2), "/usr/lib/libxyz.so", 16);	/* not ended in the record */
+	ok(pd_mmap_view(&r.h, &m, buf, sizeof(buf)), "mmap view: MMAP2");
+	ok(m.pid == 9 && m.exec && m.prot == (PROT_READ | PROT_EXEC) && m.flags == MAP_PRIVATE, "mmap view: MMAP2's prot and flags");
+	ok(m.build_id_size == 20 && m.build_id[19] == 0x5a, "mmap view: MMAP2's build id");
+	is_str(m.filename, "/usr/li", "mmap view: a name the record does not end, copied and cut to the buffer");
+	e2.build_id[19] = 0;
+	memcpy(r.b, &e2, sizeof(e2));
+	ok(pd_mmap_view(&r.h, &m, buf, sizeof(buf)) && !m.build_id_size, "mmap view: an all-zero build id is none");
+	r.h.size = sizeof(e2) - 1;
+	ok(!pd_mmap_view(&r.h, &m, buf, sizeof(buf)), "mmap view: a short MMAP2 is refused");
+	r.h.type = PERF_RECORD_COMM;
+	r.h.size = sizeof(e2);
+	ok(!pd_mmap_view(&r.h, &m, buf, sizeof(buf)), "mmap view: another type is refused");
+}
+
+/* A header string as perf writes it: u32 len (the string, its NUL, padded to 4), then the bytes. */
+static size_t put_hstr(unsigned char *q, const char *str)
+{
+	uint32_t n = (uint32_t)(strlen(str) + 1 + 3) / 4 * 4;
+
+	memcpy(q, &n, 4);
+	memset(q + 4, 0, n);
+	memcpy(q + 4, str, strlen(str));
+	return 4 + n;
+}
+
+/* CMDLINE, PMU_MAPPINGS, PMU_CAPS, CPU_PMU_CAPS and the fixed features, through their decoders. */
+static void test_feature_decoders(void)
+{
+	unsigned char q[256];
+	struct pd_feat_nrcpus nc;
+	struct pd_cmdline cl;
+	struct pd_pmu_mapping m;
+	struct pd_pmu_caps pc;
+	struct pd_cursor c;
+	const char *name, *value;
+	uint32_t u;
+	uint64_t kb = 12345;
+	size_t n;
+
+	u = 2;
+	memcpy(q, &u, 4);
+	n = 4 + put_hstr(q + 4, "perf");
+	n += put_hstr(q + n, "record");
+	ok(pd_cmdline_init(&cl, q, n), "cmdline: its count");
+	is_str(pd_cmdline_next(&cl), "perf", "cmdline: first argument");
+	is_str(pd_cmdline_next(&cl), "record", "cmdline: second argument");
+	ok(!pd_cmdline_next(&cl) && cl.i == cl.nr, "cmdline: the end, all read");
+	ok(pd_cmdline_init(&cl, q, n - 4) && pd_cmdline_next(&cl) && !pd_cmdline_next(&cl) && cl.i == 1,
+	   "cmdline: an argument past the section stops it at 1 of 2");
+	ok(!pd_cmdline_init(&cl, q, 3), "cmdline: no count");
+
+	u = 2;
+	memcpy(q, &u, 4);
+	u = 1;
+	memcpy(q + 4, &u, 4);
+	n = 8 + put_hstr(q + 8, "software");
+	u = 8;
+	memcpy(q + n, &u, 4);
+	n += 4 + put_hstr(q + n + 4, "uprobe");
+	c = (struct pd_cursor){ q + 4, q + n };
+	ok(pd_pmu_mapping_next(&c, &m) && m.type == 1 && m.name && !strcmp(m.name, "software"), "pmu mappings: first");
+	ok(pd_pmu_mapping_next(&c, &m) && m.type == 8 && m.name && !strcmp(m.name, "uprobe"), "pmu mappings: second");
+	ok(!pd_pmu_mapping_next(&c, &m), "pmu mappings: the end");
+
+	/* PMU_CAPS: one PMU with one pair, its name last. */
+	u = 1;
+	memcpy(q, &u, 4);
+	memcpy(q + 4, &u, 4);
+	n = 8 + put_hstr(q + 8, "branches");
+	n += put_hstr(q + n, "32");
+	n += put_hstr(q + n, "cpu_core");
+	c = (struct pd_cursor){ q + 4, q + n };
+	ok(pd_pmu_caps_next(&c, &pc) && pc.nr_caps == 1 && pc.pmu && !strcmp(pc.pmu, "cpu_core"), "pmu caps: the PMU, named after its pairs");
+	ok(pd_pmu_cap_next(&pc.pairs, &name, &value) && !strcmp(name, "branches") && !strcmp(value, "32"), "pmu caps: its pair");
+	ok(pd_cpu_pmu_caps_decode(q + 4, n - 4, &pc) && pc.nr_caps == 1 && !strcmp(pc.pmu, "cpu"), "cpu pmu caps: count, PMU cpu");
+	ok(!pd_cpu_pmu_caps_decode(q, 2, &pc), "cpu pmu caps: no count");
+
+	memcpy(q, &kb, 8);
+	kb = 0;
+	ok(pd_feat_total_mem_decode(q, 8, &kb) && kb == 12345, "total mem: the u64");
+	ok(!pd_feat_nrcpus_decode(q, 7, &nc) && !nc.online && !nc.available, "nrcpus: too short, zeroed");
+}
+
+/* BPF_PROG_INFO: one program entry, its bpf_prog_info at the kernel ABI's offsets, its arrays in the data. */
+static void test_bpf_prog_info(void)
+{
+	unsigned char sec[8 + 8 + PD_BPF_PROG_INFO_MAX + 64] = { 0 };
+	unsigned char *info = sec + 16, *data = info + PD_BPF_PROG_INFO_MAX;
+	uint32_t info_len = PD_BPF_PROG_INFO_MAX, data_len = 64, u;
+	uint64_t arrays = 1u << 3 | 1u << 4 | 1u << 8, v;
+	struct pd_cursor c = { sec, sec + sizeof(sec) };
+	struct pd_bpf_prog bp;
+
+	memcpy(sec, &info_len, 4);
+	memcpy(sec + 4, &data_len, 4);
+	memcpy(sec + 8, &arrays, 8);
+#define PUT32(off, x) (u = (x), memcpy(info + (off), &u, 4))
+#define PUT64(off, x) (v = (x), memcpy(info + (off), &v, 8))
+	PUT32(4, 77);				/* id */
+	memcpy(info + 64, "prog", 4);		/* name */
+	PUT32(104, 2);				/* nr_jited_ksyms */
+	PUT32(108, 2);				/* nr_jited_func_lens */
+	PUT64(112, 0);				/* jited_ksyms: data + 0 */
+	PUT64(120, 16);				/* jited_func_lens: data + 16 */
+	PUT32(128, 5);				/* btf_id */
+	PUT32(132, 8);				/* func_info_rec_size */
+	PUT64(136, 24);				/* func_info: data + 24 */
+	PUT32(144, 2);				/* nr_func_info */
+	PUT32(180, 2);				/* nr_prog_tags */
+	PUT64(184, 40);				/* prog_tags: data + 40 */
+#undef PUT32
+#undef PUT64
+	v = 0xffffffffc0001000ULL; memcpy(data, &v, 8);
+	v = 0xffffffffc0002000ULL; memcpy(data + 8, &v, 8);
+	u = 0x40; memcpy(data + 16, &u, 4);
+	u = 0x80; memcpy(data + 20, &u, 4);
+	u = 11; memcpy(data + 28, &u, 4);	/* func_info[0]: insn_off 0, type 11 */
+	u = 12; memcpy(data + 36, &u, 4);	/* func_info[1]: type 12 */
+	data[40] = 0xab;
+	ok(pd_bpf_prog_next(&c, &bp), "bpf_prog_info: the entry decodes");
+	is_int(bp.id, 77, "bpf_prog_info: id");
+	is_int(bp.btf_id, 5, "bpf_prog_info: btf id");
+	is_str(bp.name, "prog", "bpf_prog_info: name");
+	ok(bp.consistent && bp.nr_ksyms == 2, "bpf_prog_info: two functions, consistent");
+	is_u64(pd_bpf_prog_addr(&bp, 0), 0xffffffffc0001000ULL, "bpf_prog_info: function 0's address");
+	is_u64(pd_bpf_prog_addr(&bp, 1), 0xffffffffc0002000ULL, "bpf_prog_info: function 1's address");
+	is_int(pd_bpf_prog_len(&bp, 0), 0x40, "bpf_prog_info: function 0's size");
+	is_int(pd_bpf_prog_len(&bp, 1), 0x80, "bpf_prog_info: function 1's size");
+	ok(bp.nr_func_info == 2 && pd_bpf_prog_func_type(&bp, 0) == 11 && pd_bpf_prog_func_type(&bp, 1) == 12,
+	   "bpf_prog_info: the functions' BTF type ids");
+	is_int(bp.tags[0], 0xab, "bpf_prog_info: the tags in place");
+	ok(c.p == c.end, "bpf_prog_info: the cursor past the entry");
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mperf-unit-XXXXXX");
@@ -1978,6 +2142,9 @@ int main(void)
 
 	test_names();
 	test_build_id_decode();
+	test_bpf_prog_info();
+	test_feature_decoders();
+	test_mmap_view();
 
 	char path[128];
 	snprintf(path, sizeof(path), "%s/perf.data", tmpdir);

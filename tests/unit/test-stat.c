@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../src/lib/json.h"
 #include "../../src/lib/log.h"
 #include "../../src/stat/stat.h"
 #include "tap.h"
@@ -116,6 +117,18 @@ static char *print(const struct stat_runs *s, enum stat_format fmt)
 	return buf;
 }
 
+/* json_fputs(s) as a string (the caller frees it). */
+static char *json_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	json_fputs(f, s);
+	fclose(f);
+	return buf;
+}
+
 /* The line of out that holds needle, or "". */
 static const char *line_of(const char *out, const char *needle, char *buf, size_t len)
 {
@@ -205,5 +218,15 @@ int main(void)
 	free(r);
 	free(s);
 	test_check();
+	/* The one JSON escaping: quotes, backslashes, control bytes; UTF-8 and the rest as they are. */
+	out = json_of("a\"b\\c\td\x01\x1f\xc3\xa9 ~");
+	is_str(out, "\"a\\\"b\\\\c\\u0009d\\u0001\\u001f\xc3\xa9 ~\"", "json: escapes, UTF-8 as is");
+	free(out);
+	out = json_of(NULL);
+	is_str(out, "\"\"", "json: NULL is the empty string");
+	free(out);
+	out = json_of("\\");
+	is_str(out, "\"\\\\\"", "json: an escape last");
+	free(out);
 	return done_testing();
 }
