@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report__hist on small in-memory images (viewimg.h): perf report
+ * --stdio's text (per-event totals, percentages, the sort order,
+ * --percent-limit, --comms, --pid, --tid, --sort, -n, --percentage
+ * relative, an address no map holds), the JSON document's fields, and
+ * report__stats's counts.  The expected text is what perf report 6.1
+ * prints for the same image (MPERF_VIEWIMG_KEEP=1 keeps it), but for
+ * the tip line, which is mperf's own.
+ *
+ * The image: cpu-clock, worker (pid 1000) twice in mperf_view_hot and
+ * once in mperf_view_cold, period 100 each; task-clock, helper (pid
+ * 2000) at 0x5000, which no map holds, period 300, and thread 1001 of
+ * pid 1000, which has no COMM record, in mperf_view_hot, period 100.
+ * This binary's name (test-hist) is shorter than "Shared Object", so
+ * the columns' widths are fixed.
+ */
+#include "viewimg.h"
+
+static struct view_exe exe;
+static struct viewimg img;
+
+static int build(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", 0, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .time = 1000000000, .ip = VIEW_HOT + 4, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .time = 1000500000, .ip = VIEW_HOT + 8, .period = 100 },
+		{ .ev = 1, .pid = 2000, .tid = 2000, .cpu = 0, .time = 1001000000, .ip = 0x5000, .period = 300 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 2, .time = 1002000000, .ip = VIEW_COLD + 4, .period = 100 },
+		{ .ev = 1, .pid = 1000, .tid = 1001, .cpu = 3, .time = 1003000000, .ip = VIEW_HOT, .period = 100 },
+	};
+	int err = viewimg_begin(&img, ev, 2);
+
+	err |= viewimg_comm(&img, 1000, 1000, "worker");
+	err |= viewimg_comm(&img, 2000, 2000, "helper");
+	err |= viewimg_mmap_exe(&img, 1000, &exe);
+	err |= viewimg_mmap_exe(&img, 2000, &exe);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		err |= viewimg_sample(&img, &s[i]);
+	return err | viewimg_finish(&img);
+}
+
+static char *hist(const struct report_hist_opts *o, int *ret)
+{
+	return view_run(&img, VIEW_HIST, o, ret, NULL);
+}
+
+/* The rows alone (no '#' lines). */
+static char *hist_rows(const struct report_hist_opts *o)
+{
+	char *t = hist(o, NULL), *r = view_rows(t);
+
+	free(t);
+	return r;
+}
+
+static void test_default_text(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	int ret;
+	char *t = hist(&o, &ret);
+
+	is_int(ret, 0, "text: report__hist returns 0");
+	is_str(t,
+	       "# To display the perf.data header info, please use --header/--header-only options.\n"
+	       "#\n"
+	       "#\n"
+	       "# Total Lost Samples: 0\n"
+	       "#\n"
+	       "# Samples: 3  of event 'cpu-clock'\n"
+	       "# Event count (approx.): 300\n"
+	       "#\n"
+	       "# Overhead  Command  Shared Object  Symbol             \n"
+	       "# ........  .......  .............  ...................\n"
+	       "#\n"
+	       "    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  worker   test-hist      [.] mperf_view_cold\n"
+	       "\n"
+	       "\n"
+	       "# Samples: 2  of event 'task-clock'\n"
+	       "# Event count (approx.): 400\n"
+	       "#\n"
+	       "# Overhead  Command  Shared Object     Symbol                \n"
+	       "# ........  .......  ................  ......................\n"
+	       "#\n"
+	       "    75.00%  helper   [unknown]         [.] 0x0000000000005000\n"
+	       "    25.00%  :1001    test-hist         [.] mperf_view_hot\n"
+	       "\n"
+	       "\n"
+	       "#\n"
+	       "# (Tip: mperf report -D shows every record, perf's way)\n"
+	       "#\n",
+	       "text: two events, their totals, shares, order, an unresolved address, a thread without COMM");
+	free(t);
+}
+
+static void test_options(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	char *r;
+
+	o.percent_limit = 50;
+	r = hist_rows(&o);
+	is_str(r,
+	       "    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    75.00%  helper   [unknown]         [.] 0x0000000000005000\n",
+	       "--percent-limit 50 hides the 33.33%% and 25.00%% rows");
+	free(r);
+
+	o = view_hist_defaults();
+	o.comm = "worker";
+	r = hist_rows(&o);
+	is_str(r,
+	       "    66.67%  test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  test-hist      [.] mperf_view_cold\n",
+	       "--comms worker: its rows, shares of the whole, no Command column; none of task-clock");
+	free(r);
+
+	o.relative = true;
+	o.comm = "helper";
+	r = hist_rows(&o);
+	is_str(r, "   100.00%  [unknown]         [.] 0x0000000000005000\n",
+	       "--comms helper --percentage relative: 100%% of what is shown");
+	free(r);
+
+	o = view_hist_defaults();
+	o.pid = "2000";
+	r = hist_rows(&o);
+	is_str(r, "    75.00%  helper   [unknown]         [.] 0x0000000000005000\n", "--pid 2000: helper's row alone");
+	free(r);
+
+	o = view_hist_defaults();
+	o.tid = "1001";
+	r = hist_rows(&o);
+	is_str(r, "    25.00%  :1001    test-hist      [.] mperf_view_hot\n",
+	       "--tid 1001: the thread's row alone, the DSO column as wide as what is shown");
+	free(r);
+
+	o = view_hist_defaults();
+	o.keys[0] = REPORT_KEY_PID;
+	o.keys[1] = REPORT_KEY_SYM;
+	o.nr_keys = 2;
+	o.sort_given = true;
+	r = hist_rows(&o);
+	is_str(r,
+	       "    66.67%     1000:worker   [.] mperf_view_hot\n"
+	       "    33.33%     1000:worker   [.] mperf_view_cold\n"
+	       "    75.00%     2000:helper   [.] 0x0000000000005000\n"
+	       "    25.00%     1001::1001    [.] mperf_view_hot\n",
+	       "--sort pid,sym: pid:comm column");
+	free(r);
+
+	o = view_hist_defaults();
+	o.keys[0] = REPORT_KEY_DSO;
+	o.nr_keys = 1;
+	o.sort_given = true;
+	o.show_nr = true;
+	o.quiet = true;
+	r = hist(&o, NULL);
+	is_str(r,
+	       "   100.00%             3  test-hist    \n"
+	       "\n\n"
+	       "    75.00%             1  [unknown]       \n"
+	       "    25.00%             1  test-hist       \n"
+	       "\n\n",
+	       "--sort dso -n -q: one row per DSO, the samples column, no header lines");
+	free(r);
+}
+
+static void test_json(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	char want[512];
+	int ret;
+	char *t;
+
+	o.json = true;
+	t = hist(&o, &ret);
+	is_int(ret, 0, "json: report__hist returns 0");
+	ok(strstr(t, "\"schema\": \"mperf-report/1\"") != NULL, "json: the schema");
+	ok(strstr(t, "\"sort\": [\"comm\", \"dso\", \"symbol\"]") != NULL, "json: the sort keys");
+	is_str(view_line(t, "\"name\": \"cpu-clock\""),
+	       "    {\"name\": \"cpu-clock\", \"samples\": 3, \"event_count\": 300, \"lost_samples\": 0,",
+	       "json: cpu-clock's samples and event count");
+	is_str(view_line(t, "\"name\": \"task-clock\""),
+	       "    {\"name\": \"task-clock\", \"samples\": 2, \"event_count\": 400, \"lost_samples\": 0,",
+	       "json: task-clock's samples and event count");
+	snprintf(want, sizeof(want),
+		 "      {\"overhead\": 66.6667, \"period\": 200, \"samples\": 2, \"comm\": \"worker\", \"dso\": \"test-hist\", "
+		 "\"level\": \".\", \"symbol\": \"mperf_view_hot\", \"address\": \"%#" PRIx64 "\"},",
+		 VIEW_HOT - exe.start + exe.pgoff);
+	is_str(view_line(t, "\"overhead\": 66.6667"), want, "json: the first row, with the symbol's address in the DSO");
+	is_str(view_line(t, "\"overhead\": 75.0000"),
+	       "      {\"overhead\": 75.0000, \"period\": 300, \"samples\": 1, \"comm\": \"helper\", \"dso\": \"[unknown]\", "
+	       "\"level\": \".\", \"symbol\": null, \"address\": \"0x5000\"},",
+	       "json: an unresolved row: symbol null, the address");
+	ok(strstr(t, "\"comm\": \":1001\"") != NULL, "json: a thread without COMM is :tid");
+	free(t);
+}
+
+static void test_stats(void)
+{
+	int ret;
+	char *t = view_run(&img, VIEW_STATS, NULL, &ret, NULL);
+
+	is_int(ret, 0, "stats: report__stats returns 0");
+	/*
+	 * mperf's documented per-event block (man mperf-report, "-D"): every
+	 * record attributed to the event; perf 6.1 prints SAMPLE alone.
+	 */
+	is_str(t,
+	       "Aggregated stats:\n"
+	       "           TOTAL events:          9\n"
+	       "            COMM events:          2  (22.2%)\n"
+	       "          SAMPLE events:          5  (55.6%)\n"
+	       "           MMAP2 events:          2  (22.2%)\n"
+	       "cpu-clock stats:\n"
+	       "           TOTAL events:          7\n"
+	       "            COMM events:          2\n"
+	       "          SAMPLE events:          3\n"
+	       "           MMAP2 events:          2\n"
+	       "task-clock stats:\n"
+	       "           TOTAL events:          2\n"
+	       "          SAMPLE events:          2\n",
+	       "stats: the records by type, and per event (side-band through their zero id: the first)");
+	free(t);
+}
+
+int main(void)
+{
+	if (view_exe(&exe) || strcmp(exe.base, "test-hist") || build()) {
+		plan(1);
+		skip(1, "no image: /proc/self/maps has no executable mapping of test-hist");
+		return done_testing();
+	}
+	test_default_text();
+	test_options();
+	test_json();
+	test_stats();
+	viewimg_free(&img);
+	return done_testing();
+}
