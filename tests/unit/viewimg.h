@@ -8,8 +8,8 @@
  * temp file, read back into memory, and opened with pdata__open_mem for
  * each view, whose output is caught with open_memstream.
  *
- * Samples fall in two functions of the test binary itself,
- * mperf_view_hot and mperf_view_cold, through the executable mapping of
+ * Samples fall in functions of the test binary itself,
+ * mperf_view_hot, mperf_view_cold and mperf_view_warm, through the executable mapping of
  * /proc/self/exe (an MMAP2 record of its real start, length and offset),
  * or at addresses no map holds.  The images are what perf reads too: run
  * a test with MPERF_VIEWIMG_KEEP=1 and it leaves each image in /tmp and
@@ -30,9 +30,10 @@
 #include "../../src/report/report.h"
 #include "tap.h"
 
-/* Two functions of ours, each some bytes long, to sample in. */
+/* Three functions of ours, each some bytes long, to sample in. */
 void mperf_view_hot(void);
 void mperf_view_cold(void);
+void mperf_view_warm(void);
 static volatile unsigned viewimg_sink;
 __attribute__((noinline, used)) void mperf_view_hot(void)
 {
@@ -45,8 +46,15 @@ __attribute__((noinline, used)) void mperf_view_cold(void)
 		viewimg_sink ^= i * 5;
 }
 
+__attribute__((noinline, used)) void mperf_view_warm(void)
+{
+	for (unsigned i = 0; i < 8; i++)
+		viewimg_sink |= i * 7;
+}
+
 #define VIEW_HOT	((uint64_t)(uintptr_t)&mperf_view_hot)
 #define VIEW_COLD	((uint64_t)(uintptr_t)&mperf_view_cold)
+#define VIEW_WARM	((uint64_t)(uintptr_t)&mperf_view_warm)
 
 /* The sample fields of every event: perf's with several events, and the CPU. */
 #define VIEW_ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
