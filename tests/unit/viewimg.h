@@ -223,7 +223,13 @@ static inline int viewimg_finish(struct viewimg *v)
 {
 	FILE *f;
 	long len;
-	int err = pdw__feat_string(v->w, PD_FEAT_HOSTNAME, "viewhost") |
+	int err = 0;
+
+	/* Branch stacks: the BRANCH_STACK feature says so (its payload is not read). */
+	for (int i = 0; i < v->nr_ev; i++)
+		if (v->ev[i].sample_type & PERF_SAMPLE_BRANCH_STACK)
+			err = pdw__feat_strings(v->w, PD_FEAT_BRANCH_STACK, NULL, 0);
+	err |= pdw__feat_string(v->w, PD_FEAT_HOSTNAME, "viewhost") |
 		  pdw__feat_string(v->w, PD_FEAT_OSRELEASE, "6.1.0") |
 		  pdw__feat_string(v->w, PD_FEAT_ARCH, "x86_64") |
 		  pdw__feat_nrcpus(v->w, 4, 4) |
