@@ -40,7 +40,7 @@ static struct report_diff_opts diff_defaults(void)
 {
 	struct report_diff_opts o = {
 		.hist = { .keys = { REPORT_KEY_DSO, REPORT_KEY_SYM }, .nr_keys = 2, .children = 0,
-			  .cc_mode = REPORT_CC_NONE },
+			  .cc_mode = REPORT_CC_NONE, .kallsyms = view_kallsyms() },
 		.compute = REPORT_DIFF_DELTA_ABS,
 		.order = 1,
 	};

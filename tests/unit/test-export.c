@@ -52,7 +52,7 @@ static int build(void)
 
 static char *export(enum report_export_format fmt, int *ret, size_t *len)
 {
-	struct report_export_opts o = { .format = fmt, .title = "img" };
+	struct report_export_opts o = { .format = fmt, .title = "img", .kallsyms = view_kallsyms() };
 
 	return view_run(&img, VIEW_EXPORT, &o, ret, len);
 }

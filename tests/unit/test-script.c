@@ -49,6 +49,7 @@ static char *script_f(const char *f1, const char *f2)
 	struct report_script_opts o;
 
 	report__script_defaults(&o);
+	o.kallsyms = view_kallsyms();
 	if ((f1 && report__script_fields(&o, f1)) || (f2 && report__script_fields(&o, f2)))
 		return strdup("(-F refused)");
 	return script(&o, NULL);
@@ -67,6 +68,7 @@ static void test_default(void)
 	char *t;
 
 	report__script_defaults(&o);
+	o.kallsyms = view_kallsyms();
 	t = script(&o, &ret);
 	is_int(ret, 0, "default: report__script returns 0");
 	snprintf(want, sizeof(want),

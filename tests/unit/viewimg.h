@@ -289,6 +289,32 @@ static inline char *view_run(const struct viewimg *v, enum view_kind k, const vo
 	return text ? text : strdup("");
 }
 
+/*
+ * An empty kallsyms file for every view: the images have no kernel
+ * samples, and reading this machine's /proc/kallsyms (a third of a
+ * second per view) would make the tests slow and depend on the host.
+ */
+static char viewimg_ksyms[64];
+
+static void viewimg_ksyms_remove(void)
+{
+	unlink(viewimg_ksyms);
+}
+
+static inline const char *view_kallsyms(void)
+{
+	if (!viewimg_ksyms[0]) {
+		int fd;
+
+		snprintf(viewimg_ksyms, sizeof(viewimg_ksyms), "/tmp/mperf-viewimg-ksyms-XXXXXX");
+		if ((fd = mkstemp(viewimg_ksyms)) < 0)
+			return NULL;
+		close(fd);
+		atexit(viewimg_ksyms_remove);
+	}
+	return viewimg_ksyms;
+}
+
 /* cmd/report.c's defaults: comm,dso,sym, perf's call-graph defaults, the branch view as perf picks it. */
 static inline struct report_hist_opts view_hist_defaults(void)
 {
@@ -301,6 +327,7 @@ static inline struct report_hist_opts view_hist_defaults(void)
 		.bkeys = { REPORT_BKEY_COMM, REPORT_BKEY_DSO_FROM, REPORT_BKEY_SYM_FROM, REPORT_BKEY_SYM_TO,
 			   REPORT_BKEY_CYCLES },
 		.nr_bkeys = 5,
+		.kallsyms = view_kallsyms(),
 	};
 
 	return o;
