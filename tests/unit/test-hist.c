@@ -6,7 +6,8 @@
  * relative, an address no map holds), the JSON document's fields, and
  * report__stats's counts.  The expected text is what perf report 6.1
  * prints for the same image (MPERF_VIEWIMG_KEEP=1 keeps it), but for
- * the tip line, which is mperf's own.
+ * the tip line, which is mperf's own.  A second image has call chains:
+ * perf's Children view and its caller graph, and --no-children -g none.
  *
  * The image: cpu-clock, worker (pid 1000) twice in mperf_view_hot and
  * once in mperf_view_cold, period 100 each; task-clock, helper (pid
@@ -230,6 +231,77 @@ static void test_stats(void)
 	free(t);
 }
 
+/* ---- call chains: perf's Children view and its caller graph ---- */
+
+static struct viewimg cc_img;
+
+#define CTX_USER ((uint64_t)PERF_CONTEXT_USER)
+
+/* worker: hot called from cold twice, cold alone once. */
+static int build_chains(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", VIEW_ST | PERF_SAMPLE_CALLCHAIN, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_HOT + 4, .period = 100,
+		  .nr_chain = 3, .chain = { CTX_USER, VIEW_HOT + 4, VIEW_COLD + 8 } },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 2000, .ip = VIEW_HOT + 8, .period = 100,
+		  .nr_chain = 3, .chain = { CTX_USER, VIEW_HOT + 8, VIEW_COLD + 8 } },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 3000, .ip = VIEW_COLD + 4, .period = 100,
+		  .nr_chain = 2, .chain = { CTX_USER, VIEW_COLD + 4 } },
+	};
+	int err = viewimg_begin(&cc_img, ev, 1);
+
+	err |= viewimg_comm(&cc_img, 1000, 1000, "worker");
+	err |= viewimg_mmap_exe(&cc_img, 1000, &exe);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		err |= viewimg_sample(&cc_img, &s[i]);
+	return err | viewimg_finish(&cc_img);
+}
+
+static void test_chains(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	char *t, *r;
+
+	if (build_chains()) {
+		skip(3, "no image with chains");
+		return;
+	}
+	t = view_run(&cc_img, VIEW_HIST, &o, NULL, NULL);
+	r = view_rows(t);
+	ok(strstr(t, "# Children      Self  Command  Shared Object  Symbol") != NULL,
+	   "chains: perf's default is the Children view");
+	/* The rows without blank lines (perf's exact text, blank lines and all, with MPERF_VIEWIMG_KEEP). */
+	is_str(r,
+	       "   100.00%    33.33%  worker   test-hist      [.] mperf_view_cold\n"
+	       "            |\n"
+	       "            ---mperf_view_cold\n"
+	       "               |          \n"
+	       "                --66.67%--mperf_view_hot\n"
+	       "    66.67%    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "            |\n"
+	       "            ---mperf_view_cold\n"
+	       "               mperf_view_hot\n",
+	       "chains: children and self, the caller graph under each entry");
+	free(r);
+	free(t);
+
+	o.children = 0;
+	o.cc_mode = REPORT_CC_NONE;
+	o.cc_asked = true;
+	t = view_run(&cc_img, VIEW_HIST, &o, NULL, NULL);
+	r = view_rows(t);
+	is_str(r,
+	       "    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  worker   test-hist      [.] mperf_view_cold\n",
+	       "chains: --no-children -g none: self shares alone");
+	free(r);
+	free(t);
+	viewimg_free(&cc_img);
+}
+
 int main(void)
 {
 	if (view_exe(&exe) || strcmp(exe.base, "test-hist") || build()) {
@@ -241,6 +313,7 @@ int main(void)
 	test_options();
 	test_json();
 	test_stats();
+	test_chains();
 	viewimg_free(&img);
 	return done_testing();
 }
