@@ -156,6 +156,42 @@ static void test_options(void)
 	free(r);
 
 	o = view_hist_defaults();
+	o.quiet = true;
+	o.sym = "mperf_view_cold";
+	r = hist(&o, NULL);
+	is_str(r, "# symbol: mperf_view_cold\n    33.33%  worker   test-hist    \n\n\n\n\n",
+	       "--symbols -q: the filter said, its rows without the Symbol column");
+	free(r);
+
+	o.sym = NULL;
+	o.dso = "test-hist";
+	r = hist(&o, NULL);
+	is_str(r,
+	       "# dso: test-hist\n"
+	       "    66.67%  worker   [.] mperf_view_hot\n"
+	       "    33.33%  worker   [.] mperf_view_cold\n"
+	       "\n\n"
+	       "    25.00%  :1001    [.] mperf_view_hot\n"
+	       "\n\n",
+	       "--dsos test-hist -q: both events' rows in it, no DSO column");
+	free(r);
+
+	o.dso = "[unknown]";
+	r = hist(&o, NULL);
+	is_str(r, "# dso: [unknown]\n\n\n\n\n", "--dsos [unknown]: matches no row, as perf's");
+	free(r);
+
+	o = view_hist_defaults();
+	o.comm = "worker,helper";
+	r = hist_rows(&o);
+	is_str(r,
+	       "    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  worker   test-hist      [.] mperf_view_cold\n"
+	       "    75.00%  helper   [unknown]         [.] 0x0000000000005000\n",
+	       "--comms worker,helper: a list, the Command column kept");
+	free(r);
+
+	o = view_hist_defaults();
 	o.keys[0] = REPORT_KEY_DSO;
 	o.nr_keys = 1;
 	o.sort_given = true;
