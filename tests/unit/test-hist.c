@@ -7,7 +7,9 @@
  * report__stats's counts.  The expected text is what perf report 6.1
  * prints for the same image (MPERF_VIEWIMG_KEEP=1 keeps it), but for
  * the tip line, which is mperf's own.  A second image has call chains:
- * perf's Children view and its caller graph, and --no-children -g none.
+ * perf's Children view and its caller graph, and --no-children -g none;
+ * a third a GROUP_DESC: one histogram with a column per member, and
+ * --no-group.
  *
  * The image: cpu-clock, worker (pid 1000) twice in mperf_view_hot and
  * once in mperf_view_cold, period 100 each; task-clock, helper (pid
@@ -267,6 +269,57 @@ static void test_stats(void)
 	free(t);
 }
 
+/* ---- event groups: GROUP_DESC makes one histogram of the leader's, a column per member ---- */
+
+static void test_group(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", 0, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_HOT + 4, .period = 300 },
+		{ .ev = 1, .pid = 1000, .tid = 1000, .time = 1001, .ip = VIEW_HOT + 4, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 2000, .ip = VIEW_COLD + 4, .period = 100 },
+		{ .ev = 1, .pid = 1000, .tid = 1000, .time = 2001, .ip = VIEW_COLD + 4, .period = 300 },
+	};
+	const struct pd_group_desc g = { .name = NULL, .leader = 0, .nr_members = 2 };
+	struct report_hist_opts o = view_hist_defaults();
+	struct viewimg gi;
+	int err = viewimg_begin(&gi, ev, 2);
+	char *t, *r;
+
+	err |= viewimg_comm(&gi, 1000, 1000, "worker");
+	err |= viewimg_mmap_exe(&gi, 1000, &exe);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		err |= viewimg_sample(&gi, &s[i]);
+	err |= pdw__feat_group_desc(gi.w, &g, 1);
+	if (err || viewimg_finish(&gi)) {
+		skip(3, "no image with a group");
+		return;
+	}
+	t = view_run(&gi, VIEW_HIST, &o, NULL, NULL);
+	r = view_rows(t);
+	ok(strstr(t, "# Samples: 4  of events 'anon group { cpu-clock, task-clock }'\n"
+		     "# Event count (approx.): 800\n") != NULL,
+	   "group: one histogram for the group, its samples and count");
+	is_str(r,
+	       "    75.00%  25.00%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    25.00%  75.00%  worker   test-hist      [.] mperf_view_cold\n",
+	       "group: a column per member, sorted by the leader's");
+	free(r);
+	free(t);
+
+	o.no_group = true;
+	o.group_set = true;
+	t = view_run(&gi, VIEW_HIST, &o, NULL, NULL);
+	/* perf still says "events" of a leader whose group has members. */
+	ok(strstr(t, "# Samples: 2  of events 'cpu-clock'\n") && strstr(t, "# Samples: 2  of event 'task-clock'\n"),
+	   "--no-group: a histogram per event");
+	free(t);
+	viewimg_free(&gi);
+}
+
 /* ---- call chains: perf's Children view and its caller graph ---- */
 
 static struct viewimg cc_img;
@@ -349,6 +402,7 @@ int main(void)
 	test_options();
 	test_json();
 	test_stats();
+	test_group();
 	test_chains();
 	viewimg_free(&img);
 	return done_testing();
