@@ -5,8 +5,9 @@
  * symbol+offset, DSO path), in time order whatever the file's order, a
  * thread without COMM, an address no map holds, and -F's field lists
  * (report__script_fields): set, added to, taken from, by type, and an
- * unknown field refused.  The expected lines are what perf script 6.1
- * prints for the same image (MPERF_VIEWIMG_KEEP=1 keeps it).
+ * unknown field refused; and a sample's call chain, a line per frame.
+ * The expected lines are what perf script 6.1 prints for the same image
+ * (MPERF_VIEWIMG_KEEP=1 keeps it).
  */
 #include "../../src/lib/err.h"
 #include "logcap.h"
@@ -155,6 +156,42 @@ static void test_fields(void)
 	}
 }
 
+/* A sample with a call chain: perf script's frame lines under it. */
+static void test_chain(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", VIEW_ST | PERF_SAMPLE_CALLCHAIN, 0 },
+	};
+	const struct view_sample s = {
+		.ev = 0, .pid = 1000, .tid = 1000, .cpu = 0, .time = 7000000000ULL, .ip = VIEW_HOT + 4, .period = 100,
+		.nr_chain = 4, .chain = { (uint64_t)PERF_CONTEXT_USER, VIEW_HOT + 4, VIEW_COLD + 8, 0x5000 },
+	};
+	struct report_script_opts o;
+	struct viewimg ci;
+	char want[3 * PATH_MAX + 1024];
+	char *t;
+
+	if (viewimg_begin(&ci, ev, 1) || viewimg_comm(&ci, 1000, 1000, "worker") || viewimg_mmap_exe(&ci, 1000, &exe) ||
+	    viewimg_sample(&ci, &s) || viewimg_finish(&ci)) {
+		skip(1, "no image with a chain");
+		return;
+	}
+	report__script_defaults(&o);
+	o.kallsyms = view_kallsyms();
+	t = view_run(&ci, VIEW_SCRIPT, &o, NULL, NULL);
+	/* perf prints a frame's address in its DSO, and the comm unpadded when there is a chain. */
+	snprintf(want, sizeof(want),
+		 "worker  1000 [000]     7.000000:        100 cpu-clock: \n"
+		 "\t%16" PRIx64 " mperf_view_hot+0x4 (%s)\n"
+		 "\t%16" PRIx64 " mperf_view_cold+0x8 (%s)\n"
+		 "\t            5000 [unknown] ([unknown])\n"
+		 "\n",
+		 VIEW_HOT + 4 - exe.start + exe.pgoff, exe.path, VIEW_COLD + 8 - exe.start + exe.pgoff, exe.path);
+	is_str(t, want, "chain: the sample's line, then a line per frame, leaf first, a blank line");
+	free(t);
+	viewimg_free(&ci);
+}
+
 int main(void)
 {
 	if (view_exe(&exe) || build()) {
@@ -164,6 +201,7 @@ int main(void)
 	}
 	test_default();
 	test_fields();
+	test_chain();
 	viewimg_free(&img);
 	return done_testing();
 }
