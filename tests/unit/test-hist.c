@@ -9,7 +9,7 @@
  * the tip line, which is mperf's own.  A second image has call chains:
  * perf's Children view and its caller graph, and --no-children -g none;
  * a third a GROUP_DESC: one histogram with a column per member, and
- * --no-group.
+ * --no-group; a fourth an exec that renames the command mid-file.
  *
  * The image: cpu-clock, worker (pid 1000) twice in mperf_view_hot and
  * once in mperf_view_cold, period 100 each; task-clock, helper (pid
@@ -52,13 +52,18 @@ static char *hist(const struct report_hist_opts *o, int *ret)
 	return view_run(&img, VIEW_HIST, o, ret, NULL);
 }
 
-/* The rows alone (no '#' lines). */
-static char *hist_rows(const struct report_hist_opts *o)
+/* The rows alone (no '#' lines, no blank ones). */
+static char *hist_rows_of(const struct viewimg *v, const struct report_hist_opts *o)
 {
-	char *t = hist(o, NULL), *r = view_rows(t);
+	char *t = view_run(v, VIEW_HIST, o, NULL, NULL), *r = view_rows(t);
 
 	free(t);
 	return r;
+}
+
+static char *hist_rows(const struct report_hist_opts *o)
+{
+	return hist_rows_of(&img, o);
 }
 
 static void test_default_text(void)
@@ -269,6 +274,64 @@ static void test_stats(void)
 	free(t);
 }
 
+/* ---- a command renamed by exec: perf's comm key is the sample's, the pid column the thread's last ---- */
+
+static void test_comm_change(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_HOT + 4, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 3000, .ip = VIEW_HOT + 8, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 3001, .ip = VIEW_COLD + 8, .period = 100 },
+	};
+	struct report_hist_opts o = view_hist_defaults();
+	struct viewimg ci;
+	int err = viewimg_begin(&ci, ev, 1);
+	char *r;
+
+	err |= viewimg_comm(&ci, 1000, 1000, "worker");
+	err |= viewimg_mmap_exe(&ci, 1000, &exe);
+	err |= viewimg_sample(&ci, &s[0]);
+	err |= viewimg_comm_at(&ci, 1000, 1000, "renamed", 2000);
+	err |= viewimg_sample(&ci, &s[1]);
+	err |= viewimg_sample(&ci, &s[2]);
+	if (err || viewimg_finish(&ci)) {
+		skip(3, "no image with an exec");
+		return;
+	}
+	r = hist_rows_of(&ci, &o);
+	is_str(r,
+	       "    33.33%  renamed  test-hist      [.] mperf_view_cold\n"
+	       "    33.33%  renamed  test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  worker   test-hist      [.] mperf_view_hot\n",
+	       "exec: each sample under the comm it had then");
+	free(r);
+
+	o.keys[0] = REPORT_KEY_PID;
+	o.keys[1] = REPORT_KEY_COMM;
+	o.keys[2] = REPORT_KEY_SYM;
+	o.sort_given = true;
+	r = hist_rows_of(&ci, &o);
+	is_str(r,
+	       "    33.33%     1000:renamed  renamed  [.] mperf_view_cold\n"
+	       "    33.33%     1000:renamed  renamed  [.] mperf_view_hot\n"
+	       "    33.33%     1000:renamed  worker   [.] mperf_view_hot\n",
+	       "exec: --sort pid,comm,sym: the pid column names the thread's last comm");
+	free(r);
+
+	o = view_hist_defaults();
+	o.comm = "renamed";
+	r = hist_rows_of(&ci, &o);
+	is_str(r,
+	       "    33.33%  test-hist      [.] mperf_view_cold\n"
+	       "    33.33%  test-hist      [.] mperf_view_hot\n",
+	       "exec: --comms renamed keeps the samples after the exec");
+	free(r);
+	viewimg_free(&ci);
+}
+
 /* ---- event groups: GROUP_DESC makes one histogram of the leader's, a column per member ---- */
 
 static void test_group(void)
@@ -402,6 +465,7 @@ int main(void)
 	test_options();
 	test_json();
 	test_stats();
+	test_comm_change();
 	test_group();
 	test_chains();
 	viewimg_free(&img);

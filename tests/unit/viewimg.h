@@ -175,6 +175,32 @@ static inline int viewimg_comm(struct viewimg *v, uint32_t pid, uint32_t tid, co
 	return pdw__comm(v->w, pid, tid, comm);
 }
 
+/*
+ * A COMM record at a time (an exec's, as the kernel writes it), its
+ * sample_id trailer that of the first event (VIEW_ST's: tid, time, id,
+ * cpu), where pdw__comm writes a synthesized one at time 0.
+ */
+static inline int viewimg_comm_at(struct viewimg *v, uint32_t pid, uint32_t tid, const char *comm, uint64_t time)
+{
+	uint64_t r[16] = { 0 };
+	struct perf_event_header *h = (struct perf_event_header *)r;
+	size_t n = strlen(comm) + 1, words = 2 + (n + 7) / 8;
+
+	if (n > 16)
+		return -EINVAL;
+	((uint32_t *)r)[2] = pid;
+	((uint32_t *)r)[3] = tid;
+	memcpy(&r[2], comm, n);
+	r[words++] = (uint64_t)pid | (uint64_t)tid << 32;
+	r[words++] = time;
+	r[words++] = 100;
+	r[words++] = 0;
+	h->type = PERF_RECORD_COMM;
+	h->misc = PERF_RECORD_MISC_COMM_EXEC;
+	h->size = (uint16_t)(8 * words);
+	return pdw__write(v->w, r, 8 * words);
+}
+
 /* The test binary's executable mapping in pid. */
 static inline int viewimg_mmap_exe(struct viewimg *v, uint32_t pid, const struct view_exe *x)
 {
