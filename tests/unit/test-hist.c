@@ -9,7 +9,8 @@
  * the tip line, which is mperf's own.  A second image has call chains:
  * perf's Children view and its caller graph, and --no-children -g none;
  * a third a GROUP_DESC: one histogram with a column per member, and
- * --no-group; a fourth an exec that renames the command mid-file.
+ * --no-group; a fourth an exec that renames the command mid-file; a
+ * fifth LOST_SAMPLES and a sample of period 0.
  *
  * The image: cpu-clock, worker (pid 1000) twice in mperf_view_hot and
  * once in mperf_view_cold, period 100 each; task-clock, helper (pid
@@ -332,6 +333,51 @@ static void test_comm_change(void)
 	viewimg_free(&ci);
 }
 
+/* ---- LOST_SAMPLES, and a sample whose period is 0 ---- */
+
+static void test_lost(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_COLD, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 2000, .ip = VIEW_HOT, .period = 0 },
+	};
+	struct report_hist_opts o = view_hist_defaults();
+	struct viewimg li;
+	int err = viewimg_begin(&li, ev, 1);
+	char *t;
+
+	err |= viewimg_comm(&li, 1000, 1000, "worker");
+	err |= viewimg_mmap_exe(&li, 1000, &exe);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		err |= viewimg_sample(&li, &s[i]);
+	err |= pdw__lost_samples(li.w, 0, 100, 7);
+	if (err || viewimg_finish(&li)) {
+		skip(4, "no image with lost samples");
+		return;
+	}
+	t = view_run(&li, VIEW_HIST, &o, NULL, NULL);
+	ok(strstr(t, "# Total Lost Samples: 7\n#\n# Samples: 2  of event 'cpu-clock'\n# Event count (approx.): 100\n") != NULL,
+	   "lost: the LOST_SAMPLES count; a 0-period sample is a sample");
+	ok(strstr(t, "   100.00%  worker   test-hist      [.] mperf_view_cold\n"
+		     "     0.00%  worker   test-hist      [.] mperf_view_hot\n") != NULL,
+	   "lost: the 0-period sample's row at 0.00%%");
+	free(t);
+	o.json = true;
+	t = view_run(&li, VIEW_HIST, &o, NULL, NULL);
+	ok(strstr(t, "\"total_lost_samples\": 7,") &&
+	   strstr(t, "{\"name\": \"cpu-clock\", \"samples\": 2, \"event_count\": 100, \"lost_samples\": 7,"),
+	   "lost: the JSON counts");
+	free(t);
+	t = view_run(&li, VIEW_STATS, NULL, NULL, NULL);
+	ok(strstr(t, "    LOST_SAMPLES events:          1  (") && strstr(t, "    LOST_SAMPLES events:          7\n"),
+	   "lost: stats: one LOST_SAMPLES record, 7 samples lost for the event");
+	free(t);
+	viewimg_free(&li);
+}
+
 /* ---- event groups: GROUP_DESC makes one histogram of the leader's, a column per member ---- */
 
 static void test_group(void)
@@ -466,6 +512,7 @@ int main(void)
 	test_json();
 	test_stats();
 	test_comm_change();
+	test_lost();
 	test_group();
 	test_chains();
 	viewimg_free(&img);
