@@ -108,6 +108,28 @@ static void test_svg(void)
 	free(t);
 }
 
+/* A comm with a quote, a backslash, '<', '&' and a tab: escaped in the SVG, kept in folded lines. */
+static void test_odd_comm(void)
+{
+	struct report_export_opts o = { .format = REPORT_EXPORT_SVG, .title = "img", .kallsyms = view_kallsyms() };
+	struct viewimg oi;
+	char *t;
+
+	if (viewimg_odd_comm(&oi, &exe)) {
+		skip(2, "no image with an odd comm");
+		return;
+	}
+	t = view_run(&oi, VIEW_EXPORT, &o, NULL, NULL);
+	ok(strstr(t, "<title>a&quot;b\\c&lt;d&amp;\t\n1 sample, 100.00%, command</title>") != NULL,
+	   "svg: a comm's quote, '<' and '&' escaped in its title");
+	free(t);
+	o.format = REPORT_EXPORT_FOLDED;
+	t = view_run(&oi, VIEW_EXPORT, &o, NULL, NULL);
+	is_str(t, "# event: cpu-clock\na\"b\\c<d&\t;mperf_view_hot 1\n", "folded: the comm as it is");
+	free(t);
+	viewimg_free(&oi);
+}
+
 /* ---- a little protobuf, to read the profile back ---- */
 
 struct pb {
@@ -261,6 +283,7 @@ int main(void)
 	}
 	test_folded();
 	test_svg();
+	test_odd_comm();
 	test_pprof();
 	viewimg_free(&img);
 	return done_testing();

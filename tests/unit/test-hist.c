@@ -247,6 +247,26 @@ static void test_json(void)
 	free(t);
 }
 
+/* JSON strings escaped: a comm with a quote, a backslash and a tab. */
+static void test_json_escape(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	struct viewimg oi;
+	char *t;
+
+	if (viewimg_odd_comm(&oi, &exe)) {
+		skip(2, "no image with an odd comm");
+		return;
+	}
+	o.json = true;
+	t = view_run(&oi, VIEW_HIST, &o, NULL, NULL);
+	ok(strstr(t, "\"comm\": \"a\\\"b\\\\c<d&\\u0009\"") || strstr(t, "\"comm\": \"a\\\"b\\\\c<d&\\t\""),
+	   "json: a comm's quote, backslash and tab escaped");
+	ok(!strchr(t, '\t'), "json: no raw control character");
+	free(t);
+	viewimg_free(&oi);
+}
+
 static void test_stats(void)
 {
 	int ret;
@@ -510,6 +530,7 @@ int main(void)
 	test_default_text();
 	test_options();
 	test_json();
+	test_json_escape();
 	test_stats();
 	test_comm_change();
 	test_lost();

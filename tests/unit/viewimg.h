@@ -284,6 +284,24 @@ static inline void viewimg_free(struct viewimg *v)
 	v->buf = NULL;
 }
 
+/* A comm that needs escaping in JSON and XML: a quote, a backslash, '<', '&', a tab. */
+#define VIEW_ODD_COMM "a\"b\\c<d&\t"
+
+/* One sample of cpu-clock in mperf_view_hot, by a process named VIEW_ODD_COMM. */
+static inline int viewimg_odd_comm(struct viewimg *v, const struct view_exe *x)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+	};
+	const struct view_sample s = { .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_HOT, .period = 100 };
+	int err = viewimg_begin(v, ev, 1);
+
+	err |= viewimg_comm(v, 1000, 1000, VIEW_ODD_COMM);
+	err |= viewimg_mmap_exe(v, 1000, x);
+	err |= viewimg_sample(v, &s);
+	return err | viewimg_finish(v);
+}
+
 /* ---- the views, into strings (to free) ---- */
 
 enum view_kind { VIEW_HIST, VIEW_BRANCH, VIEW_SCRIPT, VIEW_EXPORT, VIEW_STATS };
