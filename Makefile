@@ -250,4 +250,4 @@ clean:
 	rm -rf $(B) mperf noploop cpuspin callpaths callpaths-nofp
 
 .PHONY: all units check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke FORCE
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

@@ -9,7 +9,7 @@ have_valgrind () {
 }
 
 for t in test-ring test-perfdata test-tracing test-record test-parse-events test-run test-symbols test-machine \
-	test-stat test-rbtree; do
+	test-stat test-rbtree test-hist test-diff test-script test-export test-branch; do
 	test_expect_success VALGRIND "$t under valgrind: no invalid access, no leak" '
 		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 			"$MPERF_ROOT/build/tests/unit/'$t'" >out 2>err ||

@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report__hist on small in-memory images (viewimg.h): perf report
+ * --stdio's text (per-event totals, percentages, the sort order,
+ * --percent-limit, --comms, --pid, --tid, --sort, -n, --percentage
+ * relative, an address no map holds), the JSON document's fields, and
+ * report__stats's counts.  The expected text is what perf report 6.1
+ * prints for the same image (MPERF_VIEWIMG_KEEP=1 keeps it), but for
+ * the tip line, which is mperf's own.  A second image has call chains:
+ * perf's Children view and its caller graph, and --no-children -g none;
+ * a third a GROUP_DESC: one histogram with a column per member, and
+ * --no-group; a fourth an exec that renames the command mid-file; a
+ * fifth LOST_SAMPLES and a sample of period 0.
+ *
+ * The image: cpu-clock, worker (pid 1000) twice in mperf_view_hot and
+ * once in mperf_view_cold, period 100 each; task-clock, helper (pid
+ * 2000) at 0x5000, which no map holds, period 300, and thread 1001 of
+ * pid 1000, which has no COMM record, in mperf_view_hot, period 100.
+ * This binary's name (test-hist) is shorter than "Shared Object", so
+ * the columns' widths are fixed.
+ */
+#include "viewimg.h"
+
+static struct view_exe exe;
+static struct viewimg img;
+
+static int build(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", 0, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .time = 1000000000, .ip = VIEW_HOT + 4, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .time = 1000500000, .ip = VIEW_HOT + 8, .period = 100 },
+		{ .ev = 1, .pid = 2000, .tid = 2000, .cpu = 0, .time = 1001000000, .ip = 0x5000, .period = 300 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 2, .time = 1002000000, .ip = VIEW_COLD + 4, .period = 100 },
+		{ .ev = 1, .pid = 1000, .tid = 1001, .cpu = 3, .time = 1003000000, .ip = VIEW_HOT, .period = 100 },
+	};
+	int err = viewimg_begin(&img, ev, 2);
+
+	err |= viewimg_comm(&img, 1000, 1000, "worker");
+	err |= viewimg_comm(&img, 2000, 2000, "helper");
+	err |= viewimg_mmap_exe(&img, 1000, &exe);
+	err |= viewimg_mmap_exe(&img, 2000, &exe);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		err |= viewimg_sample(&img, &s[i]);
+	return err | viewimg_finish(&img);
+}
+
+static char *hist(const struct report_hist_opts *o, int *ret)
+{
+	return view_run(&img, VIEW_HIST, o, ret, NULL);
+}
+
+/* The rows alone (no '#' lines, no blank ones). */
+static char *hist_rows_of(const struct viewimg *v, const struct report_hist_opts *o)
+{
+	char *t = view_run(v, VIEW_HIST, o, NULL, NULL), *r = view_rows(t);
+
+	free(t);
+	return r;
+}
+
+static char *hist_rows(const struct report_hist_opts *o)
+{
+	return hist_rows_of(&img, o);
+}
+
+static void test_default_text(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	int ret;
+	char *t = hist(&o, &ret);
+
+	is_int(ret, 0, "text: report__hist returns 0");
+	is_str(t,
+	       "# To display the perf.data header info, please use --header/--header-only options.\n"
+	       "#\n"
+	       "#\n"
+	       "# Total Lost Samples: 0\n"
+	       "#\n"
+	       "# Samples: 3  of event 'cpu-clock'\n"
+	       "# Event count (approx.): 300\n"
+	       "#\n"
+	       "# Overhead  Command  Shared Object  Symbol             \n"
+	       "# ........  .......  .............  ...................\n"
+	       "#\n"
+	       "    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  worker   test-hist      [.] mperf_view_cold\n"
+	       "\n"
+	       "\n"
+	       "# Samples: 2  of event 'task-clock'\n"
+	       "# Event count (approx.): 400\n"
+	       "#\n"
+	       "# Overhead  Command  Shared Object     Symbol                \n"
+	       "# ........  .......  ................  ......................\n"
+	       "#\n"
+	       "    75.00%  helper   [unknown]         [.] 0x0000000000005000\n"
+	       "    25.00%  :1001    test-hist         [.] mperf_view_hot\n"
+	       "\n"
+	       "\n"
+	       "#\n"
+	       "# (Tip: mperf report -D shows every record, perf's way)\n"
+	       "#\n",
+	       "text: two events, their totals, shares, order, an unresolved address, a thread without COMM");
+	free(t);
+}
+
+static void test_options(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	char *r;
+
+	o.percent_limit = 50;
+	r = hist_rows(&o);
+	is_str(r,
+	       "    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    75.00%  helper   [unknown]         [.] 0x0000000000005000\n",
+	       "--percent-limit 50 hides the 33.33%% and 25.00%% rows");
+	free(r);
+
+	o = view_hist_defaults();
+	o.comm = "worker";
+	r = hist_rows(&o);
+	is_str(r,
+	       "    66.67%  test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  test-hist      [.] mperf_view_cold\n",
+	       "--comms worker: its rows, shares of the whole, no Command column; none of task-clock");
+	free(r);
+
+	o.relative = true;
+	o.comm = "helper";
+	r = hist_rows(&o);
+	is_str(r, "   100.00%  [unknown]         [.] 0x0000000000005000\n",
+	       "--comms helper --percentage relative: 100%% of what is shown");
+	free(r);
+
+	o = view_hist_defaults();
+	o.pid = "2000";
+	r = hist_rows(&o);
+	is_str(r, "    75.00%  helper   [unknown]         [.] 0x0000000000005000\n", "--pid 2000: helper's row alone");
+	free(r);
+
+	o = view_hist_defaults();
+	o.tid = "1001";
+	r = hist_rows(&o);
+	is_str(r, "    25.00%  :1001    test-hist      [.] mperf_view_hot\n",
+	       "--tid 1001: the thread's row alone, the DSO column as wide as what is shown");
+	free(r);
+
+	o = view_hist_defaults();
+	o.keys[0] = REPORT_KEY_PID;
+	o.keys[1] = REPORT_KEY_SYM;
+	o.nr_keys = 2;
+	o.sort_given = true;
+	r = hist_rows(&o);
+	is_str(r,
+	       "    66.67%     1000:worker   [.] mperf_view_hot\n"
+	       "    33.33%     1000:worker   [.] mperf_view_cold\n"
+	       "    75.00%     2000:helper   [.] 0x0000000000005000\n"
+	       "    25.00%     1001::1001    [.] mperf_view_hot\n",
+	       "--sort pid,sym: pid:comm column");
+	free(r);
+
+	o = view_hist_defaults();
+	o.quiet = true;
+	o.sym = "mperf_view_cold";
+	r = hist(&o, NULL);
+	is_str(r, "# symbol: mperf_view_cold\n    33.33%  worker   test-hist    \n\n\n\n\n",
+	       "--symbols -q: the filter said, its rows without the Symbol column");
+	free(r);
+
+	o.sym = NULL;
+	o.dso = "test-hist";
+	r = hist(&o, NULL);
+	is_str(r,
+	       "# dso: test-hist\n"
+	       "    66.67%  worker   [.] mperf_view_hot\n"
+	       "    33.33%  worker   [.] mperf_view_cold\n"
+	       "\n\n"
+	       "    25.00%  :1001    [.] mperf_view_hot\n"
+	       "\n\n",
+	       "--dsos test-hist -q: both events' rows in it, no DSO column");
+	free(r);
+
+	o.dso = "[unknown]";
+	r = hist(&o, NULL);
+	is_str(r, "# dso: [unknown]\n\n\n\n\n", "--dsos [unknown]: matches no row, as perf's");
+	free(r);
+
+	o = view_hist_defaults();
+	o.comm = "worker,helper";
+	r = hist_rows(&o);
+	is_str(r,
+	       "    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  worker   test-hist      [.] mperf_view_cold\n"
+	       "    75.00%  helper   [unknown]         [.] 0x0000000000005000\n",
+	       "--comms worker,helper: a list, the Command column kept");
+	free(r);
+
+	o = view_hist_defaults();
+	o.keys[0] = REPORT_KEY_DSO;
+	o.nr_keys = 1;
+	o.sort_given = true;
+	o.show_nr = true;
+	o.quiet = true;
+	r = hist(&o, NULL);
+	is_str(r,
+	       "   100.00%             3  test-hist    \n"
+	       "\n\n"
+	       "    75.00%             1  [unknown]       \n"
+	       "    25.00%             1  test-hist       \n"
+	       "\n\n",
+	       "--sort dso -n -q: one row per DSO, the samples column, no header lines");
+	free(r);
+}
+
+static void test_json(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	char want[512];
+	int ret;
+	char *t;
+
+	o.json = true;
+	t = hist(&o, &ret);
+	is_int(ret, 0, "json: report__hist returns 0");
+	ok(strstr(t, "\"schema\": \"mperf-report/1\"") != NULL, "json: the schema");
+	ok(strstr(t, "\"sort\": [\"comm\", \"dso\", \"symbol\"]") != NULL, "json: the sort keys");
+	is_str(view_line(t, "\"name\": \"cpu-clock\""),
+	       "    {\"name\": \"cpu-clock\", \"samples\": 3, \"event_count\": 300, \"lost_samples\": 0,",
+	       "json: cpu-clock's samples and event count");
+	is_str(view_line(t, "\"name\": \"task-clock\""),
+	       "    {\"name\": \"task-clock\", \"samples\": 2, \"event_count\": 400, \"lost_samples\": 0,",
+	       "json: task-clock's samples and event count");
+	snprintf(want, sizeof(want),
+		 "      {\"overhead\": 66.6667, \"period\": 200, \"samples\": 2, \"comm\": \"worker\", \"dso\": \"test-hist\", "
+		 "\"level\": \".\", \"symbol\": \"mperf_view_hot\", \"address\": \"%#" PRIx64 "\"},",
+		 VIEW_HOT - exe.start + exe.pgoff);
+	is_str(view_line(t, "\"overhead\": 66.6667"), want, "json: the first row, with the symbol's address in the DSO");
+	is_str(view_line(t, "\"overhead\": 75.0000"),
+	       "      {\"overhead\": 75.0000, \"period\": 300, \"samples\": 1, \"comm\": \"helper\", \"dso\": \"[unknown]\", "
+	       "\"level\": \".\", \"symbol\": null, \"address\": \"0x5000\"},",
+	       "json: an unresolved row: symbol null, the address");
+	ok(strstr(t, "\"comm\": \":1001\"") != NULL, "json: a thread without COMM is :tid");
+	free(t);
+}
+
+/* JSON strings escaped: a comm with a quote, a backslash and a tab. */
+static void test_json_escape(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	struct viewimg oi;
+	char *t;
+
+	if (viewimg_odd_comm(&oi, &exe)) {
+		skip(2, "no image with an odd comm");
+		return;
+	}
+	o.json = true;
+	t = view_run(&oi, VIEW_HIST, &o, NULL, NULL);
+	ok(strstr(t, "\"comm\": \"a\\\"b\\\\c<d&\\u0009\"") || strstr(t, "\"comm\": \"a\\\"b\\\\c<d&\\t\""),
+	   "json: a comm's quote, backslash and tab escaped");
+	ok(!strchr(t, '\t'), "json: no raw control character");
+	free(t);
+	viewimg_free(&oi);
+}
+
+static void test_stats(void)
+{
+	int ret;
+	char *t = view_run(&img, VIEW_STATS, NULL, &ret, NULL);
+
+	is_int(ret, 0, "stats: report__stats returns 0");
+	/*
+	 * mperf's documented per-event block (man mperf-report, "-D"): every
+	 * record attributed to the event; perf 6.1 prints SAMPLE alone.
+	 */
+	is_str(t,
+	       "Aggregated stats:\n"
+	       "           TOTAL events:          9\n"
+	       "            COMM events:          2  (22.2%)\n"
+	       "          SAMPLE events:          5  (55.6%)\n"
+	       "           MMAP2 events:          2  (22.2%)\n"
+	       "cpu-clock stats:\n"
+	       "           TOTAL events:          7\n"
+	       "            COMM events:          2\n"
+	       "          SAMPLE events:          3\n"
+	       "           MMAP2 events:          2\n"
+	       "task-clock stats:\n"
+	       "           TOTAL events:          2\n"
+	       "          SAMPLE events:          2\n",
+	       "stats: the records by type, and per event (side-band through their zero id: the first)");
+	free(t);
+}
+
+/* ---- a command renamed by exec: perf's comm key is the sample's, the pid column the thread's last ---- */
+
+static void test_comm_change(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_HOT + 4, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 3000, .ip = VIEW_HOT + 8, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 3001, .ip = VIEW_COLD + 8, .period = 100 },
+	};
+	struct report_hist_opts o = view_hist_defaults();
+	struct viewimg ci;
+	int err = viewimg_begin(&ci, ev, 1);
+	char *r;
+
+	err |= viewimg_comm(&ci, 1000, 1000, "worker");
+	err |= viewimg_mmap_exe(&ci, 1000, &exe);
+	err |= viewimg_sample(&ci, &s[0]);
+	err |= viewimg_comm_at(&ci, 1000, 1000, "renamed", 2000);
+	err |= viewimg_sample(&ci, &s[1]);
+	err |= viewimg_sample(&ci, &s[2]);
+	if (err || viewimg_finish(&ci)) {
+		skip(3, "no image with an exec");
+		return;
+	}
+	r = hist_rows_of(&ci, &o);
+	is_str(r,
+	       "    33.33%  renamed  test-hist      [.] mperf_view_cold\n"
+	       "    33.33%  renamed  test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  worker   test-hist      [.] mperf_view_hot\n",
+	       "exec: each sample under the comm it had then");
+	free(r);
+
+	o.keys[0] = REPORT_KEY_PID;
+	o.keys[1] = REPORT_KEY_COMM;
+	o.keys[2] = REPORT_KEY_SYM;
+	o.sort_given = true;
+	r = hist_rows_of(&ci, &o);
+	is_str(r,
+	       "    33.33%     1000:renamed  renamed  [.] mperf_view_cold\n"
+	       "    33.33%     1000:renamed  renamed  [.] mperf_view_hot\n"
+	       "    33.33%     1000:renamed  worker   [.] mperf_view_hot\n",
+	       "exec: --sort pid,comm,sym: the pid column names the thread's last comm");
+	free(r);
+
+	o = view_hist_defaults();
+	o.comm = "renamed";
+	r = hist_rows_of(&ci, &o);
+	is_str(r,
+	       "    33.33%  test-hist      [.] mperf_view_cold\n"
+	       "    33.33%  test-hist      [.] mperf_view_hot\n",
+	       "exec: --comms renamed keeps the samples after the exec");
+	free(r);
+	viewimg_free(&ci);
+}
+
+/* ---- LOST_SAMPLES, and a sample whose period is 0 ---- */
+
+static void test_lost(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_COLD, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 2000, .ip = VIEW_HOT, .period = 0 },
+	};
+	struct report_hist_opts o = view_hist_defaults();
+	struct viewimg li;
+	int err = viewimg_begin(&li, ev, 1);
+	char *t;
+
+	err |= viewimg_comm(&li, 1000, 1000, "worker");
+	err |= viewimg_mmap_exe(&li, 1000, &exe);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		err |= viewimg_sample(&li, &s[i]);
+	err |= pdw__lost_samples(li.w, 0, 100, 7);
+	if (err || viewimg_finish(&li)) {
+		skip(4, "no image with lost samples");
+		return;
+	}
+	t = view_run(&li, VIEW_HIST, &o, NULL, NULL);
+	ok(strstr(t, "# Total Lost Samples: 7\n#\n# Samples: 2  of event 'cpu-clock'\n# Event count (approx.): 100\n") != NULL,
+	   "lost: the LOST_SAMPLES count; a 0-period sample is a sample");
+	ok(strstr(t, "   100.00%  worker   test-hist      [.] mperf_view_cold\n"
+		     "     0.00%  worker   test-hist      [.] mperf_view_hot\n") != NULL,
+	   "lost: the 0-period sample's row at 0.00%%");
+	free(t);
+	o.json = true;
+	t = view_run(&li, VIEW_HIST, &o, NULL, NULL);
+	ok(strstr(t, "\"total_lost_samples\": 7,") &&
+	   strstr(t, "{\"name\": \"cpu-clock\", \"samples\": 2, \"event_count\": 100, \"lost_samples\": 7,"),
+	   "lost: the JSON counts");
+	free(t);
+	t = view_run(&li, VIEW_STATS, NULL, NULL, NULL);
+	ok(strstr(t, "    LOST_SAMPLES events:          1  (") && strstr(t, "    LOST_SAMPLES events:          7\n"),
+	   "lost: stats: one LOST_SAMPLES record, 7 samples lost for the event");
+	free(t);
+	viewimg_free(&li);
+}
+
+/* ---- event groups: GROUP_DESC makes one histogram of the leader's, a column per member ---- */
+
+static void test_group(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 },
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", 0, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_HOT + 4, .period = 300 },
+		{ .ev = 1, .pid = 1000, .tid = 1000, .time = 1001, .ip = VIEW_HOT + 4, .period = 100 },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 2000, .ip = VIEW_COLD + 4, .period = 100 },
+		{ .ev = 1, .pid = 1000, .tid = 1000, .time = 2001, .ip = VIEW_COLD + 4, .period = 300 },
+	};
+	const struct pd_group_desc g = { .name = NULL, .leader = 0, .nr_members = 2 };
+	struct report_hist_opts o = view_hist_defaults();
+	struct viewimg gi;
+	int err = viewimg_begin(&gi, ev, 2);
+	char *t, *r;
+
+	err |= viewimg_comm(&gi, 1000, 1000, "worker");
+	err |= viewimg_mmap_exe(&gi, 1000, &exe);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		err |= viewimg_sample(&gi, &s[i]);
+	err |= pdw__feat_group_desc(gi.w, &g, 1);
+	if (err || viewimg_finish(&gi)) {
+		skip(3, "no image with a group");
+		return;
+	}
+	t = view_run(&gi, VIEW_HIST, &o, NULL, NULL);
+	r = view_rows(t);
+	ok(strstr(t, "# Samples: 4  of events 'anon group { cpu-clock, task-clock }'\n"
+		     "# Event count (approx.): 800\n") != NULL,
+	   "group: one histogram for the group, its samples and count");
+	is_str(r,
+	       "    75.00%  25.00%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    25.00%  75.00%  worker   test-hist      [.] mperf_view_cold\n",
+	       "group: a column per member, sorted by the leader's");
+	free(r);
+	free(t);
+
+	o.no_group = true;
+	o.group_set = true;
+	t = view_run(&gi, VIEW_HIST, &o, NULL, NULL);
+	/* perf still says "events" of a leader whose group has members. */
+	ok(strstr(t, "# Samples: 2  of events 'cpu-clock'\n") && strstr(t, "# Samples: 2  of event 'task-clock'\n"),
+	   "--no-group: a histogram per event");
+	free(t);
+	viewimg_free(&gi);
+}
+
+/* ---- call chains: perf's Children view and its caller graph ---- */
+
+static struct viewimg cc_img;
+
+#define CTX_USER ((uint64_t)PERF_CONTEXT_USER)
+
+/* worker: hot called from cold twice, cold alone once. */
+static int build_chains(void)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", VIEW_ST | PERF_SAMPLE_CALLCHAIN, 0 },
+	};
+	const struct view_sample s[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 1000, .ip = VIEW_HOT + 4, .period = 100,
+		  .nr_chain = 3, .chain = { CTX_USER, VIEW_HOT + 4, VIEW_COLD + 8 } },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 2000, .ip = VIEW_HOT + 8, .period = 100,
+		  .nr_chain = 3, .chain = { CTX_USER, VIEW_HOT + 8, VIEW_COLD + 8 } },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .time = 3000, .ip = VIEW_COLD + 4, .period = 100,
+		  .nr_chain = 2, .chain = { CTX_USER, VIEW_COLD + 4 } },
+	};
+	int err = viewimg_begin(&cc_img, ev, 1);
+
+	err |= viewimg_comm(&cc_img, 1000, 1000, "worker");
+	err |= viewimg_mmap_exe(&cc_img, 1000, &exe);
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		err |= viewimg_sample(&cc_img, &s[i]);
+	return err | viewimg_finish(&cc_img);
+}
+
+static void test_chains(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+	char *t, *r;
+
+	if (build_chains()) {
+		skip(3, "no image with chains");
+		return;
+	}
+	t = view_run(&cc_img, VIEW_HIST, &o, NULL, NULL);
+	r = view_rows(t);
+	ok(strstr(t, "# Children      Self  Command  Shared Object  Symbol") != NULL,
+	   "chains: perf's default is the Children view");
+	/* The rows without blank lines (perf's exact text, blank lines and all, with MPERF_VIEWIMG_KEEP). */
+	is_str(r,
+	       "   100.00%    33.33%  worker   test-hist      [.] mperf_view_cold\n"
+	       "            |\n"
+	       "            ---mperf_view_cold\n"
+	       "               |          \n"
+	       "                --66.67%--mperf_view_hot\n"
+	       "    66.67%    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "            |\n"
+	       "            ---mperf_view_cold\n"
+	       "               mperf_view_hot\n",
+	       "chains: children and self, the caller graph under each entry");
+	free(r);
+	free(t);
+
+	o.children = 0;
+	o.cc_mode = REPORT_CC_NONE;
+	o.cc_asked = true;
+	t = view_run(&cc_img, VIEW_HIST, &o, NULL, NULL);
+	r = view_rows(t);
+	is_str(r,
+	       "    66.67%  worker   test-hist      [.] mperf_view_hot\n"
+	       "    33.33%  worker   test-hist      [.] mperf_view_cold\n",
+	       "chains: --no-children -g none: self shares alone");
+	free(r);
+	free(t);
+	viewimg_free(&cc_img);
+}
+
+int main(void)
+{
+	if (view_exe(&exe) || strcmp(exe.base, "test-hist") || build()) {
+		plan(1);
+		skip(1, "no image: /proc/self/maps has no executable mapping of test-hist");
+		return done_testing();
+	}
+	test_default_text();
+	test_options();
+	test_json();
+	test_json_escape();
+	test_stats();
+	test_comm_change();
+	test_lost();
+	test_group();
+	test_chains();
+	viewimg_free(&img);
+	return done_testing();
+}
