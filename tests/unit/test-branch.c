@@ -138,7 +138,7 @@ static void test_view(void)
 }
 
 /* --sort with the branch keys, -q. */
-static char *branch_sorted(const enum report_bkey *k, int n)
+static char *branch_sorted(const enum report_key *k, int n)
 {
 	struct report_hist_opts o = view_hist_defaults();
 
@@ -151,9 +151,9 @@ static char *branch_sorted(const enum report_bkey *k, int n)
 
 static void test_keys(void)
 {
-	static const enum report_bkey k1[] = { REPORT_BKEY_MISPREDICT, REPORT_BKEY_CYCLES };
-	static const enum report_bkey k2[] = { REPORT_BKEY_DSO_TO, REPORT_BKEY_DSO_FROM };
-	static const enum report_bkey k3[] = { REPORT_BKEY_IN_TX, REPORT_BKEY_ABORT };
+	static const enum report_key k1[] = { REPORT_KEY_MISPREDICT, REPORT_KEY_CYCLES };
+	static const enum report_key k2[] = { REPORT_KEY_DSO_TO, REPORT_KEY_DSO_FROM };
+	static const enum report_key k3[] = { REPORT_KEY_IN_TX, REPORT_KEY_ABORT };
 	char *t;
 
 	t = branch_sorted(k1, 2);

@@ -368,8 +368,8 @@ static inline struct report_hist_opts view_hist_defaults(void)
 		.children = -1,
 		.cc_min_percent = 0.5,
 		.branch = -1,
-		.bkeys = { REPORT_BKEY_COMM, REPORT_BKEY_DSO_FROM, REPORT_BKEY_SYM_FROM, REPORT_BKEY_SYM_TO,
-			   REPORT_BKEY_CYCLES },
+		.bkeys = { REPORT_KEY_COMM, REPORT_KEY_DSO_FROM, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
+			   REPORT_KEY_CYCLES },
 		.nr_bkeys = 5,
 		.kallsyms = view_kallsyms(),
 	};
