@@ -376,30 +376,20 @@ int evlist__open(struct evlist *el, struct record_result *res)
 	return 0;
 }
 
-static int open_one(struct evlist *el, struct record_result *res, size_t i, int c, int th)
+/*
+ * What perf does when the kernel refuses event i with err, in perf's
+ * order: change the attr (or every event's, for a feature the kernel
+ * lacks) and say true to open it again; false when nothing is left to try.
+ */
+static bool open_fallback(struct evlist *el, struct record_result *res, size_t i, int err)
 {
-	size_t k = evlist__idx(el, i, c, th);
-	int fd, pid = el->t->tids[th], cpu = el->t->cpus[c];
-	/* A member joins its leader's group on the same CPU and thread (the leader opened first). */
-	int group_fd = el->leader[i] != (int)i ? evlist__fd(el, (size_t)el->leader[i], c, th) : -1;
-again:
-	fd = host_perf_event_open(&el->attr[i], pid, cpu, group_fd);
-	{
-		int e = errno;	/* the log hook may change it */
-
-		/* -v: each open as perf -v shows it. */
-		mperf_log(MPERF_LOG_DEBUG, "sys_perf_event_open: '%s' pid %d  cpu %d  group_fd %d  flags %#lx = %d%s%s",
-			  res->ev[i].name, pid, cpu, group_fd, (unsigned long)PERF_FLAG_FD_CLOEXEC, fd < 0 ? -e : fd,
-			  fd < 0 ? " " : "", fd < 0 ? strerror(e) : "");
-		errno = e;
-	}
-	if (fd < 0 && el->precise_max[i] && el->attr[i].precise_ip && (errno == EINVAL || errno == EOPNOTSUPP)) {
+	if (el->precise_max[i] && el->attr[i].precise_ip && (err == EINVAL || err == EOPNOTSUPP)) {
 		/* :P asks for the most precise the PMU can do: step down to it, as perf does. */
 		el->attr[i].precise_ip--;
-		goto again;
+		return true;
 	}
-	if (fd < 0 && (errno == ENOENT || errno == ENODEV || errno == ENXIO ||
-		       errno == EOPNOTSUPP) && is_cycles(&el->attr[i])) {
+	if ((err == ENOENT || err == ENODEV || err == ENXIO || err == EOPNOTSUPP) &&
+	    is_cycles(&el->attr[i])) {
 		/* No PMU (a VM): perf falls back to the cpu-clock timer. */
 		el->attr[i].type = PERF_TYPE_SOFTWARE;
 		el->attr[i].config = PERF_COUNT_SW_CPU_CLOCK;
@@ -414,11 +404,11 @@ again:
 		if (!res->fell_back)
 			mperf_log(MPERF_LOG_NOTICE,
 				  "'cycles' is not supported on this machine (%s): falling back to 'cpu-clock', as perf does",
-				  unsupported_why(PERF_TYPE_HARDWARE, errno));
+				  unsupported_why(PERF_TYPE_HARDWARE, err));
 		res->fell_back = true;
-		goto again;
+		return true;
 	}
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !el->attr[i].exclude_kernel &&
+	if ((err == EACCES || err == EPERM) && !el->attr[i].exclude_kernel &&
 	    !el->attr[i].exclude_user) {
 		/*
 		 * perf_event_paranoid refuses the kernel to this user: perf
@@ -444,20 +434,20 @@ again:
 				  "kernel.perf_event_paranoid is %d: recording user space only ('%s'), as perf does; lower it or use CAP_PERFMON to see the kernel",
 				  host_perf_event_paranoid(), res->ev[i].name);
 		res->user_only = true;
-		goto again;
+		return true;
 	}
-	if (fd < 0 && errno == EINVAL && (el->attr[i].ksymbol || el->attr[i].bpf_event)) {
+	if (err == EINVAL && (el->attr[i].ksymbol || el->attr[i].bpf_event)) {
 		/* Kernels before 5.1 know neither (perf drops them the same way). */
 		el->attr[i].ksymbol = el->attr[i].bpf_event = 0;
-		goto again;
+		return true;
 	}
-	if (fd < 0 && errno == EINVAL && (el->attr[i].read_format & PERF_FORMAT_LOST)) {
+	if (err == EINVAL && (el->attr[i].read_format & PERF_FORMAT_LOST)) {
 		/* Kernels before 6.0 do not know PERF_FORMAT_LOST. */
 		for (size_t j = 0; j < el->nr_ev; j++)
 			el->attr[j].read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-		goto again;
+		return true;
 	}
-	if (fd < 0 && errno == EINVAL && (el->attr[i].exclude_guest || el->attr[i].exclude_host)) {
+	if (err == EINVAL && (el->attr[i].exclude_guest || el->attr[i].exclude_host)) {
 		/*
 		 * A kernel (or PMU) that cannot tell guest from host: perf's
 		 * missing-features probe then clears exclude_guest and
@@ -465,36 +455,62 @@ again:
 		 */
 		for (size_t j = 0; j < el->nr_ev; j++)
 			el->attr[j].exclude_guest = el->attr[j].exclude_host = 0;
-		goto again;
+		return true;
 	}
-	if (fd < 0) {
-		int e = errno;
-		char msg[512];
+	return false;
+}
 
-		if (e == ESRCH && el->t->has_task)
-			return el->nr_threads > 1 ? -ESRCH :
-			       mperf_error(-ESRCH, "thread %d has exited: nothing to record", pid);
-		if (e == EINVAL && el->attr[i].freq) {
-			/* The kernel lowers the limit on its own when sampling takes too long. */
-			int max = host_max_sample_rate();
+/* The error of an event the kernel refused after every fallback, in one line. */
+static int open_failed(struct evlist *el, struct record_result *res, size_t i, int pid, int cpu, int e)
+{
+	char msg[512];
 
-			if (max > 0 && el->attr[i].sample_freq > (uint64_t)max)
-				return mperf_error(-e, "cannot sample event '%s' at %llu Hz: kernel.perf_event_max_sample_rate is %d now (lower -F, or raise the limit)",
-						   res->ev[i].name, (unsigned long long)el->attr[i].sample_freq, max);
-		}
-		if (e == EOVERFLOW && el->attr[i].sample_max_stack) {
-			/* The kernel's answer to a chain deeper than its limit (a max-stack= term). */
-			char buf[32];
-			int max = -1;
+	if (e == ESRCH && el->t->has_task)
+		return el->nr_threads > 1 ? -ESRCH :
+		       mperf_error(-ESRCH, "thread %d has exited: nothing to record", pid);
+	if (e == EINVAL && el->attr[i].freq) {
+		/* The kernel lowers the limit on its own when sampling takes too long. */
+		int max = host_max_sample_rate();
 
-			if (host_read_small_file("/proc/sys/kernel/perf_event_max_stack", buf, sizeof(buf)) > 0)
-				max = atoi(buf);
-			return mperf_error(-e, "cannot record call chains of %u frames for event '%s': kernel.perf_event_max_stack is %d (lower max-stack=, or raise the limit)",
-					   (unsigned int)el->attr[i].sample_max_stack, res->ev[i].name, max);
-		}
-		record__open_error(msg, sizeof(msg), res->ev[i].name, el->attr[i].type, cpu, e,
-				   e == EACCES || e == EPERM ? host_perf_event_paranoid() : INT_MIN);
-		return mperf_error(-e, "%s", msg);
+		if (max > 0 && el->attr[i].sample_freq > (uint64_t)max)
+			return mperf_error(-e, "cannot sample event '%s' at %llu Hz: kernel.perf_event_max_sample_rate is %d now (lower -F, or raise the limit)",
+					   res->ev[i].name, (unsigned long long)el->attr[i].sample_freq, max);
+	}
+	if (e == EOVERFLOW && el->attr[i].sample_max_stack) {
+		/* The kernel's answer to a chain deeper than its limit (a max-stack= term). */
+		char buf[32];
+		int max = -1;
+
+		if (host_read_small_file("/proc/sys/kernel/perf_event_max_stack", buf, sizeof(buf)) > 0)
+			max = atoi(buf);
+		return mperf_error(-e, "cannot record call chains of %u frames for event '%s': kernel.perf_event_max_stack is %d (lower max-stack=, or raise the limit)",
+				   (unsigned int)el->attr[i].sample_max_stack, res->ev[i].name, max);
+	}
+	record__open_error(msg, sizeof(msg), res->ev[i].name, el->attr[i].type, cpu, e,
+			   e == EACCES || e == EPERM ? host_perf_event_paranoid() : INT_MIN);
+	return mperf_error(-e, "%s", msg);
+}
+
+static int open_one(struct evlist *el, struct record_result *res, size_t i, int c, int th)
+{
+	size_t k = evlist__idx(el, i, c, th);
+	int fd, pid = el->t->tids[th], cpu = el->t->cpus[c];
+	/* A member joins its leader's group on the same CPU and thread (the leader opened first). */
+	int group_fd = el->leader[i] != (int)i ? evlist__fd(el, (size_t)el->leader[i], c, th) : -1;
+
+	for (;;) {
+		int e;
+
+		fd = host_perf_event_open(&el->attr[i], pid, cpu, group_fd);
+		e = errno;	/* the log hook may change it */
+		/* -v: each open as perf -v shows it. */
+		mperf_log(MPERF_LOG_DEBUG, "sys_perf_event_open: '%s' pid %d  cpu %d  group_fd %d  flags %#lx = %d%s%s",
+			  res->ev[i].name, pid, cpu, group_fd, (unsigned long)PERF_FLAG_FD_CLOEXEC, fd < 0 ? -e : fd,
+			  fd < 0 ? " " : "", fd < 0 ? strerror(e) : "");
+		if (fd >= 0)
+			break;
+		if (!open_fallback(el, res, i, e))
+			return open_failed(el, res, i, pid, cpu, e);
 	}
 	el->fd[k] = fd;
 	if (el->renamed[i])
