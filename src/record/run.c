@@ -3,6 +3,26 @@
  * mperf record: open every event on every online CPU for the workload,
  * funnel all events of a CPU into one ring buffer, and drain the buffers
  * into a perf.data file until the workload ends.
+ *
+ * record__run, step by step: the target (target.c) and the events
+ * (evlist__init), the tracepoints' formats and filters checked
+ * (tracing__init), all before anything runs; the signal table installed
+ * (SIGCHLD, SIGINT, SIGTERM, SIGHUP blocked but inside ppoll; the old
+ * handlers and mask restored at the end); the workload forked, held on a
+ * pipe (workload.c: the child puts back the handlers and mask found here
+ * before it execs); evlist__open on every CPU and thread; drain__map, one
+ * buffer per CPU (the first event's fd owns it, the others are redirected
+ * with PERF_EVENT_IOC_SET_OUTPUT); the old file renamed to .old; the
+ * writer, the events, the host's features, GROUP_DESC, TRACING_DATA;
+ * synthesize (the kernel map, its length patched in at the end but found
+ * first in pipe mode; the tasks already running; COMM; FINISHED_INIT);
+ * the workload released (its events start at its exec) or a running
+ * target's events enabled; drain__loop until a signal or every buffer
+ * hangs up; the workload ended if a signal stopped the recording or the
+ * traced tasks are gone (wind_down: SIGTERM, draining while it exits); a
+ * last drain; finish (LOST_SAMPLES from read(2) of every
+ * fd, the kernel map's length, BUILD_ID, SAMPLE_TIME, pdw__finish, then
+ * perf's build-id cache).
  */
 #include <errno.h>
 #include <pthread.h>
