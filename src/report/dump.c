@@ -17,6 +17,7 @@
 #include "dump.h"
 #include "report.h"
 #include "../resolve/session.h"
+#include "stats.h"
 #include "../resolve/stackwalk.h"
 #include "../resolve/symbols.h"
 

@@ -15,6 +15,7 @@
 #include "out.h"
 #include "report.h"
 #include "../resolve/session.h"
+#include "stats.h"
 
 struct stats {
 	struct pdata *p;

@@ -71,16 +71,4 @@ struct session_ops {
  */
 int session__run(struct pdata *p, const char *label, const struct session_ops *ops);
 
-/* ---- stats: the end block of -D, a consumer of its own ---- */
-
-struct stats;
-struct out;
-
-struct stats *stats__new(struct pdata *p);
-void stats__delete(struct stats *st);
-int stats__record(struct stats *st, const struct session_record *r);
-int stats__sample(struct stats *st, const struct session_sample *ss);
-/* "Aggregated stats:" and, per event, its TOTAL and a row per record type. */
-void stats__print(const struct stats *st, struct out *out, bool after_dump);
-
 #endif
