@@ -136,8 +136,8 @@ units: $(UNIT_BIN)
 #               they change a machine-wide setting for a moment, those
 #               that lower kernel.perf_event_max_sample_rate (when
 #               MPERF_TEST_SYSCTL=1)
-# .ci/run runs check, then check-perf and the slow and lone tests (check-all
-# without running check's tests twice), then check again under sanitizers.
+# .ci/run runs check, check-perf (whole scripts: their tests without perf
+# run again), the slow and lone tests, then check again under sanitizers.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PROVE = prove --timer -j$(JOBS)
 TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
