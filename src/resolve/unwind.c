@@ -912,8 +912,20 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 	struct uproc *p;
 	uint64_t ip;
 
+	struct unwind_map m;
+	int found;
+
 	if (!max || !reg_of(s, PERF_REG_IP, &ip))
 		return 0;
+	/*
+	 * perf reports the module of the registers' ip to libdw before the
+	 * walk, on a Dwfl of the sample's own: with no map there (a sample
+	 * taken inside execve, whose user ip is the old program's) libdw has
+	 * no module to take the machine from, the walk cannot start, and the
+	 * sample has no user frames at all, not even its ip.
+	 */
+	if ((found = s->find_map(s->arg, ip, &m)) <= 0)
+		return found;
 	ips[0] = ip;
 	if (max == 1 || !reg_of(s, PERF_REG_SP, &ip) || s->stack_size < 8 || !s->stack)
 		return 1;

@@ -51,7 +51,8 @@ void unwinder__delete(struct unwinder *u);
  * ip, then each caller's return address minus one (as perf reports them,
  * inside the call).  Unwinding stops where the CFI ends or cannot go on;
  * the frames found until then are kept.  The number of frames (0 without
- * an ip among the registers), or -ENOMEM.
+ * an ip among the registers, or without a map at the ip, as perf), or a
+ * negative code (-ENOMEM, or find_map's).
  */
 ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t *ips, size_t max);
 
