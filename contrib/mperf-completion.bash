@@ -6,7 +6,7 @@
 _mperf_options()
 {
 	"${1:-mperf}" "$2" -h 2>/dev/null |
-		sed -n 's/^ *\(-[a-zA-Z]\), \(--[a-z][a-z-]*\).*/\1 \2/p; s/^ *\(--[a-z][a-z-]*\).*/\1/p'
+		sed -n 's/^ *\(-[a-zA-Z]\), \(--[a-z][a-z-]*\).*/\1 \2/p; s/^ \{1,8\}\(--[a-z][a-z-]*\).*/\1/p'
 }
 
 # Event names, as -e takes them: each name of `mperf list` (both sides of

@@ -101,6 +101,9 @@ test_expect_success 'mperf record --ev<TAB> and mperf report --js<TAB>: options 
 	diff expect out &&
 	complete_words mperf report --percentage "" >out &&
 	printf "relative\nabsolute\n" >expect &&
+	diff expect out &&
+	complete_words mperf record --call >out &&
+	echo --call-graph >expect &&
 	diff expect out
 '
 
