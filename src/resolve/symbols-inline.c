@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf's inline frames of a user address (symcache__inlines): the
+ * functions the DWARF of the DSO's symbol file places there, innermost
+ * first, as addr2line -i names them, cached per DSO and address.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../host/host.h"
+#include "../lib/hash.h"
+#include "symbols-internal.h"
+#include "symbols.h"
+
+/*
+ * The .debug_* sections an inline lookup never reads: the line table,
+ * location lists, macros, the frame table, the name indexes.
+ */
+static bool unread_section(const char *name)
+{
+	static const char *const unread[] = {
+		"line", "loc", "loclists", "macro", "macinfo", "frame", "pubnames", "pubtypes", "names",
+		"gnu_pubnames", "gnu_pubtypes",
+	};
+
+	if (!strncmp(name, ".debug_", 7))
+		name += 7;
+	else if (!strncmp(name, ".zdebug_", 8))
+		name += 8;
+	else
+		return false;
+	for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++)
+		if (!strcmp(name, unread[i]))
+			return true;
+	return false;
+}
+
+/*
+ * libdw inflates every compressed .debug_* section of a file when it
+ * opens it as DWARF (the separate debug files of libc and ld.so are
+ * compressed), most of them for nothing here: the file is mapped
+ * privately and the sections an inline lookup never reads are renamed
+ * in that copy of the section names (".debug_line" -> "_debug_line"),
+ * so that libdw leaves them alone.  The file is never written.
+ */
+static Elf *dwarf_elf(int fd)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	Elf_Scn *scn = NULL, *strscn;
+	Elf_Data *names;
+	size_t shstrndx;
+
+	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx) ||
+	    !(strscn = elf_getscn(e, shstrndx)) || !(names = elf_getdata(strscn, NULL)) || !names->d_buf)
+		return e;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_name >= names->d_size)
+			continue;
+		char *name = (char *)names->d_buf + sh.sh_name;
+
+		if (memchr(name, 0, names->d_size - sh.sh_name) && unread_section(name))
+			name[0] = '_';
+	}
+	return e;
+}
+
+/*
+ * The DWARF of the file the DSO's symbols came from (a separate debug
+ * file, or the file itself), opened at the first lookup.
+ */
+static Dwarf *dso_dwarf(struct dso *d)
+{
+	const char *src = d->symsrc ? d->symsrc : d->runtime ? d->runtime : d->path;
+
+	if (d->dw_tried)
+		return d->dw;
+	d->dw_tried = true;
+	d->dw_fd = src[0] == '/' ? host_open_regular(src) : -1;
+	if (d->dw_fd >= 0 && (d->dw_elf = dwarf_elf(d->dw_fd)))
+		d->dw = dwarf_begin_elf(d->dw_elf, DWARF_C_READ, NULL);
+	if (d->dw_fd >= 0 && !d->dw) {
+		elf_end(d->dw_elf);
+		d->dw_elf = NULL;
+		close(d->dw_fd);
+		d->dw_fd = -1;
+	}
+	return d->dw;
+}
+
+/* The address the DWARF uses for an address of file-offset space. */
+static uint64_t offset_to_vaddr(const struct dso *d, uint64_t off)
+{
+	for (size_t k = 0; k < d->sg.n; k++)
+		if (off >= d->sg.v[k].p_offset && off < d->sg.v[k].p_offset + d->sg.v[k].p_filesz)
+			return off - d->sg.v[k].p_offset + d->sg.v[k].p_vaddr;
+	return off;
+}
+
+/* A function's name as binutils gives it: its linkage name (an asm label's) first. */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	return name ? name : dwarf_diename(die);
+}
+
+/*
+ * An assembler's CU has a subprogram per alias of a function, all over
+ * the same range: binutils names the function after the last of them.
+ */
+static const char *last_alias_name(Dwarf_Die *die, uint64_t pc)
+{
+	Dwarf_Die cur = *die, next;
+	Dwarf_Addr lo, hi, lo2, hi2;
+
+	if (dwarf_lowpc(die, &lo) || dwarf_highpc(die, &hi))
+		return die_name(die);
+	while (dwarf_siblingof(&cur, &next) == 0) {
+		if (dwarf_tag(&next) != DW_TAG_subprogram || dwarf_lowpc(&next, &lo2) || dwarf_highpc(&next, &hi2) ||
+		    lo2 != lo || hi2 != hi || pc < lo2 || pc >= hi2)
+			break;
+		cur = next;
+	}
+	return die_name(&cur);
+}
+
+/* The functions at addr, innermost first, as addr2line -i names them: into i. */
+static int add_inline_name(struct inl *i, const char *name)
+{
+	const char **v = realloc(i->names, (i->n + 1) * sizeof(*v));
+	char *copy;
+
+	if (v)
+		i->names = v;
+	if (!v || (!(copy = demangle(name)) && !(copy = strdup(name))))
+		return -ENOMEM;
+	i->names[i->n++] = copy;
+	return 0;
+}
+
+/* The first function (subprogram or inlined instance) of scopes[from..n), or -1. */
+static int first_function(Dwarf_Die *scopes, int from, int n)
+{
+	for (int k = from; k < n; k++) {
+		int tag = dwarf_tag(&scopes[k]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			return k;
+	}
+	return -1;
+}
+
+/*
+ * The functions at addr, innermost first, as addr2line -i names them:
+ * the innermost function at pc, then, while that is an inlined instance,
+ * the function it was inlined into (its parent in the concrete tree, not
+ * in the inline function's own definition, which is where dwarf_getscopes
+ * goes on).  Into i.
+ */
+static int lookup_inlines(struct dso *d, uint64_t addr, struct inl *i)
+{
+	Dwarf *dw = dso_dwarf(d);
+	uint64_t pc = offset_to_vaddr(d, addr);
+	Dwarf_Die cu, *scopes = NULL, fn;
+	int n, k, depth = 0;
+
+	if (!dw || !dwarf_addrdie(dw, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &scopes)) <= 0)
+		return 0;
+	k = first_function(scopes, 0, n);
+	if (k < 0) {
+		free(scopes);
+		return 0;
+	}
+	fn = scopes[k];
+	free(scopes);
+	for (;;) {
+		const char *name = !i->n && dwarf_tag(&fn) == DW_TAG_subprogram ? last_alias_name(&fn, pc) : die_name(&fn);
+
+		if (name && add_inline_name(i, name))
+			return -ENOMEM;
+		if (dwarf_tag(&fn) != DW_TAG_inlined_subroutine || ++depth > 64)
+			return 0;
+		/* Where the instance sits: the function it was inlined into. */
+		if ((n = dwarf_getscopes_die(&fn, &scopes)) <= 1 || (k = first_function(scopes, 1, n)) < 0) {
+			free(scopes);
+			return 0;
+		}
+		fn = scopes[k];
+		free(scopes);
+	}
+}
+
+size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names)
+{
+	struct dso *d = dso_by_name(c, path);
+	size_t b = (size_t)(hash_u64(addr) % INL_BUCKETS);
+	struct inl *i;
+
+	*names = NULL;
+	if (!d || !d->syms || !strcmp(path, "[vdso]") || !strncmp(path, "/tmp/perf-", 10))
+		return 0;
+	c->last_path = path;
+	c->last_dso = d;
+	if (!d->inl && !(d->inl = calloc(INL_BUCKETS, sizeof(*d->inl))))
+		return 0;
+	for (i = d->inl[b]; i; i = i->next)
+		if (i->addr == addr)
+			break;
+	if (!i) {
+		if (!(i = calloc(1, sizeof(*i))))
+			return 0;
+		i->addr = addr;
+		if (lookup_inlines(d, addr, i)) {
+			for (size_t k = 0; k < i->n; k++)
+				free((char *)i->names[k]);
+			i->n = 0;
+		}
+		i->next = d->inl[b];
+		d->inl[b] = i;
+	}
+	*names = i->names;
+	return i->n;
+}
