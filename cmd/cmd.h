@@ -2,6 +2,7 @@
 #ifndef MPERF_CMD_H
 #define MPERF_CMD_H
 
+#include <errno.h>
 #include <stddef.h>
 #include "../src/lib/err.h"
 
@@ -18,6 +19,15 @@
  * line, and this status.  A view that printed nothing exits EXIT_MPERF.
  */
 #define EXIT_DAMAGED 1
+
+/*
+ * A workload that could not be run (exec_errno, 0 if it ran) ends as the
+ * shell ends it: 127 not found, 126 not executable; else ret.
+ */
+static inline int cmd_exec_status(int exec_errno, int ret)
+{
+	return !exec_errno ? ret : exec_errno == ENOENT ? 127 : 126;
+}
 
 /* ret, or EXIT_DAMAGED for the damage such a view returns after its output. */
 static inline int cmd_damaged(int ret)

@@ -618,8 +618,7 @@ int cmd_record(int argc, char **argv)
 		 * and main ends quietly as perf would, 141); the shell's codes when
 		 * the command could not be run.
 		 */
-		if (res->exec_errno)
-			ret = res->exec_errno == ENOENT ? 127 : 126;
+		ret = cmd_exec_status(res->exec_errno, ret);
 		goto out;
 	}
 	record_summary(a, res);

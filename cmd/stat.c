@@ -228,8 +228,7 @@ static int stat_run(struct stat_args *a)
 		ret = record__count(&a->o, res);
 		if (ret < 0) {
 			/* Said by record__count; the shell's codes when the command could not be run. */
-			if (res->exec_errno)
-				ret = res->exec_errno == ENOENT ? 127 : 126;
+			ret = cmd_exec_status(res->exec_errno, ret);
 			goto out;
 		}
 		stat_runs__add(runs, res);

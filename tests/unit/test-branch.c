@@ -40,13 +40,7 @@ static int build(void)
 	};
 	int err = viewimg_begin(&img, ev, 1);
 
-	err |= viewimg_comm(&img, 1000, 1000, "worker");
-	err |= viewimg_comm(&img, 2000, 2000, "helper");
-	err |= viewimg_mmap_exe(&img, 1000, &exe);
-	err |= viewimg_mmap_exe(&img, 2000, &exe);
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		err |= viewimg_sample(&img, &s[i]);
-	return err | viewimg_finish(&img);
+	return err | viewimg_two_procs(&img, &exe, 1000, "worker", 2000, "helper", s, sizeof(s) / sizeof(s[0]));
 }
 
 static char *branch(const struct report_hist_opts *o, int *ret)

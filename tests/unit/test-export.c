@@ -41,13 +41,7 @@ static int build(void)
 	};
 	int err = viewimg_begin(&img, ev, 2);
 
-	err |= viewimg_comm(&img, 1000, 1000, "worker");
-	err |= viewimg_comm(&img, 3000, 3000, "a;b");
-	err |= viewimg_mmap_exe(&img, 1000, &exe);
-	err |= viewimg_mmap_exe(&img, 3000, &exe);
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		err |= viewimg_sample(&img, &s[i]);
-	return err | viewimg_finish(&img);
+	return err | viewimg_two_procs(&img, &exe, 1000, "worker", 3000, "a;b", s, sizeof(s) / sizeof(s[0]));
 }
 
 static char *export(enum report_export_format fmt, int *ret, size_t *len)

@@ -278,6 +278,22 @@ static inline int viewimg_finish(struct viewimg *v)
 	return v->len == (size_t)len && len > 0 ? 0 : -EIO;
 }
 
+/*
+ * The image most tests use: two processes (pid_a "comm_a", pid_b
+ * "comm_b"), each with the test binary mapped, then the n samples, then
+ * the end of the file.  0, or nonzero if any step failed.
+ */
+static inline int viewimg_two_procs(struct viewimg *v, const struct view_exe *x, uint32_t pid_a, const char *comm_a,
+				    uint32_t pid_b, const char *comm_b, const struct view_sample *s, size_t n)
+{
+	int err = viewimg_comm(v, pid_a, pid_a, comm_a) | viewimg_comm(v, pid_b, pid_b, comm_b) |
+		  viewimg_mmap_exe(v, pid_a, x) | viewimg_mmap_exe(v, pid_b, x);
+
+	for (size_t i = 0; i < n; i++)
+		err |= viewimg_sample(v, &s[i]);
+	return err | viewimg_finish(v);
+}
+
 static inline void viewimg_free(struct viewimg *v)
 {
 	free(v->buf);
