@@ -141,7 +141,10 @@ units: $(UNIT_BIN)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PROVE = prove --timer -j$(JOBS)
 TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
-TESTS_ALONE = tests/t1010-record-sysctl.sh
+# t3008 compares reports made at two moments against the build-id cache and
+# this machine's kernel symbols; beside other tests it failed now and then
+# (#9, #12, #18), alone never: it runs alone until the cause is found.
+TESTS_ALONE = tests/t1010-record-sysctl.sh tests/t3008-buildid.sh
 TESTS = $(filter-out $(TESTS_SLOW) $(TESTS_ALONE),$(sort $(wildcard tests/t[0-9]*.sh)))
 TESTS_PERF = $(shell grep -l "^test_expect_success [A-Z_!,]*PERF" $(TESTS))
 
