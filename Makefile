@@ -62,7 +62,12 @@ CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
-all: mperf noploop cpuspin callpaths callpaths-nofp $(SHARES)
+# The test workloads, built under build/ with the objects: the repository's
+# root holds sources and ./mperf alone.
+W = $(B)/workloads
+WORKLOADS = $(W)/noploop $(W)/cpuspin $(W)/callpaths $(W)/callpaths-nofp
+
+all: mperf $(WORKLOADS) $(SHARES)
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
 # so a sanitizer build never lingers as ./mperf.
@@ -75,20 +80,24 @@ $(FLAGS_FILE): FORCE
 mperf: $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(B)/libmperf.a $(LIBS)
 
-noploop: tests/workloads/noploop.c
+$(W)/noploop: tests/workloads/noploop.c
+	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
 
-cpuspin: tests/workloads/cpuspin.c
+$(W)/cpuspin: tests/workloads/cpuspin.c
+	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) -O1 -Wall -pthread -o $@ $<
 
 # Known call paths for the call-graph tests: every function keeps its frame.
-callpaths: tests/workloads/callpaths.c
+$(W)/callpaths: tests/workloads/callpaths.c
+	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) -O0 -fno-omit-frame-pointer -fno-inline -Wall -pthread -o $@ $<
 
 # The same paths optimised and without frame pointers, for DWARF unwinding:
 # no inlining, no tail calls, no clones or merged twins (b and helper are
 # alike), so that each call keeps its frame and its name.
-callpaths-nofp: tests/workloads/callpaths.c
+$(W)/callpaths-nofp: tests/workloads/callpaths.c
+	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls \
 		-fno-ipa-cp -fno-ipa-sra -fno-ipa-icf -Wall -pthread -o $@ $<
 
@@ -130,14 +139,15 @@ units: $(UNIT_BIN)
 # in parallel on every CPU (JOBS=1 for one at a time).  Three tiers:
 #   check       the unit tests and every test that does not run perf (the
 #               perf comparisons skip, MPERF_TEST_PERF=0): a few minutes
-#   check-perf  the scripts that compare with perf, perf included
+#   check-perf  the tests that run perf, what check skipped (the other tests
+#               of their scripts skip there, MPERF_TEST_ONLY_PERF=1)
 #   check-all   every test: check-perf's, the slow ones (valgrind over the
 #               unit tests, the build's five rebuilds), then, alone since
 #               they change a machine-wide setting for a moment, those
 #               that lower kernel.perf_event_max_sample_rate (when
 #               MPERF_TEST_SYSCTL=1)
-# .ci/run runs check, check-perf (whole scripts: their tests without perf
-# run again), the slow and lone tests, then check again under sanitizers.
+# .ci/run runs check, check-perf, the slow and lone tests, then check again
+# under sanitizers.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PROVE = prove --timer -j$(JOBS)
 TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
@@ -152,7 +162,7 @@ check: all units
 	MPERF_TEST_PERF=0 $(PROVE) $(UNIT_BIN) $(TESTS)
 
 check-perf: all units
-	$(PROVE) $(TESTS_PERF)
+	MPERF_TEST_ONLY_PERF=1 $(PROVE) $(TESTS_PERF)
 
 check-all: all units
 	$(PROVE) $(UNIT_BIN) $(TESTS) $(TESTS_SLOW)
@@ -218,7 +228,7 @@ deps check-deps:
 
 # The main job: the seed's command, then the tail of the dump.
 demo: all
-	./mperf record -e cycles,cycles,cycles -o demo.data ./noploop 3
+	./mperf record -e cycles,cycles,cycles -o demo.data $(W)/noploop 3
 	./mperf report -D -i demo.data | tail -n 24
 	./mperf report -i demo.data --percent-limit 1
 
@@ -252,7 +262,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(notdir $(MAN_PAGES)))
 
 clean:
-	rm -rf $(B) mperf noploop cpuspin callpaths callpaths-nofp
+	rm -rf $(B) mperf
 
 .PHONY: all units check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

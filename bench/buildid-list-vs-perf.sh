@@ -31,7 +31,7 @@ while test $# -gt 0; do
 done
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-test -x ./mperf && test -x ./noploop || make >&2
+test -x ./mperf && test -x ./build/workloads/noploop || make >&2
 MPERF=$PWD/mperf
 PERF=${PERF:-perf}
 if ! command -v "$PERF" >/dev/null 2>&1 || ! "$PERF" --version >/dev/null 2>&1; then

@@ -35,7 +35,7 @@ case $runs in ''|*[!0-9]*|0) usage ;; esac
 # shellcheck source=bench/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 bench_init callpaths
-CALLPATHS=$PWD/callpaths
+CALLPATHS=$PWD/build/workloads/callpaths
 if test -z "$have_perf"; then
 	echo "perf is not installed: nothing to compare with" >&2
 	exit 0

@@ -37,7 +37,7 @@ done
 # shellcheck source=bench/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 bench_init callpaths-nofp
-WORK=$PWD/callpaths-nofp
+WORK=$PWD/build/workloads/callpaths-nofp
 if test -z "$have_perf"; then
 	echo "perf is not installed: nothing to compare with" >&2
 	exit 0

@@ -36,9 +36,9 @@ while test $# -gt 0; do
 done
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-test -x ./mperf && test -x ./callpaths || make >&2
+test -x ./mperf && test -x ./build/workloads/callpaths || make >&2
 MPERF=$PWD/mperf
-CALLPATHS=$PWD/callpaths
+CALLPATHS=$PWD/build/workloads/callpaths
 PERF=${PERF:-perf}
 if ! command -v "$PERF" >/dev/null 2>&1 || ! "$PERF" --version >/dev/null 2>&1; then
 	echo "perf is not installed: nothing to compare with" >&2

@@ -4,14 +4,15 @@
 # directory; it leaves the shell at the repository's top.
 
 # bench_init PROGRAM...: build what is missing of mperf and PROGRAM (test
-# workloads at the top of the tree), set MPERF, PERF, have_perf (perf runs
+# workloads, in build/workloads), set MPERF, PERF, have_perf (perf runs
 # here), have_time (GNU time gives the peak RSS) and tmp, a scratch
 # directory removed at exit.
 bench_init () {
 	local p
 	cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
-	for p in mperf "$@"; do
-		test -x "./$p" || { make >&2; break; }
+	test -x ./mperf || make >&2
+	for p in "$@"; do
+		test -x "./build/workloads/$p" || { make >&2; break; }
 	done
 	MPERF=$PWD/mperf
 	PERF=${PERF:-perf}

@@ -53,7 +53,7 @@ case $target in ''|*[!0-9]*|0) usage ;; esac
 # shellcheck source=bench/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 bench_init noploop
-NOPLOOP=$PWD/noploop
+NOPLOOP=$PWD/build/workloads/noploop
 
 # record FILE TOOL: record TOOL's file of about $target samples.  Three
 # cpu-clock events at a 20 us period give 150k samples/s on each busy CPU;

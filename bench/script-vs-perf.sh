@@ -34,7 +34,7 @@ case $target in ''|*[!0-9]*|0) usage ;; esac
 # shellcheck source=bench/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 bench_init noploop
-NOPLOOP=$PWD/noploop
+NOPLOOP=$PWD/build/workloads/noploop
 if test -z "$have_perf"; then
 	echo "perf is not installed: nothing to compare with" >&2
 	exit 0

@@ -53,10 +53,10 @@ exec 8>&1
 TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 MPERF_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
 MPERF=$MPERF_ROOT/mperf
-NOPLOOP=$MPERF_ROOT/noploop
-CPUSPIN=$MPERF_ROOT/cpuspin
-CALLPATHS=$MPERF_ROOT/callpaths
-CALLPATHS_NOFP=$MPERF_ROOT/callpaths-nofp
+NOPLOOP=$MPERF_ROOT/build/workloads/noploop
+CPUSPIN=$MPERF_ROOT/build/workloads/cpuspin
+CALLPATHS=$MPERF_ROOT/build/workloads/callpaths
+CALLPATHS_NOFP=$MPERF_ROOT/build/workloads/callpaths-nofp
 SHARES_OLD=$MPERF_ROOT/build/workloads/old/shares
 SHARES_NEW=$MPERF_ROOT/build/workloads/new/shares
 PERF=${PERF:-perf}
@@ -122,6 +122,52 @@ have_corpus () {
 	fi
 	return 1
 }
+
+# --- the corpus's views, as perf 6.1 printed them or as mperf prints them ---
+
+# corpus_is_pipe FILE: a pipe-mode stream (read from stdin by both tools).
+corpus_is_pipe () { case $1 in *piped*) return 0 ;; esac; return 1; }
+
+# corpus_dump_body: the dump up to the stats; perf's random vdso temp name
+# (pipe mode) as mperf prints it, [vdso]; perf's decoded Intel PT packets
+# (mperf does not decode them: it prints the AUXTRACE record alone);
+# trailing blank lines.
+corpus_dump_body () {
+	sed '/^Aggregated stats:/,$d; s#/tmp/perf-vdso\.so-[A-Za-z0-9]*#[vdso]#g' |
+	sed '/^\.$/{N;/\n\. \.\.\. Intel Processor Trace data/d;P;D}; /^\.  [0-9a-f]\{8\}:  /d' |
+	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+
+# corpus_view VIEW TOOL FILE: what TOOL ("$PERF" or "$MPERF") prints of the
+# corpus FILE in VIEW (dump: report -D up to the stats; header: report
+# --header-only; stdio: report --stdio but for perf's tip line), on stdout;
+# TOOL's stderr on fd 3.  Run in the corpus, so that the file's name in
+# the dump does not depend on where the corpus is.
+corpus_view () {
+	local view=$1 tool=$2 f=$3
+	set --
+	case $view in
+	dump) set -- -D ;;
+	header) set -- --header-only ;;
+	stdio) set -- --stdio ;;
+	esac
+	(
+		cd "$CORPUS" || exit 1
+		if corpus_is_pipe "$f"; then
+			"$tool" report "$@" -i - <"$f" 2>&3
+		else
+			"$tool" report "$@" -i "$f" 2>&3
+		fi
+	) | case $view in
+		dump) corpus_dump_body ;;
+		stdio) grep -v "^# (Tip:" ;;
+		*) cat ;;
+	esac
+}
+
+# SETUP: always there; it marks a test whose files later PERF tests read,
+# so that make check-perf (MPERF_TEST_ONLY_PERF=1) runs it too.
+have_setup () { :; }
 
 # No hardware PMU: the kernel refuses `cycles` and mperf records cpu-clock
 # in its place.  perf's answer when it is there, so that a fallback mperf
@@ -325,6 +371,14 @@ test_parse_args_ () {
 }
 
 test_skip_if_missing_ () {
+	# make check-perf runs only what make check skipped: the tests that run
+	# perf, and those marked SETUP, whose files later PERF tests read.
+	if test "${MPERF_TEST_ONLY_PERF:-0}" = 1; then
+		case ,$test_prereq_, in
+		*,PERF,*|*,SETUP,*) ;;
+		*) test_skip "$test_title_" "make check runs it"; return 0 ;;
+		esac
+	fi
 	test -z "$test_prereq_" && return 1
 	test_missing_prereq=
 	test_have_prereq "$test_prereq_" && return 1

@@ -72,7 +72,7 @@ perf_reads () {
 
 # The seed's events on a workload of 2 s of CPU time (noploop's 2 s of wall
 # time are fewer on a busy machine), so that the counts can be predicted.
-test_expect_success 'record the seed: three cycles events' '
+test_expect_success SETUP 'record the seed: three cycles events' '
 	test_expect_code 0 "$MPERF" record -e cycles,cycles,cycles -o s.data \
 		"$CPUSPIN" 2 2>s.err &&
 	cat s.err
@@ -181,12 +181,12 @@ test_expect_success PERF 'perf record on the same workload: the same events, eac
 
 # --- exit status ---------------------------------------------------------------
 
-test_expect_success 'the workload exit status is passed on' '
+test_expect_success SETUP 'the workload exit status is passed on' '
 	test_expect_code 3 "$MPERF" record -o e3.data sh -c "exit 3" &&
 	check_perf_file e3.data
 '
 
-test_expect_success 'a workload killed by a signal gives 128+signal' '
+test_expect_success SETUP 'a workload killed by a signal gives 128+signal' '
 	test_expect_code 137 "$MPERF" record -o k.data sh -c "kill -9 \$\$" &&
 	check_perf_file k.data
 '
@@ -245,7 +245,7 @@ test_expect_success 'an existing perf.data becomes perf.data.old' '
 
 # --- sampling period and frequency --------------------------------------------
 
-test_expect_success 'record -c 1000000: one sample per ms of CPU time' '
+test_expect_success SETUP 'record -c 1000000: one sample per ms of CPU time' '
 	test_expect_code 0 "$MPERF" record -e cpu-clock -c 1000000 -o c.data \
 		"$CPUSPIN" 1 2>c.err &&
 	test_cpu_samples "$(mperf_total c.err)" 1000 1000000
@@ -436,7 +436,7 @@ record_lost_test () {
 	for n in "$@"; do test_cpu_samples $n 6000 50000 || return 1; done
 }
 
-test_expect_success 'no samples lost: 3 events at -c 50000 on two busy workloads' '
+test_expect_success SETUP 'no samples lost: 3 events at -c 50000 on two busy workloads' '
 	record_lost_test l
 '
 
@@ -489,7 +489,7 @@ test_expect_success 'lost samples per event: the summary, report --stats and per
 
 # --- software events --------------------------------------------------------------
 
-test_expect_success 'record a mix of software events' '
+test_expect_success SETUP 'record a mix of software events' '
 	test_expect_code 0 "$MPERF" record -e cpu-clock,task-clock,page-faults \
 		-o mix.data "$NOPLOOP" 0.5 2>mix.err &&
 	! fallback_lines mix.err | grep . &&
@@ -512,7 +512,7 @@ test_expect_success PERF 'perf evlist shows the three software events' '
 # the file must hold at least what that CPU time implies.  The workload
 # would run 60 s: a recorder that waited for it would miss the 10 s allowed,
 # which are that many to leave room for a loaded machine.
-test_expect_success 'SIGINT ends the recording within 10 s with a finished file' '
+test_expect_success SETUP 'SIGINT ends the recording within 10 s with a finished file' '
 	"$MPERF" record -o i.data sh -c "echo \$\$ >i.pid; exec \"$NOPLOOP\" 60" 2>i.err &
 	pid=$! &&
 	cpu=$(wait_cpu_ms i.pid 300) || { kill -KILL $pid; exit 1; } &&

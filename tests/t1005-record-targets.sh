@@ -104,7 +104,7 @@ test_expect_success PERF,TRACEFS 'tracepoints with each target: perf'"'"'s attrs
 
 # --- -p and -t ----------------------------------------------------------------------
 
-test_expect_success '-p without a command: every thread sampled until the process exits, exit 0' '
+test_expect_success SETUP '-p without a command: every thread sampled until the process exits, exit 0' '
 	spin_bg 1.5 3 &&
 	pid=$(cat spin.pid) &&
 	while test "$(ls /proc/$pid/task | wc -l)" -lt 3; do sleep 0.05; done &&
@@ -185,7 +185,7 @@ test_expect_success 'perf'"'"'s overrides: -p wins over -C and -a, saying so' '
 
 # --- -a and -C ----------------------------------------------------------------------
 
-test_expect_success '-a: the workload and other tasks are sampled; dummy:HG is not in the summary' '
+test_expect_success SETUP '-a: the workload and other tasks are sampled; dummy:HG is not in the summary' '
 	"$MPERF" record -a -e cpu-clock,task-clock -o a.data "$CPUSPIN" 0.3 2>a.err &&
 	cat a.err &&
 	! grep -q dummy a.err &&

@@ -3,22 +3,12 @@
 # i686, armv7, aarch64; perf 3.2 to 6.12; file and pipe mode) read by
 # mperf as perf 6.1 reads them.  For every file perf reads, `report -D`
 # equals perf's up to the stats and `--header-only` equals perf's; the
-# exceptions are named below, each with its reason.  Skipped without perf
-# or without the corpus (MPERF_CORPUS, by default ../shared/corpus).
+# exceptions are named below, each with its reason.  Without perf (make
+# check), the views in tests/expected/corpus.list are compared with perf's
+# output stored there.  Skipped without the corpus (MPERF_CORPUS, by
+# default ../shared/corpus), a failure under CI=true.
 . "$(dirname "$0")/lib.sh"
 
-
-# The dump up to the stats; perf's random vdso temp name (pipe mode) as
-# mperf prints it, [vdso]; perf's decoded Intel PT packets (mperf does not
-# decode them: it prints the AUXTRACE record alone); trailing blank lines.
-dump_body () {
-	sed '/^Aggregated stats:/,$d; s#/tmp/perf-vdso\.so-[A-Za-z0-9]*#[vdso]#g' |
-	sed '/^\.$/{N;/\n\. \.\.\. Intel Processor Trace data/d;P;D}; /^\.  [0-9a-f]\{8\}:  /d' |
-	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
-}
-
-# input FILE: how perf and mperf are given it (pipe-mode files on stdin).
-is_pipe () { case $1 in *piped*) return 0 ;; esac; return 1; }
 
 # kallsyms_warning CMD: perf's stderr (perf.err) says it found no symbols for
 # the recorded kernel exactly where mperf's (mperf.err) does, in its words.
@@ -31,15 +21,8 @@ kallsyms_warning () {
 # same_dump FILE [prefix]: mperf's dump equals perf's; with "prefix", perf's
 # is only the start of mperf's (perf 6.1 stops where mperf reads on).
 same_dump () {
-	local f=$CORPUS/$1
-	if is_pipe "$1"; then
-		"$PERF" report -D -i - <"$f" >perf.out 2>perf.err
-		"$MPERF" report -D -i - <"$f" >mperf.out 2>mperf.err
-	else
-		"$PERF" report -D -i "$f" >perf.out 2>perf.err
-		"$MPERF" report -D -i "$f" >mperf.out 2>mperf.err
-	fi
-	dump_body <perf.out >perf.body && dump_body <mperf.out >mperf.body &&
+	corpus_view dump "$PERF" "$1" >perf.body 3>perf.err
+	corpus_view dump "$MPERF" "$1" >mperf.body 3>mperf.err
 	test "$(wc -l <perf.body)" -gt 10 || { echo "$1: perf printed $(wc -l <perf.body) lines"; return 1; }
 	if test "${2:-}" = prefix; then
 		head -n "$(wc -l <perf.body)" mperf.body >mperf.prefix && mv mperf.prefix mperf.body
@@ -50,17 +33,30 @@ same_dump () {
 }
 
 same_header () {
-	local f=$CORPUS/$1
-	if is_pipe "$1"; then
-		"$PERF" report --header-only -i - <"$f" >perf.hdr 2>/dev/null
-		"$MPERF" report --header-only -i - <"$f" >mperf.hdr 2>mperf.err
-	else
-		"$PERF" report --header-only -i "$f" >perf.hdr 2>/dev/null
-		"$MPERF" report --header-only -i "$f" >mperf.hdr 2>mperf.err
-	fi
+	corpus_view header "$PERF" "$1" >perf.hdr 3>/dev/null
+	corpus_view header "$MPERF" "$1" >mperf.hdr 3>mperf.err
 	test "$(wc -l <perf.hdr)" -gt 5 &&
 	diff -u perf.hdr mperf.hdr >diff.out || { echo "$1:"; head -n 20 diff.out; return 1; }
 }
+
+# make check's comparison, without perf: each view of tests/expected/
+# corpus.list as perf 6.1 printed it (its lines and their sha256, stored
+# by tests/expected/regen-corpus.sh); the live tests below show the diff.
+EXPECTED=$MPERF_ROOT/tests/expected
+test_expect_success CORPUS 'stored: report -D, --header-only and --stdio of the corpus as perf 6.1 printed them' '
+	grep -v "^#" "$EXPECTED/corpus.sha256" >sums &&
+	test_line_count -ge 130 sums &&
+	while read -r view f n sum; do
+		corpus_view "$view" "$MPERF" "$f" >out 3>err || :
+		grep -q "^$view $f prefix$" "$EXPECTED/corpus.list" && head -n "$n" out >out.prefix && mv out.prefix out
+		test "$(sha256sum <out | cut -d" " -f1)" = "$sum" ||
+			{ echo "$view $f: not as perf 6.1 printed it ($n lines; mperf: $(wc -l <out)); make check-perf shows the diff"; exit 1; }
+		! grep -q -E "Sanitizer|runtime error" err || { cat err; exit 1; }
+	done <sums &&
+	for f in $(cd "$CORPUS" && ls | grep -v -e LICENSE -e README); do
+		grep -q "^dump $f " sums || { echo "$f is not in $EXPECTED/corpus.list: add it, run regen-corpus.sh"; exit 1; }
+	done
+'
 
 # Files whose dump is compared only as far as perf 6.1 gets:
 #  piped.intel_pt-4.14: perf fails after the first AUXTRACE of the stream
@@ -68,15 +64,12 @@ same_header () {
 #  piped.extrabyte-3.4: one byte after the last record; perf takes it for
 #    the end of the stream, mperf says the stream is truncated (exit 1).
 #  piped.corrupted.zero_size_sample-3.2: a record of size 0; both stop there.
-prefix_only=" perf.data.piped.intel_pt-4.14 perf.data.piped.extrabyte-3.4 perf.data.piped.corrupted.zero_size_sample-3.2 "
+# (marked "prefix" in tests/expected/corpus.list)
 
 test_expect_success PERF,CORPUS 'report -D: every corpus file as perf dumps it' '
 	n=0 &&
 	for f in $(cd "$CORPUS" && ls | grep -v -e LICENSE -e README); do
-		case $prefix_only in
-		*" $f "*) same_dump "$f" prefix ;;
-		*) same_dump "$f" ;;
-		esac || exit 1
+		same_dump "$f" $(sed -n "s/^dump $f \(prefix\)$/\1/p" "$EXPECTED/corpus.list") || exit 1
 		n=$((n + 1))
 	done &&
 	test "$n" -ge 47
@@ -92,21 +85,16 @@ test_expect_success PERF,CORPUS 'report -D: every corpus file as perf dumps it' 
 no_build_id_streams="perf.data.piped.hw_and_sw-3.4 perf.data.piped.target-3.4 perf.data.piped.target-3.8
 	perf.data.piped.target.throttled-3.4 perf.data.piped.no_attr_ids-4.14
 	perf.data.piped.ctx_switch_namespaces-4.14"
-same_stdio_files="multi-event-single-process.perf.data perf.data.armv7-3.4 perf.data.armv7.perf_3.14-3.8
-	perf.data.busy.0-3.4 perf.data.busy.0-3.8 perf.data.callgraph-3.4 perf.data.callgraph-3.8
-	perf.data.ctx_switch_namespaces-4.14 perf.data.forkexit-3.8 perf.data.group_desc-4.14
-	perf.data.hw_and_sw-3.4 perf.data.hybrid_topology perf.data.i686-3.4 perf.data.lost_samples-4.4
-	perf.data.piped.header_features-4.16 perf.data.piped.header_features_aligned-6.12
-	perf.data.piped.header_feautres_group_desc-6.8 perf.data.piped.lost_samples-4.4 $no_build_id_streams
-	perf.data.proc.map.timeout-3.18 perf.data.raw-3.4 perf.data.remmap-3.2 perf.data.singleprocess-3.4
-	perf.data.singleprocess-3.8 perf.data.systemwide.0-3.4 perf.data.systemwide.0-3.8
-	perf.data.systemwide.1-3.4 perf.data.systemwide.1-3.8 perf.data.systemwide.5-3.8
-	perf.data.throttle-3.8 perf.data.weight_struct single-event-multi-process.perf.data"
+# (the branch files' default view is compared with them below)
+branch_files="perf.data.branch-4.14 perf.data.branch_stack_hw_index perf.data.branch_stack_spec
+	perf.data.callgraph_and_branch-3.4 perf.data.callgraph_and_branch-3.8 perf.data.raw_callgraph_branch-3.4"
+same_stdio_files="$(sed -n "s/^stdio \([^ ]*\)$/\1/p" "$EXPECTED/corpus.list" |
+	grep -v -x -F "$(echo $branch_files | tr " " "\n")") $no_build_id_streams"
 
 test_expect_success PERF,CORPUS 'report --stdio: the corpus files it equals perf on, whole' '
 	for f in $same_stdio_files; do
-		"$PERF" report --stdio -i "$CORPUS/$f" 2>perf.err | grep -v "^# (Tip:" >perf.out &&
-		"$MPERF" report -i "$CORPUS/$f" 2>mperf.err | grep -v "^# (Tip:" >mperf.out &&
+		corpus_view stdio "$PERF" "$f" >perf.out 3>perf.err &&
+		corpus_view stdio "$MPERF" "$f" >mperf.out 3>mperf.err &&
 		diff -u perf.out mperf.out >diff.out || { echo "# $f"; head -n 20 diff.out; exit 1; }
 		kallsyms_warning report || { echo "# $f"; exit 1; }
 	done &&
@@ -119,9 +107,6 @@ test_expect_success PERF,CORPUS 'report --stdio: the corpus files it equals perf
 # callgraph_and_branch-3.4 and -3.8, garbage addresses 2^63 apart make
 # perf's comparisons cyclic: its input tree makes one entry twice, and its
 # collapse tree merges some of them again (mperf replays both trees).
-branch_files="perf.data.branch-4.14 perf.data.branch_stack_hw_index perf.data.branch_stack_spec
-	perf.data.callgraph_and_branch-3.4 perf.data.callgraph_and_branch-3.8 perf.data.raw_callgraph_branch-3.4"
-
 same_corpus_stdio () {	# same_corpus_stdio FILE [OPTIONS...]
 	local f=$1
 	shift
@@ -309,8 +294,8 @@ test_expect_success PERF,CORPUS 'report --header-only: every corpus file as perf
 test_expect_success PERF,CORPUS 'a PERFFILE (version 1) header: read as perf reads it' '
 	cp "$CORPUS/perf.data.busy.0-3.4" v1.data &&
 	printf PERFFILE | dd of=v1.data conv=notrunc status=none &&
-	"$PERF" report -D -i v1.data 2>/dev/null | dump_body >perf.body &&
-	"$MPERF" report -D -i v1.data | dump_body >mperf.body &&
+	"$PERF" report -D -i v1.data 2>/dev/null | corpus_dump_body >perf.body &&
+	"$MPERF" report -D -i v1.data | corpus_dump_body >mperf.body &&
 	test "$(wc -l <perf.body)" -gt 100 && diff -u perf.body mperf.body &&
 	"$PERF" report --header-only -i v1.data >perf.hdr 2>/dev/null &&
 	"$MPERF" report --header-only -i v1.data >mperf.hdr &&

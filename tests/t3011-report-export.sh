@@ -9,7 +9,7 @@
 
 have_python () { command -v python3 >/dev/null 2>&1; }
 
-test_expect_success 'mperf records callpaths with -g, two events; and with --call-graph dwarf' '
+test_expect_success SETUP 'mperf records callpaths with -g, two events; and with --call-graph dwarf' '
 	"$MPERF" record -q -e cpu-clock,task-clock -g -o mperf.data "$CALLPATHS" 0.6 &&
 	"$MPERF" record -q -e cpu-clock --call-graph dwarf -o dwarf.data "$CALLPATHS_NOFP" 0.3
 '
@@ -28,7 +28,7 @@ files () {
 	return 0
 }
 
-test_expect_success 'folded: one block per event, the paths of callpaths in it' '
+test_expect_success SETUP 'folded: one block per event, the paths of callpaths in it' '
 	for f in $(files); do
 		"$MPERF" report -i $f --format=folded >$f.folded 2>err &&
 		test_must_be_empty err &&
@@ -322,7 +322,7 @@ pprof_top () {
 		2>/dev/null | awk '/^ *flat  flat%/ { on = 1; next } on && $1 > 0 { n = $1; $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); print n " " $0 }'
 }
 
-test_expect_success 'pprof: a gzipped protobuf, to standard output without -o, the same bytes' '
+test_expect_success SETUP 'pprof: a gzipped protobuf, to standard output without -o, the same bytes' '
 	for f in $(files); do
 		"$MPERF" report -i $f --format=pprof -o $f.pb.gz 2>err &&
 		test_must_be_empty err &&
@@ -368,7 +368,7 @@ test_expect_success GO,PYTHON 'pprof: go tool pprof -top: the top 10 by flat are
 	done
 '
 
-test_expect_success GO 'pprof: sample types per event, the main binary first, a comm label' '
+test_expect_success GO,SETUP 'pprof: sample types per event, the main binary first, a comm label' '
 	go tool pprof -symbolize=none -raw mperf.data.pb.gz >raw.txt 2>/dev/null &&
 	grep "^cpu-clock/count\[dflt\] cpu-clock:period/nanoseconds task-clock/count task-clock:period/nanoseconds" raw.txt &&
 	sed -n "/^Mappings/,\$p" raw.txt >maps.txt &&

@@ -29,7 +29,7 @@ synth () {
 		$(offsets) $(offsets) $(offsets)
 }
 
-test_expect_success 'synthesized files with branch stacks' '
+test_expect_success SETUP 'synthesized files with branch stacks' '
 	for seed in 1 2 3; do
 		synth b$seed.data $seed &&
 		synth n$seed.data $seed --no-cycles || exit 1

@@ -40,7 +40,7 @@ all_views () {
 W=$MPERF_ROOT/tests/workloads
 NOFP="-O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls -fno-ipa-cp -fno-ipa-sra -fno-ipa-icf"
 
-test_expect_success CC 'the program and its library build, with and without frame pointers' '
+test_expect_success CC,SETUP 'the program and its library build, with and without frame pointers' '
 	mkdir fp dw &&
 	cc -O0 -fno-omit-frame-pointer -fno-inline -fPIC -shared -Wall -o fp/libpaths.so "$W/libpaths.c" &&
 	cc -O0 -fno-omit-frame-pointer -fno-inline -Wall -o fp/libpaths-main "$W/libpaths-main.c" \
