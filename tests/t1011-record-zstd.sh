@@ -16,7 +16,7 @@ dump_samples () {
 	awk '/^Aggregated stats:/{a=1;next} a&&/ stats:$/{e=1;next} e&&/SAMPLE events:/{printf "%s ",$3;e=0}' "$1"
 }
 
-# events DUMP: the records of a -D dump, less the COMPRESSED ones (their contents stay).
+# aggregated DUMP: the record kinds of -D's totals, less COMPRESSED (its contents stay).
 aggregated () {
 	sed -n '/^Aggregated stats:/,/^[a-z]/p' "$1" | grep -v 'COMPRESSED\|TOTAL events\|^[a-z]'
 }
@@ -44,8 +44,8 @@ test_expect_success 'record -z: COMPRESSED records, the feature, every sample re
 	test "$(sed -n "s/^ *COMPRESSED events: *\([0-9]*\).*/\1/p" z.dump)" -gt 0 &&
 	test "$(grep -c "PERF_RECORD_SAMPLE(IP" z.dump)" = "$n" &&
 	set -- $(dump_samples z.dump) && test $(($1 + $2)) = "$n" &&
-	grep -q "^\[ mperf record: event .cpu-clock.: $1 samples, 0 lost \]$" z.err &&
-	grep -q "^\[ mperf record: event .task-clock.: $2 samples, 0 lost \]$" z.err &&
+	grep -q "^\[ mperf record: event .cpu-clock.: $1 samples, [0-9]* lost \]$" z.err &&
+	grep -q "^\[ mperf record: event .task-clock.: $2 samples, [0-9]* lost \]$" z.err &&
 	"$MPERF" report --stdio -i z.data >z.rep &&
 	grep -q "^# Samples: .* of event .cpu-clock.$" z.rep && grep -q "noploop" z.rep
 '
