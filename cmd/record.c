@@ -116,6 +116,34 @@ static void size_name(uint64_t n, char *buf, size_t len)
 }
 
 /*
+ * A number, or a size with a B, K, M or G suffix (perf's tags): *v the
+ * number, *mult the suffix's bytes (0: none).
+ */
+static int parse_size(const char *s, uint64_t *v, uint64_t *mult)
+{
+	char *end;
+
+	*mult = 0;
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 0: break;
+	case 'B': case 'b': *mult = 1; break;
+	case 'K': case 'k': *mult = 1ULL << 10; break;
+	case 'M': case 'm': *mult = 1ULL << 20; break;
+	case 'G': case 'g': *mult = 1ULL << 30; break;
+	default: return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	return *mult && *v > UINT64_MAX / *mult ? -1 : 0;
+}
+
+/*
  * -m DATA[,AUX]: DATA is pages, or a size with a B, K, M or G suffix;
  * rounded up to a power of two of pages as perf does (saying so in
  * *rounded).  AUX (for AUX-area tracing) is accepted and unused.
@@ -124,8 +152,8 @@ static int parse_mmap_pages(const char *arg, size_t *pages, bool *rounded)
 {
 	const long page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
 	const char *comma = strchr(arg, ',');
-	char data[64], *end;
-	uint64_t v, mult = 0, p = 1;
+	char data[64];
+	uint64_t v, mult, p = 1;
 
 	*rounded = false;
 	if ((size_t)(comma ? comma - arg : (ptrdiff_t)strlen(arg)) >= sizeof(data))
@@ -140,33 +168,35 @@ static int parse_mmap_pages(const char *arg, size_t *pages, bool *rounded)
 	}
 	if (!data[0])
 		return 0;	/* ",AUX": the data size stays */
-	if (!isdigit((unsigned char)data[0]))
+	if (parse_size(data, &v, &mult))
 		return -1;
-	errno = 0;
-	v = strtoull(data, &end, 10);
-	if (errno)
-		return -1;
-	switch (*end) {
-	case 0: break;
-	case 'B': case 'b': mult = 1; break;
-	case 'K': case 'k': mult = 1ULL << 10; break;
-	case 'M': case 'm': mult = 1ULL << 20; break;
-	case 'G': case 'g': mult = 1ULL << 30; break;
-	default: return -1;
-	}
-	if (*end && end[1])
-		return -1;
-	if (mult) {
-		if (v > UINT64_MAX / mult)
-			return -1;
+	if (mult)
 		v = (v * mult + (uint64_t)page - 1) / (uint64_t)page;
-	}
 	while (p < v && p <= RECORD_MAX_PAGES)
 		p <<= 1;
 	if (p > RECORD_MAX_PAGES)
 		return -1;
 	*rounded = p != v;
 	*pages = (size_t)p;
+	return 0;
+}
+
+/*
+ * -z, --compression-level[=N]: zstd's level N, 1 (fastest, -z alone) to
+ * 22.  perf 6.1 takes anything (0 or a word as 1, above 22 as 22): a
+ * level out of range is refused here rather than changed silently.
+ */
+static int parse_comp_level(const char *arg, int *level)
+{
+	uint64_t v;
+
+	if (!arg) {
+		*level = 1;
+		return 0;
+	}
+	if (parse_u64(arg, &v) || v < 1 || v > 22)
+		return usage_error("invalid compression level '%s' for -z/--compression-level (1 to 22)", arg);
+	*level = (int)v;
 	return 0;
 }
 
@@ -287,6 +317,12 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'm', 'm', "mmap-pages", CMD_ARG_REQUIRED, "N[,A]",
 	  "data pages per CPU buffer, or a size with B, K, M or G;\n"
 	  "rounded up to a power of two (default: 128); A (AUX) unused" },
+	{ 'M', 0, "mmap-flush", CMD_ARG_REQUIRED, "BYTES",
+	  "drain a buffer once it holds BYTES (B, K, M or G; default 1,\n"
+	  "at most a quarter of the buffer); the last drain takes all" },
+	{ 'z', 'z', "compression-level", CMD_ARG_OPTIONAL, "[=N]",
+	  "write the buffers' data as zstd COMPRESSED records, level N\n"
+	  "(1 to 22; -z: 1), compressed beside the drain" },
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
 	  "output file (default: perf.data; an old one becomes FILE.old);\n"
 	  "- writes a pipe-mode stream to standard output" },
@@ -366,7 +402,7 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	struct record_args *a = ctx;
 	struct record_opts *o = &a->o;
 	bool *flag = record_flag(o, opt->id), listed_only;
-	uint64_t v;
+	uint64_t v, mult;
 	int ret;
 
 	if (flag) {
@@ -423,6 +459,13 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 			return usage_error("invalid argument for -m/--mmap-pages: '%s' (pages, or a size in B, K, M or G, up to %u pages)",
 					   arg, RECORD_MAX_PAGES);
 		break;
+	case 'M':
+		if (parse_size(arg, &v, &mult))
+			return usage_error("invalid --mmap-flush '%s' (bytes, or a size in B, K, M or G)", arg);
+		o->mmap_flush = mult ? v * mult : v;
+		break;
+	case 'z':
+		return parse_comp_level(arg, &o->comp_level);
 	case 'o':
 		o->output = arg;
 		break;
@@ -520,9 +563,16 @@ static void record_summary(const struct record_args *a, const struct record_resu
 	if (!a->quiet) {
 		fprintf(stderr, "[ mperf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)res->wakeups);
-		fprintf(stderr, "[ mperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			(double)res->file_size / 1024.0 / 1024.0, a->o.output,
-			(unsigned long long)res->samples);
+		if (a->o.comp_level)
+			fprintf(stderr, "[ mperf record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, ratio is %.3f) (%llu samples) ]\n",
+				(double)res->file_size / 1024.0 / 1024.0, a->o.output,
+				(double)res->comp_in / 1024.0 / 1024.0,
+				res->comp_out ? (double)res->comp_in / (double)res->comp_out : 0.0,
+				(unsigned long long)res->samples);
+		else
+			fprintf(stderr, "[ mperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+				(double)res->file_size / 1024.0 / 1024.0, a->o.output,
+				(unsigned long long)res->samples);
 	}
 	for (size_t i = 0; i < res->nr_events; i++)
 		nr_user += !res->ev[i].tracking;

@@ -109,8 +109,8 @@ test_expect_success 'an unknown long option: the nearest, one line and a hint' '
 '
 
 test_expect_success 'an unknown short option, a missing value, a value for a flag, an ambiguous prefix' '
-	test_expect_code 129 "$MPERF" record -z true 2>err &&
-	grep -q "^mperf record: unknown option .-z.$" err &&
+	test_expect_code 129 "$MPERF" record -Y true 2>err &&
+	grep -q "^mperf record: unknown option .-Y.$" err &&
 	test_expect_code 129 "$MPERF" record -e 2>err &&
 	grep -q "^mperf record: option .-e. needs a value$" err &&
 	test_expect_code 129 "$MPERF" report --input 2>err &&

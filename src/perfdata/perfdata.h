@@ -146,6 +146,20 @@ int pdw__begin_data(struct pdata_writer *w);
 /* Append record bytes (as the ring buffer holds them) to the data section. */
 int pdw__write(struct pdata_writer *w, const void *buf, size_t len);
 uint64_t pdw__data_size(const struct pdata_writer *w);
+/*
+ * record -z: level (zstd's, 1 to 22) for pdw__write_compressed, and the
+ * COMPRESSED feature (mmap_len: each ring buffer's mapping, control page
+ * included, as perf says it).  Before pdw__begin_data.
+ */
+int pdw__compress(struct pdata_writer *w, int level, uint32_t mmap_len);
+/*
+ * Append record bytes as COMPRESSED records: one zstd stream over every
+ * call, flushed at the end of each (what one call gives is readable once
+ * its last record is).  Without pdw__compress, pdw__write.
+ */
+int pdw__write_compressed(struct pdata_writer *w, const void *buf, size_t len);
+/* The bytes pdw__write_compressed was given, and the bytes of the records it wrote for them. */
+void pdw__compressed_bytes(const struct pdata_writer *w, uint64_t *in, uint64_t *out);
 
 /*
  * Records mperf makes itself, each with the sample_id trailer its event

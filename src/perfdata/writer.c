@@ -9,6 +9,12 @@
  * FEATURE record per feature known by then, FINISHED_INIT, the records;
  * nothing is patched and nothing follows (no build ids, no sample times).  Failures are logged once, at the
  * first one, naming the file; later calls return the same code.
+ *
+ * Compressed (record -z), the ring buffers' data goes through one zstd
+ * stream, flushed at the end of each chunk given, as perf 6.1 writes it:
+ * COMPRESSED records (a header, then at most 64 KiB of the stream, not
+ * padded), each chunk's records whole once its last one is read; the
+ * records mperf makes itself, FINISHED_ROUND among them, stay as they are.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 #include "../lib/alloc.h"
 #include "../lib/buf.h"
 #include "../lib/err.h"
@@ -24,6 +31,8 @@
 
 #define WBUF_SIZE	(256 * 1024)
 #define NR_FEAT		PD_FEAT_LAST_6_1
+/* A COMPRESSED record's zstd bytes: its size must fit the header's u16 (perf's cap). */
+#define COMP_PAYLOAD_MAX	(UINT16_MAX - sizeof(struct perf_event_header))
 
 struct wevent {
 	struct perf_event_attr attr;
@@ -47,6 +56,10 @@ struct pdata_writer {
 	bool regular;	/* only a regular file is removed when unfinished */
 	bool pipe;	/* pipe mode, on standard output */
 	bool begun;	/* pdw__begin_data was called */
+	ZSTD_CCtx *zc;	/* record -z: the stream of pdw__write_compressed */
+	unsigned char *zrec;	/* the COMPRESSED record being made */
+	struct pd_feat_compressed comp;	/* the COMPRESSED feature (its ratio set at the end) */
+	uint64_t comp_in, comp_out;	/* bytes given to pdw__write_compressed, and written for them */
 	int err;	/* first write error (logged); later writes are refused */
 };
 
@@ -195,6 +208,8 @@ static int write_header(struct pdata_writer *w, const uint64_t feat_bits[4])
 }
 
 static int event_desc(struct pdata_writer *w);
+static struct mbuf *feat_buf(struct pdata_writer *w, int feat);
+static int feat_done(struct pdata_writer *w, int err);
 
 /* A record of the stream's own: the header, then a and b. */
 static int append_record(struct pdata_writer *w, uint32_t type, const void *a, size_t alen,
@@ -304,6 +319,86 @@ int pdw__write(struct pdata_writer *w, const void *buf, size_t len)
 uint64_t pdw__data_size(const struct pdata_writer *w)
 {
 	return w->data_size;
+}
+
+/* ---- compression (record -z) ---- */
+
+static int comp_feat(struct pdata_writer *w)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_COMPRESSED);
+
+	b->len = 0;
+	return feat_done(w, mbuf_add(b, &w->comp, sizeof(w->comp)));
+}
+
+int pdw__compress(struct pdata_writer *w, int level, uint32_t mmap_len)
+{
+	size_t r;
+
+	if (w->begun || w->zc)
+		return mperf_error(-EINVAL, "'%s': compression is set once, before the data", w->path);
+	w->zc = ZSTD_createCCtx();
+	w->zrec = malloc(UINT16_MAX);
+	if (!w->zc || !w->zrec)
+		return werror(w, -ENOMEM);
+	r = ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, level);
+	if (ZSTD_isError(r))
+		return mperf_error(-EINVAL, "'%s': zstd refuses compression level %d: %s", w->path, level,
+				   ZSTD_getErrorName(r));
+	w->comp = (struct pd_feat_compressed){ .type = PD_COMP_ZSTD, .level = (uint32_t)level,
+					       .mmap_len = mmap_len };
+	/* A stream says it now, its ratio unknown (0), as perf's does. */
+	return comp_feat(w);
+}
+
+/* One COMPRESSED record of the stream: 1 when one was written, 0 when nothing was left. */
+static int comp_record(struct pdata_writer *w, ZSTD_inBuffer *in, size_t *left)
+{
+	struct perf_event_header h = { .type = PD_COMPRESSED };
+	ZSTD_outBuffer out = { w->zrec + sizeof(h), COMP_PAYLOAD_MAX, 0 };
+	int err;
+
+	do {
+		*left = ZSTD_compressStream2(w->zc, &out, in, ZSTD_e_flush);
+		if (ZSTD_isError(*left)) {
+			mperf_error(-EIO, "cannot compress the data of '%s': %s", w->path, ZSTD_getErrorName(*left));
+			return w->err = -EIO;
+		}
+	} while ((*left || in->pos < in->size) && out.pos < out.size);
+	if (!out.pos)
+		return 0;
+	h.size = (uint16_t)(sizeof(h) + out.pos);
+	memcpy(w->zrec, &h, sizeof(h));
+	if ((err = pdw__write(w, w->zrec, h.size)))
+		return err;
+	w->comp_out += h.size;
+	return 1;
+}
+
+int pdw__write_compressed(struct pdata_writer *w, const void *buf, size_t len)
+{
+	ZSTD_inBuffer in = { buf, len, 0 };
+	size_t left = 0;
+	int r;
+
+	if (!w->zc)
+		return pdw__write(w, buf, len);
+	if (w->err)
+		return w->err;
+	if (!len)
+		return 0;
+	while ((r = comp_record(w, &in, &left)) > 0 && (left || in.pos < in.size))
+		;
+	if (r < 0)
+		return r;
+	w->comp_in += len;
+	return 0;
+}
+
+void pdw__compressed_bytes(const struct pdata_writer *w, uint64_t *in, uint64_t *out)
+{
+	*in = w->comp_in;
+	*out = w->comp_out;
 }
 
 /* Overwrite bytes already written at data position pos (for values known late). */
@@ -672,6 +767,12 @@ int pdw__finish(struct pdata_writer *w)
 	}
 	if ((err = event_desc(w)))
 		return werror(w, err);
+	if (w->zc) {
+		/* perf's ratio: what was compressed over what it became, rounded. */
+		w->comp.ratio = w->comp_out ? (uint32_t)((double)w->comp_in / (double)w->comp_out + 0.5) : 0;
+		if ((err = comp_feat(w)))
+			return err;
+	}
 	for (int f = 1; f < NR_FEAT; f++)
 		if (w->has_feat[f]) {
 			bits[f / 64] |= 1ULL << (f % 64);
@@ -720,6 +821,8 @@ void pdw__close(struct pdata_writer *w)
 	for (int f = 0; f < NR_FEAT; f++)
 		mbuf_free(&w->feat[f]);
 	free(w->ev);
+	ZSTD_freeCCtx(w->zc);
+	free(w->zrec);
 	free(w->wbuf);
 	free(w->path);
 	free(w);

@@ -2,7 +2,9 @@
 /*
  * One ring buffer per CPU (per thread with --per-thread), drained into the
  * file: every event of a CPU writes into the buffer of that CPU's first
- * event, and the loop polls the first event's fds.
+ * event, and the loop polls the first event's fds.  With -z the drain
+ * copies each buffer's bytes to compress.c's thread and hands the buffer
+ * back at once: compressing never holds a buffer.
  */
 #include <errno.h>
 #include <poll.h>
@@ -159,29 +161,41 @@ static void account(struct drain *d, struct ring *ring)
 	}
 }
 
-int64_t drain__once(struct drain *d)
+/* One buffer's bytes of this pass: to the compressing thread (-z), or to the file. */
+static int drain_one(struct drain *d, struct ring *ring, int64_t *total)
+{
+	const void *chunk[2];
+	size_t len[2];
+	int n = ring__span(ring, chunk, len), err;
+
+	if (d->comp && (err = compressor__put(d->comp, chunk, len, n)))
+		return err;
+	for (int k = 0; k < n; k++) {
+		if (!d->comp && (err = pdw__write(d->w, chunk[k], len[k])))
+			return err;
+		*total += (int64_t)len[k];
+	}
+	return 0;
+}
+
+int64_t drain__once(struct drain *d, bool all)
 {
 	int64_t total = 0;
 	int err;
 
 	for (int c = 0; c < d->nr_rings; c++) {
 		struct ring *ring = &d->ring[c];
-		const void *chunk[2];
-		size_t len[2];
-		int n;
+		int64_t avail = ring__read_init(ring);
 
-		if (ring__read_init(ring) <= 0)
+		/* perf's --mmap-flush: a buffer with less waits for the next pass, but the last. */
+		if (avail <= 0 || (!all && (uint64_t)avail < d->flush))
 			continue;
 		account(d, ring);
-		n = ring__span(ring, chunk, len);
-		for (int k = 0; k < n; k++) {
-			if ((err = pdw__write(d->w, chunk[k], len[k])))
-				return err;
-			total += (int64_t)len[k];
-		}
+		if ((err = drain_one(d, ring, &total)))
+			return err;
 		ring__consume(ring);
 	}
-	if (total && (err = pdw__finished_round(d->w)))
+	if (total && (err = d->comp ? compressor__round(d->comp) : pdw__finished_round(d->w)))
 		return err;
 	return total;
 }
@@ -194,7 +208,7 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 
 	for (;;) {
 		int stopping = *stop, hup = 0, n;
-		int64_t wrote = drain__once(d);
+		int64_t wrote = drain__once(d, stopping);
 
 		if (wrote < 0) {
 			err = (int)wrote;

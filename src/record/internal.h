@@ -5,8 +5,8 @@
 /*
  * The parts of record, by job: events.c opens the events and knows their
  * fds and ids; drain.c maps one buffer per CPU and drains the buffers
- * into the writer; workload.c holds the command until the events are
- * open; features.c and hits.c say what the feature sections hold; run.c
+ * into the writer (compress.c's thread writes them with -z); workload.c
+ * holds the command until the events are open; features.c and hits.c say what the feature sections hold; run.c
  * puts it together (signals, synthesized records, the end of the file).
  */
 
@@ -126,6 +126,22 @@ int tracing__init(struct tracing *t, const struct record_opts *o);
 int tracing__write(const struct tracing *t, struct pdata_writer *w);
 void tracing__free(struct tracing *t);
 
+/* ---- compress.c: record -z, the thread that compresses and writes the drained data ---- */
+
+struct compressor;
+/*
+ * Start the thread, from now on w's only user until compressor__stop.
+ * max: the bytes that may wait to be compressed before compressor__put
+ * waits.  NULL with errno set, the reason logged.
+ */
+struct compressor *compressor__start(struct pdata_writer *w, size_t max);
+/* Copy n chunks of records for the thread (waiting for room past max): 0 or the thread's error. */
+int compressor__put(struct compressor *c, const void *const chunk[], const size_t len[], int n);
+/* The end of a round: the thread writes FINISHED_ROUND after what was put.  0 or its error. */
+int compressor__round(struct compressor *c);
+/* Let the thread write what waits, and end it: 0 or its first error (logged).  NULL does nothing. */
+int compressor__stop(struct compressor *c);
+
 /* ---- drain.c: one buffer per CPU, drained into the file ---- */
 
 struct pollfd;
@@ -135,6 +151,8 @@ struct drain {
 	struct record_result *res;
 	struct pdata_writer *w;
 	struct hits *hits;		/* DSOs the samples hit, or NULL */
+	struct compressor *comp;	/* -z: the data goes through it, or NULL: straight to w */
+	uint64_t flush;			/* --mmap-flush: bytes a buffer holds before it is drained */
 	struct ring *ring;		/* [cpu], or [thread] per thread */
 	int nr_rings;
 	struct pollfd *pfd;		/* the first event's fd of each CPU and thread */
@@ -148,11 +166,14 @@ struct drain {
  * (PERF_EVENT_IOC_SET_OUTPUT).  Per thread (no CPU), one buffer per thread.
  */
 int drain__map(struct drain *d, size_t pages);
-/* Drain every buffer once, then FINISHED_ROUND if anything was written.  Bytes, or < 0. */
-int64_t drain__once(struct drain *d);
+/*
+ * Drain every buffer holding at least d->flush bytes (all: any byte) once,
+ * then FINISHED_ROUND if anything was drained.  Bytes, or < 0.
+ */
+int64_t drain__once(struct drain *d, bool all);
 /*
  * Drain until *stop is set (by a signal, or to -1 here when every buffer
- * hung up), then once more.  Signals are taken only inside ppoll, with
+ * hung up), then once more, every byte.  Signals are taken only inside ppoll, with
  * waitmask as the mask.
  */
 int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop);

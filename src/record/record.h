@@ -136,6 +136,8 @@ struct record_opts {
 	uint64_t period;
 	bool rate_given;	/* -F or -c was given: it replaces an event kind's default period */
 	size_t mmap_pages;	/* data pages per CPU buffer, a power of two */
+	int comp_level;		/* -z: zstd's level (1 to 22) for COMPRESSED records; 0: none */
+	uint64_t mmap_flush;	/* --mmap-flush: bytes a buffer holds before a drain takes them (at most a quarter) */
 	/* perf's attr options, set as perf sets them (perf evlist -v of the same command agrees). */
 	bool stat;		/* -s: per-thread counts (inherit_stat, READ records at exit, times) */
 	bool data_addr;		/* -d: sample addresses (ADDR, DATA_SRC, data mmaps) */
@@ -190,6 +192,7 @@ struct record_result {
 	uint64_t wakeups;	/* polls that returned ready */
 	uint64_t timeouts;	/* polls that timed out (drained anyway) */
 	uint64_t file_size;
+	uint64_t comp_in, comp_out;	/* -z: the data's bytes, and the bytes of the COMPRESSED records they became */
 	uint64_t samples;
 	uint64_t lost_records;	/* PERF_RECORD_LOST seen in the buffers */
 	uint64_t lost_events;	/* events those records say were lost */

@@ -16,7 +16,8 @@
  * writer, the events, the host's features, GROUP_DESC, TRACING_DATA;
  * synthesize (the kernel map, its length patched in at the end but found
  * first in pipe mode; the tasks already running; COMM; FINISHED_INIT);
- * the workload released (its events start at its exec) or a running
+ * with -z the compressing thread started (compress.c), the writer's from
+ * then until the last drain is written; the workload released (its events start at its exec) or a running
  * target's events enabled; drain__loop until a signal or every buffer
  * hangs up; the workload ended if a signal stopped the recording or the
  * traced tasks are gone (wind_down: SIGTERM, draining while it exits); a
@@ -205,7 +206,7 @@ static int wind_down(struct drain *d, pid_t pid, const struct record_signals *si
 
 		if (r == pid || (r < 0 && errno != EINTR))
 			return 0;
-		if ((wrote = drain__once(d)) < 0)
+		if ((wrote = drain__once(d, false)) < 0)
 			return (int)wrote;
 		/* Signals are taken only here, as in the drain loop. */
 		ppoll(NULL, 0, &ts, &sigs->wait_mask);
@@ -239,6 +240,35 @@ static int finish(struct drain *d, struct kernel_map *k, bool no_cache)
 	if (!no_cache && !pdw__is_pipe(d->w) && host_bidcache_dir(dir, sizeof(dir)) == 0)
 		hits__cache(d->hits, dir);
 	return 0;
+}
+
+/*
+ * -z: the writer compresses, and says so in the COMPRESSED feature with
+ * the size of each buffer's mapping (its control page too), as perf;
+ * --mmap-flush is at most a quarter of a buffer, as perf clamps it.
+ */
+static int compress_setup(struct drain *d, const struct record_opts *o)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), data = (uint64_t)o->mmap_pages * page;
+
+	d->flush = o->mmap_flush < data / 4 ? o->mmap_flush : data / 4;
+	if (!o->comp_level)
+		return 0;
+	return pdw__compress(d->w, o->comp_level, (uint32_t)(data + page));
+}
+
+/*
+ * What may wait to be compressed: four times what the buffers hold, at
+ * least 8 MiB.  Only a compressor slower than the data for long fills it;
+ * then the buffers wait, as they would without -z.
+ */
+static size_t compress_max(const struct drain *d)
+{
+	size_t held = 0;
+
+	for (int r = 0; r < d->nr_rings; r++)
+		held += d->ring[r].size;
+	return held * 4 > ((size_t)8 << 20) ? held * 4 : (size_t)8 << 20;
 }
 
 static uint64_t now_ns(void)
@@ -317,8 +347,14 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if ((err = evlist__add_to(&el, res, d.w)) || (err = features__write(d.w, o->cmd_argc, o->cmd_argv)) ||
 	    (err = evlist__write_groups(o, d.w)) || (err = tracing__write(&tr, d.w)))
 		goto out;
-	if ((err = pdw__begin_data(d.w)) || (err = synthesize(&d, &t, wl.pid, &k, o->data_addr)))
+	if ((err = compress_setup(&d, o)) || (err = pdw__begin_data(d.w)) ||
+	    (err = synthesize(&d, &t, wl.pid, &k, o->data_addr)))
 		goto out;
+	/* -z: from now on the compressing thread writes the data (the synthesized records stay as they are). */
+	if (o->comp_level && !(d.comp = compressor__start(d.w, compress_max(&d)))) {
+		err = -errno;
+		goto out;
+	}
 
 	t0 = now_ns();
 	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
@@ -350,11 +386,17 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	}
 	res->wait_status = status;
 	/* What the workload did while it was being ended (its last samples, its EXIT). */
-	if ((wrote = drain__once(&d)) < 0) {
+	if ((wrote = drain__once(&d, true)) < 0) {
 		err = (int)wrote;
 		goto out;
 	}
+	/* Everything drained is written before the end of the file. */
+	err = compressor__stop(d.comp);
+	d.comp = NULL;
+	if (err)
+		goto out;
 	res->elapsed_ns = now_ns() - t0;
+	pdw__compressed_bytes(d.w, &res->comp_in, &res->comp_out);
 	if ((err = finish(&d, &k, o->no_buildid_cache)))
 		goto out;
 	if (pdw__is_pipe(d.w))
@@ -368,6 +410,7 @@ out:
 			kill(wl.pid, SIGTERM);
 		workload__abort(&wl);
 	}
+	compressor__stop(d.comp);
 	join_kernel_map(&k);
 	pdw__close(d.w);
 	drain__unmap(&d);

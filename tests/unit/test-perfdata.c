@@ -1144,6 +1144,107 @@ static void test_unfinished(void)
 	pdw__close(w);
 }
 
+/*
+ * record -z: what the writer compresses reads back record for record,
+ * with one record spanning two COMPRESSED records (more than 64 KiB of
+ * hardly compressible names), and the COMPRESSED feature says the level,
+ * perf's rounded ratio and the mapping's length.
+ */
+#define BIG_RECS	3
+#define BIG_SIZE	40000
+static unsigned char big[BIG_RECS * BIG_SIZE];
+
+static void build_big(void)
+{
+	uint32_t x = 12345;
+
+	memset(big, 0, sizeof(big));
+	for (int r = 0; r < BIG_RECS; r++) {
+		unsigned char *q = big + (size_t)r * BIG_SIZE;
+		struct perf_event_header h = { .type = PERF_RECORD_MMAP, .size = BIG_SIZE };
+
+		memcpy(q, &h, sizeof(h));
+		for (size_t i = 40; i < BIG_SIZE - 8; i++) {
+			x = x * 1103515245 + 12345;
+			q[i] = (unsigned char)('a' + (x >> 16) % 26);
+		}
+	}
+}
+
+static void test_write_compressed(void)
+{
+	struct perf_event_attr a = rt_attr(0);
+	struct pd_feat_compressed fc = { 0 };
+	uint64_t in = 0, out = 0, doff, dsize, foff;
+	size_t nr_comp = 0, nr = 0, nr_big = 0;
+	struct pdata_writer *w;
+	struct pd_record rec;
+	struct pdata *p;
+	char path[128], err[256] = "";
+	int r;
+
+	snprintf(path, sizeof(path), "%s/z.data", tmpdir);
+	build_big();
+	w = pdw__create(path);
+	if (!ok(w != NULL, "compressed: create"))
+		return;
+	pdw__add_event(w, &a, "cpu-clock", rt_ids[0], 2);
+	is_int(pdw__compress(w, 3, 69632), 0, "compressed: level 3");
+	is_int(pdw__begin_data(w), 0, "compressed: begin data");
+	is_int(pdw__compress(w, 1, 69632), -EINVAL, "compressed: set once, before the data");
+	is_int(pdw__write_compressed(w, rt_data.b, rt_data.n), 0, "compressed: the round-trip records");
+	is_int(pdw__finished_round(w), 0, "compressed: FINISHED_ROUND as it is");
+	is_int(pdw__write_compressed(w, big, sizeof(big)), 0, "compressed: %zu bytes of names", sizeof(big));
+	pdw__compressed_bytes(w, &in, &out);
+	ok(in == rt_data.n + sizeof(big) && out > 65536 && out < in,
+	   "compressed: %llu bytes became %llu", (unsigned long long)in, (unsigned long long)out);
+	is_int(pdw__finish(w), 0, "compressed: finish");
+	pdw__close(w);
+
+	p = open_file(path, err, sizeof(err));
+	if (!ok(p != NULL, "compressed: open '%s'", err))
+		return;
+	logcap_reset();
+	while ((r = pdata__next(p, &rec)) > 0) {
+		if (rec.hdr->type == PD_COMPRESSED) {
+			nr_comp++;
+			continue;
+		}
+		if (nr < rt_nrec && !memcmp(rec.hdr, rt_data.b + rt_off[nr], rec.hdr->size))
+			nr++;
+		else if (nr == rt_nrec && rec.hdr->type == PD_FINISHED_ROUND)
+			nr++;
+		else if (nr == rt_nrec + 1 + nr_big && nr_big < BIG_RECS &&
+			 !memcmp(rec.hdr, big + nr_big * BIG_SIZE, BIG_SIZE))
+			nr_big++, nr++;
+	}
+	ok(r == 0 && logcap_errors == 0, "compressed: read to the end (%s)", logcap_err);
+	is_int((int)nr, (int)(rt_nrec + 1 + BIG_RECS), "compressed: every record back, in order, byte for byte");
+	ok(nr_comp >= 3, "compressed: %zu COMPRESSED records (one at least 64 KiB of stream)", nr_comp);
+	pdata__layout(p, &doff, &dsize, &foff);
+	ok(pdata__has_feat(p, PD_FEAT_COMPRESSED), "compressed: the COMPRESSED feature");
+	pdata__close(p);
+
+	/* The feature's bytes: version 0, zstd, the level, the ratio rounded, the mapping's length. */
+	size_t len;
+	unsigned char *img = read_whole(path, &len);
+
+	if (ok(img != NULL && len > foff, "compressed: read the image")) {
+		uint64_t bits = pd_u64(img + 72);
+		size_t i = 0;
+
+		for (int f = 0; f < PD_FEAT_COMPRESSED; f++)
+			i += bits >> f & 1;
+		ok(pd_feat_compressed_decode(img + pd_u64(img + foff + 16 * i), pd_u64(img + foff + 16 * i + 8), &fc),
+		   "compressed: the feature decodes");
+		ok(fc.version == 0 && fc.type == PD_COMP_ZSTD && fc.level == 3 && fc.mmap_len == 69632 &&
+		   fc.ratio == (uint32_t)((double)in / (double)out + 0.5),
+		   "compressed: version %u type %u level %u ratio %u mmap_len %u", fc.version, fc.type, fc.level,
+		   fc.ratio, fc.mmap_len);
+	}
+	free(img);
+}
+
 static char hold_seen[256];
 
 static void hold_hook(enum mperf_log_level level, const char *msg)
@@ -2138,6 +2239,7 @@ int main(void)
 	build_pipe_img();
 	test_pipe();
 	test_compressed_auxtrace();
+	test_write_compressed();
 	test_prefixes(pipe_img.b, pipe_img.n);
 
 	test_names();
