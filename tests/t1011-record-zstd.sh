@@ -34,7 +34,7 @@ comp_feat () {
 		}' "$1"
 }
 
-test_expect_success 'record -z: COMPRESSED records, the feature, every sample read back' '
+test_expect_success SETUP 'record -z: COMPRESSED records, the feature, every sample read back' '
 	"$MPERF" record -z -F 2000 -e cpu-clock,task-clock -o z.data "$NOPLOOP" 0.5 2>z.err &&
 	grep -q "compressed (original .* MB, ratio is [0-9.]*) ([0-9]* samples) \]$" z.err &&
 	n=$(total z.err) && test "$n" -gt 200 &&
@@ -75,7 +75,7 @@ test_expect_success 'a level out of 1..22 is a usage error' '
 	! test -e bad.data
 '
 
-test_expect_success 'record -z -o -: a stream with the feature (ratio 0) and COMPRESSED records' '
+test_expect_success SETUP 'record -z -o -: a stream with the feature (ratio 0) and COMPRESSED records' '
 	"$MPERF" record -z -e cpu-clock -o - "$NOPLOOP" 0.3 >zp.data 2>zp.err &&
 	n=$(total zp.err) && test "$n" -gt 50 &&
 	"$MPERF" report -D -i - <zp.data >zp.dump &&
