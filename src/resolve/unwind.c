@@ -915,7 +915,12 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 	struct unwind_map m;
 	int found;
 
-	if (!max || !reg_of(s, PERF_REG_IP, &ip))
+	/*
+	 * perf bails out before its walk when the kernel copied no stack
+	 * (dyn_size 0, as for some samples in a page fault of ld.so early in
+	 * an exec): no user frames, not even the registers' ip.
+	 */
+	if (!max || !s->stack || !s->stack_size || !reg_of(s, PERF_REG_IP, &ip))
 		return 0;
 	/*
 	 * perf reports the module of the registers' ip to libdw before the

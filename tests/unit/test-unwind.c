@@ -100,15 +100,15 @@ int main(void)
 	struct unwinder *u;
 	ssize_t n;
 
-	plan(3);
+	plan(4);
 	elf_version(EV_CURRENT);
 	if (!dladdr((void *)printf, &info) || !info.dli_fname || info.dli_fname[0] != '/') {
-		skip(3, "libc's path is not known");
+		skip(4, "libc's path is not known");
 		return done_testing();
 	}
 	libc_path = info.dli_fname;
 	if (!(pc = pick_pc(libc_path, &cfa_off))) {
-		skip(3, "no frame in libc with its CFA at rsp + 24 or more");
+		skip(4, "no frame in libc with its CFA at rsp + 24 or more");
 		return done_testing();
 	}
 	note("%s: pc %#llx, CFA rsp + %lld", libc_path, (unsigned long long)pc, (long long)cfa_off);
@@ -131,6 +131,11 @@ int main(void)
 	/* A second sample of the process, through the same Dwfl. */
 	n = u ? unwinder__unwind(u, &s, ips, 64) : -1;
 	ok(n >= 1 && ips[0] == BASE + pc, "and again, with the process's modules kept (%zd frames)", n);
+	/* No stack copied (dyn_size 0): perf bails out before the walk, no frames. */
+	s.stack_size = 0;
+	n = u ? unwinder__unwind(u, &s, ips, 64) : -1;
+	is_int((int)n, 0, "an empty stack copy: no user frames, not even the ip, as perf");
+	s.stack_size = 8;
 	/* An ip no map covers (a sample inside execve): perf's libdw walk cannot start, no frames. */
 	regs[8] = BASE - 0x1000;
 	n = u ? unwinder__unwind(u, &s, ips, 64) : -1;
