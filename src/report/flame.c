@@ -324,7 +324,9 @@ static void print_frames(struct out *o, const struct tree *t, int height, const 
 			diff_colour(o, delta[i], maxd);
 		else
 			colour(o, f->name, f->kind);
-		out_printf(o, "\"/><text x=\"%.2f\" y=\"%d\">", x + 3, y + 11);
+		out_printf(o, "\"/><text x=\"%.2f\" y=\"%d\"%s>", x + 3, y + 11,
+			   /* white on the deepest reds and blues */
+			   delta && maxd > 0 && fabs(delta[i]) > maxd * 0.6 ? " style=\"fill: rgb(255,255,255)\"" : "");
 		if ((len = fit(f->name, w, &cut))) {
 			out_xml(o, f->name, len);
 			if (cut)
