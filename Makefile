@@ -54,7 +54,8 @@ QUIET_LINK = @echo '  LINK    '$@;
 endif
 
 B = build
-SHARES = $(B)/workloads/old/shares $(B)/workloads/new/shares
+SHARES = $(B)/workloads/old/shares $(B)/workloads/new/shares $(B)/workloads/base/shares \
+	$(B)/workloads/hot/shares $(B)/workloads/slow/shares
 LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/resolve/*.c src/report/*.c src/stat/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
@@ -112,6 +113,20 @@ $(B)/workloads/old/shares: tests/workloads/shares.c
 $(B)/workloads/new/shares: tests/workloads/shares.c
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) -O0 -fno-inline -fno-plt -Wall -DF_SHARE=40 -DG_SHARE=55 -DNEW_ONLY=5 -o $@ $<
+
+# Three builds for the gate (mperf diff --check): base (f 70, g 25), hot
+# (f does 20% more work: 84) and slow (15% more work in every function).
+$(B)/workloads/base/shares: tests/workloads/shares.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) -O0 -fno-inline -fno-plt -Wall -DF_SHARE=70 -DG_SHARE=25 -o $@ $<
+
+$(B)/workloads/hot/shares: tests/workloads/shares.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) -O0 -fno-inline -fno-plt -Wall -DF_SHARE=84 -DG_SHARE=25 -o $@ $<
+
+$(B)/workloads/slow/shares: tests/workloads/shares.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) -O0 -fno-inline -fno-plt -Wall -DF_SHARE=70 -DG_SHARE=25 -DSCALE=115 -o $@ $<
 
 # Only main() prints the full version: a new commit relinks mperf, it does
 # not rebuild everything (the flags, and so the .flags file, stay the same).

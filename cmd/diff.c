@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* mperf diff: options -> open both files -> report__diff -> exit status. */
+/* mperf diff: options -> open the files -> report__diff_runs (or the flame graph) -> the check's verdict -> exit status. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
+#include "../src/stat/stat.h"
 #include "cmd.h"
 #include "options.h"
 
@@ -16,15 +17,27 @@
  */
 static const char diff_usage[] =
 	"usage: mperf diff [-s keys] [-c method] [-o order] [-p] [-F] [-b] [-C list] [-d list]\n"
-	"                  [--percentage relative|absolute] [-q | --json] [[old] new]\n"
+	"                  [--percentage relative|absolute] [-q | --json | --format fmt]\n"
+	"                  [--check[=rules]] [[old] new]\n"
+	"   or: mperf diff [options] old... -- new...\n"
 	"   or: mperf diff -h\n"
 	"\n"
 	"Compares the profile of new (default: perf.data) with that of old, the baseline (default:\n"
-	"perf.data.old), as perf diff does: one argument is the new file.\n"
+	"perf.data.old), as perf diff does: one argument is the new file. With --, several runs a\n"
+	"side are pooled and --check tests each change over them.\n"
 	"\n";
 
-/* The classes of options, for the conflicts: --json, -q, the text's own columns. */
-enum { DIFF_JSON = 1 << 0, DIFF_QUIET = 1 << 1, DIFF_TEXT = 1 << 2 };
+/* The classes of options, for the conflicts: --json, -q, the text's own columns, --format. */
+enum { DIFF_JSON = 1 << 0, DIFF_QUIET = 1 << 1, DIFF_TEXT = 1 << 2, DIFF_FORMAT = 1 << 3 };
+
+/* --check alone: these rules (man/mperf-diff.1 says why). */
+#define DIFF_DEFAULT_RULES "share:2,new:1,total:+5"
+
+/* What cmd_diff needs beyond report__diff_runs' options. */
+struct diff_args {
+	struct report_diff_opts o;
+	enum { OUT_DIFF, OUT_SVG, OUT_FOLDED } out;
+};
 
 static const struct cmd_opt diff_opts[] = {
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
@@ -47,6 +60,13 @@ static const struct cmd_opt diff_opts[] = {
 	{ 'J', 0, "json", CMD_ARG_NONE, NULL,
 	  "one JSON document per file pair: each event's entries with both\n"
 	  "shares and the delta, the largest moves first (see mperf-diff(1))", NULL, DIFF_JSON },
+	{ 'f', 0, "format", CMD_ARG_REQUIRED, "FMT",
+	  "markdown (a summary table for a CI page), junit (JUnit XML, a test\n"
+	  "case per rule), svg (a differential flame graph: the new stacks, red\n"
+	  "grew, blue shrank) or folded (each stack with both sides' samples)", NULL, DIFF_FORMAT },
+	{ 'K', 0, "check", CMD_ARG_OPTIONAL, "[=RULES]",
+	  "exit 3 when a change breaks a rule, each one named on stderr; RULES:\n"
+	  "share:N[%], new:N, total:[+]N (default: " DIFF_DEFAULT_RULES ")" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
 
@@ -54,7 +74,64 @@ static const struct cmd_conflict diff_conflicts[] = {
 	{ { DIFF_JSON }, { DIFF_QUIET, DIFF_TEXT }, 0,
 	  "--json cannot be used with {b}: the JSON document has both shares, the delta and the periods, "
 	  "largest moves first" },
+	{ { DIFF_FORMAT }, { DIFF_QUIET, DIFF_TEXT, DIFF_JSON }, 0,
+	  "--format cannot be used with {b}: it is an output of its own" },
 };
+
+/*
+ * --check=RULES: NAME:VALUE, comma-separated, each rule once: share:N
+ * (points) or share:N% (percent of the baseline's share), new:N (points),
+ * total:N or total:+N (percent; + only growth).
+ */
+static int parse_rules(const char *arg, struct report_gate *g)
+{
+	static const struct { const char *name; unsigned rule; } rules[] = {
+		{ "share", REPORT_GATE_SHARE }, { "new", REPORT_GATE_NEW }, { "total", REPORT_GATE_TOTAL },
+	};
+	char item[64];
+
+	memset(g, 0, sizeof(*g));
+	for (const char *p = arg; ; ) {
+		size_t len = strcspn(p, ","), r;
+		char *colon, *v, *end;
+		double x;
+
+		if (len == 0 || len >= sizeof(item))
+			goto bad;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (!(colon = strchr(item, ':')))
+			goto bad;
+		*colon = '\0';
+		v = colon + 1;
+		for (r = 0; r < sizeof(rules) / sizeof(rules[0]) && strcmp(item, rules[r].name); r++)
+			;
+		if (r == sizeof(rules) / sizeof(rules[0]) || (g->on & rules[r].rule))
+			goto bad;
+		if (rules[r].rule == REPORT_GATE_TOTAL && *v == '+')
+			g->total_up = true, v++;
+		if (!(*v >= '0' && *v <= '9') && *v != '.')
+			goto bad;
+		errno = 0;
+		x = strtod(v, &end);
+		if (errno || !(x >= 0 && x <= 1e6))
+			goto bad;
+		if (*end == '%' && rules[r].rule == REPORT_GATE_SHARE)
+			g->share_pct = true, end++;
+		if (*end)
+			goto bad;
+		g->on |= rules[r].rule;
+		*(rules[r].rule == REPORT_GATE_SHARE ? &g->share : rules[r].rule == REPORT_GATE_NEW ? &g->new_share
+											 : &g->total) = x;
+		p += len;
+		if (!*p)
+			return 0;
+		p++;
+	}
+bad:
+	return cmd_usage_error("diff", "invalid --check rules '%s' (share:N[%%], new:N, total:[+]N, comma-separated, "
+			       "each once; default " DIFF_DEFAULT_RULES ")", arg);
+}
 
 /* -s KEYS: the usual view's keys, matched as perf matches them (report_sort_key_find); a repeated one is ignored. */
 static int parse_keys(const char *list, struct report_hist_opts *o)
@@ -119,9 +196,25 @@ static int parse_compute(const char *arg, struct report_diff_opts *o)
 	return 0;
 }
 
+static int parse_diff_format(const char *arg, struct diff_args *a)
+{
+	if (!strcmp(arg, "markdown"))
+		a->o.format = REPORT_DIFF_MARKDOWN;
+	else if (!strcmp(arg, "junit"))
+		a->o.format = REPORT_DIFF_JUNIT;
+	else if (!strcmp(arg, "svg"))
+		a->out = OUT_SVG;
+	else if (!strcmp(arg, "folded"))
+		a->out = OUT_FOLDED;
+	else
+		return cmd_usage_error("diff", "unknown --format '%s' (formats: markdown, junit, svg, folded)", arg);
+	return 0;
+}
+
 static int diff_option(void *ctx, const struct cmd_opt *opt, char *arg)
 {
-	struct report_diff_opts *o = ctx;
+	struct diff_args *a = ctx;
+	struct report_diff_opts *o = &a->o;
 	unsigned long v;
 	char *end;
 
@@ -164,8 +257,13 @@ static int diff_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		o->quiet = true;
 		break;
 	case 'J':
-		o->json = true;
+		o->format = REPORT_DIFF_JSON;
 		break;
+	case 'f':
+		return parse_diff_format(arg, a) ? EXIT_USAGE : 0;
+	case 'K':
+		o->rules = arg ? arg : DIFF_DEFAULT_RULES;
+		return parse_rules(o->rules, &o->gate) ? EXIT_USAGE : 0;
 	}
 	return 0;
 }
@@ -181,49 +279,152 @@ static const struct cmd_options diff_options = {
 	.set = diff_option,
 };
 
+/* Each entry that broke a rule, one line on stderr. */
+static void say_breaks(const struct report_diff_opts *o, const struct report_gate_result *res)
+{
+	for (size_t i = 0; i < res->n; i++) {
+		const struct report_gate_break *b = &res->v[i];
+		char rules[128] = "";
+
+		for (unsigned r = 1; r <= REPORT_GATE_TOTAL; r <<= 1)
+			if (b->rules & r) {
+				size_t l = strlen(rules);
+
+				if (l)
+					snprintf(rules + l, sizeof(rules) - l, ", ");
+				l = strlen(rules);
+				report_gate_rule_text(&o->gate, r, rules + l, sizeof(rules) - l);
+			}
+		if (!b->entry)
+			cmd_error("diff", "check failed: %s: total period %.0f -> %.0f (%+.2f%%) breaks %s (p %.3g)", b->event,
+				  b->old, b->new_, b->old > 0 ? (b->new_ - b->old) * 100.0 / b->old : 0.0, rules, b->p);
+		else
+			cmd_error("diff", "check failed: %s: %s: %.2f%% -> %.2f%% (%+.2f points) breaks %s (p %.3g)", b->event,
+				  b->entry, b->old, b->new_, b->new_ - b->old, rules, b->p);
+	}
+}
+
+/* The files: [[old] new] as perf diff, or old... -- new... (split at sep, -1: none). */
+static int diff_files(int argc, char **argv, int sep, struct report_diff_side *sd)
+{
+	static const char *defaults[2] = { "perf.data.old", "perf.data" };
+	int stdin_uses = 0;
+
+	if (sep < 0) {
+		int n = argc - optind;
+
+		if (n > 2)
+			return cmd_usage_error("diff", "unexpected argument '%s' (mperf diff compares two files: [[old] new], "
+					       "or runs: old... -- new...)", argv[optind + 2]);
+		sd[0].labels[0] = n == 2 ? argv[optind] : defaults[0];
+		sd[1].labels[0] = n >= 1 ? argv[argc - 1] : defaults[1];
+		sd[0].n = sd[1].n = 1;
+	} else {
+		for (int i = optind; i < sep; i++)
+			sd[0].labels[sd[0].n++] = argv[i];
+		for (int i = sep + 1; i < argc; i++)
+			sd[1].labels[sd[1].n++] = argv[i];
+		if (!sd[0].n || !sd[1].n)
+			return cmd_usage_error("diff", "no %s file %s '--' (old... -- new...)", sd[0].n ? "new" : "baseline",
+					       sd[0].n ? "after" : "before");
+	}
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sd[s].n; i++)
+			stdin_uses += !strcmp(sd[s].labels[i], "-");
+	if (stdin_uses > 1)
+		return cmd_usage_error("diff", sep < 0 ? "old and new cannot both be '-' (standard input is one stream)"
+						       : "'-' can be given once (standard input is one stream)");
+	return 0;
+}
+
+static void close_all(struct report_diff_side *sd)
+{
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sd[s].n; i++)
+			if (sd[s].p[i])
+				pdata__close(sd[s].p[i]);
+}
+
 int cmd_diff(int argc, char **argv)
 {
-	struct report_diff_opts o = {
-		.hist = { .keys = { REPORT_KEY_DSO, REPORT_KEY_SYM }, .nr_keys = 2, .children = 0,
-			  .cc_mode = REPORT_CC_NONE },
-		.compute = REPORT_DIFF_DELTA_ABS,
-		.order = 1,
+	struct diff_args a = {
+		.o = { .hist = { .keys = { REPORT_KEY_DSO, REPORT_KEY_SYM }, .nr_keys = 2, .children = 0,
+				 .cc_mode = REPORT_CC_NONE },
+		       .compute = REPORT_DIFF_DELTA_ABS,
+		       .order = 1,
+		       .top = 10 },
 	};
-	const char *old_path = "perf.data.old", *new_path = "perf.data";
-	struct pdata *old, *new_;
+	struct report_diff_side sd[2] = { 0 };
+	struct report_gate_result res = { 0 };
 	static char obuf[1 << 16];
 	struct cmd_parse parse;
-	int ret;
+	int ret, sep = -1;
 
-	if ((ret = cmd_options_parse(&parse, &diff_options, argc, argv, &o)) != CMD_OPTS_OK)
+	/* old... -- new...: getopt would drop the "--", so the options are those before it. */
+	for (int i = 1; i < argc && sep < 0; i++)
+		if (!strcmp(argv[i], "--"))
+			sep = i;
+	if ((ret = cmd_options_parse(&parse, &diff_options, sep < 0 ? argc : sep, argv, &a)) != CMD_OPTS_OK)
 		return ret;
 	if ((ret = cmd_options_conflicts(&parse)))
 		return ret;
-	/* As perf diff: no file is perf.data.old against perf.data; one is the new file. */
-	if (argc - optind == 1) {
-		new_path = argv[optind];
-	} else if (argc - optind == 2) {
-		old_path = argv[optind];
-		new_path = argv[optind + 1];
-	} else if (argc - optind > 2) {
-		return cmd_usage_error("diff", "unexpected argument '%s' (mperf diff compares two files: [[old] new])",
-				       argv[optind + 2]);
+	if (a.o.format == REPORT_DIFF_JUNIT && !a.o.gate.on)
+		parse_rules(a.o.rules = DIFF_DEFAULT_RULES, &a.o.gate);
+	for (int s = 0; s < 2; s++) {
+		sd[s].labels = calloc((size_t)argc + 1, sizeof(*sd[s].labels));
+		sd[s].p = calloc((size_t)argc + 1, sizeof(*sd[s].p));
+		if (!sd[s].labels || !sd[s].p) {
+			ret = -ENOMEM;
+			cmd_error("diff", "out of memory");
+			goto out;
+		}
 	}
-	if (!strcmp(old_path, "-") && !strcmp(new_path, "-"))
-		return cmd_usage_error("diff", "old and new cannot both be '-' (standard input is one stream)");
+	if ((ret = diff_files(argc, argv, sep, sd)))
+		goto out;
+	for (int s = 0; s < 2 && a.out != OUT_DIFF && a.o.gate.on; s++)
+		for (size_t i = 0; i < sd[s].n; i++)
+			if (!strcmp(sd[s].labels[i], "-")) {
+				ret = cmd_usage_error("diff", "--check with --format=%s reads each file twice: not '-'",
+						      a.out == OUT_SVG ? "svg" : "folded");
+				goto out;
+			}
 	/* A closed reader of our stdout ends us through write errors, not SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
-	if (!(old = pdata__open(old_path)))
-		return -errno;	/* said by the reader */
-	if (!(new_ = pdata__open(new_path))) {
-		ret = -errno;
-		pdata__close(old);
-		return ret;
-	}
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sd[s].n; i++) {
+			if (!(sd[s].p[i] = pdata__open(sd[s].labels[i]))) {
+				ret = -errno;	/* said by the reader */
+				goto out;
+			}
+			if (!strcmp(sd[s].labels[i], "-"))
+				sd[s].labels[i] = "stdin";
+		}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	ret = report__diff(old, strcmp(old_path, "-") ? old_path : "stdin", new_, strcmp(new_path, "-") ? new_path : "stdin",
-			   &o, stdout);
-	pdata__close(new_);
-	pdata__close(old);
+	if (a.out != OUT_DIFF) {
+		/* the check reads the files, then the stacks are read from their first record again */
+		if (a.o.gate.on) {
+			a.o.format = REPORT_DIFF_NONE;
+			ret = report__diff_runs(&sd[0], &sd[1], &a.o, &res, stdout);
+			for (int s = 0; s < 2 && ret >= 0; s++)
+				for (size_t i = 0; i < sd[s].n && ret >= 0; i++)
+					ret = pdata__rewind(sd[s].p[i]);
+		}
+		if (ret >= 0)
+			ret = report__diff_export(&sd[0], &sd[1], a.out == OUT_SVG, NULL, NULL, stdout);
+	} else {
+		ret = report__diff_runs(&sd[0], &sd[1], &a.o, &res, stdout);
+	}
+	if (ret >= 0 && res.n) {
+		fflush(stdout);
+		say_breaks(&a.o, &res);
+		ret = STAT_EXIT_CHECK;
+	}
+out:
+	close_all(sd);
+	free(sd[0].labels);
+	free(sd[0].p);
+	free(sd[1].labels);
+	free(sd[1].p);
+	report_gate_result_free(&res);
 	return ret;
 }

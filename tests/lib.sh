@@ -31,7 +31,9 @@
 # in THREADS threads with a second argument; `callpaths-nofp` the same built -O2
 # -fomit-frame-pointer, for DWARF unwinding; `shares N` (SHARES_OLD, SHARES_NEW: two
 # builds named shares) spends N seconds of CPU time in f and g, 70%/25% in the old
-# build and 40%/55% in the new one, plus old_only or new_only 5%.  A test that predicts a sample count
+# build and 40%/55% in the new one, plus old_only or new_only 5%; SHARES_BASE, SHARES_HOT and
+# SHARES_SLOW are the gate's builds (f 70 g 25; f 84, 20% more work; all 15% more work), and
+# `shares -n ROUNDS` does a fixed amount of work.  A test that predicts a sample count
 # runs cpuspin: cpu-clock samples the CPU time of the task, which is what a
 # wall-clock loop does not get on a busy machine.
 
@@ -59,8 +61,11 @@ CALLPATHS=$MPERF_ROOT/build/workloads/callpaths
 CALLPATHS_NOFP=$MPERF_ROOT/build/workloads/callpaths-nofp
 SHARES_OLD=$MPERF_ROOT/build/workloads/old/shares
 SHARES_NEW=$MPERF_ROOT/build/workloads/new/shares
+SHARES_BASE=$MPERF_ROOT/build/workloads/base/shares
+SHARES_HOT=$MPERF_ROOT/build/workloads/hot/shares
+SHARES_SLOW=$MPERF_ROOT/build/workloads/slow/shares
 PERF=${PERF:-perf}
-export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW MPERF_ROOT PERF
+export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW SHARES_BASE SHARES_HOT SHARES_SLOW MPERF_ROOT PERF
 
 if ! test -x "$MPERF" || ! test -x "$NOPLOOP" || ! test -x "$CPUSPIN"; then
 	echo "1..0 # SKIP $MPERF, $NOPLOOP or $CPUSPIN not built (run make)"

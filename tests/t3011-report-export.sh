@@ -136,52 +136,6 @@ for g, total in zip(groups, want):
 print(hot)
 PY
 
-# png_stats FILE.png: distinct colours, the share of non-white pixels and
-# whether some pixel is the search highlight, from the PNG itself (zlib).
-cat >pngstats.py <<\PY
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n"
-pos, idat, w = 8, b"", 0
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-        assert depth == 8 and ctype in (2, 6), (depth, ctype)
-        bpp = 3 if ctype == 2 else 4
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-raw = zlib.decompress(idat)
-stride = w * bpp
-prev = bytearray(stride)
-colours, nonwhite, magenta = set(), 0, False
-for y in range(h):
-    ft = raw[y * (stride + 1)]
-    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b = prev[i]
-        c = prev[i - bpp] if i >= bpp else 0
-        if ft == 1: line[i] = (line[i] + a) & 255
-        elif ft == 2: line[i] = (line[i] + b) & 255
-        elif ft == 3: line[i] = (line[i] + (a + b) // 2) & 255
-        elif ft == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    for x in range(0, stride, bpp):
-        px = bytes(line[x:x + 3])
-        colours.add(px)
-        if px != b"\xff\xff\xff":
-            nonwhite += 1
-        if px == b"\xe6\x00\xe6":
-            magenta = True
-    prev = line
-print(len(colours), round(100.0 * nonwhite / (w * h), 1), "magenta" if magenta else "no-magenta")
-PY
-
 samples_of () {	# samples_of FILE.stats EVENT
 	sed -n "s/.*\"name\": \"$2\".*\"samples\": \([0-9]*\).*/\1/p" "$1"
 }
@@ -225,7 +179,7 @@ shot () {
 	for try in 1 2 3 4 5; do
 		chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=$((try * 3000)) \
 			--screenshot="$PWD/$png" --window-size=1200,"$height" "$url" >/dev/null 2>&1
-		set -- $(python3 pngstats.py "$png" 2>/dev/null)
+		set -- $(python3 "$MPERF_ROOT/tests/pngstats.py" "$png" 2>/dev/null)
 		eval "$check" && return 0
 		echo "# try $try: $png: $*" >&2
 	done

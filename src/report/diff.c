@@ -28,6 +28,7 @@
 #include "../lib/err.h"
 #include "../lib/hash.h"
 #include "../lib/log.h"
+#include "../lib/mwu.h"
 #include "../perfdata/perfdata.h"
 #include "out.h"
 #include "report.h"
@@ -43,12 +44,21 @@ struct cent {
 	struct cent *pair;		/* the other file's, once matched */
 };
 
-/* One file's event, collapsed. */
+/* One run's totals of an event. */
+struct crun {
+	uint64_t total_period, shown_period, nr_samples, lost;
+	bool has;			/* the run has the event */
+};
+
+/* One side's event, collapsed: its runs pooled, each run's periods kept for the rules. */
 struct cev {
 	struct cent *v;			/* in perf's input order */
 	size_t n;
 	struct cent *buckets[CBUCKETS];
 	uint64_t total_period, shown_period, nr_samples, lost;
+	size_t runs;
+	struct crun *run;		/* [runs] */
+	uint64_t *run_period;		/* [entry * runs + run] */
 };
 
 /* A row: a baseline entry (with its pair, if any), or a dummy for a new-only entry. */
@@ -60,6 +70,8 @@ struct row {
 	uint64_t bperiod, nperiod;
 	double delta, ratio;		/* computed when n */
 	int64_t wdiff;
+	unsigned broke;			/* the --check rules it broke */
+	double p;			/* their test's p-value */
 };
 
 struct diff {
@@ -101,41 +113,64 @@ static struct cent *find(const struct diff *D, const struct cev *c, const struct
 	return NULL;
 }
 
-/* Event ev of h, collapsed into c (zeroed by the caller). */
-static int collapse(const struct diff *D, const struct report_hists *h, size_t ev, struct cev *c)
+/* Run run's event ev of h, added to c (sized by collapse). */
+static void collapse_run(const struct diff *D, const struct report_hists *h, int ev, size_t run, struct cev *c)
 {
 	struct report_event_hist eh;
-	size_t cap = 0;
 
-	if (ev >= report_hists__nr_events(h))
-		return 0;	/* an event without a sample, in a stream */
-	report_hists__event(h, ev, &eh);
-	c->total_period = eh.total_period;
-	c->shown_period = eh.shown_period;
-	c->nr_samples = eh.nr_samples;
-	c->lost = eh.lost;
-	if (eh.nr_entries && ALLOC_GROW(c->v, eh.nr_entries, cap))
-		return -ENOMEM;
+	if (ev < 0 || (size_t)ev >= report_hists__nr_events(h))
+		return;	/* not in this run, or an event without a sample, in a stream */
+	report_hists__event(h, (size_t)ev, &eh);
+	c->run[run] = (struct crun){ eh.total_period, eh.shown_period, eh.nr_samples, eh.lost, true };
+	c->total_period += eh.total_period;
+	c->shown_period += eh.shown_period;
+	c->nr_samples += eh.nr_samples;
+	c->lost += eh.lost;
 	for (size_t i = 0; i < eh.nr_entries; i++) {
 		struct report_entry e;
 		struct sort_row k;
 		struct cent *x;
 		size_t b;
 
-		report_hists__entry(h, ev, i, &e);
+		report_hists__entry(h, (size_t)ev, i, &e);
 		sort_row_of_entry(&e, &k);
 		if ((x = find(D, c, &k, &b))) {
 			x->e.period += e.period;
 			x->e.samples += e.samples;
-			continue;
+		} else {
+			x = &c->v[c->n++];
+			x->e = e;
+			x->k = k;
+			x->pair = NULL;
+			x->next = c->buckets[b];
+			c->buckets[b] = x;
 		}
-		x = &c->v[c->n++];
-		x->e = e;
-		x->k = k;
-		x->pair = NULL;
-		x->next = c->buckets[b];
-		c->buckets[b] = x;
+		c->run_period[(size_t)(x - c->v) * c->runs + run] += e.period;
 	}
+}
+
+/* Event ev[k] of each run's h[k] (-1: none), pooled into c (zeroed by the caller). */
+static int collapse(const struct diff *D, struct report_hists *const *h, const int *ev, size_t runs, struct cev *c)
+{
+	size_t all = 0;
+
+	for (size_t k = 0; k < runs; k++) {
+		struct report_event_hist eh;
+
+		if (ev[k] >= 0 && (size_t)ev[k] < report_hists__nr_events(h[k])) {
+			report_hists__event(h[k], (size_t)ev[k], &eh);
+			all += eh.nr_entries;
+		}
+	}
+	c->runs = runs;
+	/* sized once: the hash chains point into v */
+	c->v = malloc((all ? all : 1) * sizeof(*c->v));
+	c->run = calloc(runs, sizeof(*c->run));
+	c->run_period = calloc((all ? all : 1) * runs, sizeof(*c->run_period));
+	if (!c->v || !c->run || !c->run_period)
+		return -ENOMEM;
+	for (size_t k = 0; k < runs; k++)
+		collapse_run(D, h[k], ev[k], k, c);
 	return 0;
 }
 
@@ -316,11 +351,20 @@ static void print_dcell(struct out *out, const struct diff *D, enum dcol col, co
 
 /* ---- one event ---- */
 
+/* An event's total under --check's total rule: the means of its runs' periods. */
+struct gate_total {
+	bool checked;			/* both sides have runs with a period */
+	bool broke;
+	double old, new_, change, p;	/* means, change in percent, p-value */
+	double old_samples, new_samples;	/* the runs' mean samples */
+};
+
 struct event_rows {
 	struct row *rows;
 	size_t nr;
 	uint64_t btotal, ntotal;	/* the totals the computed column used */
 	uint64_t btotal_now;		/* the baseline's total once -b dropped entries (its column's) */
+	struct gate_total total;
 };
 
 static int build_rows(const struct diff *D, struct cev *b, struct cev *n, bool matched, struct event_rows *er)
@@ -460,12 +504,32 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 	}
 }
 
+static void rule_names(struct out *out, unsigned bits, const char *pre, const char *post);
+
 /* ---- JSON ---- */
 
 static void json_side(struct out *out, const struct cev *c)
 {
-	out_printf(out, "{\"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 "}",
+	out_printf(out, "{\"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64,
 		   c->nr_samples, c->total_period, c->lost);
+	if (c->runs > 1) {
+		out_str(out, ", \"runs\": [");
+		for (size_t k = 0; k < c->runs; k++)
+			out_printf(out, "%s{\"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 "}", k ? ", " : "",
+				   c->run[k].nr_samples, c->run[k].total_period);
+		out_char(out, ']');
+	}
+	out_char(out, '}');
+}
+
+/* ", \"check\": [\"share\", ...]": the rules broken, when --check is on. */
+static void json_check(const struct diff *D, struct out *out, unsigned broke)
+{
+	if (!D->o->gate.on)
+		return;
+	out_str(out, ", \"check\": [");
+	rule_names(out, broke, "\"", "\"");
+	out_char(out, ']');
 }
 
 static void print_event_json(const struct diff *D, struct out *out, const char *name, const struct cev *b,
@@ -485,6 +549,14 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 		json_side(out, n);
 	else
 		out_str(out, "null");
+	if (D->o->gate.on && er->total.checked) {
+		const struct gate_total *t = &er->total;
+
+		out_printf(out, ",\n     \"total\": {\"baseline\": %.1f, \"new\": %.1f, \"change\": %.6f, \"p\": %.6g",
+			   t->old, t->new_, t->change, t->p);
+		json_check(D, out, t->broke ? REPORT_GATE_TOTAL : 0);
+		out_char(out, '}');
+	}
 	out_str(out, ",\n     \"entries\": [");
 	for (size_t i = 0; i < er->nr; i++) {
 		const struct row *r = &er->rows[i];
@@ -508,12 +580,371 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 		out_str(out, !r->b ? "\"new\"" : !r->n ? "\"baseline\"" : "null");
 		for (int k = 0; k < ho->nr_keys; k++)
 			sort_key(ho->keys[k])->json(out, r->k, true);
+		json_check(D, out, r->broke);
 		out_char(out, '}');
 	}
 	out_str(out, first_row ? "]}" : "\n     ]}");
 }
 
-/* ---- the two files ---- */
+/* ---- --check: the rules ---- */
+
+void report_gate_rule_text(const struct report_gate *g, unsigned rule, char *buf, size_t len)
+{
+	switch (rule) {
+	case REPORT_GATE_SHARE:
+		snprintf(buf, len, "share:%g%s", g->share, g->share_pct ? "%" : "");
+		break;
+	case REPORT_GATE_NEW:
+		snprintf(buf, len, "new:%g", g->new_share);
+		break;
+	case REPORT_GATE_TOTAL:
+		snprintf(buf, len, "total:%s%g", g->total_up ? "+" : "", g->total);
+		break;
+	default:
+		snprintf(buf, len, "?");
+	}
+}
+
+void report_gate_result_free(struct report_gate_result *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->v[i].entry);
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Run k's share of x (NULL: none, 0), with the totals the computed column uses; -1: the run lacks the event. */
+static double run_share(const struct diff *D, const struct cev *c, const struct cent *x, size_t k)
+{
+	uint64_t total = D->o->relative ? c->run[k].shown_period : c->run[k].total_period;
+
+	if (!c->run[k].has || !total)
+		return -1;
+	return x ? percent(c->run_period[(size_t)(x - c->v) * c->runs + k], total) : 0.0;
+}
+
+/* Whether hi[] tends above lo[]: Mann-Whitney's one-sided p <= alpha, or every hi above every lo (U 0). */
+static bool consistent(const double *lo, size_t nlo, const double *hi, size_t nhi, double *p)
+{
+	struct mwu m;
+
+	*p = 1;
+	if (mwu_greater(lo, nlo, hi, nhi, &m))
+		return false;
+	*p = m.p;
+	return m.p <= REPORT_GATE_ALPHA || m.u == 0;
+}
+
+/* The share and new rules on each row; va, vb: room for each side's runs. */
+static void gate_rows(const struct diff *D, const struct cev *b, const struct cev *n, struct event_rows *er,
+		      double *va, double *vb)
+{
+	const struct report_gate *g = &D->o->gate;
+
+	for (size_t i = 0; i < er->nr; i++) {
+		struct row *r = &er->rows[i];
+		double old, new_, v;
+		unsigned want = 0;
+		size_t na = 0, nb = 0;
+
+		r->broke = 0;
+		r->p = 1;
+		if (!r->n || r->e->filtered)
+			continue;
+		old = r->b ? percent(r->bperiod, er->btotal) : 0.0;
+		new_ = percent(r->nperiod, er->ntotal);
+		if ((g->on & REPORT_GATE_SHARE) &&
+		    (g->share_pct ? r->b && old > 0 && (new_ - old) * 100.0 / old > g->share : new_ - old > g->share))
+			want |= REPORT_GATE_SHARE;
+		if ((g->on & REPORT_GATE_NEW) && !r->b && new_ > g->new_share)
+			want |= REPORT_GATE_NEW;
+		if (!want)
+			continue;
+		for (size_t k = 0; k < b->runs; k++)
+			if ((v = run_share(D, b, r->b, k)) >= 0)
+				va[na++] = v;
+		for (size_t k = 0; k < n->runs; k++)
+			if ((v = run_share(D, n, r->n, k)) >= 0)
+				vb[nb++] = v;
+		if (consistent(va, na, vb, nb, &r->p))
+			r->broke = want;
+	}
+}
+
+/* The runs' periods of c (those that have the event) in v; their number, and the means. */
+static size_t run_totals(const struct diff *D, const struct cev *c, double *v, double *mean, double *samples)
+{
+	size_t nv = 0;
+
+	*mean = *samples = 0;
+	for (size_t k = 0; k < c->runs; k++) {
+		if (!c->run[k].has)
+			continue;
+		v[nv++] = (double)(D->o->relative ? c->run[k].shown_period : c->run[k].total_period);
+		*mean += v[nv - 1];
+		*samples += (double)c->run[k].nr_samples;
+	}
+	if (nv) {
+		*mean /= (double)nv;
+		*samples /= (double)nv;
+	}
+	return nv;
+}
+
+/* The total rule: the change of the mean period, beyond the tolerance and consistent. */
+static void gate_total(const struct diff *D, const struct cev *b, const struct cev *n, struct gate_total *t,
+		       double *va, double *vb)
+{
+	const struct report_gate *g = &D->o->gate;
+	size_t na = run_totals(D, b, va, &t->old, &t->old_samples);
+	size_t nb = run_totals(D, n, vb, &t->new_, &t->new_samples);
+
+	t->broke = false;
+	t->p = 1;
+	if (!(t->checked = na && nb && t->old > 0))
+		return;
+	t->change = (t->new_ - t->old) * 100.0 / t->old;
+	if (!(g->on & REPORT_GATE_TOTAL))
+		return;
+	if (t->change > g->total)
+		t->broke = consistent(va, na, vb, nb, &t->p);
+	else if (!g->total_up && t->change < -g->total)
+		t->broke = consistent(vb, nb, va, na, &t->p);
+}
+
+/* The row's keys as the text shows them, one space apart (malloc'ed), or NULL. */
+static char *row_label(const struct diff *D, const struct row *r)
+{
+	const struct report_hist_opts *ho = &D->o->hist;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	struct out o;
+	int ret;
+
+	if (!f)
+		return NULL;
+	if (out_init(&o, f)) {
+		fclose(f);
+		free(s);
+		return NULL;
+	}
+	for (int k = 0; k < ho->nr_keys; k++) {
+		if (k)
+			out_char(&o, ' ');
+		sort_key(ho->keys[k])->print(&o, r->k, (int)sort_key(ho->keys[k])->width(r->k), true, NULL);
+	}
+	ret = out_finish(&o);
+	if (fclose(f) || ret) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int push_break(struct report_gate_result *res, const char *event, char *entry, unsigned rules, double old,
+		      double new_, double p)
+{
+	struct report_gate_break *x;
+
+	if (ALLOC_GROW(res->v, res->n + 1, res->cap)) {
+		free(entry);
+		return -ENOMEM;
+	}
+	x = &res->v[res->n++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->event, sizeof(x->event), "%s", event);
+	x->entry = entry;
+	x->rules = rules;
+	x->old = old;
+	x->new_ = new_;
+	x->p = p;
+	return 0;
+}
+
+/* Every rule on event name's rows and total; what broke them into res, the largest moves first. */
+static int gate_event(const struct diff *D, const char *name, const struct cev *b, const struct cev *n,
+		      struct event_rows *er, struct report_gate_result *res)
+{
+	size_t most = b->runs > n->runs ? b->runs : n->runs;
+	double *va = malloc(most * sizeof(*va)), *vb = malloc(most * sizeof(*vb));
+	struct json_ctx J = { .D = D, .btotal = er->btotal, .ntotal = er->ntotal };
+	int ret = 0;
+
+	if (!va || !vb) {
+		free(va);
+		free(vb);
+		return -ENOMEM;
+	}
+	gate_rows(D, b, n, er, va, vb);
+	gate_total(D, b, n, &er->total, va, vb);
+	free(va);
+	free(vb);
+	if (er->total.broke)
+		ret = push_break(res, name, NULL, REPORT_GATE_TOTAL, er->total.old, er->total.new_, er->total.p);
+	qsort_r(er->rows, er->nr, sizeof(*er->rows), move_cmp, &J);
+	for (size_t i = 0; i < er->nr && !ret; i++) {
+		const struct row *r = &er->rows[i];
+		char *label;
+
+		if (!r->broke)
+			continue;
+		if (!(label = row_label(D, r)))
+			return -ENOMEM;
+		ret = push_break(res, name, label, r->broke, r->b ? percent(r->bperiod, er->btotal) : 0.0,
+				 percent(r->nperiod, er->ntotal), r->p);
+	}
+	return ret;
+}
+
+/* The names of the rules in bits, as "share, new". */
+static void rule_names(struct out *out, unsigned bits, const char *pre, const char *post)
+{
+	static const char *const names[] = { "share", "new", "total" };
+	bool first = true;
+
+	for (unsigned i = 0; i < 3; i++)
+		if (bits & (1u << i)) {
+			out_printf(out, "%s%s%s%s", first ? "" : ", ", pre, names[i], post);
+			first = false;
+		}
+}
+
+/* ---- markdown and JUnit XML ---- */
+
+/* s with markdown's special characters escaped (a table cell's pipes too). */
+static void md_text(struct out *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*_[]<>|", *s))
+			out_char(out, '\\');
+		out_char(out, *s == '\n' ? ' ' : *s);
+	}
+}
+
+/* Event name's rows of the summary table: its total, then the largest moves and every row that broke a rule. */
+static void md_event(const struct diff *D, struct out *out, const char *name, struct event_rows *er)
+{
+	const struct gate_total *t = &er->total;
+	struct json_ctx J = { .D = D, .btotal = er->btotal, .ntotal = er->ntotal };
+	unsigned shown = 0;
+
+	qsort_r(er->rows, er->nr, sizeof(*er->rows), move_cmp, &J);
+	out_str(out, "| ");
+	md_text(out, name);
+	out_str(out, " | total period (samples) | ");
+	if (t->checked)
+		out_printf(out, "%.0f (%.0f) | %.0f (%.0f) | %+.2f%% | ", t->old, t->old_samples, t->new_, t->new_samples,
+			   t->change);
+	else
+		out_str(out, " |  |  | ");
+	out_str(out, !(D->o->gate.on & REPORT_GATE_TOTAL) ? "" : t->broke ? "**total**" : "ok");
+	out_str(out, " |\n");
+	for (size_t i = 0; i < er->nr; i++) {
+		const struct row *r = &er->rows[i];
+		char *label;
+
+		if (r->e->filtered || (shown >= D->o->top && !r->broke))
+			continue;
+		shown++;
+		out_str(out, "| ");
+		md_text(out, name);
+		out_str(out, " | ");
+		if ((label = row_label(D, r)))
+			md_text(out, label);
+		free(label);
+		out_str(out, " | ");
+		if (r->b)
+			out_printf(out, "%.2f%%", percent(r->bperiod, er->btotal));
+		out_str(out, " | ");
+		if (r->n)
+			out_printf(out, "%.2f%%", percent(r->nperiod, er->ntotal));
+		out_printf(out, " | %+.2f | ", move_of(&J, r));
+		if (r->broke)
+			rule_names(out, r->broke, "**", "**");
+		else if (D->o->gate.on)
+			out_str(out, "ok");
+		out_str(out, " |\n");
+	}
+}
+
+static void md_head(const struct diff *D, struct out *out, const struct report_diff_side *old,
+		    const struct report_diff_side *new_, size_t broken)
+{
+	const struct report_diff_opts *o = D->o;
+
+	if (!o->gate.on)
+		out_str(out, "### mperf diff\n\n");
+	else if (broken)
+		out_printf(out, "### mperf diff: FAILED, %zu change%s beyond the rules\n\n", broken, broken == 1 ? "" : "s");
+	else
+		out_str(out, "### mperf diff: passed\n\n");
+	out_printf(out, "Baseline: %zu run%s (", old->n, old->n == 1 ? "" : "s");
+	md_text(out, old->labels[0]);
+	out_printf(out, "%s), new: %zu run%s (", old->n > 1 ? ", ..." : "", new_->n, new_->n == 1 ? "" : "s");
+	md_text(out, new_->labels[0]);
+	out_printf(out, "%s).", new_->n > 1 ? ", ..." : "");
+	if (o->gate.on) {
+		out_str(out, " Rules: ");
+		md_text(out, o->rules ? o->rules : "");
+		out_printf(out, " (a change counts when beyond its tolerance and consistent across the runs: "
+			   "Mann-Whitney U, one-sided, p <= %.2f, or every run apart).", REPORT_GATE_ALPHA);
+	}
+	out_str(out, "\n\n| Event | Entry | Baseline | New | Change | Check |\n|---|---|--:|--:|--:|---|\n");
+}
+
+/* XML's special characters escaped. */
+static void xml_str(struct out *out, const char *s)
+{
+	out_xml(out, s, SIZE_MAX);
+}
+
+/* Event name's test cases: one per rule in force, failed with the entries that broke it. */
+static void junit_event(const struct diff *D, struct out *out, const char *name, struct event_rows *er,
+			size_t *tests, size_t *failures)
+{
+	const struct report_gate *g = &D->o->gate;
+
+	for (unsigned rule = 1; rule <= REPORT_GATE_TOTAL; rule <<= 1) {
+		char text[64];
+		size_t nb = 0;
+
+		if (!(g->on & rule))
+			continue;
+		report_gate_rule_text(g, rule, text, sizeof(text));
+		for (size_t i = 0; i < er->nr; i++)
+			nb += (er->rows[i].broke & rule) != 0;
+		nb += rule == REPORT_GATE_TOTAL && er->total.broke;
+		(*tests)++;
+		out_str(out, "  <testcase classname=\"mperf.diff\" name=\"");
+		xml_str(out, name);
+		out_printf(out, ": %s\"", text);
+		if (!nb) {
+			out_str(out, "/>\n");
+			continue;
+		}
+		(*failures)++;
+		out_printf(out, "><failure message=\"%zu change%s beyond %s\">", nb, nb == 1 ? "" : "s", text);
+		if (rule == REPORT_GATE_TOTAL)
+			out_printf(out, "total period %.0f -&gt; %.0f (%+.2f%%, p %.3g)\n", er->total.old, er->total.new_,
+				   er->total.change, er->total.p);
+		for (size_t i = 0; i < er->nr; i++) {
+			const struct row *r = &er->rows[i];
+			char *label;
+
+			if (!(r->broke & rule))
+				continue;
+			if ((label = row_label(D, r)))
+				xml_str(out, label);
+			free(label);
+			out_printf(out, ": %.2f%% -&gt; %.2f%% (p %.3g)\n", r->b ? percent(r->bperiod, er->btotal) : 0.0,
+				   percent(r->nperiod, er->ntotal), r->p);
+		}
+		out_str(out, "</failure></testcase>\n");
+	}
+}
+
+/* ---- the files ---- */
 
 struct reader {
 	struct pdata *p;
@@ -563,93 +994,232 @@ static void set_keys(struct diff *D)
 static void cev_free(struct cev *c)
 {
 	free(c->v);
+	free(c->run);
+	free(c->run_period);
 	memset(c, 0, sizeof(*c));
+}
+
+
+/* Read every file of both sides, each in its own session and thread. */
+static int read_all(struct reader *rd, size_t nr)
+{
+	pthread_t *t = calloc(nr, sizeof(*t));
+	bool *started = calloc(nr, sizeof(*started));
+
+	for (size_t i = 1; i < nr && t && started; i++)
+		started[i] = pthread_create(&t[i], NULL, read_file, &rd[i]) == 0;
+	read_file(&rd[0]);
+	for (size_t i = 1; i < nr; i++) {
+		if (t && started && started[i])
+			pthread_join(t[i], NULL);
+		else
+			read_file(&rd[i]);
+	}
+	free(t);
+	free(started);
+	for (size_t i = 0; i < nr; i++)
+		if (rd[i].ret < 0)
+			return rd[i].ret;
+	return 0;
+}
+
+static void json_head(struct out *out, const struct report_diff_opts *o, const struct report_diff_side *old,
+		      const struct report_diff_side *new_)
+{
+	out_str(out, "{\n  \"schema\": \"mperf-diff/1\",\n  \"baseline\": ");
+	out_json_str(out, old->labels[0]);
+	out_str(out, ",\n  \"new\": ");
+	out_json_str(out, new_->labels[0]);
+	if (old->n > 1 || new_->n > 1) {
+		const struct report_diff_side *sides[2] = { old, new_ };
+
+		for (int s = 0; s < 2; s++) {
+			out_str(out, s ? ",\n  \"new_runs\": [" : ",\n  \"baseline_runs\": [");
+			for (size_t i = 0; i < sides[s]->n; i++) {
+				out_str(out, i ? ", " : "");
+				out_json_str(out, sides[s]->labels[i]);
+			}
+			out_char(out, ']');
+		}
+	}
+	out_str(out, ",\n  \"sort\": [");
+	for (int k = 0; k < o->hist.nr_keys; k++)
+		out_printf(out, "%s\"%s\"", k ? ", " : "", sort_key(o->hist.keys[k])->name);
+	out_printf(out, "],\n  \"percentage\": \"%s\",\n  \"events\": [", o->relative ? "relative" : "absolute");
+}
+
+/* The end of the JSON document: the new side's events no baseline event matches (perf diff shows none), the verdict. */
+static void json_tail(struct out *out, const struct report_diff_opts *o, struct pdata *old, struct pdata *new_,
+		      size_t broken)
+{
+	bool first = true;
+
+	out_str(out, pdata__nr_evsel(old) ? "\n  ],\n  \"new_only_events\": [" : "],\n  \"new_only_events\": [");
+	for (size_t j = 0; j < pdata__nr_evsel(new_); j++) {
+		const struct pd_evsel *nev = pdata__evsel(new_, j);
+		bool found = false;
+
+		for (size_t i = 0; i < pdata__nr_evsel(old) && !found; i++)
+			found = match_event(new_, pdata__evsel(old, i)) == (int)j;
+		if (found)
+			continue;
+		out_str(out, first ? "" : ", ");
+		first = false;
+		out_json_str(out, nev->name);
+	}
+	out_char(out, ']');
+	if (o->gate.on) {
+		out_str(out, ",\n  \"check\": {\"rules\": ");
+		out_json_str(out, o->rules ? o->rules : "");
+		out_printf(out, ", \"alpha\": %.2f, \"passed\": %s, \"broken\": %zu}", REPORT_GATE_ALPHA,
+			   broken ? "false" : "true", broken);
+	}
+	out_str(out, "\n}\n");
+}
+
+/* Event i of the first baseline file, in every run: pooled, gated, printed. */
+static int diff_event(const struct diff *D, struct out *out, const struct report_diff_side *old,
+		      const struct report_diff_side *new_, struct reader *rd, size_t i, struct report_gate_result *res,
+		      size_t junit[2])
+{
+	const struct report_diff_opts *o = D->o;
+	const struct pd_evsel *ev = pdata__evsel(old->p[0], i);
+	size_t nr = old->n + new_->n;
+	int *evs = malloc(nr * sizeof(*evs));
+	struct report_hists **h = malloc(nr * sizeof(*h));
+	struct cev *b = calloc(1, sizeof(*b)), *n = calloc(1, sizeof(*n));
+	struct event_rows er = { 0 };
+	bool matched;
+	int ret = -ENOMEM;
+
+	if (!evs || !h || !b || !n)
+		goto out;
+	for (size_t k = 0; k < nr; k++) {
+		h[k] = rd[k].h;
+		evs[k] = k == 0 ? (int)i : match_event(rd[k].p, ev);
+	}
+	matched = evs[old->n] >= 0;
+	if (collapse(D, h, evs, old->n, b) || collapse(D, h + old->n, evs + old->n, new_->n, n) ||
+	    build_rows(D, b, n, matched, &er))
+		goto out;
+	if (o->gate.on && matched && (ret = gate_event(D, ev->name, b, n, &er, res)))
+		goto out;
+	ret = 0;
+	switch (o->format) {
+	case REPORT_DIFF_JSON:
+		print_event_json(D, out, ev->name, b, n, matched, &er, i == 0);
+		break;
+	case REPORT_DIFF_MARKDOWN:
+		md_event(D, out, ev->name, &er);
+		break;
+	case REPORT_DIFF_JUNIT:
+	case REPORT_DIFF_NONE:
+		break;
+	case REPORT_DIFF_TEXT:
+		qsort_r(er.rows, er.nr, sizeof(*er.rows), row_cmp, (void *)D);
+		print_event_text(D, out, ev->name, &er, i == 0);
+		break;
+	}
+	if (o->format == REPORT_DIFF_JUNIT && matched)
+		junit_event(D, out, ev->name, &er, &junit[0], &junit[1]);
+out:
+	free(er.rows);
+	if (b)
+		cev_free(b);
+	if (n)
+		cev_free(n);
+	free(b);
+	free(n);
+	free(evs);
+	free(h);
+	return ret ? mperf_error(-ENOMEM, "out of memory") : 0;
+}
+
+/* The summary's head (markdown) or the test suite's (JUnit), then the body the events wrote. */
+static void write_buffered(const struct diff *D, struct out *out, const struct report_diff_side *old,
+			   const struct report_diff_side *new_, size_t broken, const size_t junit[2],
+			   const char *body, size_t len)
+{
+	if (D->o->format == REPORT_DIFF_MARKDOWN) {
+		md_head(D, out, old, new_, broken);
+		out_mem(out, body, len);
+		return;
+	}
+	out_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mperf diff\" tests=\"%zu\" "
+		   "failures=\"%zu\">\n <testsuite name=\"mperf diff ", junit[0], junit[1]);
+	out_xml(out, old->labels[0], SIZE_MAX);
+	out_str(out, " ");
+	out_xml(out, new_->labels[0], SIZE_MAX);
+	out_printf(out, "\" tests=\"%zu\" failures=\"%zu\">\n", junit[0], junit[1]);
+	out_mem(out, body, len);
+	out_str(out, " </testsuite>\n</testsuites>\n");
+}
+
+int report__diff_runs(const struct report_diff_side *old, const struct report_diff_side *new_,
+		      const struct report_diff_opts *o, struct report_gate_result *res_in, FILE *f)
+{
+	struct diff D = { .o = o };
+	size_t nr = old->n + new_->n, junit[2] = { 0, 0 }, len = 0;
+	struct reader *rd = calloc(nr, sizeof(*rd));
+	struct report_gate_result local = { 0 }, *res = res_in ? res_in : &local;
+	bool buffered = o->format == REPORT_DIFF_MARKDOWN || o->format == REPORT_DIFF_JUNIT;
+	struct out out, body, *eo = &out;
+	char *text = NULL;
+	FILE *bf = NULL;
+	int ret = 0;
+
+	if (!rd)
+		return mperf_error(-ENOMEM, "out of memory");
+	set_keys(&D);
+	for (size_t k = 0; k < nr; k++)
+		rd[k] = (struct reader){ .p = k < old->n ? old->p[k] : new_->p[k - old->n],
+					 .label = k < old->n ? old->labels[k] : new_->labels[k - old->n],
+					 .o = &o->hist };
+	if ((ret = read_all(rd, nr)) < 0)
+		goto out_free;
+	if (out_init(&out, f)) {
+		ret = mperf_error(-ENOMEM, "out of memory");
+		goto out_free;
+	}
+	if (buffered) {
+		if (!(bf = open_memstream(&text, &len)) || out_init(&body, bf)) {
+			ret = mperf_error(-ENOMEM, "out of memory");
+			goto out_close;
+		}
+		eo = &body;
+	}
+	if (o->format == REPORT_DIFF_JSON)
+		json_head(&out, o, old, new_);
+	for (size_t i = 0; i < pdata__nr_evsel(old->p[0]) && ret >= 0; i++)
+		ret = diff_event(&D, eo, old, new_, rd, i, res, junit);
+	if (buffered) {
+		int e = out_finish(&body);
+
+		if ((fclose(bf) || e) && ret >= 0)
+			ret = mperf_error(-ENOMEM, "out of memory");
+		bf = NULL;
+		if (ret >= 0)
+			write_buffered(&D, &out, old, new_, res->n, junit, text, len);
+	}
+	if (o->format == REPORT_DIFF_JSON && ret >= 0)
+		json_tail(&out, o, old->p[0], new_->p[0], res->n);
+out_close:
+	if (bf)
+		fclose(bf);
+	ret = out_close(&out, ret, old->labels[0]);
+out_free:
+	free(text);
+	for (size_t k = 0; k < nr; k++)
+		report_hists__free(rd[k].h);
+	free(rd);
+	report_gate_result_free(&local);
+	return ret;
 }
 
 int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, const char *new_label,
 		 const struct report_diff_opts *o, FILE *f)
 {
-	struct diff D = { .o = o };
-	struct reader ro = { .p = old, .label = old_label, .o = &o->hist };
-	struct reader rn = { .p = new_, .label = new_label, .o = &o->hist };
-	pthread_t t;
-	bool threaded;
-	struct out out;
-	struct cev *b = NULL, *n = NULL;
-	int ret = 0;
+	struct report_diff_side a = { &old, &old_label, 1 }, b = { &new_, &new_label, 1 };
 
-	set_keys(&D);
-	/* The two files at once, each in its own session. */
-	threaded = pthread_create(&t, NULL, read_file, &rn) == 0;
-	read_file(&ro);
-	if (threaded)
-		pthread_join(t, NULL);
-	else
-		read_file(&rn);
-	if (ro.ret < 0 || rn.ret < 0) {
-		ret = ro.ret < 0 ? ro.ret : rn.ret;
-		goto out_free;
-	}
-	b = calloc(1, sizeof(*b));
-	n = calloc(1, sizeof(*n));
-	if (!b || !n || out_init(&out, f)) {
-		ret = mperf_error(-ENOMEM, "out of memory");
-		goto out_free;
-	}
-	if (o->json) {
-		out_str(&out, "{\n  \"schema\": \"mperf-diff/1\",\n  \"baseline\": ");
-		out_json_str(&out, old_label);
-		out_str(&out, ",\n  \"new\": ");
-		out_json_str(&out, new_label);
-		out_str(&out, ",\n  \"sort\": [");
-		for (int k = 0; k < o->hist.nr_keys; k++)
-			out_printf(&out, "%s\"%s\"", k ? ", " : "", sort_key(o->hist.keys[k])->name);
-		out_printf(&out, "],\n  \"percentage\": \"%s\",\n  \"events\": [", o->relative ? "relative" : "absolute");
-	}
-	for (size_t i = 0; i < pdata__nr_evsel(old) && ret >= 0; i++) {
-		const struct pd_evsel *ev = pdata__evsel(old, i);
-		int j = match_event(new_, ev);
-		struct event_rows er;
-
-		if ((ret = collapse(&D, ro.h, i, b)) < 0 || (j >= 0 && (ret = collapse(&D, rn.h, (size_t)j, n)) < 0) ||
-		    (ret = build_rows(&D, b, n, j >= 0, &er)) < 0) {
-			ret = mperf_error(-ENOMEM, "out of memory");
-			break;
-		}
-		if (o->json) {
-			print_event_json(&D, &out, ev->name, b, n, j >= 0, &er, i == 0);
-		} else {
-			qsort_r(er.rows, er.nr, sizeof(*er.rows), row_cmp, &D);
-			print_event_text(&D, &out, ev->name, &er, i == 0);
-		}
-		free(er.rows);
-		cev_free(b);
-		cev_free(n);
-	}
-	if (o->json && ret >= 0) {
-		bool first = true;
-
-		out_str(&out, pdata__nr_evsel(old) ? "\n  ],\n  \"new_only_events\": [" : "],\n  \"new_only_events\": [");
-		/* The new file's events that no baseline event matches: perf diff shows none of them. */
-		for (size_t j = 0; j < pdata__nr_evsel(new_); j++) {
-			const struct pd_evsel *nev = pdata__evsel(new_, j);
-			bool found = false;
-
-			for (size_t i = 0; i < pdata__nr_evsel(old) && !found; i++)
-				found = match_event(new_, pdata__evsel(old, i)) == (int)j;
-			if (found)
-				continue;
-			out_str(&out, first ? "" : ", ");
-			first = false;
-			out_json_str(&out, nev->name);
-		}
-		out_str(&out, "]\n}\n");
-	}
-	ret = out_close(&out, ret, old_label);
-out_free:
-	free(b);
-	free(n);
-	report_hists__free(ro.h);
-	report_hists__free(rn.h);
-	return ret;
+	return report__diff_runs(&a, &b, o, NULL, f);
 }

@@ -29,6 +29,11 @@ struct gather {
 	uint32_t *path;			/* the current sample's frame ids, root first */
 	size_t path_cap;
 	const char *last_comm_raw, *last_comm;
+	/* several files (diff's runs of a side): each one's events by name onto the first's */
+	int *evmap;			/* the current file's event -> X.ev index, -1: not yet */
+	size_t nevmap;
+	struct symcache **done;		/* the symbols of the files read: their names are the frames' */
+	size_t ndone, done_cap;
 };
 
 static const char unknown[] = "[unknown]";
@@ -155,7 +160,7 @@ static uint64_t stored_stack_hash(const struct gather *G, uint32_t i)
 }
 
 /* Count the sample whose frames are G->path[0..n) in its stack. */
-static int add_stack(struct gather *G, const struct session_sample *ss, const char *comm, size_t n)
+static int add_stack(struct gather *G, const struct session_sample *ss, int evsel, const char *comm, size_t n)
 {
 	struct export *X = &G->X;
 	size_t b;
@@ -163,10 +168,10 @@ static int add_stack(struct gather *G, const struct session_sample *ss, const ch
 
 	if ((X->ns + 1) * 2 > X->sh_cap && rehash(&X->sh, &X->sh_cap, X->ns, stored_stack_hash, G))
 		return -ENOMEM;
-	b = (size_t)path_hash(ss->evsel, comm, G->path, n) & (X->sh_cap - 1);
+	b = (size_t)path_hash(evsel, comm, G->path, n) & (X->sh_cap - 1);
 	for (; X->sh[b]; b = (b + 1) & (X->sh_cap - 1)) {
 		s = &X->sv[X->sh[b] - 1];
-		if (s->evsel == ss->evsel && s->comm == comm && s->n == n &&
+		if (s->evsel == evsel && s->comm == comm && s->n == n &&
 		    !memcmp(X->ids + s->first, G->path, n * sizeof(*G->path)))
 			goto found;
 	}
@@ -174,7 +179,7 @@ static int add_stack(struct gather *G, const struct session_sample *ss, const ch
 	    ALLOC_GROW(X->ids, X->nids + n, X->ids_cap))
 		return -ENOMEM;
 	s = &X->sv[X->ns];
-	*s = (struct xstack){ .evsel = ss->evsel, .comm = comm, .n = (uint32_t)n, .first = (uint32_t)X->nids };
+	*s = (struct xstack){ .evsel = evsel, .comm = comm, .n = (uint32_t)n, .first = (uint32_t)X->nids };
 	memcpy(X->ids + X->nids, G->path, n * sizeof(*G->path));
 	X->nids += n;
 	X->sh[b] = (uint32_t)++X->ns;
@@ -190,25 +195,54 @@ static bool time_event(const struct pd_evsel *ev)
 	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK || ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
 }
 
+/*
+ * The index in X.ev of the current file's event evsel: the same index for
+ * the first file; for the next ones, the first's event of the same name
+ * (the n-th of that name for the file's n-th), or a new one.
+ */
+static int event_index(struct gather *G, int evsel)
+{
+	struct export *X = &G->X;
+	const struct pd_evsel *ev = pdata__evsel(X->p, (size_t)evsel);
+	const char *name = ev && ev->name ? ev->name : "unknown";
+	size_t nth = 0, i;
+
+	if (!G->ndone || evsel < 0)
+		return evsel;
+	if ((size_t)evsel < G->nevmap && G->evmap[evsel] >= 0)
+		return G->evmap[evsel];
+	for (int j = 0; j < evsel; j++) {
+		const struct pd_evsel *o = pdata__evsel(X->p, (size_t)j);
+
+		nth += o && o->name && !strcmp(o->name, name);
+	}
+	for (i = 0; i < X->nev; i++)
+		if (X->ev[i].name && !strcmp(X->ev[i].name, name) && !nth--)
+			break;
+	if ((size_t)evsel < G->nevmap)
+		G->evmap[evsel] = (int)i;
+	return (int)i;
+}
+
 static struct xevent *event_of(struct gather *G, int evsel)
 {
 	struct export *X = &G->X;
+	const struct pd_evsel *ev = pdata__evsel(X->p, (size_t)evsel);
+	int at = event_index(G, evsel);
 
-	if ((size_t)evsel >= X->nev) {
-		size_t n = (size_t)evsel + 1;
+	if ((size_t)at >= X->nev) {
+		size_t n = (size_t)at + 1;
 
 		if (ALLOC_GROW(X->ev, n, X->ev_cap))
 			return NULL;
 		memset(X->ev + X->nev, 0, (n - X->nev) * sizeof(*X->ev));
 		X->nev = n;
 	}
-	if (!X->ev[evsel].name) {
-		const struct pd_evsel *ev = pdata__evsel(X->p, (size_t)evsel);
-
-		X->ev[evsel].name = ev && ev->name ? ev->name : "unknown";
-		X->ev[evsel].time = ev && time_event(ev);
+	if (!X->ev[at].name) {
+		X->ev[at].name = ev && ev->name ? ev->name : "unknown";
+		X->ev[at].time = ev && time_event(ev);
 	}
-	return &X->ev[evsel];
+	return &X->ev[at];
 }
 
 static int gather_sample(struct gather *G, const struct session_sample *ss)
@@ -247,7 +281,7 @@ static int gather_sample(struct gather *G, const struct session_sample *ss)
 	for (ssize_t i = 0; i < n; i++)
 		if (frame_id(G, ss, &W->fr[i], W->lvl[i], &G->path[n - 1 - i]))
 			return -ENOMEM;
-	return add_stack(G, ss, G->last_comm, (size_t)n);
+	return add_stack(G, ss, (int)(e - X->ev), G->last_comm, (size_t)n);
 }
 
 static int on_sample(void *arg, const struct session_sample *ss)
@@ -288,104 +322,219 @@ static int add_name(struct mbuf *b, const char *s)
 	return 0;
 }
 
+/*
+ * Event e's folded stacks, sorted, stacks that differ only by addresses
+ * merged: one line per path, in *v (*n of them, each s malloc'ed).
+ */
+static int folded_lines(const struct export *X, size_t e, struct fline **v, size_t *n)
+{
+	size_t cap = 0, m = 0;
+
+	*v = NULL;
+	*n = 0;
+	for (size_t i = 0; i < X->ns; i++) {
+		const struct xstack *s = &X->sv[i];
+		struct mbuf b = { 0 };
+		int ret = 0;
+
+		if ((size_t)s->evsel != e)
+			continue;
+		if (ALLOC_GROW(*v, *n + 1, cap) || add_name(&b, s->comm))
+			ret = -ENOMEM;
+		for (uint32_t f = 0; f < s->n && !ret; f++)
+			if (mbuf_add(&b, ";", 1) || add_name(&b, xstack_frame(X, s, f)->name))
+				ret = -ENOMEM;
+		if (ret || mbuf_add(&b, "", 1)) {
+			mbuf_free(&b);
+			return -ENOMEM;
+		}
+		(*v)[*n].s = b.p;
+		(*v)[(*n)++].count = s->count;
+	}
+	if (*n)
+		qsort(*v, *n, sizeof(**v), fline_cmp);
+	for (size_t i = 0; i < *n; ) {
+		size_t j = i + 1;
+
+		for (; j < *n && !strcmp((*v)[j].s, (*v)[i].s); j++) {
+			(*v)[i].count += (*v)[j].count;
+			free((*v)[j].s);
+		}
+		(*v)[m++] = (*v)[i];
+		i = j;
+	}
+	*n = m;
+	return 0;
+}
+
+static void flines_free(struct fline *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].s);
+	free(v);
+}
+
 int export__folded(const struct export *X, struct out *out)
 {
-	struct fline *v = NULL;
-	size_t cap = 0;
-	int ret = 0;
-
-	for (size_t e = 0; e < X->nev && !ret; e++) {
-		size_t n = 0;
+	for (size_t e = 0; e < X->nev; e++) {
+		struct fline *v;
+		size_t n;
 
 		if (!X->ev[e].samples)
 			continue;
-		for (size_t i = 0; i < X->ns; i++) {
-			const struct xstack *s = &X->sv[i];
-			struct mbuf b = { 0 };
-
-			if ((size_t)s->evsel != e)
-				continue;
-			if (ALLOC_GROW(v, n + 1, cap) || add_name(&b, s->comm)) {
-				mbuf_free(&b);
-				ret = -ENOMEM;
-				break;
-			}
-			for (uint32_t f = 0; f < s->n && !ret; f++)
-				if (mbuf_add(&b, ";", 1) || add_name(&b, xstack_frame(X, s, f)->name))
-					ret = -ENOMEM;
-			if (ret || mbuf_add(&b, "", 1)) {
-				mbuf_free(&b);
-				ret = -ENOMEM;
-				break;
-			}
-			v[n].s = b.p;
-			v[n++].count = s->count;
-		}
-		if (!ret) {
-			/* Sorted, and stacks that differ only by addresses merged: one line per path. */
-			qsort(v, n, sizeof(*v), fline_cmp);
-			out_str(out, "# event: ");
-			out_str(out, X->ev[e].name);
+		if (folded_lines(X, e, &v, &n))
+			return mperf_error(-ENOMEM, "out of memory");
+		out_str(out, "# event: ");
+		out_str(out, X->ev[e].name);
+		out_char(out, '\n');
+		for (size_t i = 0; i < n; i++) {
+			out_str(out, v[i].s);
+			out_char(out, ' ');
+			out_u64(out, v[i].count);
 			out_char(out, '\n');
-			for (size_t i = 0; i < n; ) {
-				uint64_t c = 0;
-				size_t j = i;
-
-				for (; j < n && !strcmp(v[j].s, v[i].s); j++)
-					c += v[j].count;
-				out_str(out, v[i].s);
-				out_char(out, ' ');
-				out_u64(out, c);
-				out_char(out, '\n');
-				i = j;
-			}
 		}
-		for (size_t i = 0; i < n; i++)
-			free(v[i].s);
+		flines_free(v, n);
 	}
-	free(v);
-	return ret ? mperf_error(ret, "out of memory") : out->err ? -out->err : 0;
+	return out->err ? -out->err : 0;
 }
 
-/* ---- the entry point ---- */
+int export__same_event(const struct export *old, const struct export *new_, size_t e)
+{
+	for (size_t i = 0; i < old->nev; i++)
+		if (old->ev[i].name && !strcmp(old->ev[i].name, new_->ev[e].name))
+			return (int)i;
+	return -1;
+}
+
+/* Event eo of old (-1: none) and en of new (-1: none) as difffolded.pl writes them: "stack old new". */
+static int folded_pair(const struct export *old, int eo, const struct export *new_, int en, struct out *out)
+{
+	struct fline *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0, i = 0, j = 0;
+
+	if ((eo >= 0 && folded_lines(old, (size_t)eo, &a, &na)) || (en >= 0 && folded_lines(new_, (size_t)en, &b, &nb))) {
+		flines_free(a, na);
+		flines_free(b, nb);
+		return -ENOMEM;
+	}
+	out_str(out, "# event: ");
+	out_str(out, en >= 0 ? new_->ev[en].name : old->ev[eo].name);
+	out_char(out, '\n');
+	while (i < na || j < nb) {
+		int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i].s, b[j].s);
+
+		out_str(out, c <= 0 ? a[i].s : b[j].s);
+		out_char(out, ' ');
+		out_u64(out, c <= 0 ? a[i].count : 0);
+		out_char(out, ' ');
+		out_u64(out, c >= 0 ? b[j].count : 0);
+		out_char(out, '\n');
+		i += c <= 0;
+		j += c >= 0;
+	}
+	flines_free(a, na);
+	flines_free(b, nb);
+	return 0;
+}
+
+int export__folded_diff(const struct export *old, const struct export *new_, struct out *out)
+{
+	for (size_t e = 0; e < new_->nev; e++) {
+		int eo = export__same_event(old, new_, e);
+
+		if ((new_->ev[e].samples || (eo >= 0 && old->ev[eo].samples)) && folded_pair(old, eo, new_, (int)e, out))
+			return mperf_error(-ENOMEM, "out of memory");
+	}
+	/* the baseline's events the new side lacks: their stacks, at 0 */
+	for (size_t e = 0; e < old->nev; e++)
+		if (old->ev[e].samples && export__same_event(new_, old, e) < 0 && folded_pair(old, (int)e, new_, -1, out))
+			return mperf_error(-ENOMEM, "out of memory");
+	return out->err ? -out->err : 0;
+}
+
+/* ---- the entry points ---- */
+
+/* File p's samples, added to G's stacks; its symbols are kept with G's. */
+static int gather_file(struct gather *G, struct pdata *p, const char *label, const char *vmlinux,
+		       const char *kallsyms)
+{
+	struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = G, .machine = true };
+	int ret = 0;
+
+	G->X.p = p;
+	G->X.label = label;
+	G->chains = false;
+	G->last_comm_raw = NULL;
+	if (!(G->syms = symcache__for_file(p, vmlinux, kallsyms)))
+		return -ENOMEM;
+	if (ALLOC_GROW(G->done, G->ndone + 1, G->done_cap)) {
+		symcache__delete(G->syms);
+		return mperf_error(-ENOMEM, "out of memory");
+	}
+	free(G->evmap);
+	G->nevmap = pdata__nr_evsel(p);
+	if (!(G->evmap = malloc((G->nevmap ? G->nevmap : 1) * sizeof(*G->evmap)))) {
+		symcache__delete(G->syms);
+		return mperf_error(-ENOMEM, "out of memory");
+	}
+	memset(G->evmap, 0xff, G->nevmap * sizeof(*G->evmap));
+	stackwalk__init(&G->walk, G->syms, &G->X.strs);
+	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
+		if (pdata__evsel(p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+			G->chains = true;
+	/* A stream's events come with it: chains are walked when its samples have them. */
+	if (pdata__is_pipe(p))
+		G->chains = true;
+	/* Kernel frames are resolved as they come: the first that needs kallsyms waits for it. */
+	G->walk.kernel_end_wanted = G->chains;
+	if (!pdata__is_pipe(p))
+		symcache__load_kernel_async(G->syms);
+	/* Every event of the file has its block, or its sample type, even without samples. */
+	for (size_t i = 0; i < pdata__nr_evsel(p) && !ret; i++)
+		if (!event_of(G, (int)i))
+			ret = mperf_error(-ENOMEM, "out of memory");
+	if (!ret)
+		ret = session__run(p, label, &ops);
+	stackwalk__release(&G->walk);
+	G->done[G->ndone++] = G->syms;
+	return ret < 0 ? ret : 0;
+}
+
+static void gather_free(struct gather *G)
+{
+	free(G->path);
+	free(G->evmap);
+	free(G->X.fv);
+	free(G->X.fh);
+	free(G->X.ids);
+	free(G->X.sv);
+	free(G->X.sh);
+	free(G->X.ev);
+	strset_free(&G->X.strs);
+	for (size_t i = 0; i < G->ndone; i++)
+		symcache__delete(G->done[i]);
+	free(G->done);
+}
+
+static void warn_empty(const struct export *X)
+{
+	uint64_t all = 0;
+
+	for (size_t e = 0; e < X->nev; e++)
+		all += X->ev[e].samples;
+	if (!all)
+		mperf_log(MPERF_LOG_WARN, "the file has no samples");
+}
 
 int report__export(struct pdata *p, const char *label, const struct report_export_opts *o, FILE *f)
 {
-	struct gather G = { .X = { .p = p, .label = label, .title = o->title ? o->title : label } };
-	struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &G, .machine = true };
+	struct gather G = { .X = { .title = o->title ? o->title : label } };
 	struct out out;
 	int ret;
 
-	if (!(G.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)))
-		return -ENOMEM;
-	stackwalk__init(&G.walk, G.syms, &G.X.strs);
-	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
-		if (pdata__evsel(p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
-			G.chains = true;
-	/* A stream's events come with it: chains are walked when its samples have them. */
-	if (pdata__is_pipe(p))
-		G.chains = true;
-	/* Kernel frames are resolved as they come: the first that needs kallsyms waits for it. */
-	G.walk.kernel_end_wanted = G.chains;
-	if (!pdata__is_pipe(p))
-		symcache__load_kernel_async(G.syms);
-	/* Every event of the file has its block, or its sample type, even without samples. */
-	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
-		if (!event_of(&G, (int)i)) {
-			ret = mperf_error(-ENOMEM, "out of memory");
-			goto done;
-		}
-	ret = session__run(p, label, &ops);
-	if (ret < 0)
+	if ((ret = gather_file(&G, p, label, o->vmlinux, o->kallsyms)) < 0)
 		goto done;
-	{
-		uint64_t all = 0;
-
-		for (size_t e = 0; e < G.X.nev; e++)
-			all += G.X.ev[e].samples;
-		if (!all)
-			mperf_log(MPERF_LOG_WARN, "the file has no samples");
-	}
+	warn_empty(&G.X);
 	if (o->format == REPORT_EXPORT_PPROF) {
 		ret = export__pprof(&G.X, f);
 	} else if (out_init(&out, f)) {
@@ -395,15 +544,31 @@ int report__export(struct pdata *p, const char *label, const struct report_expor
 		ret = out_close(&out, ret, label);
 	}
 done:
-	stackwalk__release(&G.walk);
-	free(G.path);
-	free(G.X.fv);
-	free(G.X.fh);
-	free(G.X.ids);
-	free(G.X.sv);
-	free(G.X.sh);
-	free(G.X.ev);
-	strset_free(&G.X.strs);
-	symcache__delete(G.syms);
+	gather_free(&G);
+	return ret;
+}
+
+int report__diff_export(const struct report_diff_side *old, const struct report_diff_side *new_, bool svg,
+			const char *vmlinux, const char *kallsyms, FILE *f)
+{
+	struct gather G[2] = { { .X = { .title = old->labels[0] } }, { .X = { .title = new_->labels[0] } } };
+	const struct report_diff_side *side[2] = { old, new_ };
+	struct out out;
+	int ret = 0;
+
+	for (int s = 0; s < 2 && !ret; s++)
+		for (size_t i = 0; i < side[s]->n && !ret; i++)
+			ret = gather_file(&G[s], side[s]->p[i], side[s]->labels[i], vmlinux, kallsyms);
+	if (ret < 0)
+		goto done;
+	if (out_init(&out, f)) {
+		ret = mperf_error(-ENOMEM, "out of memory");
+		goto done;
+	}
+	ret = svg ? export__svg_diff(&G[0].X, &G[1].X, &out) : export__folded_diff(&G[0].X, &G[1].X, &out);
+	ret = out_close(&out, ret, new_->labels[0]);
+done:
+	gather_free(&G[0]);
+	gather_free(&G[1]);
 	return ret;
 }

@@ -72,6 +72,11 @@ struct export {
 
 int export__folded(const struct export *X, struct out *out);
 int export__svg(const struct export *X, struct out *out);
+/* mperf diff's: new's stacks coloured by the change of each frame's share since old; both sides' counts per stack. */
+int export__svg_diff(const struct export *old, const struct export *new_, struct out *out);
+int export__folded_diff(const struct export *old, const struct export *new_, struct out *out);
+/* Old's event named as new's event e (the first of that name), or -1. */
+int export__same_event(const struct export *old, const struct export *new_, size_t e);
 int export__pprof(const struct export *X, FILE *f);
 
 /* Frame i of stack s (root first). */

@@ -8,9 +8,16 @@
  * names (a regular expression; matches turn magenta, their share is
  * shown) and switches events.  Colours say what a frame is: user code,
  * the kernel, JIT code (/tmp/perf-PID.map), an inline frame, or no map.
+ *
+ * mperf diff --format=svg draws the new side's graph the same way, each
+ * frame coloured by how its share of the event moved since the baseline
+ * (the share of the same path of names there), as Brendan Gregg's
+ * difffolded.pl and flamegraph.pl draw it: red grew, blue shrank, the
+ * deeper the larger the move, against the largest move of the graph.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
@@ -72,6 +79,20 @@ static int tree_grow_hash(struct tree *t)
 	t->h = h;
 	t->hcap = ncap;
 	return 0;
+}
+
+/* The child of parent named name, or -1. */
+static int64_t find_child(const struct tree *t, uint32_t parent, const char *name)
+{
+	if (!t->hcap)
+		return -1;
+	for (size_t b = (size_t)node_hash(parent, name) & (t->hcap - 1); t->h[b]; b = (b + 1) & (t->hcap - 1)) {
+		const struct fnode *c = &t->v[t->h[b] - 1];
+
+		if (c->parent == parent && !strcmp(c->name, name))
+			return t->h[b] - 1;
+	}
+	return -1;
 }
 
 /* The child of parent named name (added, of kind, when new), or -ENOMEM. */
@@ -183,23 +204,6 @@ static int layout(struct tree *t)
 	return 0;
 }
 
-static void xml_text(struct out *o, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		switch (c) {
-		case '&': out_str(o, "&amp;"); break;
-		case '<': out_str(o, "&lt;"); break;
-		case '>': out_str(o, "&gt;"); break;
-		case '"': out_str(o, "&quot;"); break;
-		default:
-			/* XML 1.0 has no other control characters */
-			out_char(o, c < 0x20 && c != '\t' && c != '\n' ? '?' : (char)c);
-		}
-	}
-}
-
 /* The text shown in a frame w px wide: the name, cut with ".." to fit, or none (*len 0). */
 static size_t fit(const char *name, double w, bool *cut)
 {
@@ -237,6 +241,47 @@ static void colour(struct out *o, const char *name, int kind)
 	out_printf(o, "rgb(%u,%u,%u)", r, g, b);
 }
 
+/*
+ * The change of each node's share of nt (points) since ot, the same path
+ * of names there (ot NULL or empty: the whole share is new), in delta[];
+ * the largest move in *maxd.  Parents come before their children.
+ */
+static int diff_deltas(const struct tree *nt, const struct tree *ot, double *delta, double *maxd)
+{
+	int64_t *at = malloc(nt->n * sizeof(*at));
+	double ototal = ot && ot->n ? (double)ot->v[0].n : 0;
+
+	if (!at)
+		return -ENOMEM;
+	*maxd = 0;
+	for (size_t i = 0; i < nt->n; i++) {
+		const struct fnode *f = &nt->v[i];
+		double was = 0;
+
+		at[i] = !ototal ? -1 : i == 0 ? 0 : at[f->parent] < 0 ? -1 : find_child(ot, (uint32_t)at[f->parent], f->name);
+		if (at[i] >= 0)
+			was = 100.0 * (double)ot->v[at[i]].n / ototal;
+		delta[i] = 100.0 * (double)f->n / (double)nt->v[0].n - was;
+		if (fabs(delta[i]) > *maxd)
+			*maxd = fabs(delta[i]);
+	}
+	free(at);
+	return 0;
+}
+
+/* A frame's colour in the differential graph: white to red as it grew, to blue as it shrank. */
+static void diff_colour(struct out *o, double d, double maxd)
+{
+	unsigned v = maxd > 0 ? (unsigned)(210.0 * (1.0 - fabs(d) / maxd) + 0.5) : 210;
+
+	if (fabs(d) < 0.005)
+		out_str(o, "rgb(245,245,245)");
+	else if (d > 0)
+		out_printf(o, "rgb(255,%u,%u)", v, v);
+	else
+		out_printf(o, "rgb(%u,%u,255)", v, v);
+}
+
 static const char *kind_name(int kind)
 {
 	switch (kind) {
@@ -250,7 +295,8 @@ static const char *kind_name(int kind)
 	}
 }
 
-static void print_frames(struct out *o, const struct tree *t, int height)
+/* The frames of t; delta (NULL: report's graph) the change of each one's share, maxd the largest. */
+static void print_frames(struct out *o, const struct tree *t, int height, const double *delta, double maxd)
 {
 	double scale = (double)(IMG_WIDTH - 2 * XPAD) / (double)t->v[0].n;
 
@@ -264,14 +310,25 @@ static void print_frames(struct out *o, const struct tree *t, int height)
 		if (w < MIN_W)
 			continue;
 		out_printf(o, "<g class=\"f\" data-x=\"%" PRIu64 "\" data-n=\"%" PRIu64 "\"><title>", f->x, f->n);
-		xml_text(o, f->name, SIZE_MAX);
-		out_printf(o, "\n%" PRIu64 " sample%s, %.2f%%, %s</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
-			   "height=\"%d\" rx=\"2\" fill=\"", f->n, f->n == 1 ? "" : "s",
-			   100.0 * (double)f->n / (double)t->v[0].n, kind_name(f->kind), x, y, w, FRAME_H - 1);
-		colour(o, f->name, f->kind);
-		out_printf(o, "\"/><text x=\"%.2f\" y=\"%d\">", x + 3, y + 11);
+		out_xml(o, f->name, SIZE_MAX);
+		out_printf(o, "\n%" PRIu64 " sample%s, %.2f%%, ", f->n, f->n == 1 ? "" : "s",
+			   100.0 * (double)f->n / (double)t->v[0].n);
+		if (delta)
+			out_printf(o, "%+.2f points since the baseline (%.2f%%)", delta[i],
+				   100.0 * (double)f->n / (double)t->v[0].n - delta[i]);
+		else
+			out_str(o, kind_name(f->kind));
+		out_printf(o, "</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" rx=\"2\" fill=\"", x, y, w,
+			   FRAME_H - 1);
+		if (delta)
+			diff_colour(o, delta[i], maxd);
+		else
+			colour(o, f->name, f->kind);
+		out_printf(o, "\"/><text x=\"%.2f\" y=\"%d\"%s>", x + 3, y + 11,
+			   /* white on the deepest reds and blues */
+			   delta && maxd > 0 && fabs(delta[i]) > maxd * 0.6 ? " style=\"fill: rgb(255,255,255)\"" : "");
 		if ((len = fit(f->name, w, &cut))) {
-			xml_text(o, f->name, len);
+			out_xml(o, f->name, len);
 			if (cut)
 				out_str(o, "..");
 		}
@@ -414,7 +471,150 @@ static const char script[] =
 	"  zoomTo(null);\n"
 	"}\n";
 
-int export__svg(const struct export *X, struct out *o)
+/* What the differential graph adds, per event of the new side: the baseline's tree, each frame's change. */
+struct diffg {
+	const struct export *old;
+	struct tree *otrees;
+	double **delta;
+	double *maxd;
+};
+
+static void svg_head(struct out *o, const struct export *X, const struct diffg *d, int height)
+{
+	out_printf(o, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		   "<!-- a %sflame graph by mperf %s: frames as wide as their samples, callers below -->\n"
+		   "<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" onload=\"init()\" "
+		   "xmlns=\"http://www.w3.org/2000/svg\">\n", d ? "differential " : "", d ? "diff" : "report",
+		   IMG_WIDTH, height, IMG_WIDTH, height);
+	out_str(o, "<style>\n"
+		   "text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
+		   "#title { font-size: 17px; }\n"
+		   ".f text { pointer-events: none; }\n"
+		   ".f:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; cursor: pointer; }\n"
+		   ".anc rect { opacity: 0.6; }\n"
+		   "#search, #unzoom, .evsel { cursor: pointer; fill: rgb(0,0,160); }\n"
+		   ".evsel.on { font-weight: bold; fill: rgb(0,0,0); }\n"
+		   ".hide { display: none; }\n"
+		   "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n");
+	out_str(o, script);
+	out_str(o, "]]></script>\n");
+	out_printf(o, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"rgb(248,248,240)\"/>\n", IMG_WIDTH, height);
+	out_printf(o, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">%s", IMG_WIDTH / 2,
+		   d ? "Differential flame graph: " : "Flame graph: ");
+	if (d) {
+		out_xml(o, d->old->title, SIZE_MAX);
+		out_str(o, " \xe2\x86\x92 ");
+	}
+	out_xml(o, X->title, SIZE_MAX);
+}
+
+/* An event's title: "NAME: N samples", and the baseline's in the differential graph. */
+static void event_title(struct out *o, const struct export *X, const struct tree *trees, const struct diffg *d,
+			size_t e)
+{
+	out_xml(o, X->ev[e].name, SIZE_MAX);
+	out_printf(o, ": %" PRIu64 " sample%s", trees[e].v[0].n, trees[e].v[0].n == 1 ? "" : "s");
+	if (d)
+		out_printf(o, " (baseline: %" PRIu64 "); largest move %.2f points", d->otrees[e].n ? d->otrees[e].v[0].n : 0,
+			   d->maxd[e]);
+}
+
+static void legend(struct out *o, const struct diffg *d)
+{
+	static const int kinds[] = { XK_USER, XK_KERNEL, XK_JIT, XK_INLINED, XK_UNKNOWN };
+	static const struct { double d; const char *name; } moves[] = {
+		{ -1, "shrank" }, { -0.5, "" }, { 0, "same share" }, { 0.5, "" }, { 1, "grew (share of the event)" },
+	};
+	int x = XPAD;
+
+	if (d) {
+		for (size_t k = 0; k < sizeof(moves) / sizeof(moves[0]); k++) {
+			out_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"", x, TOP - 26);
+			diff_colour(o, moves[k].d, 1);
+			out_printf(o, "\"/><text x=\"%d\" y=\"%d\">%s</text>\n", x + 16, TOP - 16, moves[k].name);
+			x += 20 + (int)(strlen(moves[k].name) * FONT_W);
+		}
+		return;
+	}
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		out_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"", x, TOP - 26);
+		colour(o, "legend", kinds[k]);
+		out_printf(o, "\"/><text x=\"%d\" y=\"%d\">%s</text>\n", x + 16, TOP - 16, kind_name(kinds[k]));
+		x += 24 + (int)(strlen(kind_name(kinds[k])) * FONT_W);
+	}
+}
+
+/* The switcher when there are several events, then each event's frames. */
+static void svg_events(struct out *o, const struct export *X, const struct tree *trees, const struct diffg *d,
+		       size_t shown, int height)
+{
+	if (shown > 1) {
+		int x = XPAD;
+
+		out_printf(o, "<text x=\"%d\" y=\"%d\">Events:</text>\n", x, 44);
+		x += 60;
+		for (size_t e = 0; e < X->nev; e++) {
+			if (!X->ev[e].samples)
+				continue;
+			out_printf(o, "<text class=\"evsel\" x=\"%d\" y=\"44\">", x);
+			out_xml(o, X->ev[e].name, SIZE_MAX);
+			out_str(o, "</text>\n");
+			x += 16 + (int)(strlen(X->ev[e].name) * FONT_W);
+		}
+	}
+	if (!shown)
+		out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">No samples</text>\n", IMG_WIDTH / 2,
+			   TOP + FRAME_H);
+	for (size_t e = 0, first = 1; e < X->nev; e++) {
+		if (!X->ev[e].samples)
+			continue;
+		out_str(o, "<g class=\"event\" data-name=\"");
+		out_xml(o, X->ev[e].name, SIZE_MAX);
+		out_printf(o, "\" data-total=\"%" PRIu64 "\" data-title=\"", trees[e].v[0].n);
+		event_title(o, X, trees, d, e);
+		out_printf(o, "\"%s>\n", first ? "" : " style=\"display: none\"");
+		first = 0;
+		print_frames(o, &trees[e], height, d ? d->delta[e] : NULL, d ? d->maxd[e] : 0);
+		out_str(o, "</g>\n");
+	}
+}
+
+/* The baseline's tree of each event of X that has samples, and each frame's change, into d. */
+static int diff_trees(const struct export *X, const struct tree *trees, struct diffg *d)
+{
+	d->otrees = calloc(X->nev ? X->nev : 1, sizeof(*d->otrees));
+	d->delta = calloc(X->nev ? X->nev : 1, sizeof(*d->delta));
+	d->maxd = calloc(X->nev ? X->nev : 1, sizeof(*d->maxd));
+	if (!d->otrees || !d->delta || !d->maxd)
+		return -ENOMEM;
+	for (size_t e = 0; e < X->nev; e++) {
+		int eo = export__same_event(d->old, X, e);
+
+		if (!X->ev[e].samples)
+			continue;
+		if (eo >= 0 && d->old->ev[eo].samples && build(d->old, (size_t)eo, &d->otrees[e]))
+			return -ENOMEM;
+		if (!(d->delta[e] = malloc(trees[e].n * sizeof(double))) ||
+		    diff_deltas(&trees[e], &d->otrees[e], d->delta[e], &d->maxd[e]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void diffg_free(struct diffg *d, size_t nev)
+{
+	for (size_t e = 0; d->otrees && e < nev; e++) {
+		free(d->otrees[e].v);
+		free(d->otrees[e].h);
+		free(d->delta[e]);
+	}
+	free(d->otrees);
+	free(d->delta);
+	free(d->maxd);
+}
+
+/* X's flame graph; with d (its old set), the differential one. */
+static int svg(const struct export *X, struct diffg *d, struct out *o)
 {
 	struct tree *trees = calloc(X->nev ? X->nev : 1, sizeof(*trees));
 	uint32_t depth = 0;
@@ -432,34 +632,17 @@ int export__svg(const struct export *X, struct out *o)
 			depth = trees[e].max_depth;
 		shown++;
 	}
+	if (!ret && d)
+		ret = diff_trees(X, trees, d);
 	if (ret)
 		goto done;
 	height = TOP + BOTTOM + (int)(depth + 1) * FRAME_H;
-	out_printf(o, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-		   "<!-- a flame graph by mperf report: frames as wide as their samples, callers below -->\n"
-		   "<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" onload=\"init()\" "
-		   "xmlns=\"http://www.w3.org/2000/svg\">\n", IMG_WIDTH, height, IMG_WIDTH, height);
-	out_str(o, "<style>\n"
-		   "text { font-family: Verdana, sans-serif; font-size: 12px; fill: rgb(0,0,0); }\n"
-		   "#title { font-size: 17px; }\n"
-		   ".f text { pointer-events: none; }\n"
-		   ".f:hover rect { stroke: rgb(0,0,0); stroke-width: 0.5; cursor: pointer; }\n"
-		   ".anc rect { opacity: 0.6; }\n"
-		   "#search, #unzoom, .evsel { cursor: pointer; fill: rgb(0,0,160); }\n"
-		   ".evsel.on { font-weight: bold; fill: rgb(0,0,0); }\n"
-		   ".hide { display: none; }\n"
-		   "</style>\n<script type=\"text/ecmascript\"><![CDATA[\n");
-	out_str(o, script);
-	out_str(o, "]]></script>\n");
-	out_printf(o, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"rgb(248,248,240)\"/>\n", IMG_WIDTH, height);
-	out_printf(o, "<text id=\"title\" x=\"%d\" y=\"24\" text-anchor=\"middle\">Flame graph: ", IMG_WIDTH / 2);
-	xml_text(o, X->title, SIZE_MAX);
+	svg_head(o, X, d, height);
 	/* the first event's title, which the script sets as events are switched */
 	out_printf(o, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"44\" text-anchor=\"middle\">", IMG_WIDTH / 2);
 	for (size_t e = 0; e < X->nev; e++)
 		if (X->ev[e].samples) {
-			xml_text(o, X->ev[e].name, SIZE_MAX);
-			out_printf(o, ": %" PRIu64 " sample%s", trees[e].v[0].n, trees[e].v[0].n == 1 ? "" : "s");
+			event_title(o, X, trees, d, e);
 			break;
 		}
 	out_str(o, "</text>\n");
@@ -468,55 +651,29 @@ int export__svg(const struct export *X, struct out *o)
 	out_printf(o, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", XPAD, height - 12);
 	out_printf(o, "<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"> </text>\n", IMG_WIDTH - XPAD,
 		   height - 12);
-	/* The legend, then the switcher when there are several events. */
-	{
-		static const int kinds[] = { XK_USER, XK_KERNEL, XK_JIT, XK_INLINED, XK_UNKNOWN };
-		int x = XPAD;
-
-		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-			out_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"", x, TOP - 26);
-			colour(o, "legend", kinds[k]);
-			out_printf(o, "\"/><text x=\"%d\" y=\"%d\">%s</text>\n", x + 16, TOP - 16, kind_name(kinds[k]));
-			x += 24 + (int)(strlen(kind_name(kinds[k])) * FONT_W);
-		}
-	}
-	if (shown > 1) {
-		int x = XPAD;
-
-		out_printf(o, "<text x=\"%d\" y=\"%d\">Events:</text>\n", x, 44);
-		x += 60;
-		for (size_t e = 0; e < X->nev; e++) {
-			if (!X->ev[e].samples)
-				continue;
-			out_printf(o, "<text class=\"evsel\" x=\"%d\" y=\"44\">", x);
-			xml_text(o, X->ev[e].name, SIZE_MAX);
-			out_str(o, "</text>\n");
-			x += 16 + (int)(strlen(X->ev[e].name) * FONT_W);
-		}
-	}
-	if (!shown)
-		out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">No samples</text>\n", IMG_WIDTH / 2,
-			   TOP + FRAME_H);
-	for (size_t e = 0, first = 1; e < X->nev; e++) {
-		if (!X->ev[e].samples)
-			continue;
-		out_str(o, "<g class=\"event\" data-name=\"");
-		xml_text(o, X->ev[e].name, SIZE_MAX);
-		out_printf(o, "\" data-total=\"%" PRIu64 "\" data-title=\"", trees[e].v[0].n);
-		xml_text(o, X->ev[e].name, SIZE_MAX);
-		out_printf(o, ": %" PRIu64 " sample%s\"%s>\n", trees[e].v[0].n, trees[e].v[0].n == 1 ? "" : "s",
-			   first ? "" : " style=\"display: none\"");
-		first = 0;
-		print_frames(o, &trees[e], height);
-		out_str(o, "</g>\n");
-	}
+	legend(o, d);
+	svg_events(o, X, trees, d, shown, height);
 	out_str(o, "</svg>\n");
 	ret = o->err ? -o->err : 0;
 done:
+	if (d)
+		diffg_free(d, X->nev);
 	for (size_t e = 0; e < X->nev; e++) {
 		free(trees[e].v);
 		free(trees[e].h);
 	}
 	free(trees);
 	return ret == -ENOMEM ? mperf_error(ret, "out of memory") : ret;
+}
+
+int export__svg(const struct export *X, struct out *o)
+{
+	return svg(X, NULL, o);
+}
+
+int export__svg_diff(const struct export *old, const struct export *new_, struct out *o)
+{
+	struct diffg d = { .old = old };
+
+	return svg(new_, &d, o);
 }

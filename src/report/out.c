@@ -132,3 +132,20 @@ void out_samples_abbrev(struct out *o, uint64_t n)
 		unit = 'G';
 	out_printf(o, "%" PRIu64 "%c", n, unit);
 }
+
+void out_xml(struct out *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '&': out_str(o, "&amp;"); break;
+		case '<': out_str(o, "&lt;"); break;
+		case '>': out_str(o, "&gt;"); break;
+		case '"': out_str(o, "&quot;"); break;
+		default:
+			/* XML 1.0 has no other control characters */
+			out_char(o, c < 0x20 && c != '\t' && c != '\n' ? '?' : (char)c);
+		}
+	}
+}

@@ -201,6 +201,46 @@ void report_hists__free(struct report_hists *h);
 /* mperf diff's computations, as perf diff's -c names them. */
 enum report_diff_compute { REPORT_DIFF_DELTA, REPORT_DIFF_DELTA_ABS, REPORT_DIFF_RATIO, REPORT_DIFF_WDIFF };
 
+/*
+ * mperf diff --check's rules (diff.c): an entry or event breaks a rule when
+ * its change is beyond the rule's tolerance and consistent across the runs
+ * (one-sided Mann-Whitney U at gate_alpha, or every run of one side beyond
+ * every run of the other).  A rule whose on bit is clear is not checked.
+ */
+enum report_gate_rule { REPORT_GATE_SHARE = 1u << 0, REPORT_GATE_NEW = 1u << 1, REPORT_GATE_TOTAL = 1u << 2 };
+
+struct report_gate {
+	unsigned on;			/* enum report_gate_rule bits */
+	double share;			/* share: grew by more than this many points ... */
+	bool share_pct;			/* ... or this percent of the baseline's share */
+	double new_share;		/* new: an entry only the new side has, above this share */
+	double total;			/* total: the event's mean period moved by more than this percent */
+	bool total_up;			/* ... grew only (total:+N) */
+};
+
+#define REPORT_GATE_ALPHA 0.05
+
+/* One entry (or an event's total: entry NULL) that broke rules. */
+struct report_gate_break {
+	char event[128];
+	char *entry;			/* its keys as the text shows them, malloc'ed; NULL: the event's total */
+	unsigned rules;			/* enum report_gate_rule bits */
+	double old, new_;		/* shares (percent), or mean periods */
+	double p;			/* the test's p-value */
+};
+
+struct report_gate_result {
+	struct report_gate_break *v;
+	size_t n, cap;
+};
+
+void report_gate_result_free(struct report_gate_result *r);
+/* rule (one bit) as --check spells it: "share:5", "new:2", "total:+10"... */
+void report_gate_rule_text(const struct report_gate *g, unsigned rule, char *buf, size_t len);
+
+/* NONE: the check alone (its verdict in the result), for the flame graph beside it. */
+enum report_diff_format { REPORT_DIFF_TEXT, REPORT_DIFF_JSON, REPORT_DIFF_MARKDOWN, REPORT_DIFF_JUNIT, REPORT_DIFF_NONE };
+
 struct report_diff_opts {
 	struct report_hist_opts hist;	/* the keys and filters (comm, dso) */
 	enum report_diff_compute compute;	/* default delta-abs, as perf 6.1 */
@@ -211,16 +251,40 @@ struct report_diff_opts {
 	bool baseline_only;		/* -b: only the entries that have a match in the baseline */
 	bool relative;			/* --percentage relative: shares of what the filters keep */
 	bool quiet;			/* -q: the entries alone, without the headers */
-	bool json;			/* one JSON document, largest moves first */
+	enum report_diff_format format;	/* text (perf's), JSON (largest moves first), markdown, JUnit XML */
+	struct report_gate gate;	/* --check's rules (gate.on 0: no check) */
+	const char *rules;		/* --check's rules as given, for the outputs */
+	unsigned top;			/* markdown: the largest moves shown per event */
+};
+
+/* One side of a diff: one recording, or several runs of one build. */
+struct report_diff_side {
+	struct pdata **p;
+	const char **labels;
+	size_t n;
 };
 
 /*
  * `mperf diff`: every event of the baseline old, its entries matched with
  * the new file's by the sort keys' names (the same DSO and symbol name,
  * whatever their addresses), as perf diff 6.1 prints them; in diff.c.
+ * Several runs a side are pooled (their periods summed) and the rules of
+ * o->gate tested over them; res (may be NULL without rules) gets what
+ * broke them.
  */
+int report__diff_runs(const struct report_diff_side *old, const struct report_diff_side *new_,
+		      const struct report_diff_opts *o, struct report_gate_result *res, FILE *out);
 int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, const char *new_label,
 		 const struct report_diff_opts *o, FILE *out);
+
+/*
+ * mperf diff --format=svg or folded: the new side's stacks as a flame graph
+ * whose frames are coloured by the change of their share (red grew, blue
+ * shrank), or each folded stack with its samples on both sides; in
+ * export.c and flame.c.
+ */
+int report__diff_export(const struct report_diff_side *old, const struct report_diff_side *new_, bool svg,
+			const char *vmlinux, const char *kallsyms, FILE *out);
 
 /*
  * --format: the stacks of every sample (its call chain, fp or dwarf, as

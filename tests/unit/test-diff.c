@@ -172,7 +172,7 @@ static void test_json(void)
 	int ret;
 	char *t;
 
-	o.json = true;
+	o.format = REPORT_DIFF_JSON;
 	t = diff(&o, &ret);
 	is_int(ret, 0, "json: returns 0");
 	ok(strstr(t, "\"schema\": \"mperf-diff/1\"") && strstr(t, "\"baseline\": \"old.data\"") &&

@@ -7,11 +7,14 @@
  *   -DF_SHARE=40 -DG_SHARE=55 -DNEW_ONLY=5   (shares-new: f 40%, g 55%, new_only 5%)
  *
  * so that two recordings differ by known deltas, and each has an entry the
- * other lacks.  Built -O0 -fno-inline: each function keeps its name.  As in
+ * other lacks.  For the gate's tests, -DSCALE=115 does 15% more work in
+ * every function, and `shares -n ROUNDS` does a fixed amount of work
+ * (ROUNDS rounds) instead of running for a time.  Built -O0 -fno-inline: each function keeps its name.  As in
  * cpuspin, the clock (a system call) is read between rounds only.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #ifndef F_SHARE
@@ -21,7 +24,11 @@
 #define G_SHARE 30
 #endif
 
-#define UNIT 2000	/* iterations per percent of a round */
+#ifndef SCALE
+#define SCALE 100	/* percent of the work of each function */
+#endif
+
+#define UNIT (2000L * SCALE / 100)	/* iterations per percent of a round */
 
 static volatile unsigned long sink;
 
@@ -67,15 +74,18 @@ void new_only(long n)
 int main(int argc, char **argv)
 {
 	double secs = 1.0;
+	long rounds = -1;
 	char *end = NULL;
 
-	if (argc > 1)
+	if (argc == 3 && !strcmp(argv[1], "-n"))
+		rounds = strtol(argv[2], &end, 10);
+	else if (argc > 1)
 		secs = strtod(argv[1], &end);
-	if (argc > 2 || (end && (end == argv[1] || *end)) || !(secs >= 0)) {
-		fprintf(stderr, "usage: shares [CPU-SECONDS]\n");
+	if ((argc > 2 && rounds < 0) || argc > 3 || (end && (end == argv[argc - 1] || *end)) || !(secs >= 0)) {
+		fprintf(stderr, "usage: shares [CPU-SECONDS | -n ROUNDS]\n");
 		return 2;
 	}
-	while (cpu_now() < secs) {
+	while (rounds >= 0 ? rounds-- > 0 : cpu_now() < secs) {
 		f((long)F_SHARE * UNIT);
 		g((long)G_SHARE * UNIT);
 #ifdef OLD_ONLY
