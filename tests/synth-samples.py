@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# synth-samples.py [--branches SEED [--no-feature] [--no-cycles]] OUT ELF BASE OFFSET...:
+# synth-samples.py [--garbage-chains SEED] [--branches SEED [--no-feature] [--no-cycles]] OUT ELF BASE OFFSET...:
 # a perf.data (file mode, one cpu-clock event, samples of IP, TID, TIME
 # and PERIOD) in which one process maps ELF at BASE from file offset 0
 # and takes one sample at BASE + OFFSET for each OFFSET: where a recording
@@ -13,6 +13,11 @@
 # mispredicted, in a transaction, aborted), and now and then a branch from
 # or to an address no map covers (0, or above the mapping).  A machine
 # without LBR records none; this is how the branch view is tested.
+# With --garbage-chains SEED, each sample also has a call chain (PERF_SAMPLE_CALLCHAIN):
+# its ip, then two callers drawn (without replacement, shuffled by SEED) from
+# addresses as frame-pointer garbage gives them, no map covering them and some
+# 2^63 or more apart, each in one sample: entries of equal Children whose
+# order only perf's trees decide.
 # --no-feature leaves the feature out (perf then shows its usual view
 # unless asked -b); --no-cycles leaves every branch's cycles 0 (perf 6.1
 # crashes on cycles when its IPC column is shown: --sort symbol_from...).
@@ -21,7 +26,10 @@ import struct
 import sys
 
 args = sys.argv[1:]
-branches, feature, cycles = None, False, True
+branches, feature, cycles, garbage = None, False, True, None
+if args and args[0] == '--garbage-chains':
+    garbage = random.Random(int(args[1], 0))
+    args = args[2:]
 if args and args[0] == '--branches':
     branches, feature = random.Random(int(args[1], 0)), True
     args = args[2:]
@@ -66,11 +74,29 @@ def branch_stack(rng):
     return struct.pack('<Q', len(entries)) + b''.join(entries)
 
 
-sample_type = 0x107 | (BRANCH_STACK if branches else 0)
+CALLCHAIN = 1 << 5
+GARBAGE = [0x2053ff107f8b48fb, 0x6972742064696c61, 0x6e6900612064696c, 0x6f7420656c62616e,
+           0x756e696c2d34365f, 0x78c085378b002394, 0x90c3ff31f631d231, 0x000055803cfc98e0,
+           0xdeadbeef12345678, 0x0000000000000040, 0xfffffffffffff000, 0x00007ffd72825a8f,
+           0x8000000000000001, 0x7fffffffffffffff, 0x0000000000001000, 0xc0ffee0000000000]
+if garbage:
+    garbage.shuffle(GARBAGE)
+
+
+def garbage_chain(i):
+    """The call chain of sample i: the user context, its ip, two garbage callers."""
+    callers = [GARBAGE[(2 * i) % len(GARBAGE)], GARBAGE[(2 * i + 1) % len(GARBAGE)]]
+    chain = [0xfffffffffffffe00, base + offsets[i]] + callers
+    return struct.pack('<Q', len(chain)) + b''.join(struct.pack('<Q', a) for a in chain)
+
+
+sample_type = 0x107 | (BRANCH_STACK if branches else 0) | (CALLCHAIN if garbage else 0)
 data = record(3, 0, struct.pack('<II', PID, PID) + cstr('synth'))			# COMM
 data += record(1, 2, struct.pack('<IIQQQ', PID, PID, base, 1 << 24, 0) + cstr(elf))	# MMAP, user
 for i, off in enumerate(offsets):
     body = struct.pack('<QIIQQ', base + off, PID, PID, 1000 + i, 1)
+    if garbage:
+        body += garbage_chain(i)
     if branches:
         body += branch_stack(branches)
     data += record(9, 2, body)							# SAMPLE

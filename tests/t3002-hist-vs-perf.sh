@@ -202,4 +202,19 @@ test_expect_success PERF 'a sample at every address of .init, .plt and .text: th
 	fi
 '
 
+# Frame-pointer garbage in chains: unresolved callers, some 2^63 and more
+# apart, each in one sample.  perf's collapse tree orders them by a signed
+# difference (no total order); its output tree keeps entries of equal
+# Children in the order it met them.  Five shuffles of the same callers.
+test_expect_success PERF 'garbage callers of equal Children: in perf'"'"'s order, whatever order they came in' '
+	for seed in 1 2 3 4 5; do
+		python3 "$MPERF_ROOT/tests/synth-samples.py" --garbage-chains $seed g.data "$CALLPATHS" 0x555555554000 \
+			0x1139 0x1149 0x1159 0x1169 0x1179 0x1189 0x1199 0x11a9 &&
+		"$PERF" report --stdio -i g.data 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+		"$MPERF" report -i g.data 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+		test "$(grep -c "\[unknown\] *\[\.\] 0x" perf.out)" -ge 12 &&
+		diff -u perf.out mperf.out || exit 1
+	done
+'
+
 test_done

@@ -1025,7 +1025,11 @@ static int group_cmp(const struct hist *H, const struct hent *a, const struct he
 	return 0;
 }
 
-static int ent_cmp(const void *pa, const void *pb, void *ctx)
+/*
+ * perf's output comparison: 0 for entries it cannot tell apart, which its
+ * output tree then keeps in the order it met them (the collapse tree's).
+ */
+static int out_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct hent *a = *(const struct hent *const *)pa, *b = *(const struct hent *const *)pb;
 	const struct hist *H = ctx;
@@ -1056,7 +1060,18 @@ static int ent_cmp(const void *pa, const void *pb, void *ctx)
 		return c;
 	if (H->o->show_period && (c = group_cmp(H, a, b, G_PERIOD)))
 		return c;
-	return collapse_order(a, b, H);
+	return 0;
+}
+
+/*
+ * The same, with ties in collapse order: for a sort (not stable) of
+ * entries that did not come through perf's trees.
+ */
+static int ent_cmp(const void *pa, const void *pb, void *ctx)
+{
+	int c = out_cmp(pa, pb, ctx);
+
+	return c ? c : collapse_order(*(const struct hent *const *)pa, *(const struct hent *const *)pb, ctx);
 }
 
 /* The order perf collapses entries in: each key's compare function. */
@@ -1196,7 +1211,7 @@ static int order_entries(struct hist *H, struct hists *hs)
 			return 0;
 		if (!(nodes = calloc(hs->n, sizeof(*nodes))))
 			return -ENOMEM;
-		rb_replay(hs->v, hs->n, nodes, ent_cmp, H);
+		rb_replay(hs->v, hs->n, nodes, out_cmp, H);
 		free(nodes);
 		return 0;
 	}
@@ -1207,7 +1222,7 @@ static int order_entries(struct hist *H, struct hists *hs)
 	if (!(nodes = calloc(hs->n, sizeof(*nodes))))
 		return -ENOMEM;
 	rb_replay(hs->v, hs->n, nodes, collapse_cmp, H);
-	rb_replay(hs->v, hs->n, nodes, ent_cmp, H);
+	rb_replay(hs->v, hs->n, nodes, out_cmp, H);
 	free(nodes);
 	return 0;
 }
