@@ -31,7 +31,8 @@
 # in THREADS threads with a second argument; `callpaths-nofp` the same built -O2
 # -fomit-frame-pointer, for DWARF unwinding; `shares N` (SHARES_OLD, SHARES_NEW: two
 # builds named shares) spends N seconds of CPU time in f and g, 70%/25% in the old
-# build and 40%/55% in the new one, plus old_only or new_only 5%.  A test that predicts a sample count
+# build and 40%/55% in the new one, plus old_only or new_only 5%; `noperf CMD` (NOPERF) runs CMD
+# under a seccomp filter that refuses perf_event_open, as a container's profile does.  A test that predicts a sample count
 # runs cpuspin: cpu-clock samples the CPU time of the task, which is what a
 # wall-clock loop does not get on a busy machine.
 
@@ -59,8 +60,9 @@ CALLPATHS=$MPERF_ROOT/callpaths
 CALLPATHS_NOFP=$MPERF_ROOT/callpaths-nofp
 SHARES_OLD=$MPERF_ROOT/build/workloads/old/shares
 SHARES_NEW=$MPERF_ROOT/build/workloads/new/shares
+NOPERF=$MPERF_ROOT/build/workloads/noperf
 PERF=${PERF:-perf}
-export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW MPERF_ROOT PERF
+export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW NOPERF MPERF_ROOT PERF
 
 if ! test -x "$MPERF" || ! test -x "$NOPLOOP" || ! test -x "$CPUSPIN"; then
 	echo "1..0 # SKIP $MPERF, $NOPLOOP or $CPUSPIN not built (run make)"
@@ -137,6 +139,14 @@ have_nopmu () {
 		return $rc
 	fi
 }
+
+# Another user (nobody, 65534) at hand: root with setpriv(1).  as_nobody CMD
+# runs CMD as that user, without root's groups; it needs a directory it may
+# write (chmod 777) for what it writes.
+have_nobody () {
+	test "$(id -u)" = 0 && command -v setpriv >/dev/null
+}
+as_nobody () { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 test_have_prereq () {
 	local list=$1 p var fn want

@@ -464,7 +464,7 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 
 static void json_side(struct out *out, const struct cev *c)
 {
-	out_printf(out, "{\"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 "}",
+	out_printf(out, "{\"samples\": %" PRIu64 ", \"event-count\": %" PRIu64 ", \"lost-samples\": %" PRIu64 "}",
 		   c->nr_samples, c->total_period, c->lost);
 }
 
@@ -503,7 +503,7 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 		else
 			out_str(out, ", \"new\": null");
 		out_printf(out, ", \"delta\": %.6f", move_of(&J, r));
-		out_printf(out, ", \"baseline_period\": %" PRIu64 ", \"new_period\": %" PRIu64, r->bperiod, r->nperiod);
+		out_printf(out, ", \"baseline-period\": %" PRIu64 ", \"new-period\": %" PRIu64, r->bperiod, r->nperiod);
 		out_str(out, ", \"only\": ");
 		out_str(out, !r->b ? "\"new\"" : !r->n ? "\"baseline\"" : "null");
 		for (int k = 0; k < ho->nr_keys; k++)
@@ -597,7 +597,9 @@ int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, c
 		goto out_free;
 	}
 	if (o->json) {
-		out_str(&out, "{\n  \"schema\": \"mperf-diff/1\",\n  \"baseline\": ");
+		out_str(&out, "{\n  ");
+		out_json_head(&out, "diff", REPORT_DIFF_JSON_VERSION);
+		out_str(&out, ",\n  \"baseline\": ");
 		out_json_str(&out, old_label);
 		out_str(&out, ",\n  \"new\": ");
 		out_json_str(&out, new_label);
@@ -629,7 +631,7 @@ int report__diff(struct pdata *old, const char *old_label, struct pdata *new_, c
 	if (o->json && ret >= 0) {
 		bool first = true;
 
-		out_str(&out, pdata__nr_evsel(old) ? "\n  ],\n  \"new_only_events\": [" : "],\n  \"new_only_events\": [");
+		out_str(&out, pdata__nr_evsel(old) ? "\n  ],\n  \"new-only-events\": [" : "],\n  \"new-only-events\": [");
 		/* The new file's events that no baseline event matches: perf diff shows none of them. */
 		for (size_t j = 0; j < pdata__nr_evsel(new_); j++) {
 			const struct pd_evsel *nev = pdata__evsel(new_, j);
