@@ -225,5 +225,5 @@ int cmd_diff(int argc, char **argv)
 			   &o, stdout);
 	pdata__close(new_);
 	pdata__close(old);
-	return ret;
+	return cmd_damaged(ret);
 }
