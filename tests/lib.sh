@@ -132,8 +132,8 @@ have_nopmu () {
 	if have_perf; then
 		"$PERF" stat -x, -e cycles true 2>&1 >/dev/null | grep -q '^<not supported>,'
 	else
-		"$MPERF" record -q -e cycles -o "$TRASH_DIRECTORY/.nopmu.data" true 2>&1 >/dev/null |
-			grep -q 'cpu-clock'
+		"$MPERF" record -e cycles -o "$TRASH_DIRECTORY/.nopmu.data" true 2>&1 >/dev/null |
+			grep -q "falling back to 'cpu-clock'"
 		local rc=$?
 		rm -f "$TRASH_DIRECTORY/.nopmu.data" "$TRASH_DIRECTORY/.nopmu.data.old"
 		return $rc
