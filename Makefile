@@ -56,6 +56,7 @@ endif
 B = build
 SHARES = $(B)/workloads/old/shares $(B)/workloads/new/shares $(B)/workloads/base/shares \
 	$(B)/workloads/hot/shares $(B)/workloads/slow/shares
+NOPERF = $(B)/workloads/noperf
 LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/resolve/*.c src/report/*.c src/stat/*.c)
 CMD_SRC = $(wildcard cmd/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
@@ -68,7 +69,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 W = $(B)/workloads
 WORKLOADS = $(W)/noploop $(W)/cpuspin $(W)/callpaths $(W)/callpaths-nofp
 
-all: mperf $(WORKLOADS) $(SHARES)
+all: mperf $(WORKLOADS) $(SHARES) $(NOPERF)
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
 # so a sanitizer build never lingers as ./mperf.
@@ -106,6 +107,11 @@ $(W)/callpaths-nofp: tests/workloads/callpaths.c
 # time in old, 40% and 55% in new, and a function each has alone.  One file
 # name in two directories, as perf diff matches DSOs by name; no PLT (a
 # sample there is named one way or another by the shape of perf's tree).
+# A seccomp filter that refuses perf_event_open, as a container's profile.
+$(NOPERF): tests/workloads/noperf.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
+
 $(B)/workloads/old/shares: tests/workloads/shares.c
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) -O0 -fno-inline -fno-plt -Wall -DF_SHARE=70 -DG_SHARE=25 -DOLD_ONLY=5 -o $@ $<

@@ -62,7 +62,7 @@ int cmd_archive(int argc, char **argv)
 	ret = report__archive(p, input, debugdir, input, &res);
 	pdata__close(p);
 	if (ret < 0)
-		return ret;
+		return cmd_damaged(ret);
 	if (!res.archived) {
 		/* As perf archive: nothing to pack is a failure. */
 		cmd_error("archive", "no build-ids found");

@@ -98,5 +98,5 @@ int cmd_buildid_list(int argc, char **argv)
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	ret = report__buildid_list(p, strcmp(input, "-") ? input : "stdin", a.with_hits, stdout);
 	pdata__close(p);
-	return ret;
+	return cmd_damaged(ret);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What record, report and stat share: --check-tolerance and the JSON
- * summary file for CI; -e, for record and stat.
+ * What record, report and stat share: --check-tolerance, --check-status,
+ * the check's findings and the JSON summary for CI; -e, for record and stat.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,18 +20,30 @@ int cmd_parse_tolerance(const char *arg, double *pct)
 	return end == arg || *end || errno || !(*pct >= 0 && *pct <= 100) ? -1 : 0;
 }
 
-int cmd_write_json(const char *path, const struct stat_summary *s)
+int cmd_parse_check_status(const char *arg, int *status)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	char *end;
+	long v;
 
-	if (!f) {
-		cmd_error(s->source, "cannot open '%s': %s", path, strerror(errno));
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v < 1 || v > 124)
 		return -1;
-	}
-	if (stat__summary_json(f, s) < 0 || (f != stdout && fclose(f))) {
-		cmd_error(s->source, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-		if (f != stdout)
-			fclose(f);
+	*status = (int)v;
+	return 0;
+}
+
+void cmd_check_say(const char *cmd, const struct check_findings *f)
+{
+	for (size_t i = 0; i < f->nr; i++)
+		cmd_error(cmd, "%s", f->line[i]);
+}
+
+int cmd_write_json(const char *cmd, struct cmd_out *o, const struct stat_summary *s)
+{
+	errno = 0;
+	if (stat__summary_json(o->f, s) < 0 && o->f != stdout) {
+		cmd_error(cmd, "cannot write '%s': %s", o->path, strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;

@@ -3,7 +3,10 @@
 #define MPERF_CMD_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include "../src/host/host.h"
 #include "../src/lib/err.h"
 
 #define EXIT_USAGE 129
@@ -14,9 +17,9 @@
 #define EXIT_MPERF 125
 /*
  * A perf.data file (or stream) damaged inside its data (cut, or a record
- * that does not parse), read by a view that prints what came before the
- * damage (report's histograms and -D, script): that output, one error
- * line, and this status.  A view that printed nothing exits EXIT_MPERF.
+ * that does not parse): whatever the view (report and its modes, script,
+ * diff, buildid-list, archive), one error line, what the view could make
+ * of the records before the damage, and this status.
  */
 #define EXIT_DAMAGED 1
 
@@ -29,7 +32,7 @@ static inline int cmd_exec_status(int exec_errno, int ret)
 	return !exec_errno ? ret : exec_errno == ENOENT ? 127 : 126;
 }
 
-/* ret, or EXIT_DAMAGED for the damage such a view returns after its output. */
+/* ret, or EXIT_DAMAGED for the damage a view returns (after its output, where it has one). */
 static inline int cmd_damaged(int ret)
 {
 	return ret == -MPERF_ERR_TRUNCATED || ret == -MPERF_ERR_CORRUPT ? EXIT_DAMAGED : ret;
@@ -52,14 +55,38 @@ int cmd_doctor(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 
-/* -q: from now on only errors and notices (the cycles fallback) reach stderr. */
+/* -q: from now on only errors (a failed check's findings among them) reach stderr. */
 void cmd_set_quiet(void);
 /* -v: debug lines too (each perf_event_open). */
 void cmd_set_verbose(void);
 
+/*
+ * A file a command writes besides perf.data (stat -o, --json-summary,
+ * report --format -o), opened before the work starts (cmd/output.c):
+ * "-" is standard output; a regular file is written under a temporary
+ * name beside path and renamed over it by cmd_out_close(ok); a device or
+ * a FIFO in place.  Both return 0, or EXIT_MPERF said in one line.
+ */
+struct cmd_out {
+	const char *path;
+	FILE *f;
+	struct host_newfile nf;
+	bool atomic;
+};
+int cmd_out_open(const char *cmd, struct cmd_out *o, const char *path);
+int cmd_out_close(const char *cmd, struct cmd_out *o, bool ok);
+
 struct stat_summary;
+struct check_findings;
 /* --check-tolerance PCT: 0 to 100; 0, or -1 for anything else. */
 int cmd_parse_tolerance(const char *arg, double *pct);
+/*
+ * --check-status N: the exit status of a failed check, 1 to 124 (125 and
+ * up are mperf's own, the shell's and the signals'); 0, or -1 otherwise.
+ */
+int cmd_parse_check_status(const char *arg, int *status);
+/* Each finding of a check on stderr, one line each: "mperf CMD: check: ...". */
+void cmd_check_say(const char *cmd, const struct check_findings *f);
 struct record_event;
 /*
  * -e arg's events appended to ev[*nr] (RECORD_MAX_EVENTS at most): 0, or
@@ -67,8 +94,8 @@ struct record_event;
  * machine's events are listed, for a name it lacks).
  */
 int cmd_parse_events(const char *cmd, const char *arg, struct record_event *ev, size_t *nr);
-/* The JSON summary into path ("-": standard output); 0, or -1 said in one line. */
-int cmd_write_json(const char *path, const struct stat_summary *s);
+/* The JSON summary into o (cmd_out_open'd); 0, or -1 said in one line. */
+int cmd_write_json(const char *cmd, struct cmd_out *o, const struct stat_summary *s);
 
 /*
  * The one way cmd/ says an error: "mperf <cmd>: <msg>" on stderr (cmd

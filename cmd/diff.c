@@ -37,6 +37,7 @@ enum { DIFF_JSON = 1 << 0, DIFF_QUIET = 1 << 1, DIFF_TEXT = 1 << 2, DIFF_FORMAT 
 struct diff_args {
 	struct report_diff_opts o;
 	enum { OUT_DIFF, OUT_SVG, OUT_FOLDED } out;
+	int check_status;	/* --check-status: the status of a broken rule */
 };
 
 static const struct cmd_opt diff_opts[] = {
@@ -67,6 +68,8 @@ static const struct cmd_opt diff_opts[] = {
 	{ 'K', 0, "check", CMD_ARG_OPTIONAL, "[=RULES]",
 	  "exit 3 when a change breaks a rule, each one named on stderr; RULES:\n"
 	  "share:N[%], new:N, total:[+]N (default: " DIFF_DEFAULT_RULES ")" },
+	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
+	  "exit N (1 to 124) when a rule breaks, instead of 3" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
 
@@ -264,6 +267,10 @@ static int diff_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	case 'K':
 		o->rules = arg ? arg : DIFF_DEFAULT_RULES;
 		return parse_rules(o->rules, &o->gate) ? EXIT_USAGE : 0;
+	case 'Z':
+		if (cmd_parse_check_status(arg, &a->check_status))
+			return cmd_usage_error("diff", "invalid --check-status '%s' (an exit status, 1 to 124)", arg);
+		break;
 	}
 	return 0;
 }
@@ -353,6 +360,7 @@ int cmd_diff(int argc, char **argv)
 		       .compute = REPORT_DIFF_DELTA_ABS,
 		       .order = 1,
 		       .top = 10 },
+		.check_status = STAT_EXIT_CHECK,
 	};
 	struct report_diff_side sd[2] = { 0 };
 	struct report_gate_result res = { 0 };
@@ -417,7 +425,7 @@ int cmd_diff(int argc, char **argv)
 	if (ret >= 0 && res.n) {
 		fflush(stdout);
 		say_breaks(&a.o, &res);
-		ret = STAT_EXIT_CHECK;
+		ret = a.check_status;
 	}
 out:
 	close_all(sd);
@@ -426,5 +434,5 @@ out:
 	free(sd[1].labels);
 	free(sd[1].p);
 	report_gate_result_free(&res);
-	return ret;
+	return cmd_damaged(ret);
 }

@@ -145,6 +145,17 @@ static void print_text(const struct host_facts *f)
 		printf("container: yes (%s)\n", f->container_why);
 	else
 		printf("container: no sign of one\n");
+	if (f->seccomp == HOST_UNKNOWN)
+		printf("seccomp: unknown (no Seccomp in /proc/self/status)\n");
+	else if (f->seccomp != 2)
+		printf("seccomp: no filter\n");
+	else
+		printf("seccomp: a filter (a container's profile?)%s\n", f->denier == HOST_DENIER_SECCOMP ?
+		       ", which refuses perf_event_open: mperf cannot open any event" : ", which lets perf_event_open through");
+	if (f->denier == HOST_DENIER_OTHER)
+		printf("perf_event_open: refused to user-space events%s (a security module: SELinux, AppArmor?)\n",
+		       f->paranoid != HOST_UNKNOWN && f->paranoid >= 3 ? ", as perf_event_paranoid 3 does" :
+		       ", which perf_event_paranoid allows");
 	printf("mperf record can work: %s\n", f->sw_user.ok ? f->sw_kernel.ok ? "yes" : "yes, user space only" : "no");
 }
 
@@ -172,7 +183,8 @@ static void print_json(const struct host_facts *f)
 {
 	int n = nr_forbidden(f), pmu = hw_pmu(f);
 
-	printf("{\"schema\": \"mperf-doctor/%d\", \"version\": %d", DOCTOR_JSON_VERSION, DOCTOR_JSON_VERSION);
+	putchar('{');
+	json_fhead(stdout, "doctor", DOCTOR_JSON_VERSION);
 	json_int("perf-event-paranoid", f->paranoid);
 	printf(", \"paranoid-forbids\": [");
 	for (int i = 0; i < n; i++) {
@@ -210,6 +222,9 @@ static void print_json(const struct host_facts *f)
 		json_fputs(stdout, f->container_why);
 	else
 		printf("null");
+	json_int("seccomp", f->seccomp);
+	printf(", \"denied-by\": %s", f->denier == HOST_DENIER_SECCOMP ? "\"seccomp\"" :
+	       f->denier == HOST_DENIER_OTHER ? "\"other\"" : "null");
 	printf(", \"record-works\": %s, \"record-kernel\": %s}\n", f->sw_user.ok ? "true" : "false",
 	       f->sw_kernel.ok ? "true" : "false");
 }

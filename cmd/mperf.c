@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../src/lib/json.h"
 #include "../src/lib/log.h"
 #include "cmd.h"
 #include "version.h"
@@ -32,15 +33,34 @@ static const struct cmd {
 static int quiet_level = MPERF_LOG_INFO;
 static const char *current_cmd = "";
 
+/*
+ * Whether msg was said before: a notice or warning is said once per
+ * command, however many times the work that says it is done (each run
+ * of stat -r opens its events again).  A small table: past it, lines repeat.
+ */
+static bool said_before(const char *msg)
+{
+	static char *said[32];
+	static size_t nr;
+
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(said[i], msg))
+			return true;
+	if (nr < sizeof(said) / sizeof(said[0]) && (said[nr] = strdup(msg)))
+		nr++;
+	return false;
+}
+
 static void log_to_stderr(enum mperf_log_level level, const char *msg)
 {
-	if (level == MPERF_LOG_ERROR || level == MPERF_LOG_NOTICE || (int)level <= quiet_level)
-		fprintf(stderr, "mperf %s: %s%s\n", current_cmd, level == MPERF_LOG_WARN ? "warning: " : "", msg);
+	if (level != MPERF_LOG_ERROR && ((int)level > quiet_level || said_before(msg)))
+		return;
+	fprintf(stderr, "mperf %s: %s%s\n", current_cmd, level == MPERF_LOG_WARN ? "warning: " : "", msg);
 }
 
 void cmd_set_quiet(void)
 {
-	quiet_level = MPERF_LOG_NOTICE;
+	quiet_level = MPERF_LOG_ERROR;
 }
 
 void cmd_set_verbose(void)
@@ -298,6 +318,7 @@ int main(int argc, char **argv)
 	const struct cmd *c;
 
 	mperf_set_log(log_to_stderr);
+	json_set_invocation(MPERF_VERSION_STRING, argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -353,11 +353,15 @@ static const struct cmd_opt record_opts_table[] = {
 	  "cache (~/.debug), which record fills as it ends" },
 	{ 'K', 0, "check", CMD_ARG_NONE, NULL,
 	  "exit 3 when an event lost samples, was throttled, ran less than\n"
-	  "enabled, or is more than the tolerance below a like event" },
+	  "enabled, or is more than the tolerance below a like event\n"
+	  "(the workload's own failure wins: see --check-status)" },
 	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
+	  "exit N (1 to 124) when the check fails, instead of 3: one the\n"
+	  "workload never exits with, to tell the two apart" },
 	{ 'j', 0, "json-summary", CMD_ARG_REQUIRED, "FILE",
 	  "every event's samples, lost, throttles as JSON (see mperf-record(1))" },
-	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "print only errors (and the cycles fallback line)", NULL, REC_QUIET },
+	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "print only errors, the check's findings and lost samples", NULL, REC_QUIET },
 	{ 'v', 'v', "verbose", CMD_ARG_NONE, NULL, "also print each perf_event_open", NULL, REC_VERBOSE },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
@@ -374,8 +378,10 @@ struct record_args {
 	size_t nr_events, last_e;	/* events[last_e..nr_events): the last -e's */
 	struct record_opts o;
 	const char *json_summary;
+	struct cmd_out summary;		/* --json-summary's file, open before the recording */
 	const char *freq_arg;		/* checked once --strict-freq is known */
 	double tolerance;
+	int check_status;
 	bool check, quiet, verbose, have_c, strict_freq, rounded;
 };
 
@@ -478,6 +484,10 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	case 'k':
 		if (cmd_parse_tolerance(arg, &a->tolerance))
 			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
+		break;
+	case 'Z':
+		if (cmd_parse_check_status(arg, &a->check_status))
+			return usage_error("invalid --check-status '%s' (an exit status, 1 to 124)", arg);
 		break;
 	case 'j':
 		a->json_summary = arg;
@@ -593,14 +603,28 @@ static void record_summary(const struct record_args *a, const struct record_resu
 			(unsigned long long)res->lost_records, (unsigned long long)res->lost_events);
 }
 
+/* The workload's exit status as a shell gives it (128+N for signal N); -1 when nothing ran. */
+static int wait_exit_status(const struct record_args *a, const struct record_result *res)
+{
+	if (!a->o.argv)
+		return -1;
+	if (WIFEXITED(res->wait_status))
+		return WEXITSTATUS(res->wait_status);
+	if (WIFSIGNALED(res->wait_status))
+		return 128 + WTERMSIG(res->wait_status);
+	return -1;
+}
+
 /*
- * --json-summary and --check on every event's numbers: 0, 1 when the
- * check failed (said), or EXIT_MPERF when the summary could not be written.
+ * --check and --json-summary on every event's numbers: the findings said
+ * (one line each) and in the summary.  0, 1 when the check failed, or
+ * EXIT_MPERF when the summary could not be written.
  */
-static int record_checks(const struct record_args *a, const struct record_result *res)
+static int record_checks(struct record_args *a, const struct record_result *res)
 {
 	struct check_event *checks = calloc(res->nr_events ? res->nr_events : 1, sizeof(*checks));
-	int failed = 0;
+	struct check_findings found = { 0 };
+	int failed = 0, status = wait_exit_status(a, res);
 
 	if (!checks) {
 		cmd_error("record", "out of memory");
@@ -614,21 +638,25 @@ static int record_checks(const struct record_args *a, const struct record_result
 						  .has_times = e->has_times, .ena = e->ena, .run = e->run };
 		snprintf(checks[i].name, sizeof(checks[i].name), "%s", e->name);
 	}
+	if (a->check) {
+		failed = stat__check(checks, res->nr_events, a->tolerance, &found) ? 1 : 0;
+		cmd_check_say("record", &found);
+	}
 	if (a->json_summary) {
 		struct stat_summary s = {
 			.source = "record", .file = a->o.output, .ev = checks, .nr_events = res->nr_events,
 			.samples = res->samples, .lost_records = res->lost_records, .lost_events = res->lost_events,
 			.has_run = true, .elapsed_ns = res->elapsed_ns, .wakeups = res->wakeups,
 			.poll_timeouts = res->timeouts, .fell_back = res->fell_back, .user_only = res->user_only,
+			.has_workload = status >= 0, .workload_status = status,
+			.check = a->check ? &found : NULL, .tolerance = a->tolerance,
 		};
 
-		if (cmd_write_json(a->json_summary, &s)) {
-			free(checks);
-			return EXIT_MPERF;
-		}
+		if (cmd_write_json("record", &a->summary, &s) ||
+		    cmd_out_close("record", &a->summary, true))
+			failed = EXIT_MPERF;
 	}
-	if (a->check)
-		failed = stat__check(checks, res->nr_events, a->tolerance) ? 1 : 0;
+	check_findings__free(&found);
 	free(checks);
 	return failed;
 }
@@ -654,6 +682,7 @@ int cmd_record(int argc, char **argv)
 		.cmd_argv = argv,
 	};
 	a->tolerance = STAT_CHECK_TOLERANCE;
+	a->check_status = STAT_EXIT_CHECK;
 	if ((ret = cmd_options_parse(&parse, &record_options, argc, argv, a)) != CMD_OPTS_OK ||
 	    (ret = record_settle(a, argc, argv, &parse)))
 		goto out;
@@ -661,6 +690,9 @@ int cmd_record(int argc, char **argv)
 		cmd_set_quiet();
 	else if (a->verbose)
 		cmd_set_verbose();
+	/* Before the workload runs: a summary that cannot be written fails now, not after. */
+	if (a->json_summary && (ret = cmd_out_open("record", &a->summary, a->json_summary)))
+		goto out;
 	ret = record__run(&a->o, res);
 	if (ret < 0) {
 		/*
@@ -691,16 +723,13 @@ int cmd_record(int argc, char **argv)
 		ret = 128 + sig;
 		goto out;
 	}
-	if (WIFEXITED(res->wait_status))
-		ret = WEXITSTATUS(res->wait_status);
-	else if (WIFSIGNALED(res->wait_status))
-		ret = 128 + WTERMSIG(res->wait_status);
-	else
-		ret = EXIT_MPERF;
+	if ((ret = wait_exit_status(a, res)) < 0)
+		ret = a->o.argv ? EXIT_MPERF : 0;
 	/* A failed check fails the job, unless the workload's own failure says more. */
 	if (failed && !ret)
-		ret = STAT_EXIT_CHECK;
+		ret = a->check_status;
 out:
+	cmd_out_close("record", &a->summary, false);
 	free(res);
 	free(a);
 	return ret;

@@ -62,8 +62,11 @@ static const struct cmd_opt report_opts[] = {
 	  "samples, lost and throttles as JSON (see mperf-record(1))", NULL, R_STATS },
 	{ 'K', 0, "check", CMD_ARG_NONE, NULL,
 	  "exit 3 when an event lost samples, was throttled, or is more than\n"
-	  "the tolerance below a like event (one line each on stderr)", NULL, R_CHECK },
+	  "the tolerance below a like event, or the recording did not finish\n"
+	  "(one line each on stderr)", NULL, R_CHECK },
 	{ 'Q', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
+	  "exit N (1 to 124) when the check fails, instead of 3" },
 	{ 'T', 0, "stdio", CMD_ARG_NONE, NULL, "text output, perf report --stdio's (the default)", NULL, R_STDIO },
 	{ 'J', 0, "json", CMD_ARG_NONE, NULL, "the histograms as one JSON document (see mperf-report(1))", NULL,
 	  R_JSON },
@@ -294,20 +297,37 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 	return 0;
 }
 
+/* What the options ask for. */
+struct report_args {
+	const char *input;
+	bool dump, stats, header, header_only, check, inverted;
+	struct report_hist_opts ho;
+	struct report_export_opts eo;
+	const char *output;
+	struct cmd_out out;	/* --format's -o, open before the file is read */
+	double tolerance;
+	int check_status;
+	int argc;		/* -g takes the next word (argv[optind]) */
+	char **argv;
+};
+
 /*
  * --stats --json and --check: every event's samples, lost and throttles,
  * from one reading of the file; the summary on stdout, the check's
- * findings on stderr and its exit status.
+ * findings on stderr, and the exit status: the damage's, as every view's,
+ * else the check's.  A recording that did not finish (data size 0: its
+ * recorder was killed) fails the check.
  */
-static int summarize(struct pdata *p, const char *label, const char *input, bool json, bool check,
-		     double tolerance)
+static int summarize(struct pdata *p, const char *label, const struct report_args *a)
 {
 	struct report_file_stats fs;
+	struct check_findings found = { 0 };
 	struct check_event *ev;
 	uint64_t samples = 0;
-	int ret = report__file_stats(p, label, &fs), failed = 0;
+	bool json = a->stats && a->ho.json;
+	int ret = report__file_stats(p, label, &fs), damage = cmd_damaged(ret) == EXIT_DAMAGED;
 
-	if (ret < 0) {
+	if (ret < 0 && !damage) {
 		free(fs.ev);
 		return ret;
 	}
@@ -327,21 +347,30 @@ static int summarize(struct pdata *p, const char *label, const char *input, bool
 		snprintf(ev[i].name, sizeof(ev[i].name), "%s", e->name ? e->name : "");
 		samples += e->samples;
 	}
+	if (a->check) {
+		if (pdata__unfinished(p))
+			check_findings__add(&found, "check: '%s' is an unfinished recording (data size 0 in its header: "
+					    "its recorder was killed?)", label);
+		stat__check(ev, fs.nr_events, a->tolerance, &found);
+		cmd_check_say("report", &found);
+	}
 	if (json) {
 		struct stat_summary s = {
-			.source = "report", .file = input, .ev = ev, .nr_events = fs.nr_events, .samples = samples,
+			.source = "report", .file = a->input, .ev = ev, .nr_events = fs.nr_events, .samples = samples,
 			.lost_records = fs.lost_records, .lost_events = fs.lost_events,
 			.first_time = fs.first_time, .last_time = fs.last_time,
+			.unfinished = pdata__unfinished(p), .damaged = damage,
+			.check = a->check ? &found : NULL, .tolerance = a->tolerance,
 		};
 
 		/* A write error on stdout is main's to say (or a quiet 141). */
 		stat__summary_json(stdout, &s);
 	}
-	if (check)
-		failed = stat__check(ev, fs.nr_events, tolerance);
 	free(ev);
 	free(fs.ev);
-	return ret ? ret : failed ? STAT_EXIT_CHECK : 0;
+	ret = damage ? EXIT_DAMAGED : found.failed ? a->check_status : 0;
+	check_findings__free(&found);
+	return ret;
 }
 
 static int parse_format(const char *arg, enum report_export_format *f)
@@ -359,59 +388,16 @@ static int parse_format(const char *arg, enum report_export_format *f)
 }
 
 /*
- * --format's output: to standard output, or to a temporary file beside
- * output renamed over it once whole, so that a failure never leaves a
- * half-written file under the asked name (it is removed).  Where output
- * is there and not a file (/dev/null, a FIFO), it is written in place:
- * renaming over a device would replace it.
+ * --format's output, into the file cmd_out_open made before the input was
+ * read (standard output without -o): renamed over -o's path once whole,
+ * never left half-written under it.
  */
-static int export_to(struct pdata *p, const char *label, const struct report_export_opts *eo, const char *output)
+static int export_to(struct pdata *p, const char *label, const struct report_export_opts *eo, struct cmd_out *out)
 {
-	struct host_newfile nf;
-	struct stat st;
-	FILE *f;
-	int ret, err;
+	int ret = report__export(p, label, eo, out->f ? out->f : stdout);
+	int cret = cmd_out_close("report", out, ret == 0);
 
-	if (!output)
-		return report__export(p, label, eo, stdout);
-	if (stat(output, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (!(f = fopen(output, "w"))) {
-			cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
-			return EXIT_MPERF;
-		}
-		ret = report__export(p, label, eo, f);
-		if (fclose(f) && ret >= 0) {
-			cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
-			ret = EXIT_MPERF;
-		}
-		return ret;
-	}
-	if ((err = host_newfile_open(&nf, output, HOST_NEWFILE_UMASK)) || !(f = fdopen(nf.fd, "w"))) {
-		if (err == -ENOMEM)
-			cmd_error("report", "out of memory");
-		else if (!nf.made)
-			cmd_error("report", "cannot create '%s': %s", nf.tmp, strerror(err ? -err : errno));
-		else
-			cmd_error("report", "cannot write '%s': %s", nf.tmp, strerror(err ? -err : errno));
-		host_newfile_done(&nf);
-		return EXIT_MPERF;
-	}
-	nf.fd = -1;	/* f's now */
-	ret = report__export(p, label, eo, f);
-	if (fflush(f) && ret >= 0) {
-		cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
-		ret = EXIT_MPERF;
-	}
-	if (fclose(f) && ret >= 0) {
-		cmd_error("report", "cannot write '%s': %s", output, strerror(errno));
-		ret = EXIT_MPERF;
-	}
-	if (ret == 0 && (err = host_newfile_commit(&nf))) {
-		cmd_error("report", "cannot rename '%s' to '%s': %s", nf.tmp, output, strerror(-err));
-		ret = EXIT_MPERF;
-	}
-	host_newfile_done(&nf);
-	return ret;
+	return cmd_damaged(ret ? ret : cret);
 }
 
 /* A comma-separated list of ids, as perf's --pid and --tid take. */
@@ -473,18 +459,6 @@ static int hist_view(struct pdata *p, const char *label, const struct report_his
 		ret = report__hist(p, label, ho, stdout);
 	return ret >= 0 && damage ? damage : ret;
 }
-
-/* What the options ask for. */
-struct report_args {
-	const char *input;
-	bool dump, stats, header, header_only, check, inverted;
-	struct report_hist_opts ho;
-	struct report_export_opts eo;
-	const char *output;
-	double tolerance;
-	int argc;		/* -g takes the next word (argv[optind]) */
-	char **argv;
-};
 
 /* An option that shapes the histograms. */
 static int report_hist_option(struct report_args *a, int id, char *arg)
@@ -630,6 +604,10 @@ static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		if (cmd_parse_tolerance(arg, &a->tolerance))
 			return cmd_usage_error("report", "invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
 		break;
+	case 'Z':
+		if (cmd_parse_check_status(arg, &a->check_status))
+			return cmd_usage_error("report", "invalid --check-status '%s' (an exit status, 1 to 124)", arg);
+		break;
 	}
 	return 0;
 }
@@ -674,14 +652,14 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 	}
 	if (format) {
 		a->eo.title = a->input;
-		return export_to(p, label, &a->eo, a->output);
+		return export_to(p, label, &a->eo, &a->out);
 	}
 	if (a->check || (a->stats && a->ho.json))
-		return summarize(p, label, a->input, a->stats && a->ho.json, a->check, a->tolerance);
+		return summarize(p, label, a);
 	if (a->dump)
 		return cmd_damaged(report__dump(p, label, stdout));
 	if (a->stats)
-		return report__stats(p, label, stdout);
+		return cmd_damaged(report__stats(p, label, stdout));
 	return cmd_damaged(hist_view(p, label, &a->ho));
 }
 
@@ -691,6 +669,7 @@ int cmd_report(int argc, char **argv)
 		.input = "perf.data",
 		.eo = { .format = REPORT_EXPORT_FOLDED },
 		.tolerance = STAT_CHECK_TOLERANCE,
+		.check_status = STAT_EXIT_CHECK,
 		.argc = argc,
 		.argv = argv,
 		.ho = {
@@ -723,10 +702,16 @@ int cmd_report(int argc, char **argv)
 	 * SIGPIPE (record leaves SIGPIPE alone: its workload inherits it).
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	/* Before the input is read: an output that cannot be written fails now. */
+	if (a.output && (ret = cmd_out_open("report", &a.out, a.output)))
+		return ret;
 	p = pdata__open(a.input);
-	if (!p)
+	if (!p) {
+		cmd_out_close("report", &a.out, false);
 		return -errno;	/* said by the reader */
+	}
 	ret = report_view(&a, p, strcmp(a.input, "-") ? a.input : "stdin", cmd_given(&parse, R_FORMAT));
+	cmd_out_close("report", &a.out, false);
 	pdata__close(p);
 	/* An option this file's view cannot take (said by the view): a usage error. */
 	return ret == -MPERF_ERR_USAGE ? EXIT_USAGE : ret;

@@ -32,14 +32,21 @@ static const struct cmd_opt stat_opts[] = {
 	{ 'e', 'e', "event", CMD_ARG_REQUIRED, "LIST",
 	  "events to count, comma-separated, in record's syntax; -e may be\n"
 	  "repeated (default: perf stat's: " STAT_DEFAULT_EVENTS ")" },
-	{ 'r', 'r', "repeat", CMD_ARG_REQUIRED, "N", "run CMD N times: the mean of each count and its +- noise" },
+	{ 'r', 'r', "repeat", CMD_ARG_REQUIRED, "N",
+	  "run CMD N times: the mean of each count and its +- noise; a run\n"
+	  "that fails (exits non-zero, or killed) ends them, and its status\n"
+	  "is stat's: the counts are of the runs before it" },
 	{ 'x', 'x', "field-separator", CMD_ARG_REQUIRED, "SEP", "perf stat -x's fields, separated by SEP, one line per event" },
 	{ 'J', 0, "json", CMD_ARG_NONE, NULL, "one JSON document (schema in mperf-stat(1))" },
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE", "write the counts to FILE (default: standard error, as perf)" },
 	{ 'K', 0, "check", CMD_ARG_NONE, NULL,
 	  "exit 3 when an event ran less than it was enabled (multiplexed),\n"
-	  "or counted more than the tolerance below a like event" },
+	  "or counted more than the tolerance below a like event (the\n"
+	  "workload's own failure wins: see --check-status)" },
 	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
+	  "exit N (1 to 124) when the check fails, instead of 3: one the\n"
+	  "workload never exits with, to tell the two apart" },
 	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
 	  "count running processes, all their threads (until they exit,\n"
 	  "CMD ends, or SIGINT/SIGTERM)" },
@@ -47,7 +54,7 @@ static const struct cmd_opt stat_opts[] = {
 	{ 'a', 'a', "all-cpus", CMD_ARG_NONE, NULL, "count every task on every CPU" },
 	{ 'C', 'C', "cpu", CMD_ARG_REQUIRED, "CPUS", "count every task on these CPUs (0-1,3)" },
 	{ 'i', 0, "no-inherit", CMD_ARG_NONE, NULL, "do not count the workload's children" },
-	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "print only errors" },
+	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "print only the counts, errors and the check's findings" },
 	{ 'v', 'v', "verbose", CMD_ARG_NONE, NULL, "also print each perf_event_open" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
@@ -62,8 +69,10 @@ struct stat_args {
 	struct count_opts o;
 	struct stat_print_opts po;
 	double tolerance;
+	int check_status;
 	bool check, quiet, verbose;
 	const char *output;
+	struct cmd_out out;	/* -o's file, open before the first run */
 	long repeat;
 };
 
@@ -128,6 +137,10 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		if (cmd_parse_tolerance(arg, &a->tolerance))
 			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
 		break;
+	case 'Z':
+		if (cmd_parse_check_status(arg, &a->check_status))
+			return usage_error("invalid --check-status '%s' (an exit status, 1 to 124)", arg);
+		break;
 	}
 	return 0;
 }
@@ -142,7 +155,7 @@ static const struct cmd_options stat_options = {
 	.set = stat_option,
 };
 
-/* The exit status of the workload's last run, as record gives it. */
+/* The exit status of a run's workload, as record gives it (and a shell). */
 static int workload_status(int status)
 {
 	if (WIFEXITED(status))
@@ -153,7 +166,7 @@ static int workload_status(int status)
 }
 
 /* --check on the counts: multiplexed events, like events that counted apart. */
-static int check_runs(const struct stat_runs *s, double tolerance)
+static int check_runs(const struct stat_runs *s, double tolerance, struct check_findings *found)
 {
 	struct check_event ev[RECORD_MAX_EVENTS];
 
@@ -165,23 +178,31 @@ static int check_runs(const struct stat_runs *s, double tolerance)
 					      .run = (uint64_t)e->run.mean };
 		snprintf(ev[i].name, sizeof(ev[i].name), "%s", e->name);
 	}
-	return stat__check(ev, s->nr_events, tolerance);
+	return stat__check(ev, s->nr_events, tolerance, found);
 }
 
 /*
- * The counts of the runs into a->output (or standard error), and the exit
- * status: the workload's, STAT_EXIT_CHECK for a failed --check, or the
- * stop signal's after the counts are out.
+ * The counts of the runs into a->out (or standard error), and the exit
+ * status: the workload's, a->check_status for a failed --check, or the
+ * stop signal's after the counts are out.  The check's findings go on
+ * stderr, and in the JSON document; not on stderr when the document is
+ * there (--json without -o: nothing but JSON in it).
  */
-static int stat_output(struct stat_args *a, const struct count_result *res, const struct stat_runs *runs)
+static int stat_output(struct stat_args *a, const struct count_result *res, struct stat_runs *runs)
 {
-	FILE *out = stderr;
-	int ret;
+	FILE *out = a->out.f ? a->out.f : stderr;
+	struct check_findings found = { 0 };
+	int ret, failed = 0;
 
-	if (a->output && !(out = fopen(a->output, "w"))) {
-		cmd_error("stat", "cannot open '%s': %s", a->output, strerror(errno));
-		return -errno;
+	ret = runs->has_workload || a->o.argv ? workload_status(res->wait_status) : 0;
+	if (a->check) {
+		failed = check_runs(runs, a->tolerance, &found);
+		a->po.check = &found;
+		a->po.tolerance = a->tolerance;
+		if (a->po.format != STAT_JSON || a->out.f)
+			cmd_check_say("stat", &found);
 	}
+	a->po.workload_status = runs->has_workload || a->o.argv ? ret : -1;
 	if (stat__print(out, runs, &a->po) < 0) {
 		cmd_error("stat", "cannot write '%s': %s", a->output ? a->output : "standard error", strerror(errno));
 		ret = -EIO;
@@ -192,26 +213,28 @@ static int stat_output(struct stat_args *a, const struct count_result *res, cons
 		 */
 		int sig = res->stop_signal;
 
-		if (out != stderr)
-			fclose(out);
+		cmd_out_close("stat", &a->out, true);
 		fflush(stdout);
 		signal(sig, SIG_DFL);
 		raise(sig);
-		return 128 + sig;
-	} else {
-		ret = runs->has_workload || a->o.argv ? workload_status(res->wait_status) : 0;
+		ret = 128 + sig;
+	} else if (failed && !ret) {
 		/* A failed check fails the job, unless the workload's own failure says more. */
-		if (a->check && check_runs(runs, a->tolerance) && !ret)
-			ret = STAT_EXIT_CHECK;
+		ret = a->check_status;
 	}
-	if (out != stderr && fclose(out) && ret >= 0) {
-		cmd_error("stat", "cannot write '%s': %s", a->output, strerror(errno));
+	check_findings__free(&found);
+	a->po.check = NULL;
+	if (cmd_out_close("stat", &a->out, ret != -EIO) && ret >= 0)
 		ret = -EIO;
-	}
 	return ret;
 }
 
-/* Count a->repeat runs, then say them. */
+/*
+ * Count a->repeat runs, then say them.  A run that fails (its workload
+ * exits non-zero or is killed) ends the runs, and is not averaged in
+ * unless it is the first: the counts are of the runs that succeeded, the
+ * failure is said, and the status is the failed run's.
+ */
 static int stat_run(struct stat_args *a)
 {
 	struct count_result *res = calloc(1, sizeof(*res));
@@ -225,14 +248,28 @@ static int stat_run(struct stat_args *a)
 		return -ENOMEM;
 	}
 	for (long r = 0; r < a->repeat; r++) {
+		int status;
+
 		ret = record__count(&a->o, res);
 		if (ret < 0) {
 			/* Said by record__count; the shell's codes when the command could not be run. */
 			ret = cmd_exec_status(res->exec_errno, ret);
 			goto out;
 		}
+		a->po.runs_made = r + 1;
+		status = res->has_workload && !res->stop_signal ? workload_status(res->wait_status) : 0;
+		if (status && r) {
+			cmd_error("stat", "run %ld of %ld: the workload %s %d: stopped; the counts are of the %ld run%s before it",
+				  r + 1, a->repeat, status > 128 ? "was killed by signal" : "exited with status",
+				  status > 128 ? status - 128 : status, r, r > 1 ? "s" : "");
+			break;
+		}
 		stat_runs__add(runs, res);
-		if (res->stop_signal)
+		if (status && a->repeat > 1)
+			cmd_error("stat", "run 1 of %ld: the workload %s %d: stopped; the counts are of that run",
+				  a->repeat, status > 128 ? "was killed by signal" : "exited with status",
+				  status > 128 ? status - 128 : status);
+		if (res->stop_signal || status)
 			break;
 	}
 	ret = stat_output(a, res, runs);
@@ -255,7 +292,7 @@ int cmd_stat(int argc, char **argv)
 		return -ENOMEM;
 	}
 	*a = (struct stat_args){ .po = { .format = STAT_TEXT, .sep = "," }, .tolerance = STAT_CHECK_TOLERANCE,
-				 .repeat = 1 };
+				 .check_status = STAT_EXIT_CHECK, .repeat = 1 };
 	if ((ret = cmd_options_parse(&parse, &stat_options, argc, argv, a)) != CMD_OPTS_OK)
 		goto out;
 	if (optind >= argc && !a->o.pids && !a->o.tids && !a->o.system_wide && !a->o.cpu_list) {
@@ -273,7 +310,8 @@ int cmd_stat(int argc, char **argv)
 	a->o.events = a->events;
 	a->o.nr_events = a->nr_events;
 	a->o.argv = optind < argc ? argv + optind : NULL;
-	if (a->quiet)
+	/* A JSON document on stderr is alone there: notices would break it (errors stay). */
+	if (a->quiet || (a->po.format == STAT_JSON && !a->output && !a->verbose))
 		cmd_set_quiet();
 	else if (a->verbose)
 		cmd_set_verbose();
@@ -282,8 +320,12 @@ int cmd_stat(int argc, char **argv)
 		setlocale(LC_NUMERIC, "");
 	stat__subject(subject, sizeof(subject), &a->o);
 	a->po.subject = subject;
+	/* Before the workload runs: a file that cannot be written fails now, not after. */
+	if (a->output && (ret = cmd_out_open("stat", &a->out, a->output)))
+		goto out;
 	ret = stat_run(a);
 out:
+	cmd_out_close("stat", &a->out, false);
 	free(a);
 	return ret;
 }

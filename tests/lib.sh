@@ -33,7 +33,9 @@
 # builds named shares) spends N seconds of CPU time in f and g, 70%/25% in the old
 # build and 40%/55% in the new one, plus old_only or new_only 5%; SHARES_BASE, SHARES_HOT and
 # SHARES_SLOW are the gate's builds (f 70 g 25; f 84, 20% more work; all 15% more work), and
-# `shares -n ROUNDS` does a fixed amount of work.  A test that predicts a sample count
+# `shares -n ROUNDS` does a fixed amount of work; `noperf CMD` (NOPERF) runs CMD under a
+# seccomp filter that refuses perf_event_open, as a container's profile does.  A test that
+# predicts a sample count
 # runs cpuspin: cpu-clock samples the CPU time of the task, which is what a
 # wall-clock loop does not get on a busy machine.
 
@@ -64,8 +66,10 @@ SHARES_NEW=$MPERF_ROOT/build/workloads/new/shares
 SHARES_BASE=$MPERF_ROOT/build/workloads/base/shares
 SHARES_HOT=$MPERF_ROOT/build/workloads/hot/shares
 SHARES_SLOW=$MPERF_ROOT/build/workloads/slow/shares
+NOPERF=$MPERF_ROOT/build/workloads/noperf
 PERF=${PERF:-perf}
-export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW SHARES_BASE SHARES_HOT SHARES_SLOW MPERF_ROOT PERF
+export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW SHARES_BASE SHARES_HOT SHARES_SLOW NOPERF \
+	MPERF_ROOT PERF
 
 if ! test -x "$MPERF" || ! test -x "$NOPLOOP" || ! test -x "$CPUSPIN"; then
 	echo "1..0 # SKIP $MPERF, $NOPLOOP or $CPUSPIN not built (run make)"
@@ -181,13 +185,21 @@ have_nopmu () {
 	if have_perf; then
 		"$PERF" stat -x, -e cycles true 2>&1 >/dev/null | grep -q '^<not supported>,'
 	else
-		"$MPERF" record -q -e cycles -o "$TRASH_DIRECTORY/.nopmu.data" true 2>&1 >/dev/null |
-			grep -q 'cpu-clock'
+		"$MPERF" record -e cycles -o "$TRASH_DIRECTORY/.nopmu.data" true 2>&1 >/dev/null |
+			grep -q "falling back to 'cpu-clock'"
 		local rc=$?
 		rm -f "$TRASH_DIRECTORY/.nopmu.data" "$TRASH_DIRECTORY/.nopmu.data.old"
 		return $rc
 	fi
 }
+
+# Another user (nobody, 65534) at hand: root with setpriv(1).  as_nobody CMD
+# runs CMD as that user, without root's groups; it needs a directory it may
+# write (chmod 777) for what it writes.
+have_nobody () {
+	test "$(id -u)" = 0 && command -v setpriv >/dev/null
+}
+as_nobody () { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 test_have_prereq () {
 	local list=$1 p var fn want

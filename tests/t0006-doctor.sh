@@ -29,6 +29,7 @@ validate () {
 	            assert all(ok(e, fields[prefix + k + "[]"]) for e in v), (k, v)
 	check(doc, "")
 	assert doc["schema"] == "mperf-doctor/1" and doc["version"] == 1
+	assert doc["command-line"][1:] == ["doctor", "--json"], doc["command-line"]
 	EOF
 }
 
@@ -70,10 +71,9 @@ test_expect_success 'the VM and container facts follow their evidence' '
 '
 
 have_unprivileged () {
-	test "$(id -u)" = 0 && command -v setpriv >/dev/null &&
+	have_nobody &&
 	test "$(cat /proc/sys/kernel/perf_event_paranoid)" = 2
 }
-as_nobody () { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 test_expect_success UNPRIVILEGED 'another user at paranoid 2: what it forbids, and record still works' '
 	test_expect_code 0 as_nobody "$MPERF" doctor >out &&
@@ -89,6 +89,25 @@ test_expect_success UNPRIVILEGED 'another user at paranoid 2: what it forbids, a
 	validate n.json &&
 	test "$(field n.json "len(d[\"paranoid-forbids\"])")" = 3 &&
 	test "$(field n.json "d[\"privileged\"]")" = False
+'
+
+# A container's default seccomp profile refuses perf_event_open: noperf installs such a filter.
+test_expect_success 'a seccomp filter that refuses perf_event_open is named, by doctor, record and stat' '
+	test_expect_code 3 "$NOPERF" "$MPERF" doctor >out &&
+	grep -q "^seccomp: a filter (a container.s profile?), which refuses perf_event_open" out &&
+	grep -q "^mperf record can work: no$" out &&
+	test_expect_code 3 "$NOPERF" "$MPERF" doctor --json >s.json &&
+	validate s.json &&
+	test "$(field s.json "(d[\"seccomp\"], d[\"denied-by\"])")" = "(2, '\''seccomp'\'')" &&
+	"$MPERF" doctor --json >d.json &&
+	test "$(field d.json "d[\"denied-by\"]")" = None &&
+	test_expect_code 125 "$NOPERF" "$MPERF" record -e cpu-clock -o s.data true 2>err &&
+	test_line_count = 1 err &&
+	grep -q "^mperf record: no permission to open event .cpu-clock. on cpu 0: a seccomp filter refuses perf_event_open" err &&
+	! grep -q "sysctl" err &&
+	test_expect_code 125 "$NOPERF" "$MPERF" stat -e task-clock true 2>err &&
+	test_line_count = 1 err &&
+	grep -q "^mperf stat: no permission to open event .task-clock.: a seccomp filter refuses" err
 '
 
 test_expect_success 'doctor: usage' '

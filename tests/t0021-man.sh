@@ -25,7 +25,7 @@ test_expect_success GROFF 'groff -man -ww -z: no warning on any page' '
 '
 
 # Every long option in a command's -h text is documented in its page.
-for cmd in record report; do
+for cmd in record report stat diff; do
 	test_expect_success MANDOC "every option of mperf $cmd -h is in mperf-$cmd(1)" '
 		mandoc -Tascii "$MPERF_ROOT/man/mperf-'$cmd'.1" | col -b >page &&
 		"$MPERF" '$cmd' -h | grep -o -- "--[a-z][a-z-]*" | sort -u >opts &&
@@ -39,6 +39,23 @@ done
 test_expect_success 'the seed command is an example in mperf(1) and mperf-record(1)' '
 	grep -q "^mperf record \\\\-e cycles,cycles,cycles ./noploop 10$" "$MPERF_ROOT/man/mperf.1" &&
 	grep -q "^mperf record \\\\-e cycles,cycles,cycles ./noploop 10$" "$MPERF_ROOT/man/mperf-record.1"
+'
+
+# Every example of a JSON document in the pages (an .EX block that starts
+# with '{') is JSON a parser takes, once roff's escapes are undone.
+test_expect_success 'every JSON example of the man pages parses' '
+	python3 - "$MPERF_ROOT"/man/*.1 <<-\EOF
+	import json, re, sys
+	n = 0
+	for path in sys.argv[1:]:
+	    page = open(path).read()
+	    for block in re.findall(r"^\.EX\n(.*?)^\.EE", page, re.S | re.M):
+	        text = block.replace("\\-", "-").replace("\\(aq", "\x27").replace("\\(dq", "\"").replace("\\e", "\\")
+	        if text.lstrip().startswith("{"):
+	            n += 1
+	            json.loads(text)
+	assert n >= 6, n
+	EOF
 '
 
 test_done

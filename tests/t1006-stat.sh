@@ -186,4 +186,40 @@ test_expect_success 'SIGINT ends a count of -a: the counts, then death by SIGINT
 	grep -q ",msec,task-clock," out
 '
 
+# --- quiet and clean: another user at perf_event_paranoid 2 ----------------------
+
+# The kernel is refused to that user: events fall back to user space, a notice.
+have_unprivileged () {
+	have_nobody && test "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2
+}
+
+test_expect_success UNPRIVILEGED 'the paranoid notice: said once for stat -r, not at all with -q' '
+	mkdir -p nobody && chmod 777 nobody && cd nobody &&
+	as_nobody "$MPERF" stat -r 3 -x, -e task-clock true 2>err &&
+	test "$(grep -c "counting user space only" err)" = 1 &&
+	as_nobody "$MPERF" stat -q -r 3 -x, -e task-clock,cycles true 2>err &&
+	! grep -v "^[0-9.]*,\|^<not" err &&
+	test "$(grep -c "task-clock:u" err)" = 1 &&
+	as_nobody "$MPERF" record -q -e cycles -o q.data true 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success UNPRIVILEGED 'stat --json 2>file: nothing but the JSON document in the file' '
+	cd nobody &&
+	as_nobody sh -c "\"\$MPERF\" stat --json -r 10 -e task-clock,cycles true 2>s.json" &&
+	python3 -c "import json; d = json.load(open(\"s.json\")); assert d[\"runs\"] == 10 and d[\"events\"][0][\"event\"] == \"task-clock:u\", d" &&
+	test_expect_code 7 as_nobody sh -c "\"\$MPERF\" stat --json --check -e task-clock,task-clock -- sh -c \"exit 7\" 2>f.json" &&
+	python3 -c "import json; d = json.load(open(\"f.json\")); assert d[\"workload-status\"] == 7 and d[\"check\"][\"tolerance-pct\"] == 5, d"
+'
+
+test_expect_success UNPRIVILEGED '-a as another user: the hint names the level -a needs' '
+	test_expect_code 125 as_nobody "$MPERF" stat -a -e cpu-clock true 2>err &&
+	test_line_count = 1 err &&
+	grep -q "kernel.perf_event_paranoid is [0-9]*, and every task of a CPU (-a, -C) needs 0 or less" err &&
+	grep -q "sysctl kernel.perf_event_paranoid=0" err &&
+	test_expect_code 125 as_nobody "$MPERF" record -a -e cpu-clock -o /dev/null true 2>err &&
+	test_line_count = 1 err &&
+	grep -q "every task of a CPU (-a, -C) needs 0 or less" err
+'
+
 test_done

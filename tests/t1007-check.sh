@@ -144,4 +144,32 @@ test_expect_success 'stat --check: like counts pass, the workload'\''s status wi
 	test_expect_code 1 "$MPERF" stat --check -e task-clock false 2>err
 '
 
+test_expect_success '--check-status: a failed check exits N, a workload'\''s failure keeps its own' '
+	test_expect_code 42 "$MPERF" report --check --check-status 42 -i starved.data 2>err &&
+	test_line_count = 1 err &&
+	test_expect_code 0 "$MPERF" report --check --check-status 42 -i three.data &&
+	test_expect_code 3 "$MPERF" stat --check --check-status 42 -e task-clock -- sh -c "exit 3" 2>err
+'
+
+test_expect_success 'report --stats --json --check: the findings in the document too' '
+	test_expect_code 3 "$MPERF" report --stats --json --check -i starved.data >s.json 2>err &&
+	sed "s/^mperf report: //" err >said &&
+	python3 -c "import json; d = json.load(open(\"s.json\")); print(\"\\n\".join(d[\"check\"][\"findings\"])); assert not d[\"check\"][\"passed\"]" >kept &&
+	diff said kept
+'
+
+# --json without -o writes the document on stderr: the findings are in it, not beside it.
+test_expect_success 'stat --check --json on stderr: the findings only in the document' '
+	rc=0 &&
+	"$MPERF" stat --json --check --check-tolerance 0 -e task-clock,task-clock "$CPUSPIN" 0.2 2>s.json || rc=$? &&
+	python3 - "$rc" <<-\EOF
+	import json, sys
+	d = json.load(open("s.json"))
+	c = d["check"]
+	assert c["tolerance-pct"] == 0, c
+	assert c["passed"] == (sys.argv[1] == "0") == (not c["findings"]), (sys.argv[1], c)
+	assert all(f.startswith("check: event #") for f in c["findings"]), c
+	EOF
+'
+
 test_done

@@ -19,8 +19,8 @@ validate () {
 	    name, types = line.split()[:2]
 	    fields[name] = types.split("|")
 	assert len(fields) > 20, fields
-	kinds = {"string": str, "integer": int, "boolean": bool, "object": dict, "array": list,
-	         "null": type(None)}
+	kinds = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "object": dict,
+	         "array": list, "null": type(None)}
 	def ok(v, types):
 	    if isinstance(v, bool):
 	        return "boolean" in types
@@ -34,7 +34,10 @@ validate () {
 	            check(v, prefix + k + ".")
 	        if isinstance(v, list):
 	            for e in v:
-	                check(e, prefix + k + ".")
+	                if isinstance(e, dict):
+	                    check(e, prefix + k + ".")
+	                else:
+	                    assert isinstance(e, str), (prefix + k, e)
 	check(doc, "")
 	assert doc["schema"] == "mperf-summary/%d" % doc["version"] and doc["version"] == 1
 	assert [e["index"] for e in doc["events"]] == list(range(len(doc["events"])))
@@ -122,6 +125,93 @@ test_expect_success 'a summary that cannot be written is 125; - is standard outp
 	"$MPERF" record -q -e cpu-clock --json-summary - -o y.data true >out &&
 	validate out &&
 	test_expect_code 129 "$MPERF" record -q --json-summary - -o - true >/dev/null 2>err
+'
+
+test_expect_success 'the summary has mperf'\''s version, the command line and the workload'\''s status' '
+	test_expect_code 3 "$MPERF" record -q -e cpu-clock --json-summary w.json -o w.data -- sh -c "exit 3" &&
+	validate w.json &&
+	test "$(field w.json "d[\"workload-status\"]")" = 3 &&
+	test "$(field w.json "d[\"check\"]")" = None &&
+	test "$(field w.json "d[\"command-line\"][1:4]")" = "['\''record'\'', '\''-q'\'', '\''-e'\'']" &&
+	test "$(field w.json "d[\"mperf-version\"]")" = "$("$MPERF" --version | sed "s/^mperf version //")" &&
+	"$MPERF" record -q -e cpu-clock --json-summary k.json -o k.data -- sh -c "kill -TERM \$\$" || test $? = 143 &&
+	test "$(field k.json "d[\"workload-status\"]")" = 143 &&
+	"$MPERF" record -q -a -e cpu-clock --json-summary n.json -o n.data -- sleep 0.1 &&
+	test "$(field n.json "d[\"workload-status\"]")" = 0
+'
+
+test_expect_success '--check: its verdict and findings are in the summary' '
+	"$MPERF" record -q --check --json-summary c.json -e cpu-clock -o c.data "$CPUSPIN" 0.1 &&
+	validate c.json &&
+	test "$(field c.json "(d[\"check\"][\"passed\"], d[\"check\"][\"findings\"], d[\"check\"][\"tolerance-pct\"])")" = \
+		"(True, [], 5)" &&
+	rc=0 &&
+	"$MPERF" record -q --check --json-summary l.json -m 1 -c 20000 -e cpu-clock,cpu-clock,cpu-clock \
+		-o l.data "$CPUSPIN" 0.5 2>err || rc=$? &&
+	validate l.json &&
+	grep "^mperf record: check: " err | sed "s/^mperf record: //" >said &&
+	field l.json "\"\\n\".join(d[\"check\"][\"findings\"])" | sed "/^\$/d" >kept &&
+	diff said kept &&
+	if test -s said; then test $rc = 3; else test $rc = 0; fi
+'
+
+# Before the workload runs: a summary that cannot be written costs nothing.
+test_expect_success NOBODY 'an unwritable summary fails before the workload runs' '
+	mkdir ro && chmod 555 ro && chmod 777 . &&
+	test_expect_code 125 as_nobody "$MPERF" record -q -e cpu-clock -o r.data --json-summary ro/j.json \
+		-- sh -c "echo ran >ran" 2>err &&
+	test_line_count = 1 err &&
+	grep -q "cannot create .ro/j.json.: Permission denied" err &&
+	! test -e ran &&
+	! test -e r.data &&
+	test_expect_code 125 "$MPERF" record -q -e cpu-clock -o r.data --json-summary . -- sh -c "echo ran >ran" 2>err &&
+	! test -e ran
+'
+
+test_expect_success 'report --stats --json of an unfinished and of a cut recording say so' '
+	"$MPERF" record -q -e cpu-clock -o fin.data "$CPUSPIN" 0.3 &&
+	"$MPERF" report --stats --json -i fin.data >fin.json &&
+	test "$(field fin.json "(d[\"recording-finished\"], d[\"damaged\"])")" = "(True, False)" &&
+	python3 -c "import sys, struct; b = bytearray(open(sys.argv[1], \"rb\").read()); struct.pack_into(\"<Q\", b, 48, 0); open(sys.argv[2], \"wb\").write(b)" fin.data unfin.data &&
+	"$MPERF" report --stats --json -i unfin.data >unfin.json 2>/dev/null &&
+	validate unfin.json &&
+	test "$(field unfin.json "(d[\"recording-finished\"], d[\"damaged\"])")" = "(False, False)" &&
+	python3 -c "import sys, struct; b = open(sys.argv[1], \"rb\").read(); o, n = struct.unpack_from(\"<QQ\", b, 40); open(sys.argv[2], \"wb\").write(b[:o + n // 2 + 3])" fin.data cut.data &&
+	test_expect_code 1 "$MPERF" report --stats --json -i cut.data >cut.json 2>err &&
+	validate cut.json &&
+	test "$(field cut.json "(d[\"recording-finished\"], d[\"damaged\"])")" = "(True, True)" &&
+	test "$(field cut.json "0 < d[\"samples\"] < $(field fin.json "d[\"samples\"]")")" = True &&
+	test_line_count = 1 err
+'
+
+# Every JSON document of mperf: the same head, kebab-case keys.
+test_expect_success 'every JSON document: schema, version, mperf-version, command-line; kebab-case' '
+	"$MPERF" record -q -g -e cpu-clock -o g.data "$CPUSPIN" 0.2 &&
+	"$MPERF" report --json -i g.data >d-report.json &&
+	"$MPERF" diff --json g.data fin.data >d-diff.json &&
+	"$MPERF" stat --json -o d-stat.json -e task-clock true &&
+	"$MPERF" doctor --json >d-doctor.json &&
+	cp rec.json d-summary.json &&
+	for f in d-*.json; do
+		python3 - "$f" <<-\EOF || exit 1
+		import json, re, sys
+		d = json.load(open(sys.argv[1]))
+		name = sys.argv[1][2:-5]
+		assert d["schema"] == "mperf-%s/%d" % (name, d["version"]), d["schema"]
+		assert list(d)[:4] == ["schema", "version", "mperf-version", "command-line"], list(d)[:4]
+		assert d["command-line"][1] == ("record" if name == "summary" else name), d["command-line"]
+		def keys(v):
+		    if isinstance(v, dict):
+		        for k, x in v.items():
+		            yield k
+		            yield from keys(x)
+		    elif isinstance(v, list):
+		        for x in v:
+		            yield from keys(x)
+		bad = [k for k in keys(d) if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", k)]
+		assert not bad, (name, bad)
+		EOF
+	done
 '
 
 test_done

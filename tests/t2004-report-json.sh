@@ -11,7 +11,7 @@ test_expect_success 'a recording with two events' '
 test_expect_success JSON_PARSER '--json is one valid JSON document with the schema name' '
 	"$MPERF" report --json -i two.data >out.json &&
 	python3 -m json.tool out.json >/dev/null &&
-	python3 -c "import json,sys; d=json.load(open(\"out.json\")); sys.exit(d[\"schema\"] != \"mperf-report/1\")"
+	python3 -c "import json,sys; d=json.load(open(\"out.json\")); sys.exit(d[\"schema\"] != \"mperf-report/2\" or d[\"version\"] != 2)"
 '
 
 test_expect_success JSON_PARSER 'per-event totals and rows match the text report' '
@@ -21,7 +21,7 @@ test_expect_success JSON_PARSER 'per-event totals and rows match the text report
 	d = json.load(open("out.json"))
 	text = open("out.txt").read()
 	counts = re.findall(r"^# Event count \(approx\.\): (\d+)$", text, re.M)
-	assert [str(e["event_count"]) for e in d["events"]] == counts, (counts, d["events"])
+	assert [str(e["event-count"]) for e in d["events"]] == counts, (counts, d["events"])
 	names = re.findall(r"^# Samples: .* of event .(.*).$", text, re.M)
 	assert [e["name"] for e in d["events"]] == names
 	rows = re.findall(r"^ +([0-9.]+)%  (\S+) +(\S+) +\[(.)\] (\S+)$", text, re.M)
@@ -31,7 +31,7 @@ test_expect_success JSON_PARSER 'per-event totals and rows match the text report
 	    assert r[1] == j["comm"][:len(r[1])] and r[2] == j["dso"] and r[3] == j["level"], (r, j)
 	    assert r[4] == (j["symbol"] or "0x%016x" % int(j["address"], 16)), (r, j)
 	for e in d["events"]:
-	    assert abs(sum(row["period"] for row in e["rows"]) - e["event_count"]) == 0
+	    assert abs(sum(row["period"] for row in e["rows"]) - e["event-count"]) == 0
 	    assert sum(row["samples"] for row in e["rows"]) == e["samples"]
 	PY
 '

@@ -117,7 +117,7 @@ test_expect_success PYTHON 'JSON: each entry and total says which rules it broke
 	assert f["check"] == ["share"] and g["check"] == [], (f, g)
 	assert abs(f["delta"] - 3.3797) < 1e-3, f
 	r = json.load(open("runs.json"))
-	assert r["baseline_runs"] == ["base1.data", "base2.data", "base3.data"], r
+	assert r["baseline-runs"] == ["base1.data", "base2.data", "base3.data"], r
 	ev = r["events"][0]
 	assert [x["samples"] for x in ev["baseline"]["runs"]] == [950, 960, 940], ev["baseline"]
 	assert [x["samples"] for x in ev["new"]["runs"]] == [1093, 1102, 1084], ev["new"]

@@ -134,7 +134,7 @@ test_expect_success PERF,JSON_PARSER '--json carries each group, its members and
 		    else:
 		        assert head.group(2) == ev["name"]
 		    count = int(re.search(r"^# Event count \(approx\.\): (\d+)$", sec, re.M).group(1))
-		    assert count == sum(m["event_count"] for m in members), (count, members)
+		    assert count == sum(m["event-count"] for m in members), (count, members)
 		    cols = 2 * n if d["children"] else n
 		    num = r" +([0-9.]+)%" * cols + r" +(\d+)" * (2 * n) + r"  "
 		    rows = [r for r in re.findall("^" + num, sec, re.M)]
@@ -143,7 +143,7 @@ test_expect_success PERF,JSON_PARSER '--json carries each group, its members and
 		        vals = j.get("members", [j])
 		        pct = [float(x) for x in r[:cols]]
 		        ints = [int(x) for x in r[cols:]]
-		        shown = [v["children_overhead"] for v in vals] + [v["overhead"] for v in vals] if d["children"] \
+		        shown = [v["children-overhead"] for v in vals] + [v["overhead"] for v in vals] if d["children"] \
 		            else [v["overhead"] for v in vals]
 		        for t, js in zip(pct, shown):
 		            assert abs(t - js) <= 0.005 + 0.00005 + 1e-9, (t, js, r, j)
@@ -151,7 +151,7 @@ test_expect_success PERF,JSON_PARSER '--json carries each group, its members and
 		        assert ints[n:] == [v["period"] for v in vals], (ints, vals)
 		        assert vals[0]["period"] == j["period"] and vals[0]["samples"] == j["samples"]
 		    for m, mem in enumerate(members):
-		        assert sum(v.get("members", [v])[m]["period"] for v in ev["rows"]) == mem["event_count"]
+		        assert sum(v.get("members", [v])[m]["period"] for v in ev["rows"]) == mem["event-count"]
 		PY
 	done &&
 	"$MPERF" report -i g.data --json --no-group >ng.json &&

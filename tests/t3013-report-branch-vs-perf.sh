@@ -106,7 +106,7 @@ import json, sys
 d = json.load(open(\"out.json\"))
 assert d[\"branch\"] is True and d[\"sort\"] == [\"comm\", \"dso_from\", \"symbol_from\", \"symbol_to\", \"cycles\"]
 ev = d[\"events\"][0]
-assert ev[\"samples\"] == ev[\"event_count\"] == sum(r[\"period\"] for r in ev[\"rows\"])
+assert ev[\"samples\"] == ev[\"event-count\"] == sum(r[\"period\"] for r in ev[\"rows\"])
 r = ev[\"rows\"][0]
 for side in (\"from\", \"to\"):
     assert set(r[side]) == {\"dso\", \"level\", \"symbol\", \"address\"}, r

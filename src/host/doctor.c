@@ -43,12 +43,15 @@ static struct host_probe probe(uint32_t type, uint64_t config, bool exclude_kern
 	return p;
 }
 
-static void read_caps(struct host_facts *f)
+/* The capabilities and the seccomp mode of /proc/self/status. */
+static void read_status(struct host_facts *f)
 {
 	FILE *st = fopen("/proc/self/status", "re");
 	char line[256];
 	unsigned long long eff;
+	int mode;
 
+	f->seccomp = HOST_UNKNOWN;
 	if (!st)
 		return;
 	while (fgets(line, sizeof(line), st))
@@ -56,8 +59,36 @@ static void read_caps(struct host_facts *f)
 			f->caps_known = true;
 			f->cap_sys_admin = eff >> CAP_SYS_ADMIN_BIT & 1;
 			f->cap_perfmon = eff >> CAP_PERFMON_BIT & 1;
+		} else if (sscanf(line, "Seccomp: %d", &mode) == 1) {
+			f->seccomp = mode;
 		}
 	fclose(st);
+}
+
+/*
+ * Who refused the user-space probe: nobody when it opened; paranoid 3
+ * and up refuse it by design (OTHER, but a filter would be named first);
+ * a seccomp filter when one is installed (its EPERM, or ENOSYS for a
+ * call it hides); something else otherwise.
+ */
+static enum host_denier denier(const struct host_facts *f)
+{
+	int e = f->sw_user.err;
+
+	if (f->sw_user.ok || (e != EPERM && e != EACCES && e != ENOSYS))
+		return HOST_DENIER_NONE;
+	if (f->seccomp == 2)
+		return HOST_DENIER_SECCOMP;
+	return HOST_DENIER_OTHER;
+}
+
+enum host_denier host_perf_denier(void)
+{
+	struct host_facts f = { 0 };
+
+	read_status(&f);
+	f.sw_user = probe(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true, 0, -1);
+	return denier(&f);
 }
 
 /* The hypervisor flag of the first CPU of /proc/cpuinfo ("flags : ... hypervisor ..."). */
@@ -118,11 +149,12 @@ void host_facts(struct host_facts *f)
 	f->max_sample_rate = read_int("/proc/sys/kernel/perf_event_max_sample_rate");
 	f->kptr_restrict = read_int("/proc/sys/kernel/kptr_restrict");
 	f->euid = (unsigned)geteuid();
-	read_caps(f);
+	read_status(f);
 	f->cycles = probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true, 0, -1);
 	f->sw_user = probe(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true, 0, -1);
 	f->sw_kernel = probe(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, false, 0, -1);
 	f->cpu_wide = probe(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, false, -1, 0);
+	f->denier = denier(f);
 	f->tracefs = host_tracefs_dir(f->tracefs_dir, sizeof(f->tracefs_dir));
 	f->kallsyms = kallsyms_shown();
 	if (host_read_small_file("/sys/hypervisor/type", buf, sizeof(buf)) > 0)

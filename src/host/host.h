@@ -205,6 +205,15 @@ int host_list_dirs(const char *dir, int (*fn)(void *arg, const char *name), void
 
 #define HOST_UNKNOWN	(-2147483647 - 1)	/* a number that could not be read */
 
+/*
+ * Who refuses perf_event_open outright, when a counting user-space event
+ * on this process (which every perf_event_paranoid but 3 and up allows)
+ * is refused: a seccomp filter (a container's profile), or something else
+ * (a security module, a kernel's paranoid 3 patch).  NONE: it opens, and
+ * a refusal is perf_event_paranoid's for what was asked.
+ */
+enum host_denier { HOST_DENIER_NONE, HOST_DENIER_SECCOMP, HOST_DENIER_OTHER };
+
 /* The answer of one probe perf_event_open: 0 when it opened, else the errno. */
 struct host_probe {
 	bool ok;
@@ -231,10 +240,17 @@ struct host_facts {
 	char hypervisor[64];	/* /sys/hypervisor/type, or "" */
 	bool container;
 	char container_why[128];	/* what said so */
+	int seccomp;		/* Seccomp: of /proc/self/status (2: a filter), or HOST_UNKNOWN */
+	enum host_denier denier;	/* who refuses perf_event_open outright, from sw_user */
 };
 
 /* Read this machine's facts and run the probes; never fails (what is unknown says so). */
 void host_facts(struct host_facts *f);
+/*
+ * The denier of host_facts alone (its one probe), for the message of a
+ * refused perf_event_open: doctor's answer, in record's and stat's error.
+ */
+enum host_denier host_perf_denier(void);
 
 /* ---- the perf_event interface (perfevent.c) ---- */
 

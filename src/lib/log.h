@@ -9,9 +9,11 @@
  * code that detects a failure, and knows what failed, logs one line at
  * MPERF_LOG_ERROR and returns a negative code; its callers pass the code
  * up and log nothing more.  The command layer installs a hook; without
- * one, messages are dropped.  MPERF_LOG_NOTICE is for the few lines that
- * must reach the user even with -q (the cycles fallback); MPERF_LOG_DEBUG
- * only with -v (each perf_event_open, as perf -v shows them).
+ * one, messages are dropped.  MPERF_LOG_ERROR is also for the findings of
+ * a failed --check: what a job fails on reaches the user even with -q.
+ * MPERF_LOG_NOTICE is a line said as it is (the cycles fallback),
+ * MPERF_LOG_WARN one said as a warning; -q silences both, and INFO;
+ * MPERF_LOG_DEBUG only with -v (each perf_event_open, as perf -v shows them).
  */
 enum mperf_log_level { MPERF_LOG_ERROR, MPERF_LOG_NOTICE, MPERF_LOG_WARN, MPERF_LOG_INFO, MPERF_LOG_DEBUG };
 

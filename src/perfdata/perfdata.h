@@ -45,6 +45,8 @@ struct pdata *pdata__open_mem(const void *buf, size_t len);
 void pdata__close(struct pdata *p);
 
 bool pdata__is_pipe(const struct pdata *p);
+/* A file whose header says data size 0: its recorder did not finish (was killed). */
+bool pdata__unfinished(const struct pdata *p);
 /*
  * Next record: 1 and *rec filled, 0 at the end, negative on error (logged,
  * naming the problem and its offset).  In pipe mode ATTR, FEATURE and

@@ -1113,6 +1113,11 @@ void pdata__close(struct pdata *p)
 	free(p);
 }
 
+bool pdata__unfinished(const struct pdata *p)
+{
+	return p->to_eof;
+}
+
 bool pdata__is_pipe(const struct pdata *p)
 {
 	return p->pipe;

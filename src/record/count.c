@@ -113,7 +113,8 @@ again:
 				close_event(c, i);
 				return 0;
 			}
-			if ((e == EACCES || e == EPERM) && !v->attr.exclude_kernel && !v->attr.exclude_user) {
+			if ((e == EACCES || e == EPERM) && !v->attr.exclude_kernel && !v->attr.exclude_user &&
+			    record__user_only_helps(t->tids[th])) {
 				size_t len = strlen(v->name);
 				bool sep = strchr(v->name, ':') || strchr(v->name, '/');
 
@@ -148,8 +149,10 @@ again:
 			{
 				char msg[512];
 
+				struct record_denial d;
+
 				record__open_error(msg, sizeof(msg), v->name, v->attr.type, t->cpus[cpu], e,
-						   e == EACCES || e == EPERM ? host_perf_event_paranoid() : INT_MIN);
+						   e == EACCES || e == EPERM ? record__denial(&v->attr, t->tids[th], &d) : NULL);
 				return mperf_error(-e, "%s", msg);
 			}
 		}

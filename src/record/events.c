@@ -300,21 +300,62 @@ static const char *unsupported_why(uint32_t type, int err)
 	}
 }
 
-void record__open_error(char *buf, size_t len, const char *event, uint32_t type, int cpu, int err, int paranoid)
+/* A refused perf_event_open in the terms of who refused it and what the mode needs. */
+static void denied(char *buf, size_t len, const char *event, int cpu, const struct record_denial *d)
+{
+	char where[32] = "";
+	/* What perf_event_paranoid allows a user without CAP_PERFMON: the kernel's perf-security text. */
+	int need = d->cpu_wide ? 0 : d->kernel ? 1 : 2;
+	const char *what = d->cpu_wide ? "every task of a CPU (-a, -C)" : d->kernel ? "the kernel" : "a task";
+
+	if (cpu >= 0)	/* a task's event on any CPU is -1 */
+		snprintf(where, sizeof(where), " on cpu %d", cpu);
+
+	if (d->denier == HOST_DENIER_SECCOMP)
+		snprintf(buf, len,
+			 "no permission to open event '%s'%s: a seccomp filter refuses perf_event_open to this process "
+			 "(a container's profile?), whatever kernel.perf_event_paranoid says: allow the call in the filter, "
+			 "or run outside it (see 'mperf doctor')", event, where);
+	else if (d->paranoid != INT_MIN && d->paranoid > need)
+		snprintf(buf, len,
+			 "no permission to open event '%s'%s: kernel.perf_event_paranoid is %d, and %s needs %d or less "
+			 "(lower it, e.g. 'sysctl kernel.perf_event_paranoid=%d', or run with CAP_PERFMON)",
+			 event, where, d->paranoid, what, need, need);
+	else if (d->paranoid == INT_MIN)
+		snprintf(buf, len,
+			 "no permission to open event '%s'%s (check kernel.perf_event_paranoid: %s needs %d or less; or run with CAP_PERFMON)",
+			 event, where, what, need);
+	else
+		snprintf(buf, len,
+			 "no permission to open event '%s'%s, though kernel.perf_event_paranoid is %d: %s refuses perf_event_open here (see 'mperf doctor')",
+			 event, where, d->paranoid,
+			 d->denier == HOST_DENIER_OTHER ? "a security module (SELinux, AppArmor)" : "something other than it");
+}
+
+bool record__user_only_helps(int pid)
+{
+	/* Every task of a CPU needs paranoid 0, where the kernel is allowed too. */
+	return pid != -1 && host_perf_denier() == HOST_DENIER_NONE;
+}
+
+const struct record_denial *record__denial(const struct perf_event_attr *attr, int pid, struct record_denial *d)
+{
+	*d = (struct record_denial){ .paranoid = host_perf_event_paranoid(), .cpu_wide = pid == -1,
+				     .kernel = !attr->exclude_kernel, .denier = host_perf_denier() };
+	return d;
+}
+
+void record__open_error(char *buf, size_t len, const char *event, uint32_t type, int cpu, int err,
+			const struct record_denial *d)
 {
 	const char *why = unsupported_why(type, err);
 
 	if (why) {
 		snprintf(buf, len, "event '%s' is not supported on this machine (%s); see 'mperf list'", event, why);
 	} else if (err == EACCES || err == EPERM) {
-		if (paranoid != INT_MIN)
-			snprintf(buf, len,
-				 "no permission to open event '%s' on cpu %d: kernel.perf_event_paranoid is %d (lower it, e.g. 'sysctl kernel.perf_event_paranoid=1', or run with CAP_PERFMON)",
-				 event, cpu, paranoid);
-		else
-			snprintf(buf, len,
-				 "no permission to open event '%s' on cpu %d (check kernel.perf_event_paranoid, or run with CAP_PERFMON)",
-				 event, cpu);
+		struct record_denial unknown = { .paranoid = INT_MIN, .kernel = true };
+
+		denied(buf, len, event, cpu, d ? d : &unknown);
 	} else if (err == EMFILE || err == ENFILE) {
 		snprintf(buf, len,
 			 "too many open files to open event '%s' on cpu %d: mperf needs one per event and CPU (raise the limit with 'ulimit -n')",
@@ -381,7 +422,7 @@ int evlist__open(struct evlist *el, struct record_result *res)
  * order: change the attr (or every event's, for a feature the kernel
  * lacks) and say true to open it again; false when nothing is left to try.
  */
-static bool open_fallback(struct evlist *el, struct record_result *res, size_t i, int err)
+static bool open_fallback(struct evlist *el, struct record_result *res, size_t i, int pid, int err)
 {
 	if (el->precise_max[i] && el->attr[i].precise_ip && (err == EINVAL || err == EOPNOTSUPP)) {
 		/* :P asks for the most precise the PMU can do: step down to it, as perf does. */
@@ -409,9 +450,10 @@ static bool open_fallback(struct evlist *el, struct record_result *res, size_t i
 		return true;
 	}
 	if ((err == EACCES || err == EPERM) && !el->attr[i].exclude_kernel &&
-	    !el->attr[i].exclude_user) {
+	    !el->attr[i].exclude_user && record__user_only_helps(pid)) {
 		/*
-		 * perf_event_paranoid refuses the kernel to this user: perf
+		 * perf_event_paranoid refuses the kernel to this user (not a
+		 * filter that refuses every open): perf
 		 * records user space only then (an event that asked for the
 		 * kernel alone fails instead), naming it NAME:u, or NAMEu
 		 * after modifiers or a PMU's terms.  perf does it silently;
@@ -463,6 +505,7 @@ static bool open_fallback(struct evlist *el, struct record_result *res, size_t i
 /* The error of an event the kernel refused after every fallback, in one line. */
 static int open_failed(struct evlist *el, struct record_result *res, size_t i, int pid, int cpu, int e)
 {
+	struct record_denial d;
 	char msg[512];
 
 	if (e == ESRCH && el->t->has_task)
@@ -487,7 +530,7 @@ static int open_failed(struct evlist *el, struct record_result *res, size_t i, i
 				   (unsigned int)el->attr[i].sample_max_stack, res->ev[i].name, max);
 	}
 	record__open_error(msg, sizeof(msg), res->ev[i].name, el->attr[i].type, cpu, e,
-			   e == EACCES || e == EPERM ? host_perf_event_paranoid() : INT_MIN);
+			   e == EACCES || e == EPERM ? record__denial(&el->attr[i], pid, &d) : NULL);
 	return mperf_error(-e, "%s", msg);
 }
 
@@ -509,7 +552,7 @@ static int open_one(struct evlist *el, struct record_result *res, size_t i, int 
 			  fd < 0 ? " " : "", fd < 0 ? strerror(e) : "");
 		if (fd >= 0)
 			break;
-		if (!open_fallback(el, res, i, e))
+		if (!open_fallback(el, res, i, pid, e))
 			return open_failed(el, res, i, pid, cpu, e);
 	}
 	el->fd[k] = fd;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <linux/perf_event.h>
+#include "../host/host.h"
 
 #define RECORD_DEFAULT_FREQ	4000
 #define RECORD_DEFAULT_PAGES	128
@@ -108,16 +109,33 @@ struct record_parse_env {
 int record__parse_events_env(const char *spec, struct record_event *ev, size_t max, size_t *n,
 			     const struct record_parse_env *env);
 
+/* Why perf_event_open said EACCES or EPERM, as far as this machine tells. */
+struct record_denial {
+	int paranoid;		/* kernel.perf_event_paranoid, or INT_MIN when unknown */
+	bool cpu_wide;		/* every task of a CPU (pid -1: -a, -C): needs paranoid 0 or less */
+	bool kernel;		/* the kernel too: needs 1 or less (user space alone: 2) */
+	enum host_denier denier;	/* a seccomp filter or another that refuses every open (doctor's probe) */
+};
+/*
+ * Whether an event refused the kernel (EACCES) may open for user space
+ * alone, perf's fallback: not for every task of a CPU (pid -1), which
+ * needs the paranoid level that allows the kernel too, nor under a filter
+ * that refuses every open.
+ */
+bool record__user_only_helps(int pid);
+/* d filled for a refused open of attr on pid (-1: every task of a CPU); returns d. */
+const struct record_denial *record__denial(const struct perf_event_attr *attr, int pid, struct record_denial *d);
+
 /*
  * The message for a refused perf_event_open(), in the user's terms: an
  * event this machine does not have (no PMU, no such PMU, one that cannot
- * sample it), no permission (perf_event_paranoid with its value,
- * CAP_PERFMON), the fd limit, a busy PMU, attributes the kernel refuses.
- * type is the attr's; paranoid is the value of
- * /proc/sys/kernel/perf_event_paranoid, or INT_MIN when unknown.
+ * sample it), no permission (d: the perf_event_paranoid value the mode
+ * needs against the machine's, CAP_PERFMON; a seccomp filter named as
+ * such; d NULL: unknown), the fd limit, a busy PMU, attributes the kernel
+ * refuses.  type is the attr's.
  */
 void record__open_error(char *buf, size_t len, const char *event, uint32_t type, int cpu, int err,
-			int paranoid);
+			const struct record_denial *d);
 
 /*
  * mperf list: print to out the events record -e can open here, in perf

@@ -495,11 +495,12 @@ static void print_json(struct branch *B, struct out *out)
 	const struct report_hist_opts *o = B->o;
 	bool first_ev = true;
 
-	out_printf(out, "{\n  \"schema\": \"mperf-report/1\",\n  \"total_lost_samples\": %" PRIu64 ",\n  \"sort\": [",
-		   B->total_lost);
+	out_str(out, "{\n  ");
+	out_json_head(out, "report", REPORT_JSON_VERSION);
+	out_printf(out, ",\n  \"total-lost-samples\": %" PRIu64 ",\n  \"sort\": [", B->total_lost);
 	for (int k = 0; k < o->nr_bkeys; k++)
 		out_printf(out, "%s\"%s\"", k ? ", " : "", sort_key(o->bkeys[k])->name);
-	out_str(out, "],\n  \"children\": false,\n  \"call_graph\": null,\n  \"branch\": true,\n  \"events\": [");
+	out_str(out, "],\n  \"children\": false,\n  \"call-graph\": null,\n  \"branch\": true,\n  \"events\": [");
 	for (size_t i = 0; i < B->nr; i++) {
 		const struct bhists *hs = &B->h[i];
 		bool first_row = true;
@@ -509,7 +510,7 @@ static void print_json(struct branch *B, struct out *out)
 		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
 		first_ev = false;
 		out_json_str(out, pdata__evsel(B->p, i)->name);
-		out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64
+		out_printf(out, ", \"samples\": %" PRIu64 ", \"event-count\": %" PRIu64 ", \"lost-samples\": %" PRIu64
 			   ",\n     \"rows\": [", hs->nr_samples, hs->total, hs->lost);
 		for (size_t e = 0; e < hs->n; e++) {
 			const struct bent *h = hs->v[e];
@@ -523,7 +524,7 @@ static void print_json(struct branch *B, struct out *out)
 			out_printf(out, ", \"tid\": %d", h->tid);
 			json_side(out, "from", &h->from);
 			json_side(out, "to", &h->to);
-			out_printf(out, ", \"cycles\": %u, \"mispredicted\": %s, \"predicted\": %s, \"in_tx\": %s, \"abort\": %s}",
+			out_printf(out, ", \"cycles\": %u, \"mispredicted\": %s, \"predicted\": %s, \"in-tx\": %s, \"abort\": %s}",
 				   h->f.cycles, h->f.mispred ? "true" : "false", h->f.predicted ? "true" : "false",
 				   h->f.in_tx ? "true" : "false", h->f.abort ? "true" : "false");
 		}

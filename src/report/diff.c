@@ -510,12 +510,12 @@ static void rule_names(struct out *out, unsigned bits, const char *pre, const ch
 
 static void json_side(struct out *out, const struct cev *c)
 {
-	out_printf(out, "{\"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64,
+	out_printf(out, "{\"samples\": %" PRIu64 ", \"event-count\": %" PRIu64 ", \"lost-samples\": %" PRIu64,
 		   c->nr_samples, c->total_period, c->lost);
 	if (c->runs > 1) {
 		out_str(out, ", \"runs\": [");
 		for (size_t k = 0; k < c->runs; k++)
-			out_printf(out, "%s{\"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 "}", k ? ", " : "",
+			out_printf(out, "%s{\"samples\": %" PRIu64 ", \"event-count\": %" PRIu64 "}", k ? ", " : "",
 				   c->run[k].nr_samples, c->run[k].total_period);
 		out_char(out, ']');
 	}
@@ -575,7 +575,7 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 		else
 			out_str(out, ", \"new\": null");
 		out_printf(out, ", \"delta\": %.6f", move_of(&J, r));
-		out_printf(out, ", \"baseline_period\": %" PRIu64 ", \"new_period\": %" PRIu64, r->bperiod, r->nperiod);
+		out_printf(out, ", \"baseline-period\": %" PRIu64 ", \"new-period\": %" PRIu64, r->bperiod, r->nperiod);
 		out_str(out, ", \"only\": ");
 		out_str(out, !r->b ? "\"new\"" : !r->n ? "\"baseline\"" : "null");
 		for (int k = 0; k < ho->nr_keys; k++)
@@ -1026,7 +1026,9 @@ static int read_all(struct reader *rd, size_t nr)
 static void json_head(struct out *out, const struct report_diff_opts *o, const struct report_diff_side *old,
 		      const struct report_diff_side *new_)
 {
-	out_str(out, "{\n  \"schema\": \"mperf-diff/1\",\n  \"baseline\": ");
+	out_str(out, "{\n  ");
+	out_json_head(out, "diff", REPORT_DIFF_JSON_VERSION);
+	out_str(out, ",\n  \"baseline\": ");
 	out_json_str(out, old->labels[0]);
 	out_str(out, ",\n  \"new\": ");
 	out_json_str(out, new_->labels[0]);
@@ -1034,7 +1036,7 @@ static void json_head(struct out *out, const struct report_diff_opts *o, const s
 		const struct report_diff_side *sides[2] = { old, new_ };
 
 		for (int s = 0; s < 2; s++) {
-			out_str(out, s ? ",\n  \"new_runs\": [" : ",\n  \"baseline_runs\": [");
+			out_str(out, s ? ",\n  \"new-runs\": [" : ",\n  \"baseline-runs\": [");
 			for (size_t i = 0; i < sides[s]->n; i++) {
 				out_str(out, i ? ", " : "");
 				out_json_str(out, sides[s]->labels[i]);
@@ -1054,7 +1056,7 @@ static void json_tail(struct out *out, const struct report_diff_opts *o, struct 
 {
 	bool first = true;
 
-	out_str(out, pdata__nr_evsel(old) ? "\n  ],\n  \"new_only_events\": [" : "],\n  \"new_only_events\": [");
+	out_str(out, pdata__nr_evsel(old) ? "\n  ],\n  \"new-only-events\": [" : "],\n  \"new-only-events\": [");
 	for (size_t j = 0; j < pdata__nr_evsel(new_); j++) {
 		const struct pd_evsel *nev = pdata__evsel(new_, j);
 		bool found = false;

@@ -1636,14 +1636,15 @@ static int print_json(struct hist *H, struct out *out)
 	const struct report_hist_opts *o = H->o;
 	bool first_ev = true;
 
-	out_printf(out, "{\n  \"schema\": \"mperf-report/1\",\n  \"total_lost_samples\": %" PRIu64 ",\n  \"sort\": [",
-		   H->total_lost);
+	out_str(out, "{\n  ");
+	out_json_head(out, "report", REPORT_JSON_VERSION);
+	out_printf(out, ",\n  \"total-lost-samples\": %" PRIu64 ",\n  \"sort\": [", H->total_lost);
 	for (int k = 0; k < o->nr_keys; k++)
 		out_printf(out, "%s\"%s\"", k ? ", " : "", sort_key(o->keys[k])->name);
 	out_str(out, "],\n  \"children\": ");
 	out_str(out, H->children ? "true" : "false");
 	out_printf(out, ",\n  \"percentage\": \"%s\"", o->relative ? "relative" : "absolute");
-	out_str(out, ",\n  \"call_graph\": ");
+	out_str(out, ",\n  \"call-graph\": ");
 	if (H->chains && H->show)
 		out_printf(out, "{\"order\": \"%s\", \"threshold\": %g}", H->walk.caller ? "caller" : "callee",
 			   o->cc_min_percent);
@@ -1666,7 +1667,7 @@ static int print_json(struct hist *H, struct out *out)
 		out_str(out, first_ev ? "\n    {\"name\": " : ",\n    {\"name\": ");
 		first_ev = false;
 		out_json_str(out, pdata__evsel(H->p, i)->name);
-		out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64,
+		out_printf(out, ", \"samples\": %" PRIu64 ", \"event-count\": %" PRIu64 ", \"lost-samples\": %" PRIu64,
 			   hs->pct_samples, hs->pct_total, hs->lost);
 		if (nm > 1) {	/* the group view: the group, and each member's totals, the leader first */
 			out_str(out, ",\n     \"group\": ");
@@ -1677,7 +1678,7 @@ static int print_json(struct hist *H, struct out *out)
 
 				out_str(out, m ? ", {\"name\": " : "{\"name\": ");
 				out_json_str(out, pdata__evsel(H->p, i + m) ? pdata__evsel(H->p, i + m)->name : "");
-				out_printf(out, ", \"samples\": %" PRIu64 ", \"event_count\": %" PRIu64 ", \"lost_samples\": %" PRIu64 "}",
+				out_printf(out, ", \"samples\": %" PRIu64 ", \"event-count\": %" PRIu64 ", \"lost-samples\": %" PRIu64 "}",
 					   ms->pct_samples, ms->pct_total, ms->lost);
 			}
 			out_char(out, ']');
@@ -1692,7 +1693,7 @@ static int print_json(struct hist *H, struct out *out)
 			out_printf(out, "%s\n      {\"overhead\": %.4f, \"period\": %" PRIu64 ", \"samples\": %" PRIu64,
 				   first_row ? "" : ",", pct, h->period, h->nr);
 			if (H->children)
-				out_printf(out, ", \"children_overhead\": %.4f, \"children_period\": %" PRIu64, acc, h->acc);
+				out_printf(out, ", \"children-overhead\": %.4f, \"children-period\": %" PRIu64, acc, h->acc);
 			if (nm > 1) {	/* every member's values, as the text's columns show them */
 				out_str(out, ", \"members\": [");
 				for (size_t m = 0; m < nm; m++) {
@@ -1702,7 +1703,7 @@ static int print_json(struct hist *H, struct out *out)
 						   m ? ", " : "", share(ms, gval(h, m, G_PERIOD)), gval(h, m, G_PERIOD),
 						   gval(h, m, G_NR));
 					if (H->children)
-						out_printf(out, ", \"children_overhead\": %.4f, \"children_period\": %" PRIu64,
+						out_printf(out, ", \"children-overhead\": %.4f, \"children-period\": %" PRIu64,
 							   share(ms, gval(h, m, G_ACC)), gval(h, m, G_ACC));
 					out_char(out, '}');
 				}

@@ -116,6 +116,11 @@ void out_json_str(struct out *o, const char *s)
 	json_quote(s, put_out, o);
 }
 
+void out_json_head(struct out *o, const char *schema, int version)
+{
+	json_head(schema, version, put_out, o);
+}
+
 void out_samples_abbrev(struct out *o, uint64_t n)
 {
 	char unit = ' ';

@@ -72,6 +72,8 @@ void out_xhex(struct out *o, uint64_t v);		/* %#lx: "0" for zero, else 0x... */
 void out_json_str(struct out *o, const char *s);
 /* At most n bytes of s (up to its end), XML's special characters escaped, other controls as '?'. */
 void out_xml(struct out *o, const char *s, size_t n);
+/* The head every JSON document starts with (json_head: schema, versions, command line). */
+void out_json_head(struct out *o, const char *schema, int version);
 /* "1K": perf's abbreviated sample count in its report headers (above 1000, divided down step by step). */
 void out_samples_abbrev(struct out *o, uint64_t n);
 

@@ -51,7 +51,9 @@ struct report_file_stats {
 /*
  * Read p through the session and fill fs: per event (every one, those
  * without a sample too) its samples, lost samples and throttles.
- * Free fs->ev with free().
+ * Free fs->ev with free().  0; or the damage (-MPERF_ERR_TRUNCATED,
+ * -MPERF_ERR_CORRUPT, said by the reader) with fs filled from the records
+ * before it; or another negative code.
  */
 int report__file_stats(struct pdata *p, const char *label, struct report_file_stats *fs);
 
@@ -91,6 +93,15 @@ void report_sort_key_list(char *buf, size_t len, enum report_sort_view view, int
 enum report_cc_mode { REPORT_CC_GRAPH, REPORT_CC_FRACTAL, REPORT_CC_FLAT, REPORT_CC_FOLDED, REPORT_CC_NONE };
 enum report_cc_order { REPORT_CC_CALLEE, REPORT_CC_CALLER };
 enum report_cc_value { REPORT_CC_PERCENT, REPORT_CC_PERIOD, REPORT_CC_COUNT };
+
+/*
+ * The versions of report --json's document (mperf-report) and diff
+ * --json's (mperf-diff), in man/mperf-report.1 and man/mperf-diff.1: 2
+ * renamed version 1's snake_case keys to kebab-case, the style of every
+ * document of mperf's.
+ */
+#define REPORT_JSON_VERSION 2
+#define REPORT_DIFF_JSON_VERSION 2
 
 struct report_hist_opts {
 	enum report_key keys[REPORT_MAX_KEYS];	/* sort order (default comm,dso,sym) */

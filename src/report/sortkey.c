@@ -135,7 +135,7 @@ static void pid_print(struct out *out, const struct sort_row *e, int width, bool
 static void pid_json(struct out *out, const struct sort_row *e, bool diff)
 {
 	(void)diff;
-	out_printf(out, ", \"tid\": %d, \"thread_comm\": ", e->tid);
+	out_printf(out, ", \"tid\": %d, \"thread-comm\": ", e->tid);
 	out_json_str(out, thread_comm(e));
 }
 

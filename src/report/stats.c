@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
+#include "../lib/err.h"
 #include "../lib/log.h"
 #include "out.h"
 #include "report.h"
@@ -264,12 +265,17 @@ int report__file_stats(struct pdata *p, const char *label, struct report_file_st
 {
 	struct file_stats f = { .p = p, .fs = fs };
 	struct session_ops ops = { .record = fs_record, .sample = fs_sample, .arg = &f };
-	int ret;
+	int ret, damage = 0;
 
 	memset(fs, 0, sizeof(*fs));
 	if ((ret = fs_grow(&f)))
 		return ret;
 	ret = session__run(p, label, &ops);
+	/* Damage (said by the reader): the figures of the records before it, and the damage. */
+	if (ret == -MPERF_ERR_TRUNCATED || ret == -MPERF_ERR_CORRUPT) {
+		damage = ret;
+		ret = 0;
+	}
 	if ((ret = ret ? ret : fs_grow(&f))) {
 		free(f.lost_rec);
 		return ret;
@@ -281,5 +287,5 @@ int report__file_stats(struct pdata *p, const char *label, struct report_file_st
 			fs->ev[i].lost = f.lost_rec[i];
 	}
 	free(f.lost_rec);
-	return 0;
+	return damage;
 }

@@ -247,8 +247,21 @@ static void print_csv(FILE *f, const struct stat_runs *s, const char *sep)
 /* mperf's document (schema in man/mperf-stat.1): perf's field names, one object, a version. */
 static void print_json(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p)
 {
-	fprintf(f, "{\"schema\": \"mperf-stat/%d\", \"version\": %d, \"subject\": ", STAT_JSON_VERSION, STAT_JSON_VERSION);
+	fputc('{', f);
+	json_fhead(f, "stat", STAT_JSON_VERSION);
+	fprintf(f, ", \"subject\": ");
 	json_fputs(f, p->subject);
+	if (p->workload_status >= 0) {
+		/* Every run made passed but the last, which ends the runs when it fails. */
+		fprintf(f, ", \"workload-status\": %d, \"workload-statuses\": [", p->workload_status);
+		for (long r = 0; r < p->runs_made; r++)
+			fprintf(f, "%s%d", r ? ", " : "", r == p->runs_made - 1 ? p->workload_status : 0);
+		fputc(']', f);
+	} else {
+		fprintf(f, ", \"workload-status\": null, \"workload-statuses\": null");
+	}
+	fprintf(f, ", \"check\": ");
+	stat__check_json(f, p->check, p->tolerance);
 	fprintf(f, ", \"runs\": %d, \"elapsed-ns\": %.0f, \"elapsed-stddev-ns\": %.0f", s->runs, s->wall.mean,
 		stat_acc__stddev(&s->wall));
 	if (s->has_workload)

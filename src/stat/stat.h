@@ -44,6 +44,11 @@ struct stat_print_opts {
 	enum stat_format format;
 	const char *sep;	/* -x SEP */
 	const char *subject;	/* what was counted: "'CMD ARGS'", "'system wide'", "process id 'PID'" */
+	/* For the JSON document: */
+	long runs_made;		/* the runs made: those averaged, and a failed one that ended them */
+	int workload_status;	/* the status of the last run made's workload, -1 when none ran */
+	const struct check_findings *check;	/* --check's findings, NULL without --check */
+	double tolerance;
 };
 
 void stat_acc__add(struct stat_acc *a, double v);
@@ -65,7 +70,7 @@ int stat__print(FILE *f, const struct stat_runs *s, const struct stat_print_opts
 /* ---- --check (record, report, stat) ---- */
 
 #define STAT_CHECK_TOLERANCE	5.0	/* percent, --check-tolerance's default */
-#define STAT_EXIT_CHECK		3	/* the exit status of a failed --check */
+#define STAT_EXIT_CHECK		3	/* the exit status of a failed --check, unless --check-status says */
 
 /* One event as --check sees it, from a recording, a file or a count. */
 struct check_event {
@@ -80,14 +85,29 @@ struct check_event {
 	uint64_t ena, run;	/* time enabled and running, ns */
 };
 
+/* The findings of a check, one line each ("check: event #0 'x' lost 3 samples"). */
+struct check_findings {
+	char **line;
+	size_t nr, alloc;
+	int failed;		/* findings, those that could not be kept (said at once) too */
+};
+
+/* A finding: kept in f, or said through the log hook if there is no memory for it. */
+void check_findings__add(struct check_findings *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void check_findings__free(struct check_findings *f);
 /*
- * Check ev[0..n): one line through the log hook (MPERF_LOG_NOTICE, so
- * that -q keeps it) per event that lost samples, was throttled or ran
- * less than it was enabled, and per event more than tolerance percent
- * below the largest of its like ones (same type, config, period or
- * frequency, modifiers).  Returns the number of findings.
+ * The "check" value of a JSON document: null when no check ran (c NULL),
+ * else {"tolerance-pct": T, "passed": B, "findings": [LINE, ...]}.
  */
-int stat__check(const struct check_event *ev, size_t n, double tolerance);
+void stat__check_json(FILE *f, const struct check_findings *c, double tolerance);
+
+/*
+ * Check ev[0..n): one finding in out per event that lost samples, was
+ * throttled or ran less than it was enabled, and per event more than
+ * tolerance percent below the largest of its like ones (same type,
+ * config, period or frequency, modifiers).  Returns the number of findings.
+ */
+int stat__check(const struct check_event *ev, size_t n, double tolerance, struct check_findings *out);
 
 /* ---- the JSON summary of a recording (record --json-summary, report --stats --json) ---- */
 
@@ -106,6 +126,14 @@ struct stat_summary {
 	bool fell_back, user_only;
 	/* What only the file says (report): the span of the sample times, 0 when unknown. */
 	uint64_t first_time, last_time;
+	bool unfinished;	/* the header's data size is 0: the recorder was killed */
+	bool damaged;		/* the data is cut or corrupt: the figures are of what came before */
+	/* The workload's exit status (record of a command; 128+N for signal N), has_workload says. */
+	bool has_workload;
+	int workload_status;
+	/* --check's findings, or NULL when no check ran. */
+	const struct check_findings *check;
+	double tolerance;
 };
 
 /* Write s as one JSON document (schema mperf-summary/1, in mperf-record(1)).  0, or -errno. */

@@ -3,7 +3,8 @@
  * The JSON summary of a recording, for CI: every event by index (those
  * without a sample too), its attr's period or frequency, samples, lost,
  * throttles, times where known; the fallbacks, the elapsed time, the
- * drain's wakeups and poll time-outs.  Schema mperf-summary/1, in
+ * drain's wakeups and poll time-outs; the workload's status, whether the
+ * recording finished whole, --check's findings.  Schema mperf-summary/1, in
  * man/mperf-record.1; fields are only added within a version.
  */
 #include <errno.h>
@@ -18,8 +19,9 @@ static const char *tf(bool b)
 
 int stat__summary_json(FILE *f, const struct stat_summary *s)
 {
-	fprintf(f, "{\"schema\": \"mperf-summary/%d\", \"version\": %d, \"source\": ", STAT_SUMMARY_VERSION,
-		STAT_SUMMARY_VERSION);
+	fputc('{', f);
+	json_fhead(f, "summary", STAT_SUMMARY_VERSION);
+	fprintf(f, ", \"source\": ");
 	json_fputs(f, s->source);
 	fprintf(f, ", \"file\": ");
 	json_fputs(f, s->file);
@@ -36,6 +38,12 @@ int stat__summary_json(FILE *f, const struct stat_summary *s)
 		fprintf(f, ", \"sample-span-ns\": %llu", (unsigned long long)(s->last_time - s->first_time));
 	else
 		fprintf(f, ", \"sample-span-ns\": null");
+	if (s->has_workload)
+		fprintf(f, ",\n \"workload-status\": %d", s->workload_status);
+	else
+		fprintf(f, ",\n \"workload-status\": null");
+	fprintf(f, ", \"recording-finished\": %s, \"damaged\": %s, \"check\": ", tf(!s->unfinished), tf(s->damaged));
+	stat__check_json(f, s->check, s->tolerance);
 	fprintf(f, ",\n \"events\": [");
 	for (size_t i = 0; i < s->nr_events; i++) {
 		const struct check_event *e = &s->ev[i];

@@ -175,21 +175,21 @@ static void test_json(void)
 	o.format = REPORT_DIFF_JSON;
 	t = diff(&o, &ret);
 	is_int(ret, 0, "json: returns 0");
-	ok(strstr(t, "\"schema\": \"mperf-diff/1\"") && strstr(t, "\"baseline\": \"old.data\"") &&
+	ok(strstr(t, "\"schema\": \"mperf-diff/2\"") && strstr(t, "\"baseline\": \"old.data\"") &&
 	   strstr(t, "\"new\": \"new.data\""), "json: schema and the two labels");
-	is_str(view_line(t, "\"baseline\": {"), "     \"baseline\": {\"samples\": 4, \"event_count\": 400, \"lost_samples\": 0},",
+	is_str(view_line(t, "\"baseline\": {"), "     \"baseline\": {\"samples\": 4, \"event-count\": 400, \"lost-samples\": 0},",
 	       "json: the baseline's totals");
 	is_str(view_line(t, "mperf_view_hot"),
-	       "      {\"baseline\": 50.000000, \"new\": 25.000000, \"delta\": -25.000000, \"baseline_period\": 200, "
-	       "\"new_period\": 100, \"only\": null, \"dso\": \"test-diff\", \"level\": \".\", \"symbol\": \"mperf_view_hot\"},",
+	       "      {\"baseline\": 50.000000, \"new\": 25.000000, \"delta\": -25.000000, \"baseline-period\": 200, "
+	       "\"new-period\": 100, \"only\": null, \"dso\": \"test-diff\", \"level\": \".\", \"symbol\": \"mperf_view_hot\"},",
 	       "json: a matched entry");
 	is_str(view_line(t, "mperf_view_warm"),
-	       "      {\"baseline\": null, \"new\": 25.000000, \"delta\": 25.000000, \"baseline_period\": 0, "
-	       "\"new_period\": 100, \"only\": \"new\", \"dso\": \"test-diff\", \"level\": \".\", \"symbol\": \"mperf_view_warm\"},",
+	       "      {\"baseline\": null, \"new\": 25.000000, \"delta\": 25.000000, \"baseline-period\": 0, "
+	       "\"new-period\": 100, \"only\": \"new\", \"dso\": \"test-diff\", \"level\": \".\", \"symbol\": \"mperf_view_warm\"},",
 	       "json: an entry only in new");
 	is_str(view_line(t, "\"only\": \"baseline\""),
-	       "      {\"baseline\": 25.000000, \"new\": null, \"delta\": -25.000000, \"baseline_period\": 100, "
-	       "\"new_period\": 0, \"only\": \"baseline\", \"dso\": \"[unknown]\", \"level\": \".\", \"symbol\": null, "
+	       "      {\"baseline\": 25.000000, \"new\": null, \"delta\": -25.000000, \"baseline-period\": 100, "
+	       "\"new-period\": 0, \"only\": \"baseline\", \"dso\": \"[unknown]\", \"level\": \".\", \"symbol\": null, "
 	       "\"address\": \"0x5000\"}",
 	       "json: an entry only in the baseline, by address");
 	free(t);

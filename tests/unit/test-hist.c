@@ -220,13 +220,13 @@ static void test_json(void)
 	o.json = true;
 	t = hist(&o, &ret);
 	is_int(ret, 0, "json: report__hist returns 0");
-	ok(strstr(t, "\"schema\": \"mperf-report/1\"") != NULL, "json: the schema");
+	ok(strstr(t, "\"schema\": \"mperf-report/2\"") != NULL, "json: the schema");
 	ok(strstr(t, "\"sort\": [\"comm\", \"dso\", \"symbol\"]") != NULL, "json: the sort keys");
 	is_str(view_line(t, "\"name\": \"cpu-clock\""),
-	       "    {\"name\": \"cpu-clock\", \"samples\": 3, \"event_count\": 300, \"lost_samples\": 0,",
+	       "    {\"name\": \"cpu-clock\", \"samples\": 3, \"event-count\": 300, \"lost-samples\": 0,",
 	       "json: cpu-clock's samples and event count");
 	is_str(view_line(t, "\"name\": \"task-clock\""),
-	       "    {\"name\": \"task-clock\", \"samples\": 2, \"event_count\": 400, \"lost_samples\": 0,",
+	       "    {\"name\": \"task-clock\", \"samples\": 2, \"event-count\": 400, \"lost-samples\": 0,",
 	       "json: task-clock's samples and event count");
 	snprintf(want, sizeof(want),
 		 "      {\"overhead\": 66.6667, \"period\": 200, \"samples\": 2, \"comm\": \"worker\", \"dso\": \"test-hist\", "
@@ -381,8 +381,8 @@ static void test_lost(void)
 	free(t);
 	o.json = true;
 	t = view_run(&li, VIEW_HIST, &o, NULL, NULL);
-	ok(strstr(t, "\"total_lost_samples\": 7,") &&
-	   strstr(t, "{\"name\": \"cpu-clock\", \"samples\": 2, \"event_count\": 100, \"lost_samples\": 7,"),
+	ok(strstr(t, "\"total-lost-samples\": 7,") &&
+	   strstr(t, "{\"name\": \"cpu-clock\", \"samples\": 2, \"event-count\": 100, \"lost-samples\": 7,"),
 	   "lost: the JSON counts");
 	free(t);
 	t = view_run(&li, VIEW_STATS, NULL, NULL, NULL);

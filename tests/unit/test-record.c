@@ -15,28 +15,49 @@
 
 static void test_open_errors(void)
 {
+	struct record_denial task2 = { .paranoid = 2, .kernel = true };
+	struct record_denial user3 = { .paranoid = 3 };
+	struct record_denial wide2 = { .paranoid = 2, .cpu_wide = true };
+	struct record_denial wide1 = { .paranoid = 1, .cpu_wide = true };
+	struct record_denial wide0 = { .paranoid = 0, .cpu_wide = true };
+	struct record_denial filtered = { .paranoid = 2, .denier = HOST_DENIER_SECCOMP };
+	struct record_denial lsm = { .paranoid = 0, .denier = HOST_DENIER_OTHER };
 	char buf[512];
 
-	record__open_error(buf, sizeof(buf), "cycles", PERF_TYPE_HARDWARE, 1, EACCES, 2);
+	record__open_error(buf, sizeof(buf), "cycles", PERF_TYPE_HARDWARE, 1, EACCES, &task2);
 	ok(strstr(buf, "no permission to open event 'cycles' on cpu 1: ") == buf,
 	   "EACCES: the failure first: '%s'", buf);
-	ok(strstr(buf, "kernel.perf_event_paranoid is 2") != NULL, "EACCES names the paranoid value");
+	ok(strstr(buf, "kernel.perf_event_paranoid is 2, and the kernel needs 1 or less") != NULL,
+	   "EACCES names the paranoid value and what the kernel needs");
 	ok(strstr(buf, "CAP_PERFMON") != NULL, "EACCES names CAP_PERFMON");
 	ok(!strstr(buf, "Permission denied"), "no errno text");
-	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, 3);
-	ok(strstr(buf, "perf_event_paranoid is 3") != NULL, "EPERM names the paranoid value: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, INT_MIN);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, &user3);
+	ok(strstr(buf, "perf_event_paranoid is 3, and a task needs 2 or less") != NULL,
+	   "EPERM names the paranoid value: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock:u", PERF_TYPE_SOFTWARE, 0, EACCES, &wide2);
+	ok(strstr(buf, "is 2, and every task of a CPU (-a, -C) needs 0 or less") != NULL &&
+	   strstr(buf, "sysctl kernel.perf_event_paranoid=0") != NULL, "-a at 2: needs 0, not 1: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock:u", PERF_TYPE_SOFTWARE, 0, EACCES, &wide1);
+	ok(strstr(buf, "is 1, and every task of a CPU (-a, -C) needs 0 or less") != NULL, "-a at 1: needs 0: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EACCES, &wide0);
+	ok(strstr(buf, "though kernel.perf_event_paranoid is 0") != NULL, "-a at 0: not paranoid's doing: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, &filtered);
+	ok(strstr(buf, "a seccomp filter refuses perf_event_open") != NULL && !strstr(buf, "sysctl"),
+	   "a seccomp filter is named, paranoid is not blamed: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, &lsm);
+	ok(strstr(buf, "a security module") != NULL, "another denier: '%s'", buf);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EPERM, NULL);
 	ok(strstr(buf, "check kernel.perf_event_paranoid") != NULL, "unknown paranoid value: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EMFILE, INT_MIN);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EMFILE, NULL);
 	ok(strstr(buf, "ulimit -n") != NULL, "EMFILE names the fd limit: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "instructions", PERF_TYPE_HARDWARE, 0, ENOENT, INT_MIN);
+	record__open_error(buf, sizeof(buf), "instructions", PERF_TYPE_HARDWARE, 0, ENOENT, NULL);
 	is_str(buf, "event 'instructions' is not supported on this machine (no hardware PMU, or one without this event); see 'mperf list'",
 	       "ENOENT on a hardware event: not supported, as perf says it");
-	record__open_error(buf, sizeof(buf), "foo/config=1/", 42, 0, ENODEV, INT_MIN);
+	record__open_error(buf, sizeof(buf), "foo/config=1/", 42, 0, ENODEV, NULL);
 	ok(strstr(buf, "no such PMU") != NULL, "ENODEV: no such PMU: '%s'", buf);
-	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EIO, INT_MIN);
+	record__open_error(buf, sizeof(buf), "cpu-clock", PERF_TYPE_SOFTWARE, 0, EIO, NULL);
 	is_str(buf, "cannot open event 'cpu-clock' on cpu 0: Input/output error", "other errors: just the failure");
-	record__open_error(buf, 20, "cycles", PERF_TYPE_HARDWARE, 1, EACCES, 2);
+	record__open_error(buf, 20, "cycles", PERF_TYPE_HARDWARE, 1, EACCES, &task2);
 	ok(strlen(buf) == 19, "a short buffer is filled, never overrun");
 }
 
