@@ -49,7 +49,10 @@ test_expect_success PYTHON 'one run a side: the text as without --check; exit 3,
 	cat err &&
 	grep -x "mperf diff: check failed: cpu-clock:HG: shares \[\.\] f: 73.68% -> 77.06% (+3.38 points) breaks share:2 (p 0.5)" err &&
 	grep -x "mperf diff: check failed: cpu-clock:HG: total period 950 -> 1090 (+14.74%) breaks total:+5 (p 0.5)" err &&
-	test $(wc -l <err) = 2
+	test $(wc -l <err) = 2 &&
+	test_expect_code 99 "$MPERF" diff --check --check-status 99 base.data hot.data >/dev/null 2>err &&
+	test $(wc -l <err) = 2 &&
+	test_expect_code 129 "$MPERF" diff --check --check-status 0 base.data hot.data
 '
 
 test_expect_success PYTHON 'the rules as given: points, percent of the share, each rule alone' '
