@@ -2,6 +2,7 @@
 /* mperf record: options -> record__run() -> summary and exit status. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -323,6 +324,14 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'z', 'z', "compression-level", CMD_ARG_OPTIONAL, "[=N]",
 	  "write the buffers' data as zstd COMPRESSED records, level N\n"
 	  "(1 to 22; -z: 1), compressed beside the drain" },
+	{ 'D', 'D', "delay", CMD_ARG_REQUIRED, "MS",
+	  "start the events MS ms after the command (-1: disabled\n"
+	  "until a --control command enables them); the maps and\n"
+	  "comms are recorded from the start" },
+	{ 'L', 0, "control", CMD_ARG_REQUIRED, "SPEC",
+	  "fifo:CTL[,ACK] or fd:CTL[,ACK]: take commands from CTL, one\n"
+	  "a line: enable, disable [EVENT], snapshot, stop, ping,\n"
+	  "evlist; each acknowledged on ACK with \"ack\\n\", as perf" },
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
 	  "output file (default: perf.data; an old one becomes FILE.old);\n"
 	  "- writes a pipe-mode stream to standard output" },
@@ -403,6 +412,8 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	struct record_opts *o = &a->o;
 	bool *flag = record_flag(o, opt->id), listed_only;
 	uint64_t v, mult;
+	char *end;
+	long lv;
 	int ret;
 
 	if (flag) {
@@ -466,6 +477,15 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case 'z':
 		return parse_comp_level(arg, &o->comp_level);
+	case 'D':
+		errno = 0;
+		lv = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || lv < -1 || lv > INT_MAX)
+			return usage_error("invalid -D/--delay '%s' (milliseconds, or -1: start disabled)", arg);
+		o->delay_ms = (int)lv;
+		break;
+	case 'L':
+		return record__parse_control(arg, &o->control) < 0 ? EXIT_USAGE : 0;
 	case 'o':
 		o->output = arg;
 		break;
@@ -650,6 +670,7 @@ int cmd_record(int argc, char **argv)
 		.freq = RECORD_DEFAULT_FREQ,
 		.mmap_pages = RECORD_DEFAULT_PAGES,
 		.output = "perf.data",
+		.control = { .fd = -1, .ack = -1 },
 		.cmd_argc = argc,
 		.cmd_argv = argv,
 	};

@@ -21,7 +21,7 @@
 # shell function have_foo succeeds (the answer is cached), !FOO when it
 # fails.  A missing one skips the test instead of failing it.
 #
-# Known environment: CORPUS (the corpus's directory; prerequisite CORPUS), MPERF, NOPLOOP, CPUSPIN, CALLPATHS, CALLPATHS_NOFP, SHARES_OLD,
+# Known environment: CORPUS (the corpus's directory; prerequisite CORPUS), MPERF, NOPLOOP, CPUSPIN, TWOPHASE, CALLPATHS, CALLPATHS_NOFP, SHARES_OLD,
 # SHARES_NEW (absolute paths to the built binaries), MPERF_ROOT (the repository), TRASH_DIRECTORY (the scratch
 # directory), PERF (the perf binary to compare against, default: perf).
 #
@@ -55,12 +55,13 @@ MPERF_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
 MPERF=$MPERF_ROOT/mperf
 NOPLOOP=$MPERF_ROOT/build/workloads/noploop
 CPUSPIN=$MPERF_ROOT/build/workloads/cpuspin
+TWOPHASE=$MPERF_ROOT/build/workloads/twophase
 CALLPATHS=$MPERF_ROOT/build/workloads/callpaths
 CALLPATHS_NOFP=$MPERF_ROOT/build/workloads/callpaths-nofp
 SHARES_OLD=$MPERF_ROOT/build/workloads/old/shares
 SHARES_NEW=$MPERF_ROOT/build/workloads/new/shares
 PERF=${PERF:-perf}
-export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW MPERF_ROOT PERF
+export MPERF NOPLOOP CPUSPIN TWOPHASE CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW MPERF_ROOT PERF
 
 if ! test -x "$MPERF" || ! test -x "$NOPLOOP" || ! test -x "$CPUSPIN"; then
 	echo "1..0 # SKIP $MPERF, $NOPLOOP or $CPUSPIN not built (run make)"
