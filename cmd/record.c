@@ -332,6 +332,9 @@ static const struct cmd_opt record_opts_table[] = {
 	  "fifo:CTL[,ACK] or fd:CTL[,ACK]: take commands from CTL, one\n"
 	  "a line: enable, disable [EVENT], snapshot, stop, ping,\n"
 	  "evlist; each acknowledged on ACK with \"ack\\n\", as perf" },
+	{ 'x', 0, "max-size", CMD_ARG_REQUIRED, "SIZE",
+	  "stop once the data reaches SIZE bytes (B, K, M or G), the\n"
+	  "file finished and the workload ended, as perf" },
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
 	  "output file (default: perf.data; an old one becomes FILE.old);\n"
 	  "- writes a pipe-mode stream to standard output" },
@@ -484,6 +487,11 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 			return usage_error("invalid -D/--delay '%s' (milliseconds, or -1: start disabled)", arg);
 		o->delay_ms = (int)lv;
 		break;
+	case 'x':
+		if (parse_size(arg, &v, &mult) || !(mult ? v * mult : v))
+			return usage_error("invalid --max-size '%s' (bytes, or a size in B, K, M or G)", arg);
+		o->max_size = mult ? v * mult : v;
+		break;
 	case 'L':
 		return record__parse_control(arg, &o->control) < 0 ? EXIT_USAGE : 0;
 	case 'o':
@@ -580,6 +588,9 @@ static void record_summary(const struct record_args *a, const struct record_resu
 {
 	size_t nr_user = 0;
 
+	if (res->size_limited)
+		fprintf(stderr, "[ mperf record: perf size limit reached (%llu KB), stopping session ]\n",
+			(unsigned long long)(res->data_size >> 10));
 	if (!a->quiet) {
 		fprintf(stderr, "[ mperf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)res->wakeups);

@@ -229,6 +229,13 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 		}
 		if (stopping)
 			break;
+		d->written += (uint64_t)wrote;
+		if (d->max_size && d->written >= d->max_size && !*stop) {
+			/* perf's --max-size: stop as a signal would, the file finished as always. */
+			d->res->size_limited = true;
+			*stop = RECORD_STOP_SIZE;
+			continue;
+		}
 		n = wait_once(d, waitmask);
 		if (n < 0 && errno != EINTR) {
 			err = mperf_error(-errno, "poll failed: %s", strerror(errno));

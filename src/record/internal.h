@@ -151,6 +151,8 @@ int compressor__stop(struct compressor *c);
 
 /* What record_signals_flag() holds when a control command (stop) ended the recording. */
 #define RECORD_STOP_CONTROL	(-2)
+/* ... and when --max-size did (drain.c). */
+#define RECORD_STOP_SIZE	(-3)
 
 struct control {
 	int fd, ack;		/* -1 when none */
@@ -193,6 +195,8 @@ struct drain {
 	struct pollfd *pfd;		/* the first event's fd of each CPU and thread */
 	int nr_pfd;
 	uint64_t first_time, last_time;	/* of the samples, for SAMPLE_TIME */
+	uint64_t max_size;		/* --max-size, or 0 */
+	uint64_t written;		/* the data's bytes: synthesized, then drained */
 };
 
 /*

@@ -188,6 +188,11 @@ struct record_opts {
 	 * side-band records (perf's dummy:HG) start at once all the same.
 	 */
 	int delay_ms;
+	/*
+	 * --max-size: stop, as SIGINT would, once the data written reaches
+	 * this many bytes (-z: the bytes before compression); 0: no limit.
+	 */
+	uint64_t max_size;
 	struct record_control control;	/* --control: fd -1 when none */
 	const char *output;
 	char *const *argv;	/* the workload, or NULL: record until SIGINT/SIGTERM (or the tasks end) */
@@ -211,6 +216,8 @@ struct record_result {
 	int exec_errno;		/* non-zero when the command could not be run */
 	int stop_signal;	/* SIGINT, SIGTERM or SIGHUP that stopped the recording, or 0 */
 	bool control_stop;	/* a control command (stop) ended the recording */
+	bool size_limited;	/* --max-size was reached and ended the recording */
+	uint64_t data_size;	/* the data's bytes when the limit was checked last (before -z) */
 	uint64_t control_cmds;	/* control commands taken (and acknowledged when they are) */
 	bool fell_back;		/* cycles was replaced by cpu-clock */
 	bool user_only;		/* the paranoid fallback: events record user space only (NAME:u) */

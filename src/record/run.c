@@ -363,6 +363,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 	}
 
+	d.max_size = o->max_size;
+	d.written = pdw__data_size(d.w);
 	t0 = now_ns();
 	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
 		goto out;
@@ -376,12 +378,12 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	res->stop_signal = record_done > 0 && record_done != SIGCHLD ? (int)record_done : 0;
 	if (has_workload) {
 		/*
-		 * Ended by a signal, a control stop, or (-p, -t) every sampled
-		 * task is gone while the workload, which only says how long to
-		 * record, runs on: perf ends it with SIGTERM.
+		 * Ended by a signal, a control stop, --max-size, or (-p, -t)
+		 * every sampled task is gone while the workload, which only
+		 * says how long to record, runs on: perf ends it with SIGTERM.
 		 */
 		bool end_it = res->stop_signal || record_done == RECORD_STOP_CONTROL ||
-			      (!t.traces_workload && record_done == -1);
+			      record_done == RECORD_STOP_SIZE || (!t.traces_workload && record_done == -1);
 
 		reaped = end_it ? waitpid(wl.pid, &status, WNOHANG) : -1;
 		if (reaped == 0) {
@@ -405,6 +407,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if (err)
 		goto out;
 	res->elapsed_ns = now_ns() - t0;
+	res->data_size = d.written;
 	pdw__compressed_bytes(d.w, &res->comp_in, &res->comp_out);
 	if ((err = finish(&d, &k, o->no_buildid_cache)))
 		goto out;
