@@ -216,6 +216,7 @@ struct record_result {
 	int exec_errno;		/* non-zero when the command could not be run */
 	int stop_signal;	/* SIGINT, SIGTERM or SIGHUP that stopped the recording, or 0 */
 	bool control_stop;	/* a control command (stop) ended the recording */
+	bool disk_full;		/* the disk filled up: the file keeps what fit (record__run fails, -ENOSPC) */
 	bool size_limited;	/* --max-size was reached and ended the recording */
 	uint64_t data_size;	/* the data's bytes when the limit was checked last (before -z) */
 	uint64_t control_cmds;	/* control commands taken (and acknowledged when they are) */

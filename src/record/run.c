@@ -272,6 +272,40 @@ static size_t compress_max(const struct drain *d)
 	return held * 4 > ((size_t)8 << 20) ? held * 4 : (size_t)8 << 20;
 }
 
+/*
+ * The disk filled up under the data: end the workload (its status kept),
+ * keep the whole records that fit, leaving room for the end of the file,
+ * and finish it, so that perf and mperf read what was recorded; say so in
+ * one line, and fail (-ENOSPC) all the same.
+ */
+static int disk_full(struct drain *d, struct workload *wl, struct kernel_map *k, const struct record_opts *o,
+		     struct record_result *res)
+{
+	uint64_t samples;
+	struct stat st;
+	int err;
+
+	if (wl->pid > 0) {
+		kill(wl->pid, SIGTERM);
+		while (waitpid(wl->pid, &res->wait_status, 0) < 0 && errno == EINTR)
+			;
+		wl->pid = -1;
+	}
+	compressor__stop(d->comp);	/* its error is the same full disk */
+	d->comp = NULL;
+	if ((err = pdw__salvage(d->w, 64 << 10, &samples)) || (err = finish(d, k, true)))
+		return err;
+	res->samples = samples;
+	res->disk_full = true;
+	if (stat(o->output, &st) == 0)
+		res->file_size = (uint64_t)st.st_size;
+	if (o->comp_level)
+		return mperf_error(-ENOSPC, "the disk is full: '%s' keeps what fit, %.3f MB of compressed records, readable",
+				   o->output, (double)res->file_size / 1024.0 / 1024.0);
+	return mperf_error(-ENOSPC, "the disk is full: '%s' keeps the first %llu samples (%.3f MB), readable",
+			   o->output, (unsigned long long)samples, (double)res->file_size / 1024.0 / 1024.0);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -372,7 +406,10 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if (!t.traces_workload && !o->delay_ms && (err = evlist__enable(&el, res)))
 		goto out;
 	control__delay(&ctl, o->delay_ms);
-	if ((err = drain__loop(&d, &sigs.wait_mask, &record_done)))
+	err = drain__loop(&d, &sigs.wait_mask, &record_done);
+	if (err == -ENOSPC && pdw__disk_full(d.w))
+		err = disk_full(&d, &wl, &k, o, &res[0]);
+	if (err)
 		goto out;
 	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */
 	res->stop_signal = record_done > 0 && record_done != SIGCHLD ? (int)record_done : 0;
