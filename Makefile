@@ -67,7 +67,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 # The test workloads, built under build/ with the objects: the repository's
 # root holds sources and ./mperf alone.
 W = $(B)/workloads
-WORKLOADS = $(W)/noploop $(W)/cpuspin $(W)/callpaths $(W)/callpaths-nofp
+WORKLOADS = $(W)/noploop $(W)/cpuspin $(W)/twophase $(W)/callpaths $(W)/callpaths-nofp
 
 all: mperf $(WORKLOADS) $(SHARES) $(NOPERF)
 
@@ -89,6 +89,10 @@ $(W)/noploop: tests/workloads/noploop.c
 $(W)/cpuspin: tests/workloads/cpuspin.c
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) -O1 -Wall -pthread -o $@ $<
+
+$(W)/twophase: tests/workloads/twophase.c
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(CC) -O1 -Wall -o $@ $<
 
 # Known call paths for the call-graph tests: every function keeps its frame.
 $(W)/callpaths: tests/workloads/callpaths.c

@@ -2,6 +2,7 @@
 /* mperf record: options -> record__run() -> summary and exit status. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -323,6 +324,17 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'z', 'z', "compression-level", CMD_ARG_OPTIONAL, "[=N]",
 	  "write the buffers' data as zstd COMPRESSED records, level N\n"
 	  "(1 to 22; -z: 1), compressed beside the drain" },
+	{ 'D', 'D', "delay", CMD_ARG_REQUIRED, "MS",
+	  "start the events MS ms after the command (-1: disabled\n"
+	  "until a --control command enables them); the maps and\n"
+	  "comms are recorded from the start" },
+	{ 'L', 0, "control", CMD_ARG_REQUIRED, "SPEC",
+	  "fifo:CTL[,ACK] or fd:CTL[,ACK]: take commands from CTL, one\n"
+	  "a line: enable, disable [EVENT], snapshot, stop, ping,\n"
+	  "evlist; each acknowledged on ACK with \"ack\\n\", as perf" },
+	{ 'x', 0, "max-size", CMD_ARG_REQUIRED, "SIZE",
+	  "stop once the data reaches SIZE bytes (B, K, M or G), the\n"
+	  "file finished and the workload ended, as perf" },
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
 	  "output file (default: perf.data; an old one becomes FILE.old);\n"
 	  "- writes a pipe-mode stream to standard output" },
@@ -409,6 +421,8 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	struct record_opts *o = &a->o;
 	bool *flag = record_flag(o, opt->id), listed_only;
 	uint64_t v, mult;
+	char *end;
+	long lv;
 	int ret;
 
 	if (flag) {
@@ -472,6 +486,20 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case 'z':
 		return parse_comp_level(arg, &o->comp_level);
+	case 'D':
+		errno = 0;
+		lv = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || lv < -1 || lv > INT_MAX)
+			return usage_error("invalid -D/--delay '%s' (milliseconds, or -1: start disabled)", arg);
+		o->delay_ms = (int)lv;
+		break;
+	case 'x':
+		if (parse_size(arg, &v, &mult) || !(mult ? v * mult : v))
+			return usage_error("invalid --max-size '%s' (bytes, or a size in B, K, M or G)", arg);
+		o->max_size = mult ? v * mult : v;
+		break;
+	case 'L':
+		return record__parse_control(arg, &o->control) < 0 ? EXIT_USAGE : 0;
 	case 'o':
 		o->output = arg;
 		break;
@@ -570,6 +598,9 @@ static void record_summary(const struct record_args *a, const struct record_resu
 {
 	size_t nr_user = 0;
 
+	if (res->size_limited)
+		fprintf(stderr, "[ mperf record: perf size limit reached (%llu KB), stopping session ]\n",
+			(unsigned long long)(res->data_size >> 10));
 	if (!a->quiet) {
 		fprintf(stderr, "[ mperf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)res->wakeups);
@@ -678,6 +709,7 @@ int cmd_record(int argc, char **argv)
 		.freq = RECORD_DEFAULT_FREQ,
 		.mmap_pages = RECORD_DEFAULT_PAGES,
 		.output = "perf.data",
+		.control = { .fd = -1, .ack = -1 },
 		.cmd_argc = argc,
 		.cmd_argv = argv,
 	};

@@ -21,7 +21,7 @@
 # shell function have_foo succeeds (the answer is cached), !FOO when it
 # fails.  A missing one skips the test instead of failing it.
 #
-# Known environment: CORPUS (the corpus's directory; prerequisite CORPUS), MPERF, NOPLOOP, CPUSPIN, CALLPATHS, CALLPATHS_NOFP, SHARES_OLD,
+# Known environment: CORPUS (the corpus's directory; prerequisite CORPUS), MPERF, NOPLOOP, CPUSPIN, TWOPHASE, CALLPATHS, CALLPATHS_NOFP, SHARES_OLD,
 # SHARES_NEW (absolute paths to the built binaries), MPERF_ROOT (the repository), TRASH_DIRECTORY (the scratch
 # directory), PERF (the perf binary to compare against, default: perf).
 #
@@ -59,6 +59,7 @@ MPERF_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
 MPERF=$MPERF_ROOT/mperf
 NOPLOOP=$MPERF_ROOT/build/workloads/noploop
 CPUSPIN=$MPERF_ROOT/build/workloads/cpuspin
+TWOPHASE=$MPERF_ROOT/build/workloads/twophase
 CALLPATHS=$MPERF_ROOT/build/workloads/callpaths
 CALLPATHS_NOFP=$MPERF_ROOT/build/workloads/callpaths-nofp
 SHARES_OLD=$MPERF_ROOT/build/workloads/old/shares
@@ -68,8 +69,8 @@ SHARES_HOT=$MPERF_ROOT/build/workloads/hot/shares
 SHARES_SLOW=$MPERF_ROOT/build/workloads/slow/shares
 NOPERF=$MPERF_ROOT/build/workloads/noperf
 PERF=${PERF:-perf}
-export MPERF NOPLOOP CPUSPIN CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW SHARES_BASE SHARES_HOT SHARES_SLOW NOPERF \
-	MPERF_ROOT PERF
+export MPERF NOPLOOP CPUSPIN TWOPHASE CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW SHARES_BASE SHARES_HOT SHARES_SLOW \
+	NOPERF MPERF_ROOT PERF
 
 if ! test -x "$MPERF" || ! test -x "$NOPLOOP" || ! test -x "$CPUSPIN"; then
 	echo "1..0 # SKIP $MPERF, $NOPLOOP or $CPUSPIN not built (run make)"

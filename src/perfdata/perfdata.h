@@ -148,6 +148,16 @@ int pdw__begin_data(struct pdata_writer *w);
 /* Append record bytes (as the ring buffer holds them) to the data section. */
 int pdw__write(struct pdata_writer *w, const void *buf, size_t len);
 uint64_t pdw__data_size(const struct pdata_writer *w);
+/* The disk filled up under the data (ENOSPC, not said: the caller salvages and says it). */
+bool pdw__disk_full(const struct pdata_writer *w);
+/*
+ * After pdw__disk_full: cut the data at the end of the last whole record
+ * that leaves room for the features and reserve more bytes (the records
+ * still to come: LOST_SAMPLES), so that pdw__finish can end a readable
+ * file.  *samples: the SAMPLE records kept (COMPRESSED ones not looked
+ * into).  0, or an error logged.
+ */
+int pdw__salvage(struct pdata_writer *w, uint64_t reserve, uint64_t *samples);
 /*
  * record -z: level (zstd's, 1 to 22) for pdw__write_compressed, and the
  * COMPRESSED feature (mmap_len: each ring buffer's mapping, control page

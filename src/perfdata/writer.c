@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <zstd.h>
 #include "../lib/alloc.h"
@@ -66,8 +67,12 @@ struct pdata_writer {
 /* The first failure: logged, and kept so that every later call returns it. */
 static int werror(struct pdata_writer *w, int err)
 {
-	/* A reader that went away (EPIPE) is not ours to report: the caller ends quietly. */
-	if (!w->err && err != -EPIPE)
+	/*
+	 * A reader that went away (EPIPE) is not ours to report: the caller
+	 * ends quietly; nor a full disk under the data, which the caller
+	 * salvages (pdw__salvage) and says in its own words.
+	 */
+	if (!w->err && err != -EPIPE && !(err == -ENOSPC && w->begun && w->regular))
 		mperf_error(err, "cannot write '%s': %s", w->path, mperf_strerror(err));
 	w->err = err;
 	return err;
@@ -91,7 +96,7 @@ struct pdata_writer *pdw__create(const char *path)
 		return NULL;
 	}
 	w->pipe = !strcmp(path, "-");
-	w->fd = w->pipe ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	w->fd = w->pipe ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) : open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		int e = errno;
 
@@ -319,6 +324,76 @@ int pdw__write(struct pdata_writer *w, const void *buf, size_t len)
 uint64_t pdw__data_size(const struct pdata_writer *w)
 {
 	return w->data_size;
+}
+
+/* ---- a full disk: keep the whole records that fit ---- */
+
+bool pdw__disk_full(const struct pdata_writer *w)
+{
+	return w->err == -ENOSPC && w->begun && w->regular;
+}
+
+/*
+ * The data on disk, from data_off to end, walked record by record (read
+ * in large blocks): the end of the last whole record at or before limit,
+ * and the SAMPLE records before it.
+ */
+static uint64_t whole_records(struct pdata_writer *w, uint64_t end, uint64_t limit, uint64_t *samples)
+{
+	enum { BLOCK = 1 << 20 };
+	unsigned char *buf = malloc(BLOCK);
+	uint64_t pos = w->data_off, base = 0, have = 0;
+
+	*samples = 0;
+	if (!buf)
+		return pos;
+	while (pos + sizeof(struct perf_event_header) <= end) {
+		struct perf_event_header h;
+
+		if (pos < base || pos + sizeof(h) > base + have) {
+			ssize_t n = pread(w->fd, buf, BLOCK, (off_t)pos);
+
+			if (n < (ssize_t)sizeof(h))
+				break;
+			base = pos;
+			have = (uint64_t)n;
+		}
+		memcpy(&h, buf + (pos - base), sizeof(h));
+		if (h.size < sizeof(h) || pos + h.size > end || pos + h.size > limit)
+			break;
+		*samples += h.type == PERF_RECORD_SAMPLE;
+		pos += h.size;
+		if (pos > base + have)
+			have = 0;	/* read again from pos */
+	}
+	free(buf);
+	return pos;
+}
+
+int pdw__salvage(struct pdata_writer *w, uint64_t reserve, uint64_t *samples)
+{
+	struct statvfs vfs;
+	struct stat st;
+	uint64_t end, room, need = reserve + sizeof(struct pd_section) * NR_FEAT, cut;
+
+	if (!pdw__disk_full(w))
+		return w->err;
+	for (int f = 1; f < NR_FEAT; f++)
+		need += w->has_feat[f] ? w->feat[f].len : 0;
+	if (fstat(w->fd, &st) < 0 || fstatvfs(w->fd, &vfs) < 0)
+		return mperf_error(-errno, "cannot salvage '%s': %s", w->path, strerror(errno));
+	end = (uint64_t)st.st_size;
+	room = end + (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+	/* The features and the header's table need room after the data: records are dropped for it. */
+	cut = whole_records(w, end, room > need ? room - need : 0, samples);
+	if (cut < w->data_off)
+		cut = w->data_off;
+	if (ftruncate(w->fd, (off_t)cut) < 0 || lseek(w->fd, (off_t)cut, SEEK_SET) < 0)
+		return mperf_error(-errno, "cannot salvage '%s': %s", w->path, strerror(errno));
+	w->wlen = 0;
+	w->data_size = cut - w->data_off;
+	w->err = 0;
+	return 0;
 }
 
 /* ---- compression (record -z) ---- */

@@ -67,7 +67,7 @@ int drain__map(struct drain *d, size_t pages)
 	size_t slots = (size_t)el->nr_cpus * (size_t)el->nr_threads;
 
 	d->ring = calloc((size_t)nr, sizeof(*d->ring));
-	d->pfd = calloc(slots, sizeof(*d->pfd));
+	d->pfd = calloc(slots + 1, sizeof(*d->pfd));	/* and --control's fd, polled last */
 	if (!d->ring || !d->pfd)
 		return mperf_error(-ENOMEM, "out of memory");
 	for (int r = 0; r < nr; r++) {
@@ -200,9 +200,22 @@ int64_t drain__once(struct drain *d, bool all)
 	return total;
 }
 
+/* Poll the buffers (and --control's fd): what ppoll returned; the signals are taken only inside. */
+static int wait_once(struct drain *d, const sigset_t *waitmask)
+{
+	int ms = control__timeout_ms(d->ctl, POLL_TIMEOUT_MS);
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nfds_t nfd = (nfds_t)d->nr_pfd;
+
+	if (d->ctl && d->ctl->polled) {
+		d->pfd[nfd] = (struct pollfd){ .fd = d->ctl->fd, .events = POLLIN };
+		nfd++;
+	}
+	return ppoll(d->pfd, nfd, &ts, waitmask);
+}
+
 int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop)
 {
-	struct timespec ts = { POLL_TIMEOUT_MS / 1000, (POLL_TIMEOUT_MS % 1000) * 1000000L };
 	struct pollfd *pfd = d->pfd;
 	int err = 0;
 
@@ -216,12 +229,21 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 		}
 		if (stopping)
 			break;
-		/* The signals stay blocked except inside ppoll: none is missed. */
-		n = ppoll(pfd, (nfds_t)d->nr_pfd, &ts, waitmask);
+		d->written += (uint64_t)wrote;
+		if (d->max_size && d->written >= d->max_size && !*stop) {
+			/* perf's --max-size: stop as a signal would, the file finished as always. */
+			d->res->size_limited = true;
+			*stop = RECORD_STOP_SIZE;
+			continue;
+		}
+		n = wait_once(d, waitmask);
 		if (n < 0 && errno != EINTR) {
 			err = mperf_error(-errno, "poll failed: %s", strerror(errno));
 			break;
 		}
+		if (d->ctl && (err = control__process(d->ctl, d->el, d->res,
+						      n > 0 && d->ctl->polled ? pfd[d->nr_pfd].revents : 0, stop)))
+			break;
 		if (n == 0)
 			d->res->timeouts++;
 		if (n > 0) {

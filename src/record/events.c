@@ -138,8 +138,12 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	a->disabled = 1;
 	a->inherit = !no_inherit;
-	/* The workload's events start at its exec; a running target's when record enables them. */
-	a->enable_on_exec = t->traces_workload;
+	/*
+	 * The workload's events start at its exec; a running target's when
+	 * record enables them; with -D when the delay ends or a control
+	 * command enables them.
+	 */
+	a->enable_on_exec = t->traces_workload && !o->delay_ms;
 	a->sample_id_all = 1;
 	if (member) {
 		/* A group member is enabled and disabled, and scheduled, with its leader. */
@@ -183,6 +187,11 @@ static void setup_tracking_dummy(struct perf_event_attr *a, const struct record_
 	setup_attr(a, o, t, &dummy, false, false);
 	a->disabled = 0;
 	a->enable_on_exec = 0;
+	/* -D on the workload: its side band starts at its exec, as perf's dummy does. */
+	if (o->delay_ms && !t->has_cpu && t->traces_workload) {
+		a->disabled = 1;
+		a->enable_on_exec = 1;
+	}
 }
 
 /*
@@ -210,11 +219,13 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 {
 	size_t n;
 	bool same = true;
+	/* perf's dummy:HG carries the side band with -a, -C and -D (while the events wait). */
+	bool tracking = t->has_cpu || o->delay_ms;
 
 	memset(el, 0, sizeof(*el));
-	el->nr_ev = o->nr_events + (t->has_cpu ? 1 : 0);
+	el->nr_ev = o->nr_events + (tracking ? 1 : 0);
 	if (el->nr_ev > RECORD_MAX_EVENTS)
-		return mperf_error(-E2BIG, "at most %d events can be recorded with -a or -C", RECORD_MAX_EVENTS - 1);
+		return mperf_error(-E2BIG, "at most %d events can be recorded with -a, -C or -D", RECORD_MAX_EVENTS - 1);
 	el->t = t;
 	el->nr_cpus = t->nr_cpus;
 	el->nr_threads = t->nr_threads;
@@ -227,7 +238,7 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 		el->leader[i] = o->events[i].leader;
 		el->precise_max[i] = o->events[i].precise_max;
 	}
-	if (t->has_cpu) {
+	if (tracking) {
 		size_t d = o->nr_events;
 
 		setup_tracking_dummy(&el->attr[d], o, t);
@@ -581,6 +592,24 @@ int evlist__enable(struct evlist *el, struct record_result *res)
 				if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 					return mperf_error(-errno, "cannot enable event '%s': %s", res->ev[i].name,
 							   strerror(errno));
+			}
+	}
+	return 0;
+}
+
+int evlist__set_enabled(struct evlist *el, const struct record_result *res, int ev, bool on)
+{
+	for (size_t i = 0; i < el->nr_ev; i++) {
+		/* Every event: the leaders (members follow them), the side band left running. */
+		if (ev >= 0 ? (int)i != ev : res->ev[i].tracking || el->leader[i] != (int)i)
+			continue;
+		for (int c = 0; c < el->nr_cpus; c++)
+			for (int th = 0; th < el->nr_threads; th++) {
+				int fd = evlist__fd(el, i, c, th);
+
+				if (fd >= 0 && ioctl(fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0) < 0)
+					return mperf_error(-errno, "cannot %s event '%s': %s", on ? "enable" : "disable",
+							   res->ev[i].name, strerror(errno));
 			}
 	}
 	return 0;

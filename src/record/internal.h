@@ -75,6 +75,11 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 int evlist__open(struct evlist *el, struct record_result *res);
 /* Start the events that do not start at the workload's exec (a target other than the workload). */
 int evlist__enable(struct evlist *el, struct record_result *res);
+/*
+ * Enable or disable event ev, or (ev -1) every event but the tracking
+ * dummy, whose side-band records go on: the -D and --control switch.
+ */
+int evlist__set_enabled(struct evlist *el, const struct record_result *res, int ev, bool on);
 static inline size_t evlist__idx(const struct evlist *el, size_t ev, int cpu_idx, int thread_idx)
 {
 	return (ev * (size_t)el->nr_cpus + (size_t)cpu_idx) * (size_t)el->nr_threads + (size_t)thread_idx;
@@ -142,6 +147,37 @@ int compressor__round(struct compressor *c);
 /* Let the thread write what waits, and end it: 0 or its first error (logged).  NULL does nothing. */
 int compressor__stop(struct compressor *c);
 
+/* ---- control.c: -D/--delay and --control, a harness's commands ---- */
+
+/* What record_signals_flag() holds when a control command (stop) ended the recording. */
+#define RECORD_STOP_CONTROL	(-2)
+/* ... and when --max-size did (drain.c). */
+#define RECORD_STOP_SIZE	(-3)
+
+struct control {
+	int fd, ack;		/* -1 when none */
+	bool own;		/* the FIFOs, opened by control__open: closed by control__close */
+	bool polled;		/* fd is polled (until a pipe's writers are gone) */
+	bool ack_failed;	/* said once */
+	uint64_t enable_at;	/* -D MS: when the events start (CLOCK_MONOTONIC ns), or 0 */
+	char line[64];		/* the command being read, as perf's at most 63 bytes */
+	size_t len;
+};
+/* Open rc's FIFOs (or take its fds): 0, or the error logged. */
+int control__open(struct control *ctl, const struct record_control *rc);
+void control__close(struct control *ctl);
+/* -D: say the events are disabled (delay_ms != 0) and when they start (> 0). */
+void control__delay(struct control *ctl, int delay_ms);
+/* How long the drain may wait: max ms, or less when the delay ends sooner. */
+int control__timeout_ms(const struct control *ctl, int max);
+/*
+ * The delay's end, then every whole command line waiting on the fd
+ * (revents: its poll result), each done and acknowledged; stop sets *stop
+ * to RECORD_STOP_CONTROL.  0, or an error logged.
+ */
+int control__process(struct control *ctl, struct evlist *el, struct record_result *res, short revents,
+		     volatile sig_atomic_t *stop);
+
 /* ---- drain.c: one buffer per CPU, drained into the file ---- */
 
 struct pollfd;
@@ -152,12 +188,15 @@ struct drain {
 	struct pdata_writer *w;
 	struct hits *hits;		/* DSOs the samples hit, or NULL */
 	struct compressor *comp;	/* -z: the data goes through it, or NULL: straight to w */
+	struct control *ctl;		/* -D, --control: polled and processed by the loop, or NULL */
 	uint64_t flush;			/* --mmap-flush: bytes a buffer holds before it is drained */
 	struct ring *ring;		/* [cpu], or [thread] per thread */
 	int nr_rings;
 	struct pollfd *pfd;		/* the first event's fd of each CPU and thread */
 	int nr_pfd;
 	uint64_t first_time, last_time;	/* of the samples, for SAMPLE_TIME */
+	uint64_t max_size;		/* --max-size, or 0 */
+	uint64_t written;		/* the data's bytes: synthesized, then drained */
 };
 
 /*

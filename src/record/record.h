@@ -147,6 +147,22 @@ void record__open_error(char *buf, size_t len, const char *event, uint32_t type,
  */
 int record__list(const char *filter, const char *pmu_dir, FILE *out);
 
+/*
+ * --control=fifo:CTL[,ACK] or fd:CTL[,ACK], as perf: commands (enable,
+ * disable [EVENT], snapshot, stop, ping, evlist) read one a line from CTL,
+ * each acknowledged with perf's "ack\n" (and its NUL) on ACK.
+ */
+struct record_control {
+	int fd, ack;		/* -1 when none; the FIFOs' once record__run opened them */
+	const char *ctl_path, *ack_path;	/* fifo: the paths (ack_path NULL: no ACK) */
+	char paths[2][4096];
+};
+/*
+ * Parse spec as perf does (fifo:CTL[,ACK], fd:N[,M]) into c, opening
+ * nothing.  0, or -EINVAL with the reason logged in one line.
+ */
+int record__parse_control(const char *spec, struct record_control *c);
+
 struct record_opts {
 	const struct record_event *events;
 	size_t nr_events;
@@ -184,6 +200,18 @@ struct record_opts {
 	bool dwarf;
 	uint32_t stack_size;	/* a multiple of 8, at most RECORD_MAX_STACK_SIZE */
 	uint64_t user_regs;	/* --user-regs: sample these registers (REGS_USER), 0 for none */
+	/*
+	 * -D/--delay: the events start MS ms after the workload does (0: at
+	 * once; -1: disabled until a control command enables them).  The
+	 * side-band records (perf's dummy:HG) start at once all the same.
+	 */
+	int delay_ms;
+	/*
+	 * --max-size: stop, as SIGINT would, once the data written reaches
+	 * this many bytes (-z: the bytes before compression); 0: no limit.
+	 */
+	uint64_t max_size;
+	struct record_control control;	/* --control: fd -1 when none */
 	const char *output;
 	char *const *argv;	/* the workload, or NULL: record until SIGINT/SIGTERM (or the tasks end) */
 	int cmd_argc;		/* the command's arguments from "record" on, for the CMDLINE feature */
@@ -205,6 +233,11 @@ struct record_result {
 	int wait_status;	/* the workload's, from waitpid() */
 	int exec_errno;		/* non-zero when the command could not be run */
 	int stop_signal;	/* SIGINT, SIGTERM or SIGHUP that stopped the recording, or 0 */
+	bool control_stop;	/* a control command (stop) ended the recording */
+	bool disk_full;		/* the disk filled up: the file keeps what fit (record__run fails, -ENOSPC) */
+	bool size_limited;	/* --max-size was reached and ended the recording */
+	uint64_t data_size;	/* the data's bytes when the limit was checked last (before -z) */
+	uint64_t control_cmds;	/* control commands taken (and acknowledged when they are) */
 	bool fell_back;		/* cycles was replaced by cpu-clock */
 	bool user_only;		/* the paranoid fallback: events record user space only (NAME:u) */
 	uint64_t wakeups;	/* polls that returned ready */

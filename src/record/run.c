@@ -18,7 +18,8 @@
  * first in pipe mode; the tasks already running; COMM; FINISHED_INIT);
  * with -z the compressing thread started (compress.c), the writer's from
  * then until the last drain is written; the workload released (its events start at its exec) or a running
- * target's events enabled; drain__loop until a signal or every buffer
+ * target's events enabled (with -D, after the delay or on --control's
+ * enable: control.c); drain__loop until a signal, a control stop or every buffer
  * hangs up; the workload ended if a signal stopped the recording or the
  * traced tasks are gone (wind_down: SIGTERM, draining while it exits); a
  * last drain; finish (LOST_SAMPLES from read(2) of every
@@ -271,6 +272,40 @@ static size_t compress_max(const struct drain *d)
 	return held * 4 > ((size_t)8 << 20) ? held * 4 : (size_t)8 << 20;
 }
 
+/*
+ * The disk filled up under the data: end the workload (its status kept),
+ * keep the whole records that fit, leaving room for the end of the file,
+ * and finish it, so that perf and mperf read what was recorded; say so in
+ * one line, and fail (-ENOSPC) all the same.
+ */
+static int disk_full(struct drain *d, struct workload *wl, struct kernel_map *k, const struct record_opts *o,
+		     struct record_result *res)
+{
+	uint64_t samples;
+	struct stat st;
+	int err;
+
+	if (wl->pid > 0) {
+		kill(wl->pid, SIGTERM);
+		while (waitpid(wl->pid, &res->wait_status, 0) < 0 && errno == EINTR)
+			;
+		wl->pid = -1;
+	}
+	compressor__stop(d->comp);	/* its error is the same full disk */
+	d->comp = NULL;
+	if ((err = pdw__salvage(d->w, 64 << 10, &samples)) || (err = finish(d, k, true)))
+		return err;
+	res->samples = samples;
+	res->disk_full = true;
+	if (stat(o->output, &st) == 0)
+		res->file_size = (uint64_t)st.st_size;
+	if (o->comp_level)
+		return mperf_error(-ENOSPC, "the disk is full: '%s' keeps what fit, %.3f MB of compressed records, readable",
+				   o->output, (double)res->file_size / 1024.0 / 1024.0);
+	return mperf_error(-ENOSPC, "the disk is full: '%s' keeps the first %llu samples (%.3f MB), readable",
+			   o->output, (unsigned long long)samples, (double)res->file_size / 1024.0 / 1024.0);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -287,6 +322,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	struct kernel_map k = { 0 };
 	struct tracing tr = { 0 };
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
+	struct control ctl = { .fd = -1, .ack = -1 };
 	struct record_signals sigs;
 	bool has_workload = o->argv && o->argv[0];
 	int err, status = 0;
@@ -327,6 +363,11 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		el.filter[i] = tr.filter[i];
 
 	record_signals_install(&sigs);
+	/* The FIFOs are open before the workload runs: a harness may write at once. */
+	if ((err = control__open(&ctl, &o->control)))
+		goto out;
+	if (o->delay_ms || ctl.fd >= 0)
+		d.ctl = &ctl;
 	if (has_workload) {
 		if ((err = workload__prepare(&wl, o->argv, &sigs, !strcmp(o->output, "-")))) {
 			mperf_error(err, "cannot start the workload: %s", strerror(-err));
@@ -356,23 +397,30 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 	}
 
+	d.max_size = o->max_size;
+	d.written = pdw__data_size(d.w);
 	t0 = now_ns();
 	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
 		goto out;
-	/* A running target's events start now (the workload's started at its exec). */
-	if (!t.traces_workload && (err = evlist__enable(&el, res)))
+	/* A running target's events start now (the workload's started at its exec); with -D later. */
+	if (!t.traces_workload && !o->delay_ms && (err = evlist__enable(&el, res)))
 		goto out;
-	if ((err = drain__loop(&d, &sigs.wait_mask, &record_done)))
+	control__delay(&ctl, o->delay_ms);
+	err = drain__loop(&d, &sigs.wait_mask, &record_done);
+	if (err == -ENOSPC && pdw__disk_full(d.w))
+		err = disk_full(&d, &wl, &k, o, &res[0]);
+	if (err)
 		goto out;
 	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */
 	res->stop_signal = record_done > 0 && record_done != SIGCHLD ? (int)record_done : 0;
 	if (has_workload) {
 		/*
-		 * Ended by a signal, or (-p, -t) every sampled task is gone while
-		 * the workload, which only says how long to record, runs on: perf
-		 * ends it with SIGTERM.
+		 * Ended by a signal, a control stop, --max-size, or (-p, -t)
+		 * every sampled task is gone while the workload, which only
+		 * says how long to record, runs on: perf ends it with SIGTERM.
 		 */
-		bool end_it = res->stop_signal || (!t.traces_workload && record_done == -1);
+		bool end_it = res->stop_signal || record_done == RECORD_STOP_CONTROL ||
+			      record_done == RECORD_STOP_SIZE || (!t.traces_workload && record_done == -1);
 
 		reaped = end_it ? waitpid(wl.pid, &status, WNOHANG) : -1;
 		if (reaped == 0) {
@@ -396,6 +444,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if (err)
 		goto out;
 	res->elapsed_ns = now_ns() - t0;
+	res->data_size = d.written;
 	pdw__compressed_bytes(d.w, &res->comp_in, &res->comp_out);
 	if ((err = finish(&d, &k, o->no_buildid_cache)))
 		goto out;
@@ -411,6 +460,7 @@ out:
 		workload__abort(&wl);
 	}
 	compressor__stop(d.comp);
+	control__close(&ctl);
 	join_kernel_map(&k);
 	pdw__close(d.w);
 	drain__unmap(&d);
