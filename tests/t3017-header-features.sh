@@ -60,11 +60,17 @@ test_expect_success PERF 'the same features as perf'"'"'s, in a stream (no CACHE
 	diff -u perf.out mperf.out
 '
 
-test_expect_success PERF 'mperf report --header-only prints the new features as perf does' '
+test_expect_success PERF 'mperf report --header-only, and with -I, prints the new features as perf does' '
 	"$MPERF" record -q -o m.data -a -- sleep 0.1 &&
-	"$PERF" report --header-only -i m.data >perf.out 2>/dev/null &&
-	"$MPERF" report --header-only -i m.data >mperf.out &&
-	diff -u perf.out mperf.out
+	"$PERF" record -q -o p.data -a -- sleep 0.1 &&
+	for f in m.data p.data; do
+		for opt in "" -I; do
+			"$PERF" report --header-only $opt -i $f >perf.out 2>/dev/null &&
+			"$MPERF" report --header-only $opt -i $f >mperf.out &&
+			diff -u perf.out mperf.out || exit 1
+		done
+	done &&
+	grep -q "^# CPU 0: Core ID " mperf.out
 '
 
 test_expect_success PERF 'perf --sort socket,cpu of mperf'"'"'s -a file: each CPU'"'"'s own socket' '
