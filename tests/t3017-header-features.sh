@@ -49,7 +49,7 @@ test_expect_success PERF 'the same features as perf'"'"'s, of three events' '
 	same_features -e cycles,cycles,cycles -- true
 '
 
-test_expect_success PERF 'the same features as perf'"'"'s, in a stream (no CACHE, SAMPLE_TIME zero)' '
+test_expect_success PERF 'the same features as perf'"'"'s, in a stream (no CACHE, SAMPLE_TIME zero, the end mark)' '
 	"$PERF" record -q -o - -- true 2>/dev/null >p.pipe &&
 	"$MPERF" record -q -o - -- true 2>/dev/null >m.pipe &&
 	"$PERF" report --header-only -I -i - <p.pipe 2>/dev/null | recording_free >perf.hdr &&
@@ -57,7 +57,10 @@ test_expect_success PERF 'the same features as perf'"'"'s, in a stream (no CACHE
 	diff -u perf.hdr mperf.hdr &&
 	"$MPERF" report --header-only -i - <m.pipe >mperf.out &&
 	"$PERF" report --header-only -i - <m.pipe >perf.out 2>/dev/null &&
-	diff -u perf.out mperf.out
+	diff -u perf.out mperf.out &&
+	"$PERF" report -D -i - <p.pipe 2>/dev/null | grep -a -c ": PERF_RECORD_FEATURE$" >perf.n &&
+	"$PERF" report -D -i - <m.pipe 2>/dev/null | grep -a -c ": PERF_RECORD_FEATURE$" >mperf.n &&
+	diff -u perf.n mperf.n && test "$(cat mperf.n)" -gt 10
 '
 
 test_expect_success PERF 'mperf report --header-only, and with -I, prints the new features as perf does' '

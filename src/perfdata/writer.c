@@ -6,7 +6,8 @@
  * perf finds the feature table at data.offset + data.size, so nothing may
  * sit between the data and the table.  Pipe mode ("-", standard output),
  * as perf 6.1 streams it: the 16-byte header, an ATTR record per event, a
- * FEATURE record per feature known by then, FINISHED_INIT, the records;
+ * FEATURE record per feature known by then and one of feature 32 (the
+ * features' end), TRACING_DATA, FINISHED_INIT, the records;
  * nothing is patched and nothing follows (no build ids, no sample times).  Failures are logged once, at the
  * first one, naming the file; later calls return the same code.
  */
@@ -254,6 +255,11 @@ static int begin_pipe(struct pdata_writer *w)
 		    (err = append_record(w, PD_HEADER_FEATURE, &feat_id, sizeof(feat_id), w->feat[f].p, w->feat[f].len)))
 			return err;
 	}
+	/* perf's mark of the features' end (perf report --header-only stops there). */
+	uint64_t last = PD_FEAT_LAST_6_1;
+
+	if ((err = append_record(w, PD_HEADER_FEATURE, &last, sizeof(last), NULL, 0)))
+		return err;
 	if (w->has_feat[PD_FEAT_TRACING_DATA] && (err = pipe_tracing_data(w)))
 		return err;
 	return flush(w);
