@@ -27,7 +27,7 @@ static const char report_usage[] =
 	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p]\n"
 	"                    [--percentage relative|absolute] [--comms list]\n"
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
-	"                    [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
+	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
 	"                    [-b | --no-branch-stack] [-q] [-k file | --kallsyms file]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
@@ -73,6 +73,9 @@ static const struct cmd_opt report_opts[] = {
 	{ 'H', 0, "header", CMD_ARG_NONE, NULL, "print the file's header and features first", NULL, R_HEADER },
 	{ 'O', 0, "header-only", CMD_ARG_NONE, NULL,
 	  "print only the file's header and features (a stream's too)", NULL, R_HEADER_ONLY },
+	{ 'I', 'I', "show-info", CMD_ARG_NONE, NULL,
+	  "with --header(-only): the topologies whole (CPUs, NUMA nodes, caches,\n"
+	  "memory), as perf report -I" },
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu\n"
 	  "(default: comm,dso,sym); in the branch view comm, pid, dso_from,\n"
@@ -300,7 +303,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 /* What the options ask for. */
 struct report_args {
 	const char *input;
-	bool dump, stats, header, header_only, check, inverted;
+	bool dump, stats, header, header_only, show_info, check, inverted;
 	struct report_hist_opts ho;
 	struct report_export_opts eo;
 	const char *output;
@@ -586,6 +589,9 @@ static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		a->header = true;
 		a->header_only |= opt->id == 'O';
 		break;
+	case 'I':
+		a->show_info = true;
+		break;
 	case 'K':
 		a->check = true;
 		break;
@@ -645,7 +651,7 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 		}
 		/* perf's "captured on" is the input's mtime, a pipe's too. */
 		ret = report__header(p, label, (strcmp(a->input, "-") ? stat(a->input, &st) : fstat(0, &st)) == 0 ?
-				     st.st_mtime : 0, stdout);
+				     st.st_mtime : 0, a->show_info, stdout);
 		if (ret < 0 || a->header_only)
 			return ret;
 		a->ho.after_header = true;

@@ -119,7 +119,7 @@ int cmd_script(int argc, char **argv)
 			pdata__close(p);
 			return EXIT_MPERF;
 		}
-		ret = report__header(p, label, stat(input, &st) == 0 ? st.st_mtime : 0, stdout);
+		ret = report__header(p, label, stat(input, &st) == 0 ? st.st_mtime : 0, false, stdout);
 	}
 	if (ret >= 0)
 		ret = cmd_damaged(report__script(p, label, o, stdout));

@@ -148,18 +148,19 @@ corpus_dump_body () {
 	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 
-# corpus_view VIEW TOOL FILE: what TOOL ("$PERF" or "$MPERF") prints of the
-# corpus FILE in VIEW (dump: report -D up to the stats; header: report
-# --header-only; stdio: report --stdio but for perf's tip line), on stdout;
-# TOOL's stderr on fd 3.  Run in the corpus, so that the file's name in
-# the dump does not depend on where the corpus is.
+# corpus_view VIEW TOOL FILE [OPTIONS...]: what TOOL ("$PERF" or "$MPERF")
+# prints of the corpus FILE in VIEW (dump: report -D up to the stats;
+# header: report --header-only; stdio: report --stdio but for perf's tip
+# line), with OPTIONS, on stdout; TOOL's stderr on fd 3.  Run in the
+# corpus, so that the file's name in the dump does not depend on where the
+# corpus is.
 corpus_view () {
 	local view=$1 tool=$2 f=$3
-	set --
+	shift 3
 	case $view in
-	dump) set -- -D ;;
-	header) set -- --header-only ;;
-	stdio) set -- --stdio ;;
+	dump) set -- -D "$@" ;;
+	header) set -- --header-only "$@" ;;
+	stdio) set -- --stdio "$@" ;;
 	esac
 	(
 		cd "$CORPUS" || exit 1

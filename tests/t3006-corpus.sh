@@ -32,11 +32,13 @@ same_dump () {
 	! grep -q -E "Sanitizer|runtime error" mperf.err
 }
 
-same_header () {
-	corpus_view header "$PERF" "$1" >perf.hdr 3>/dev/null
-	corpus_view header "$MPERF" "$1" >mperf.hdr 3>mperf.err
+same_header () {	# FILE [OPTIONS...]
+	local name=$1
+	shift
+	corpus_view header "$PERF" "$name" "$@" >perf.hdr 3>/dev/null
+	corpus_view header "$MPERF" "$name" "$@" >mperf.hdr 3>mperf.err
 	test "$(wc -l <perf.hdr)" -gt 5 &&
-	diff -u perf.hdr mperf.hdr >diff.out || { echo "$1:"; head -n 20 diff.out; return 1; }
+	diff -u perf.hdr mperf.hdr >diff.out || { echo "$name $*:"; head -n 20 diff.out; return 1; }
 }
 
 # make check's comparison, without perf: each view of tests/expected/
@@ -289,6 +291,17 @@ test_expect_success PERF,CORPUS 'report --header-only: every corpus file as perf
 	test "$n" -ge 47 &&
 	{ same_header perf.data.armv7.perf_3.14-3.8 >/dev/null || :; } &&
 	grep -q "^# cpudesc : (null)$" mperf.hdr && grep -q "^# total memory : 2049120 kB$" mperf.hdr
+'
+
+test_expect_success PERF,CORPUS 'report --header-only -I: the topologies of every corpus file as perf prints them' '
+	n=0 &&
+	for f in $(cd "$CORPUS" && ls | grep -v -e LICENSE -e README -e perf.data.armv7.perf_3.14-3.8); do
+		same_header "$f" -I || exit 1
+		n=$((n + 1))
+	done &&
+	test "$n" -ge 46 &&
+	same_header perf.data.hybrid_topology -I &&
+	grep -q "^# hybrid cpu system:$" mperf.hdr
 '
 
 test_expect_success PERF,CORPUS 'a PERFFILE (version 1) header: read as perf reads it' '

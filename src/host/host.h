@@ -3,8 +3,9 @@
 #define MPERF_HOST_H
 
 /*
- * This machine and its files, read-only: the online CPUs, the CPU's name
- * and the memory size, the running kernel's symbols (/proc/kallsyms) and
+ * This machine and its files, read-only: the online CPUs, their topology
+ * and caches, the NUMA nodes, the PMUs, the CPU's name and the memory
+ * size, the running kernel's symbols (/proc/kallsyms) and
  * build id, this process's vdso, ELF build ids, tracefs, and the one safe
  * way to open a file that a recording names.  record writes these facts into
  * the features; report reads symbols and build ids through them.  The one
@@ -62,6 +63,68 @@ void host_cpu_vendor(char *out, size_t len);
 uint64_t host_total_mem_kb(void);
 /* kernel.perf_event_max_sample_rate, or -errno. */
 int host_max_sample_rate(void);
+
+/*
+ * CPUID as perf 6.1 writes it: on x86 "vendor,family,model,stepping" of
+ * the first CPU of /proc/cpuinfo ("AuthenticAMD,26,2,1"), on arm64 cpu0's
+ * MIDR_EL1 ("0x00000000410fd0c0"): 0, or -ENOENT where perf writes none.
+ */
+int host_cpuid(char *out, size_t len);
+
+/* ---- the machine's shape, as perf's header features describe it (topology.c) ---- */
+
+struct host_cpu_ids {
+	int32_t core, socket, die;	/* -1: none (an offline CPU) */
+};
+struct host_numa_node {
+	uint32_t node;
+	uint64_t mem_total, mem_free;	/* kB */
+	char *cpus;			/* its cpulist, "0-1" */
+};
+struct host_cache {
+	uint32_t level, line_size, sets, ways;
+	char *type, *size, *map;	/* "Data", "32K", the CPUs sharing it */
+};
+struct host_mem_node {
+	uint64_t node, nr_bits;
+	uint64_t *bits;			/* bit N: the node has memory block memoryN */
+};
+struct host_pmu {
+	uint32_t type;
+	char *name;
+	uint32_t nr_caps;
+	char **cap_names, **cap_values;	/* its caps/ files and their first lines */
+	char *hybrid_cpus;		/* a core PMU of a hybrid CPU ("cpu_core"): its cpus; else NULL */
+};
+struct host_topology {
+	/* The CPUs: present ones (the highest + 1), the distinct sibling lists of the online ones. */
+	bool has_cpu_topology;
+	int nr_cpus;
+	char **packages, **dies, **cores;	/* no dies but on x86_64 and s390x, as perf */
+	uint32_t nr_packages, nr_dies, nr_cores;
+	struct host_cpu_ids *cpus;		/* nr_cpus */
+	bool has_numa;
+	struct host_numa_node *numa;
+	uint32_t nr_numa;
+	bool has_cache;
+	struct host_cache *caches;		/* each distinct cache once, by level */
+	uint32_t nr_caches;
+	bool has_mem;
+	uint64_t mem_block_size;
+	struct host_mem_node *mem;		/* by node */
+	uint64_t nr_mem;
+	struct host_pmu *pmus;			/* in the directory's order */
+	uint32_t nr_pmus;
+};
+/*
+ * Read it all from sys ("/sys", or a copy of its tree): 0, or -ENOMEM.
+ * A part that cannot be read whole is left out (its has_ flag false).
+ */
+int host_topology_read(struct host_topology *t, const char *sys);
+void host_topology_free(struct host_topology *t);
+/* The PMUs of sys/bus/event_source/devices with a type, and their capabilities: 0 or -ENOMEM. */
+int host_pmus(const char *sys, struct host_pmu **pmus, uint32_t *nr);
+void host_pmus_free(struct host_pmu *p, uint32_t nr);
 
 /* ---- processes and threads, from /proc ---- */
 

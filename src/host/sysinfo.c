@@ -156,3 +156,53 @@ int host_vdso(const void **image, size_t *len)
 	fclose(f);
 	return err;
 }
+
+/* x86: the first CPU's block of /proc/cpuinfo, its vendor and signature. */
+static int cpuid_x86(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512], vendor[64] = "";
+	unsigned int family = 0, model = 0, stepping = 0, seen = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
+		char *v = strchr(line, ':');
+
+		if (!v)
+			continue;
+		if (!strncmp(line, "vendor_id", 9) && sscanf(v + 1, " %63s", vendor) == 1)
+			seen |= 1;
+		else if (!strncmp(line, "cpu family", 10) && sscanf(v + 1, "%u", &family) == 1)
+			seen |= 2;
+		else if (!strncmp(line, "model\t", 6) && sscanf(v + 1, "%u", &model) == 1)
+			seen |= 4;
+		else if (!strncmp(line, "stepping", 8) && sscanf(v + 1, "%u", &stepping) == 1)
+			seen |= 8;
+	}
+	fclose(f);
+	if (seen != 15)
+		return -ENOENT;
+	snprintf(out, len, "%s,%u,%u,%u", vendor, family, model, stepping);
+	return 0;
+}
+
+int host_cpuid(char *out, size_t len)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return cpuid_x86(out, len);
+#elif defined(__aarch64__)
+	char buf[64];
+	unsigned long long midr;
+
+	if (host_read_small_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%llx", &midr) != 1)
+		return -ENOENT;
+	snprintf(out, len, "0x%016llx", midr);
+	return 0;
+#else
+	(void)out;
+	(void)len;
+	return -ENOENT;
+#endif
+}

@@ -258,6 +258,109 @@ bool pd_pmu_cap_next(struct pd_cursor *pairs, const char **name, const char **va
 	return *value != NULL;
 }
 
+/*
+ * A u32 count, then that many header strings: the cursor *list covers the
+ * strings; *counted grows by what perf 6.1 counts for them (each string as
+ * if padded to 64, whatever its length field says).
+ */
+static bool string_list(struct pd_cursor *c, uint32_t *nr, struct pd_cursor *list, size_t *counted)
+{
+	const char *s;
+
+	if (!pd_cursor_u32(c, nr))
+		return false;
+	*counted += 4;
+	list->p = c->p;
+	for (uint32_t i = 0; i < *nr; i++) {
+		if (!(s = pd_cursor_string(c)))
+			return false;
+		*counted += 4 + (strlen(s) + 1 + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+	}
+	list->end = c->p;
+	return true;
+}
+
+bool pd_cpu_topology_decode(const void *q, size_t len, uint32_t nr_cpus, struct pd_cpu_topology *t)
+{
+	struct pd_cursor c = { q, q ? (const unsigned char *)q + len : q };
+	size_t counted = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->nr_cpus = nr_cpus;
+	if (!q || !string_list(&c, &t->nr_packages, &t->packages, &counted) ||
+	    !string_list(&c, &t->nr_cores, &t->cores, &counted))
+		return false;
+	/*
+	 * Old perf wrote the lists alone.  perf 6.1 tells by the size it
+	 * counted, not by where the lists end: strings padded to less than
+	 * 64 leave it seeing no ids (nor dies) in a section that has them.
+	 */
+	if (len <= counted)
+		return true;
+	t->ids = c.p;
+	if (!pd_cursor_skip(&c, 8 * (size_t)nr_cpus))
+		return false;
+	counted += 8 * (size_t)nr_cpus;
+	if (len <= counted || c.p == c.end)
+		return true;
+	if (!string_list(&c, &t->nr_dies, &t->dies, &counted))
+		return false;
+	t->die_ids = c.p;
+	return pd_cursor_skip(&c, 4 * (size_t)nr_cpus);
+}
+
+struct pd_cpu_ids pd_cpu_topology_ids(const struct pd_cpu_topology *t, uint32_t cpu)
+{
+	struct pd_cpu_ids ids = {
+		.core = t->ids ? (int32_t)pd_u32(t->ids + 8 * (size_t)cpu) : -1,
+		.socket = t->ids ? (int32_t)pd_u32(t->ids + 8 * (size_t)cpu + 4) : -1,
+		.die = t->die_ids ? (int32_t)pd_u32(t->die_ids + 4 * (size_t)cpu) : -1,
+	};
+
+	return ids;
+}
+
+bool pd_numa_node_next(struct pd_cursor *c, struct pd_numa_node *n)
+{
+	if (!pd_cursor_u32(c, &n->node) || !pd_cursor_u64(c, &n->mem_total) || !pd_cursor_u64(c, &n->mem_free))
+		return false;
+	return (n->cpus = pd_cursor_string(c)) != NULL;
+}
+
+bool pd_cache_level_next(struct pd_cursor *c, struct pd_cache_level *l)
+{
+	if (!pd_cursor_u32(c, &l->level) || !pd_cursor_u32(c, &l->line_size) || !pd_cursor_u32(c, &l->sets) ||
+	    !pd_cursor_u32(c, &l->ways) || !(l->type = pd_cursor_string(c)) || !(l->size = pd_cursor_string(c)))
+		return false;
+	return (l->map = pd_cursor_string(c)) != NULL;
+}
+
+bool pd_mem_node_next(struct pd_cursor *c, struct pd_mem_node *n)
+{
+	uint64_t bitmap_bits;
+
+	/* The bitmap says its own size; perf reads its words by that one. */
+	if (!pd_cursor_u64(c, &n->node) || !pd_cursor_u64(c, &n->nr_bits) || !pd_cursor_u64(c, &bitmap_bits) ||
+	    bitmap_bits > (uint64_t)(c->end - c->p) * 8)
+		return false;
+	n->nr_words = (bitmap_bits + 63) / 64;
+	n->bits = c->p;
+	return pd_cursor_skip(c, (size_t)n->nr_words * 8);
+}
+
+bool pd_mem_node_bit(const struct pd_mem_node *n, uint64_t i)
+{
+	return i < n->nr_bits && i / 64 < n->nr_words &&
+	       pd_u64((const unsigned char *)n->bits + i / 64 * 8) >> (i % 64) & 1;
+}
+
+bool pd_hybrid_node_next(struct pd_cursor *c, struct pd_hybrid_node *n)
+{
+	n->pmu = pd_cursor_string(c);
+	n->cpus = n->pmu ? pd_cursor_string(c) : NULL;
+	return n->cpus != NULL;
+}
+
 /* ---- the sample layout ---- */
 
 /*

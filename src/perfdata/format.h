@@ -340,6 +340,74 @@ bool pd_cpu_pmu_caps_decode(const void *q, size_t len, struct pd_pmu_caps *pc);
 /* The next capability of pc->pairs: false when its name or value does not fit. */
 bool pd_pmu_cap_next(struct pd_cursor *pairs, const char **name, const char **value);
 
+/*
+ * CPU_TOPOLOGY: u32 nr, nr header strings (each package's CPU list, as
+ * sysfs's package_cpus_list); u32 nr, nr strings (each core's CPU list,
+ * core_cpus_list); per CPU of NRCPUS's "available": u32 core id, u32
+ * socket id (-1 for a CPU that is not online); then, where perf knows dies
+ * (x86_64, s390x), u32 nr, nr strings (die_cpus_list) and per CPU a u32
+ * die id.  The CPUs' count is not in the section: it is NRCPUS's.
+ */
+struct pd_cpu_topology {
+	uint32_t nr_packages, nr_cores, nr_dies;	/* nr_dies 0: no die part */
+	struct pd_cursor packages, cores, dies;		/* the lists, read with pd_cursor_string */
+	uint32_t nr_cpus;
+	const unsigned char *ids;	/* nr_cpus x { u32 core, u32 socket }; NULL: none that perf 6.1 sees */
+	const unsigned char *die_ids;	/* nr_cpus x u32; NULL without the die part */
+};
+/* False when a list or an id does not fit (the ids and the die part are optional, as perf reads them). */
+bool pd_cpu_topology_decode(const void *q, size_t len, uint32_t nr_cpus, struct pd_cpu_topology *t);
+/* The ids of CPU cpu (< nr_cpus): -1 where the section has none. */
+struct pd_cpu_ids {
+	int32_t core, socket, die;
+};
+struct pd_cpu_ids pd_cpu_topology_ids(const struct pd_cpu_topology *t, uint32_t cpu);
+
+/* NUMA_TOPOLOGY: u32 nr; per node: u32 node, u64 MemTotal kB, u64 MemFree kB, a string (its cpulist). */
+struct pd_numa_node {
+	uint32_t node;
+	uint64_t mem_total, mem_free;
+	const char *cpus;
+};
+/* The next node, the cursor past the u32 count: false when it does not fit. */
+bool pd_numa_node_next(struct pd_cursor *c, struct pd_numa_node *n);
+
+/*
+ * CACHE: u32 version (1), u32 nr; per cache: u32 level, line size, sets,
+ * ways, then strings: type ("Data", "Instruction", "Unified"), size
+ * ("32K"), the CPUs sharing it ("0-1").  perf lists each cache once, by level.
+ */
+#define PD_CACHE_VERSION	1
+struct pd_cache_level {
+	uint32_t level, line_size, sets, ways;
+	const char *type, *size, *map;
+};
+/* The next cache, the cursor past version and count: false when it does not fit. */
+bool pd_cache_level_next(struct pd_cursor *c, struct pd_cache_level *l);
+
+/*
+ * MEM_TOPOLOGY: u64 version (1), u64 block size (bytes), u64 nr; per
+ * node: u64 node, u64 bits, then the bitmap of its memory blocks: u64
+ * bits again and (bits + 63) / 64 u64 words (bit i: block memoryI of
+ * /sys/devices/system/memory).
+ */
+#define PD_MEM_TOPOLOGY_VERSION	1
+struct pd_mem_node {
+	uint64_t node, nr_bits;
+	uint64_t nr_words;	/* the bitmap's own size, in u64 words */
+	const void *bits;	/* nr_words u64 words (maybe unaligned) */
+};
+/* The next node, the cursor past the three u64s: false when it does not fit. */
+bool pd_mem_node_next(struct pd_cursor *c, struct pd_mem_node *n);
+bool pd_mem_node_bit(const struct pd_mem_node *n, uint64_t i);
+
+/* HYBRID_TOPOLOGY: u32 nr; per core PMU of a hybrid CPU ("cpu_core", "cpu_atom"): its name, its CPUs. */
+struct pd_hybrid_node {
+	const char *pmu, *cpus;
+};
+/* The next PMU, the cursor past the u32 count: false when it does not fit. */
+bool pd_hybrid_node_next(struct pd_cursor *c, struct pd_hybrid_node *n);
+
 /* ---- kernel records (the ring buffer's layouts; a sample_id trailer may follow) ---- */
 
 struct pd_mmap_event {

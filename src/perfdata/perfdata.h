@@ -202,6 +202,35 @@ int pdw__feat_nrcpus(struct pdata_writer *w, uint32_t avail, uint32_t online);
 int pdw__feat_sample_time(struct pdata_writer *w, uint64_t first, uint64_t last);
 /* GROUP_DESC: the event groups (members follow their leader, by index). */
 int pdw__feat_group_desc(struct pdata_writer *w, const struct pd_group_desc *g, size_t n);
+/* A u32 (BPF_PROG_INFO and BPF_BTF with no entries are a count of 0). */
+int pdw__feat_u32(struct pdata_writer *w, int feat, uint32_t v);
+
+/* CPU_TOPOLOGY (format.h): the sibling lists, and the ids of each CPU of NRCPUS's "available". */
+struct pdw_cpu_topology {
+	uint32_t nr_packages, nr_cores, nr_dies;	/* nr_dies 0: no die part */
+	const char *const *packages, *const *cores, *const *dies;
+	uint32_t nr_cpus;
+	const struct pd_cpu_ids *cpus;
+};
+int pdw__feat_cpu_topology(struct pdata_writer *w, const struct pdw_cpu_topology *t);
+int pdw__feat_numa_topology(struct pdata_writer *w, const struct pd_numa_node *n, uint32_t nr);
+int pdw__feat_cache(struct pdata_writer *w, const struct pd_cache_level *l, uint32_t nr);
+/* MEM_TOPOLOGY: each node's bits are nr_bits bits in (nr_bits + 63) / 64 u64 words (nr_words unused). */
+int pdw__feat_mem_topology(struct pdata_writer *w, uint64_t block_size, const struct pd_mem_node *n, uint64_t nr);
+int pdw__feat_pmu_mappings(struct pdata_writer *w, const struct pd_pmu_mapping *m, uint32_t nr);
+/* One PMU's capabilities: nr_caps name and value pairs. */
+struct pdw_pmu_caps {
+	const char *pmu;
+	uint32_t nr_caps;
+	const char *const *names, *const *values;
+};
+/* PMU_CAPS: the PMUs other than "cpu" that have capabilities; CPU_PMU_CAPS: those of "cpu". */
+int pdw__feat_pmu_caps(struct pdata_writer *w, const struct pdw_pmu_caps *pc, uint32_t nr);
+int pdw__feat_cpu_pmu_caps(struct pdata_writer *w, const struct pdw_pmu_caps *pc);
+/* HYBRID_TOPOLOGY: the core PMUs of a hybrid CPU and their CPUs. */
+int pdw__feat_hybrid_topology(struct pdata_writer *w, const struct pd_hybrid_node *n, uint32_t nr);
+/* CLOCK_DATA (with CLOCKID, a u64: the clock's resolution in ns), for a clock other than perf's. */
+int pdw__feat_clock_data(struct pdata_writer *w, const struct pd_feat_clock_data *cd);
 /* BUILD_ID entry; misc is the cpumode (PERF_RECORD_MISC_KERNEL/USER). */
 int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,
 		       const unsigned char *id, size_t id_len, const char *name);

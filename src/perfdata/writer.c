@@ -6,7 +6,8 @@
  * perf finds the feature table at data.offset + data.size, so nothing may
  * sit between the data and the table.  Pipe mode ("-", standard output),
  * as perf 6.1 streams it: the 16-byte header, an ATTR record per event, a
- * FEATURE record per feature known by then, FINISHED_INIT, the records;
+ * FEATURE record per feature known by then and one of feature 32 (the
+ * features' end), TRACING_DATA, FINISHED_INIT, the records;
  * nothing is patched and nothing follows (no build ids, no sample times).  Failures are logged once, at the
  * first one, naming the file; later calls return the same code.
  *
@@ -274,6 +275,11 @@ static int begin_pipe(struct pdata_writer *w)
 		    (err = append_record(w, PD_HEADER_FEATURE, &feat_id, sizeof(feat_id), w->feat[f].p, w->feat[f].len)))
 			return err;
 	}
+	/* perf's mark of the features' end (perf report --header-only stops there). */
+	uint64_t last = PD_FEAT_LAST_6_1;
+
+	if ((err = append_record(w, PD_HEADER_FEATURE, &last, sizeof(last), NULL, 0)))
+		return err;
 	if (w->has_feat[PD_FEAT_TRACING_DATA] && (err = pipe_tracing_data(w)))
 		return err;
 	return flush(w);
@@ -693,6 +699,187 @@ int pdw__feat_group_desc(struct pdata_writer *w, const struct pd_group_desc *g, 
 		    (err = mbuf_add(b, &g[i].nr_members, sizeof(g[i].nr_members))))
 			return feat_done(w, err);
 	return 0;
+}
+
+int pdw__feat_u32(struct pdata_writer *w, int feat, uint32_t v)
+{
+	struct mbuf *b = feat_buf(w, feat);
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	return feat_done(w, mbuf_add(b, &v, 4));
+}
+
+/* A u32 count and n header strings. */
+static int string_list(struct mbuf *b, const char *const *s, uint32_t n)
+{
+	int err = mbuf_add(b, &n, 4);
+
+	for (uint32_t i = 0; !err && i < n; i++)
+		err = add_string(b, s[i]);
+	return err;
+}
+
+static int cpu_topology(struct mbuf *b, const struct pdw_cpu_topology *t)
+{
+	int err;
+
+	if ((err = string_list(b, t->packages, t->nr_packages)) || (err = string_list(b, t->cores, t->nr_cores)))
+		return err;
+	for (uint32_t i = 0; i < t->nr_cpus; i++)
+		if ((err = mbuf_add(b, &t->cpus[i].core, 4)) || (err = mbuf_add(b, &t->cpus[i].socket, 4)))
+			return err;
+	if (!t->nr_dies)
+		return 0;
+	if ((err = string_list(b, t->dies, t->nr_dies)))
+		return err;
+	for (uint32_t i = 0; i < t->nr_cpus; i++)
+		if ((err = mbuf_add(b, &t->cpus[i].die, 4)))
+			return err;
+	return 0;
+}
+
+int pdw__feat_cpu_topology(struct pdata_writer *w, const struct pdw_cpu_topology *t)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_CPU_TOPOLOGY);
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	return feat_done(w, cpu_topology(b, t));
+}
+
+int pdw__feat_numa_topology(struct pdata_writer *w, const struct pd_numa_node *n, uint32_t nr)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_NUMA_TOPOLOGY);
+	int err;
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	err = mbuf_add(b, &nr, 4);
+	for (uint32_t i = 0; !err && i < nr; i++)
+		if (!(err = mbuf_add(b, &n[i].node, 4)) && !(err = mbuf_add(b, &n[i].mem_total, 8)) &&
+		    !(err = mbuf_add(b, &n[i].mem_free, 8)))
+			err = add_string(b, n[i].cpus);
+	return feat_done(w, err);
+}
+
+int pdw__feat_cache(struct pdata_writer *w, const struct pd_cache_level *l, uint32_t nr)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_CACHE);
+	uint32_t version = PD_CACHE_VERSION;
+	int err;
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	if ((err = mbuf_add(b, &version, 4)) || (err = mbuf_add(b, &nr, 4)))
+		return feat_done(w, err);
+	for (uint32_t i = 0; !err && i < nr; i++)
+		if (!(err = mbuf_add(b, &l[i].level, 4)) && !(err = mbuf_add(b, &l[i].line_size, 4)) &&
+		    !(err = mbuf_add(b, &l[i].sets, 4)) && !(err = mbuf_add(b, &l[i].ways, 4)) &&
+		    !(err = add_string(b, l[i].type)) && !(err = add_string(b, l[i].size)))
+			err = add_string(b, l[i].map);
+	return feat_done(w, err);
+}
+
+int pdw__feat_mem_topology(struct pdata_writer *w, uint64_t block_size, const struct pd_mem_node *n, uint64_t nr)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_MEM_TOPOLOGY);
+	uint64_t version = PD_MEM_TOPOLOGY_VERSION;
+	int err;
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	if ((err = mbuf_add(b, &version, 8)) || (err = mbuf_add(b, &block_size, 8)) || (err = mbuf_add(b, &nr, 8)))
+		return feat_done(w, err);
+	for (uint64_t i = 0; !err && i < nr; i++) {
+		uint64_t words = (n[i].nr_bits + 63) / 64;
+
+		/* The node's size, then the bitmap's: the same count twice, as perf writes them. */
+		if (!(err = mbuf_add(b, &n[i].node, 8)) && !(err = mbuf_add(b, &n[i].nr_bits, 8)) &&
+		    !(err = mbuf_add(b, &n[i].nr_bits, 8)))
+			err = mbuf_add(b, n[i].bits, (size_t)words * 8);
+	}
+	return feat_done(w, err);
+}
+
+int pdw__feat_pmu_mappings(struct pdata_writer *w, const struct pd_pmu_mapping *m, uint32_t nr)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_PMU_MAPPINGS);
+	int err;
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	err = mbuf_add(b, &nr, 4);
+	for (uint32_t i = 0; !err && i < nr; i++)
+		if (!(err = mbuf_add(b, &m[i].type, 4)))
+			err = add_string(b, m[i].name);
+	return feat_done(w, err);
+}
+
+/* One PMU's capabilities: u32 nr, the pairs, and its name when with_name. */
+static int pmu_caps(struct mbuf *b, const struct pdw_pmu_caps *pc, bool with_name)
+{
+	int err = mbuf_add(b, &pc->nr_caps, 4);
+
+	for (uint32_t i = 0; !err && i < pc->nr_caps; i++)
+		if (!(err = add_string(b, pc->names[i])))
+			err = add_string(b, pc->values[i]);
+	return err || !with_name ? err : add_string(b, pc->pmu);
+}
+
+int pdw__feat_pmu_caps(struct pdata_writer *w, const struct pdw_pmu_caps *pc, uint32_t nr)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_PMU_CAPS);
+	int err;
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	err = mbuf_add(b, &nr, 4);
+	for (uint32_t i = 0; !err && i < nr; i++)
+		err = pmu_caps(b, &pc[i], true);
+	return feat_done(w, err);
+}
+
+int pdw__feat_cpu_pmu_caps(struct pdata_writer *w, const struct pdw_pmu_caps *pc)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_CPU_PMU_CAPS);
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	return feat_done(w, pmu_caps(b, pc, false));
+}
+
+int pdw__feat_hybrid_topology(struct pdata_writer *w, const struct pd_hybrid_node *n, uint32_t nr)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_HYBRID_TOPOLOGY);
+	int err;
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	err = mbuf_add(b, &nr, 4);
+	for (uint32_t i = 0; !err && i < nr; i++)
+		if (!(err = add_string(b, n[i].pmu)))
+			err = add_string(b, n[i].cpus);
+	return feat_done(w, err);
+}
+
+int pdw__feat_clock_data(struct pdata_writer *w, const struct pd_feat_clock_data *cd)
+{
+	struct mbuf *b = feat_buf(w, PD_FEAT_CLOCK_DATA);
+
+	if (!b)
+		return -EINVAL;
+	b->len = 0;
+	return feat_done(w, mbuf_add(b, cd, sizeof(*cd)));
 }
 
 int pdw__feat_build_id(struct pdata_writer *w, uint16_t misc, int32_t pid,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../host/host.h"
 #include "../lib/log.h"
 #include "../perfdata/perfdata.h"
 #include "out.h"
@@ -270,12 +271,165 @@ static const char *clock_name(uint32_t id)
 	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "(not found)";
 }
 
+/* What print_feature keeps from one feature for the next. */
+struct hdr_ctx {
+	bool full;		/* -I: the topologies whole */
+	uint32_t nr_cpus;	/* NRCPUS's available CPUs, which CPU_TOPOLOGY's ids follow */
+};
+
+/* A CPU list as perf reprints it (its cpu map: sorted, runs as a-b, "-1" when empty). */
+static void cpu_list(struct out *out, const char *s)
+{
+	int cpus[4096], n = host_parse_cpu_list(s, cpus, 4096), start = 0;
+
+	if (n < 0) {
+		out_str(out, s);
+		return;
+	}
+	if (!n) {
+		out_str(out, "-1");
+		return;
+	}
+	for (int i = 1; i <= n; i++) {
+		if (i < n && cpus[i] == cpus[i - 1] + 1)
+			continue;
+		out_printf(out, start ? ",%d" : "%d", cpus[start]);
+		if (i - 1 > start)
+			out_printf(out, "-%d", cpus[i - 1]);
+		start = i;
+	}
+}
+
+static void cpu_topology(struct out *out, const unsigned char *q, size_t len, uint32_t nr_cpus)
+{
+	struct pd_cpu_topology t;
+	const char *s;
+
+	if (!pd_cpu_topology_decode(q, len, nr_cpus, &t))
+		return;
+	while ((s = pd_cursor_string(&t.packages)))
+		out_printf(out, "# sibling sockets : %s\n", s);
+	while ((s = pd_cursor_string(&t.dies)))
+		out_printf(out, "# sibling dies    : %s\n", s);
+	while ((s = pd_cursor_string(&t.cores)))
+		out_printf(out, "# sibling threads : %s\n", s);
+	if (!t.ids)
+		out_str(out, "# Core ID and Socket ID information is not available\n");
+	for (uint32_t i = 0; t.ids && i < nr_cpus; i++) {
+		struct pd_cpu_ids ids = pd_cpu_topology_ids(&t, i);
+
+		if (t.nr_dies)
+			out_printf(out, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i, ids.core, ids.die, ids.socket);
+		else
+			out_printf(out, "# CPU %u: Core ID %d, Socket ID %d\n", i, ids.core, ids.socket);
+	}
+}
+
+/* A size as perf's unit_number__scnprintf gives it: divided by 1024 while that leaves more than 1. */
+static void unit_number(struct out *out, uint64_t n)
+{
+	static const char unit[] = "BKMGTPEZY";
+	size_t i = 0;
+
+	while (n / 1024 > 1 && i < sizeof(unit) - 2) {
+		n /= 1024;
+		i++;
+	}
+	out_printf(out, "%" PRIu64 "%c", n, unit[i]);
+}
+
+static void mem_topology(struct out *out, const unsigned char *q, size_t len)
+{
+	struct pd_cursor c = { q, q + len };
+	uint64_t version, bsize, nr;
+	struct pd_mem_node n;
+
+	if (!pd_cursor_u64(&c, &version) || !pd_cursor_u64(&c, &bsize) || !pd_cursor_u64(&c, &nr))
+		return;
+	out_printf(out, "# memory nodes (nr %d, block size 0x%llx):\n", (int)nr, (unsigned long long)bsize);
+	for (uint64_t i = 0; i < nr && pd_mem_node_next(&c, &n); i++) {
+		uint64_t weight = 0;
+		bool first = true;
+
+		for (uint64_t b = 0; b < n.nr_bits; b++)
+			weight += pd_mem_node_bit(&n, b);
+		out_printf(out, "#  %3" PRIu64 " [", n.node);
+		unit_number(out, bsize * weight);
+		out_str(out, "]: ");
+		for (uint64_t b = 0; b < n.nr_bits; b++) {
+			uint64_t e = b;
+
+			if (!pd_mem_node_bit(&n, b))
+				continue;
+			while (e + 1 < n.nr_bits && pd_mem_node_bit(&n, e + 1))
+				e++;
+			out_printf(out, "%s%" PRIu64, first ? "" : ",", b);
+			if (e > b)
+				out_printf(out, "-%" PRIu64, e);
+			first = false;
+			b = e;
+		}
+		out_char(out, '\n');
+	}
+}
+
+/* CPU_TOPOLOGY, NUMA_TOPOLOGY, CACHE, MEM_TOPOLOGY, HYBRID_TOPOLOGY with -I, as perf 6.1 prints them. */
+static void full_info(struct out *out, int feat, const unsigned char *q, size_t len, const struct hdr_ctx *ctx)
+{
+	struct pd_cursor c = { q, q + len };
+	uint32_t nr, version;
+
+	switch (feat) {
+	case PD_FEAT_CPU_TOPOLOGY:
+		cpu_topology(out, q, len, ctx->nr_cpus);
+		break;
+	case PD_FEAT_NUMA_TOPOLOGY: {
+		struct pd_numa_node n;
+
+		if (pd_cursor_u32(&c, &nr))
+			for (uint32_t i = 0; i < nr && pd_numa_node_next(&c, &n); i++) {
+				out_printf(out, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64 " kB\n",
+					   n.node, n.mem_total, n.mem_free);
+				out_printf(out, "# node%u cpu list : ", n.node);
+				cpu_list(out, n.cpus);
+				out_char(out, '\n');
+			}
+		break;
+	}
+	case PD_FEAT_CACHE: {
+		struct pd_cache_level l;
+
+		if (!pd_cursor_u32(&c, &version) || !pd_cursor_u32(&c, &nr))
+			break;
+		out_str(out, "# CPU cache info:\n");
+		for (uint32_t i = 0; i < nr && pd_cache_level_next(&c, &l); i++)
+			out_printf(out, "#  L%d %-15s %8s [%s]\n", (int)l.level, l.type, l.size, l.map);
+		break;
+	}
+	case PD_FEAT_MEM_TOPOLOGY:
+		mem_topology(out, q, len);
+		break;
+	case PD_FEAT_HYBRID_TOPOLOGY: {
+		struct pd_hybrid_node n;
+
+		out_str(out, "# hybrid cpu system:\n");
+		if (pd_cursor_u32(&c, &nr))
+			for (uint32_t i = 0; i < nr && pd_hybrid_node_next(&c, &n); i++)
+				out_printf(out, "# %s cpu list : %s\n", n.pmu, n.cpus);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 /*
  * One feature section (file mode) or FEATURE record payload (pipe mode),
  * as perf 6.1's --header-only prints it.  bad: the section did not parse
  * (perf prints what it had before it: NULL strings, zeros).
  */
-static void print_feature(struct out *out, struct pdata *p, int feat, const unsigned char *q, size_t len, bool bad)
+static void print_feature(struct out *out, struct pdata *p, int feat, const unsigned char *q, size_t len, bool bad,
+			  struct hdr_ctx *ctx)
 {
 	static const char *const string_labels[PD_FEAT_LAST_6_1] = {
 		[PD_FEAT_HOSTNAME] = "hostname", [PD_FEAT_OSRELEASE] = "os release",
@@ -303,6 +457,7 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 	case PD_FEAT_NRCPUS:
 		if (pd_feat_nrcpus_decode(q, len, &nrcpus) || bad)
 			out_printf(out, "# nrcpus online : %u\n# nrcpus avail : %u\n", nrcpus.online, nrcpus.available);
+		ctx->nr_cpus = nrcpus.available;
 		break;
 	case PD_FEAT_TOTAL_MEM:
 		if (pd_feat_total_mem_decode(q, len, &v) || bad)
@@ -357,7 +512,10 @@ static void print_feature(struct out *out, struct pdata *p, int feat, const unsi
 		break;
 	case PD_FEAT_CPU_TOPOLOGY: case PD_FEAT_NUMA_TOPOLOGY: case PD_FEAT_CACHE: case PD_FEAT_MEM_TOPOLOGY:
 	case PD_FEAT_HYBRID_TOPOLOGY:
-		out_printf(out, "# %s info available, use -I to display\n", pd_feature_name(feat));
+		if (ctx->full)
+			full_info(out, feat, q, len, ctx);
+		else
+			out_printf(out, "# %s info available, use -I to display\n", pd_feature_name(feat));
 		break;
 	case PD_FEAT_PMU_MAPPINGS:
 		if (!pd_cursor_u32(&c, &nr) || !nr) {
@@ -473,7 +631,7 @@ static void header_block(struct out *out, struct pdata *p, time_t mtime)
  * block, each printed as it comes, until perf's end-of-features mark
  * (feature number HEADER_LAST_FEATURE) or the end of the stream.
  */
-static int pipe_features(struct out *out, struct pdata *p)
+static int pipe_features(struct out *out, struct pdata *p, struct hdr_ctx *ctx)
 {
 	struct pd_record r;
 	int ret;
@@ -489,13 +647,14 @@ static int pipe_features(struct out *out, struct pdata *p)
 		if (!fe.feat_id)
 			continue;
 		print_feature(out, p, (int)fe.feat_id, (const unsigned char *)r.hdr + sizeof(fe),
-			      r.hdr->size - sizeof(fe), false);
+			      r.hdr->size - sizeof(fe), false, ctx);
 	}
 	return ret < 0 ? ret : 0;
 }
 
-int report__header(struct pdata *p, const char *label, time_t mtime, FILE *f)
+int report__header(struct pdata *p, const char *label, time_t mtime, bool full, FILE *f)
 {
+	struct hdr_ctx ctx = { .full = full };
 	struct out out;
 	int ret = 0;
 
@@ -503,7 +662,7 @@ int report__header(struct pdata *p, const char *label, time_t mtime, FILE *f)
 		return mperf_error(-ENOMEM, "out of memory");
 	header_block(&out, p, mtime);
 	if (pdata__is_pipe(p)) {
-		ret = pipe_features(&out, p);
+		ret = pipe_features(&out, p, &ctx);
 		return out_close(&out, ret, label);
 	}
 	for (int feat = 1; feat < PD_FEAT_LAST_6_1; feat++) {
@@ -513,7 +672,7 @@ int report__header(struct pdata *p, const char *label, time_t mtime, FILE *f)
 		if (!pdata__has_feat(p, feat))
 			continue;
 		q = pdata__feature(p, feat, &len);
-		print_feature(&out, p, feat, q, len, pdata__feat_bad(p, feat));
+		print_feature(&out, p, feat, q, len, pdata__feat_bad(p, feat), &ctx);
 	}
 	out_str(&out, "# missing features: ");
 	for (int feat = 1; feat < PD_FEAT_LAST_6_1; feat++)

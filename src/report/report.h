@@ -313,8 +313,12 @@ struct report_export_opts {
 
 int report__export(struct pdata *p, const char *label, const struct report_export_opts *o, FILE *out);
 
-/* --header-only: the header and features, as perf report --header-only prints them. */
-int report__header(struct pdata *p, const char *label, time_t mtime, FILE *out);
+/*
+ * --header-only: the header and features, as perf report --header-only
+ * prints them; full (-I, --show-info): the topologies whole (CPU, NUMA,
+ * caches, memory, hybrid), not "use -I to display".
+ */
+int report__header(struct pdata *p, const char *label, time_t mtime, bool full, FILE *out);
 
 /*
  * The DSOs a recording names, as perf buildid-list 6.1 finds them (in
