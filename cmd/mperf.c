@@ -36,7 +36,8 @@ static const char *current_cmd = "";
 /*
  * Whether msg was said before: a notice or warning is said once per
  * command, however many times the work that says it is done (each run
- * of stat -r opens its events again).  A small table: past it, lines repeat.
+ * of stat -r opens its events again); progress (info: "Events enabled")
+ * and -v's lines are said each time.  A small table: past it, lines repeat.
  */
 static bool said_before(const char *msg)
 {
@@ -53,7 +54,8 @@ static bool said_before(const char *msg)
 
 static void log_to_stderr(enum mperf_log_level level, const char *msg)
 {
-	if (level != MPERF_LOG_ERROR && ((int)level > quiet_level || said_before(msg)))
+	if (level != MPERF_LOG_ERROR &&
+	    ((int)level > quiet_level || ((level == MPERF_LOG_NOTICE || level == MPERF_LOG_WARN) && said_before(msg))))
 		return;
 	fprintf(stderr, "mperf %s: %s%s\n", current_cmd, level == MPERF_LOG_WARN ? "warning: " : "", msg);
 }
