@@ -267,7 +267,7 @@ test_expect_success PERF,JSON_PARSER '--json: the Children share and the chains 
 	python3 - <<-\PY
 	import json, re
 	d = json.load(open("out.json"))
-	assert d["children"] is True and d["call_graph"] == {"order": "caller", "threshold": 0.5}, d
+	assert d["children"] is True and d["call-graph"] == {"order": "caller", "threshold": 0.5}, d
 	text = open("out.txt").read().split("\n")
 	rows, cur = [], None
 	for line in text:
@@ -280,7 +280,7 @@ test_expect_success PERF,JSON_PARSER '--json: the Children share and the chains 
 	jrows = d["events"][0]["rows"]
 	assert len(rows) == len(jrows), (len(rows), len(jrows))
 	for (acc, self, chains), j in zip(rows, jrows):
-	    assert abs(acc - j["children_overhead"]) < 0.006 and abs(self - j["overhead"]) < 0.006, (acc, self, j)
+	    assert abs(acc - j["children-overhead"]) < 0.006 and abs(self - j["overhead"]) < 0.006, (acc, self, j)
 	    got = [(c["overhead"], ";".join(f["symbol"] or f["address"] for f in c["frames"])) for c in j["callchains"]]
 	    want = [(float(c.split("% ", 1)[0]), c.split("% ", 1)[1]) for c in chains]
 	    assert [g[1] for g in got] == [w[1] for w in want], (got, want)
