@@ -98,12 +98,41 @@ test_expect_success 'a baseline that cannot be used fails (125) before the comma
 	grep -q "^mperf stat: baseline .bad.json.: not JSON (at byte 1)$" err
 '
 
+test_expect_success '--baseline-cmd: runs alternate, baseline first; warm-ups before, uncounted' '
+	cat >log.sh <<-\EOF &&
+	#!/bin/sh
+	echo "$1" >>runs.log
+	EOF
+	chmod +x log.sh &&
+	"$MPERF" stat --json -r 3 --warmup 2 -e task-clock --baseline-cmd "./log.sh old" -o alt.json -- ./log.sh new &&
+	test "$(tr "\n" " " <runs.log)" = "old new old new old new old new old new " &&
+	python3 -c "
+import json
+d = json.load(open(\"alt.json\"))
+b = d[\"baseline\"]
+assert b[\"file\"] == \"./log.sh old\" and b[\"events\"][0][\"baseline-runs\"] == 3 and d[\"runs\"] == 3, b
+assert len(d[\"events\"][0][\"counter-values\"]) == 3
+"
+'
+
+test_expect_success '--baseline-cmd: a failing baseline run ends stat with its status' '
+	printf "#!/bin/sh\nexit 7\n" >fail7.sh &&
+	chmod +x fail7.sh &&
+	test_expect_code 7 "$MPERF" stat -r 3 -e task-clock --baseline-cmd ./fail7.sh true 2>err &&
+	grep -q "^mperf stat: --baseline-cmd.s run 1 of 3: the command exited with status 7: stopped$" err &&
+	! grep -q "Performance counter stats" err
+'
+
 test_expect_success 'usage: --alpha out of range, --baseline with -x' '
 	test_expect_code 129 "$MPERF" stat --alpha 0 --baseline huge5.json true 2>err &&
 	grep -q "invalid --alpha .0." err &&
 	test_expect_code 129 "$MPERF" stat --alpha 1.5 true 2>/dev/null &&
 	test_expect_code 129 "$MPERF" stat -x, --baseline huge5.json true 2>err &&
-	grep -q "no -x form" err
+	grep -q "no -x form" err &&
+	test_expect_code 129 "$MPERF" stat --baseline huge5.json --baseline-cmd true true 2>/dev/null &&
+	test_expect_code 129 "$MPERF" stat --baseline-cmd " " true 2>/dev/null &&
+	test_expect_code 129 "$MPERF" stat --warmup -1 true 2>/dev/null &&
+	test_expect_code 129 "$MPERF" stat --warmup 2 -a 2>/dev/null
 '
 
 test_done

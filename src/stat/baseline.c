@@ -92,6 +92,27 @@ void stat_baseline__release(struct stat_baseline *b)
 	b->nr_events = 0;
 }
 
+int stat_baseline__from_runs(struct stat_baseline *b, const struct stat_runs *s)
+{
+	memset(b, 0, sizeof(*b));
+	b->nr_events = s->nr_events;
+	for (size_t i = 0; i < s->nr_events; i++) {
+		struct stat_base_event *be = &b->ev[i];
+
+		snprintf(be->name, sizeof(be->name), "%s", s->ev[i].name);
+		if (!s->ev[i].supported || !s->runs)
+			continue;
+		be->v = calloc((size_t)s->runs, sizeof(*be->v));
+		if (!be->v) {
+			stat_baseline__release(b);
+			return -ENOMEM;
+		}
+		for (int r = 0; r < s->runs; r++)
+			be->v[be->n++] = stat_runs__value(s, r, i);
+	}
+	return 0;
+}
+
 /* Student's t for a two-sided 95% interval, df degrees of freedom (rounded down: wider). */
 static double t975(double df)
 {

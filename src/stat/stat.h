@@ -93,6 +93,8 @@ struct stat_baseline {
  */
 int stat_baseline__parse(struct stat_baseline *b, const char *text, size_t len, char *why, size_t whylen);
 void stat_baseline__release(struct stat_baseline *b);
+/* The baseline of runs counted here (--baseline-cmd): s's events and every run's values.  0 or -ENOMEM. */
+int stat_baseline__from_runs(struct stat_baseline *b, const struct stat_runs *s);
 
 #define STAT_ALPHA 0.05	/* --alpha's default */
 
