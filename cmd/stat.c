@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "../src/lib/alloc.h"
 #include "../src/lib/err.h"
 #include "../src/record/record.h"
 #include "../src/stat/stat.h"
@@ -24,6 +25,8 @@
  */
 static const char stat_usage[] =
 	"usage: mperf stat [-e list]... [-r n] [-x sep | --json] [-o file] [-q] [--] cmd [args]\n"
+	"   or: mperf stat [-e list]... -r n --baseline file [--check] [--alpha p] [--] cmd [args]\n"
+	"   or: mperf stat [-e list]... -r n --baseline-cmd cmd0 [--warmup n] [--check] [--] cmd [args]\n"
 	"   or: mperf stat [-e list]... [options] {-p pid | -t tid | -a | -C cpus} [[--] cmd [args]]\n"
 	"   or: mperf stat -h\n"
 	"\n";
@@ -43,10 +46,23 @@ static const struct cmd_opt stat_opts[] = {
 	  "exit 3 when an event ran less than it was enabled (multiplexed),\n"
 	  "or counted more than the tolerance below a like event (the\n"
 	  "workload's own failure wins: see --check-status)" },
-	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT",
+	  "how far like events may differ, and how far a mean may move\n"
+	  "from --baseline's (default: 5)" },
 	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
 	  "exit N (1 to 124) when the check fails, instead of 3: one the\n"
 	  "workload never exits with, to tell the two apart" },
+	{ 'B', 0, "baseline", CMD_ARG_REQUIRED, "FILE",
+	  "compare each event with FILE, a previous stat --json -r N:\n"
+	  "the change of the mean, its 95% interval and a two-sided\n"
+	  "Mann-Whitney U p-value; --check fails on a change beyond the\n"
+	  "tolerance at p below --alpha" },
+	{ 'b', 0, "baseline-cmd", CMD_ARG_REQUIRED, "CMD",
+	  "as --baseline, the baseline counted here: CMD (split at spaces,\n"
+	  "no shell) runs before each run of the command, alternately" },
+	{ 'W', 0, "warmup", CMD_ARG_REQUIRED, "N",
+	  "first run each command N times, alternately, uncounted" },
+	{ 'A', 0, "alpha", CMD_ARG_REQUIRED, "P", "the significance level of --baseline's test (default: 0.05)" },
 	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
 	  "count running processes, all their threads (until they exit,\n"
 	  "CMD ends, or SIGINT/SIGTERM)" },
@@ -72,6 +88,13 @@ struct stat_args {
 	int check_status;
 	bool check, quiet, verbose;
 	const char *output;
+	const char *baseline;	/* --baseline FILE, read before the first run into base */
+	const char *baseline_cmd;	/* --baseline-cmd CMD, its words in base_argv */
+	char **base_argv;
+	long warmup;
+	struct stat_baseline base;
+	struct stat_compare cmp;
+	double alpha;
 	struct cmd_out out;	/* -o's file, open before the first run */
 	long repeat;
 };
@@ -137,6 +160,24 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		if (cmd_parse_tolerance(arg, &a->tolerance))
 			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
 		break;
+	case 'B':
+		a->baseline = arg;
+		break;
+	case 'b':
+		a->baseline_cmd = arg;
+		break;
+	case 'W':
+		errno = 0;
+		a->warmup = strtol(arg, &end, 10);
+		if (*end || errno || a->warmup < 0 || a->warmup > 1000000)
+			return usage_error("invalid --warmup count '%s'", arg);
+		break;
+	case 'A':
+		errno = 0;
+		a->alpha = strtod(arg, &end);
+		if (end == arg || *end || errno || !(a->alpha > 0 && a->alpha < 1))
+			return usage_error("invalid --alpha '%s' (a probability, above 0 and below 1)", arg);
+		break;
 	case 'Z':
 		if (cmd_parse_check_status(arg, &a->check_status))
 			return usage_error("invalid --check-status '%s' (an exit status, 1 to 124)", arg);
@@ -181,6 +222,20 @@ static int check_runs(const struct stat_runs *s, double tolerance, struct check_
 	return stat__check(ev, s->nr_events, tolerance, found);
 }
 
+/* --check on --baseline's comparison: a finding per event flagged. */
+static int check_baseline(const struct stat_compare *c, const struct stat_runs *s, struct check_findings *found)
+{
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct stat_change *e = &c->ev[i];
+
+		if (e->flagged)
+			check_findings__add(found, "check: event '%s' changed by %+.2f%% (95%% interval %+.2f%% to %+.2f%%) from '%s': beyond %g%%, p=%.2g < %g",
+					    s->ev[i].name, e->change_pct, e->ci_lo_pct, e->ci_hi_pct, c->file,
+					    c->tolerance, e->p, c->alpha);
+	}
+	return c->nr_flagged;
+}
+
 /*
  * The counts of the runs into a->out (or standard error), and the exit
  * status: the workload's, a->check_status for a failed --check, or the
@@ -195,8 +250,20 @@ static int stat_output(struct stat_args *a, const struct count_result *res, stru
 	int ret, failed = 0;
 
 	ret = runs->has_workload || a->o.argv ? workload_status(res->wait_status) : 0;
+	if (a->baseline || a->baseline_cmd) {
+		int err = stat__compare(runs, &a->base, &a->cmp);
+
+		if (err) {
+			cmd_error("stat", "cannot compare with '%s': %s", a->cmp.file,
+				  err == -E2BIG ? "too many runs for the test" : strerror(-err));
+			return err;
+		}
+		a->po.cmp = &a->cmp;
+	}
 	if (a->check) {
 		failed = check_runs(runs, a->tolerance, &found);
+		if (a->baseline || a->baseline_cmd)
+			failed += check_baseline(&a->cmp, runs, &found);
 		a->po.check = &found;
 		a->po.tolerance = a->tolerance;
 		if (a->po.format != STAT_JSON || a->out.f)
@@ -229,27 +296,84 @@ static int stat_output(struct stat_args *a, const struct count_result *res, stru
 	return ret;
 }
 
+/* How a run's workload ended, in words and number, for the error lines. */
+#define HOW(status) (status) > 128 ? "was killed by signal" : "exited with status", \
+		    (status) > 128 ? (status) - 128 : (status)
+
+/*
+ * One uncounted run (--warmup), or one of --baseline-cmd's, into res:
+ * 0, or the status that ends stat (said here): the command could not run,
+ * failed, or a signal stopped the count.
+ */
+static int side_run(struct stat_args *a, char *const *argv, struct count_result *res, const char *what, long r, long n)
+{
+	struct count_opts o = a->o;
+	int ret, status;
+
+	o.argv = argv;
+	ret = record__count(&o, res);
+	if (ret < 0)
+		return cmd_exec_status(res->exec_errno, ret);
+	if (res->stop_signal)
+		return 128 + res->stop_signal;
+	status = workload_status(res->wait_status);
+	if (status)
+		cmd_error("stat", "%s run %ld of %ld: the command %s %d: stopped", what, r + 1, n, HOW(status));
+	return status;
+}
+
+/* --warmup: each command a->warmup times, alternately, the counts dropped. */
+static int warm_up(struct stat_args *a, struct count_result *res)
+{
+	int ret;
+
+	for (long w = 0; w < a->warmup; w++) {
+		if (a->base_argv && (ret = side_run(a, a->base_argv, res, "--baseline-cmd's warm-up", w, a->warmup)))
+			return ret;
+		if ((ret = side_run(a, a->o.argv, res, "warm-up", w, a->warmup)))
+			return ret;
+	}
+	return 0;
+}
+
+/* --baseline-cmd's run r, before the command's: its counts into base.  0, or the status that ends stat. */
+static int base_run(struct stat_args *a, struct count_result *res, struct stat_runs *base, long r)
+{
+	int ret = side_run(a, a->base_argv, res, "--baseline-cmd's", r, a->repeat);
+
+	if (!ret && stat_runs__add(base, res)) {
+		cmd_error("stat", "out of memory");
+		ret = -ENOMEM;
+	}
+	return ret;
+}
+
 /*
  * Count a->repeat runs, then say them.  A run that fails (its workload
  * exits non-zero or is killed) ends the runs, and is not averaged in
  * unless it is the first: the counts are of the runs that succeeded, the
- * failure is said, and the status is the failed run's.
+ * failure is said, and the status is the failed run's.  With
+ * --baseline-cmd, its runs alternate with the command's, first; one that
+ * fails ends stat with its status, nothing counted said.
  */
 static int stat_run(struct stat_args *a)
 {
 	struct count_result *res = calloc(1, sizeof(*res));
-	struct stat_runs *runs = calloc(1, sizeof(*runs));
+	struct stat_runs *runs = calloc(1, sizeof(*runs)), *base = calloc(1, sizeof(*base));
 	int ret = 0;
 
-	if (!res || !runs) {
-		free(res);
-		free(runs);
+	if (!res || !runs || !base) {
+		ret = -ENOMEM;
 		cmd_error("stat", "out of memory");
-		return -ENOMEM;
+		goto out;
 	}
+	if ((ret = warm_up(a, res)))
+		goto out;
 	for (long r = 0; r < a->repeat; r++) {
 		int status;
 
+		if (a->base_argv && (ret = base_run(a, res, base, r)))
+			goto out;
 		ret = record__count(&a->o, res);
 		if (ret < 0) {
 			/* Said by record__count; the shell's codes when the command could not be run. */
@@ -260,23 +384,86 @@ static int stat_run(struct stat_args *a)
 		status = res->has_workload && !res->stop_signal ? workload_status(res->wait_status) : 0;
 		if (status && r) {
 			cmd_error("stat", "run %ld of %ld: the workload %s %d: stopped; the counts are of the %ld run%s before it",
-				  r + 1, a->repeat, status > 128 ? "was killed by signal" : "exited with status",
-				  status > 128 ? status - 128 : status, r, r > 1 ? "s" : "");
+				  r + 1, a->repeat, HOW(status), r, r > 1 ? "s" : "");
 			break;
 		}
-		stat_runs__add(runs, res);
+		if (stat_runs__add(runs, res)) {
+			cmd_error("stat", "out of memory");
+			ret = -ENOMEM;
+			goto out;
+		}
 		if (status && a->repeat > 1)
 			cmd_error("stat", "run 1 of %ld: the workload %s %d: stopped; the counts are of that run",
-				  a->repeat, status > 128 ? "was killed by signal" : "exited with status",
-				  status > 128 ? status - 128 : status);
+				  a->repeat, HOW(status));
 		if (res->stop_signal || status)
 			break;
 	}
+	if (a->base_argv && (ret = stat_baseline__from_runs(&a->base, base))) {
+		cmd_error("stat", "out of memory");
+		goto out;
+	}
 	ret = stat_output(a, res, runs);
 out:
+	if (runs)
+		stat_runs__release(runs);
+	if (base)
+		stat_runs__release(base);
 	free(res);
 	free(runs);
+	free(base);
 	return ret;
+}
+
+/* --baseline-cmd's words, split at blanks (no shell: both commands are counted alike). */
+static int split_baseline_cmd(struct stat_args *a)
+{
+	size_t n = 0, alloc = 0;
+	char *copy = strdup(a->baseline_cmd), *save = NULL;
+
+	for (char *w = copy ? strtok_r(copy, " \t", &save) : NULL; w; w = strtok_r(NULL, " \t", &save)) {
+		if (ALLOC_GROW(a->base_argv, n + 2, alloc))
+			break;
+		a->base_argv[n++] = w;
+		a->base_argv[n] = NULL;
+	}
+	if (!copy || !n) {
+		free(copy);
+		free(a->base_argv);
+		a->base_argv = NULL;
+		return copy ? usage_error("%s", "--baseline-cmd is empty") : (cmd_error("stat", "out of memory"), -ENOMEM);
+	}
+	return 0;
+}
+
+/* --baseline's document, read before the first run: a file that cannot be used fails now. */
+static int load_baseline(struct stat_args *a)
+{
+	FILE *f = fopen(a->baseline, "r");
+	char *text = NULL, why[256] = "";
+	size_t len = 0, alloc = 0, n;
+	int ret;
+
+	if (!f) {
+		cmd_error("stat", "cannot open baseline '%s': %s", a->baseline, strerror(errno));
+		return EXIT_MPERF;
+	}
+	do {
+		if (ALLOC_GROW(text, len + 65536, alloc)) {
+			fclose(f);
+			free(text);
+			cmd_error("stat", "out of memory");
+			return -ENOMEM;
+		}
+		n = fread(text + len, 1, 65536, f);
+		len += n;
+	} while (n == 65536);
+	ret = ferror(f) ? -EIO : stat_baseline__parse(&a->base, text, len, why, sizeof(why));
+	fclose(f);
+	free(text);
+	if (!ret)
+		return 0;
+	cmd_error("stat", "baseline '%s': %s", a->baseline, ret == -EINVAL ? why : strerror(-ret));
+	return EXIT_MPERF;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -291,7 +478,7 @@ int cmd_stat(int argc, char **argv)
 		cmd_error("stat", "out of memory");
 		return -ENOMEM;
 	}
-	*a = (struct stat_args){ .po = { .format = STAT_TEXT, .sep = "," }, .tolerance = STAT_CHECK_TOLERANCE,
+	*a = (struct stat_args){ .po = { .format = STAT_TEXT, .sep = "," }, .tolerance = STAT_CHECK_TOLERANCE, .alpha = STAT_ALPHA,
 				 .check_status = STAT_EXIT_CHECK, .repeat = 1 };
 	if ((ret = cmd_options_parse(&parse, &stat_options, argc, argv, a)) != CMD_OPTS_OK)
 		goto out;
@@ -303,6 +490,24 @@ int cmd_stat(int argc, char **argv)
 		ret = usage_error("%s", "-r needs a command to repeat");
 		goto out;
 	}
+	if ((a->baseline || a->baseline_cmd) && a->po.format == STAT_CSV) {
+		ret = usage_error("%s", "--baseline's comparison has no -x form: use --json");
+		goto out;
+	}
+	if (a->baseline && a->baseline_cmd) {
+		ret = usage_error("%s", "--baseline and --baseline-cmd: one baseline at a time");
+		goto out;
+	}
+	if ((a->baseline_cmd || a->warmup) && optind >= argc) {
+		ret = usage_error("%s", "--baseline-cmd and --warmup need a command to run");
+		goto out;
+	}
+	if (a->baseline_cmd && (ret = split_baseline_cmd(a)))
+		goto out;
+	if (a->baseline && (ret = load_baseline(a)))
+		goto out;
+	a->cmp = (struct stat_compare){ .file = a->baseline ? a->baseline : a->baseline_cmd, .tolerance = a->tolerance,
+					.alpha = a->alpha };
 	if (!a->nr_events && record__parse_events(STAT_DEFAULT_EVENTS, a->events, RECORD_MAX_EVENTS, &a->nr_events) < 0) {
 		ret = EXIT_MPERF;
 		goto out;
@@ -326,6 +531,10 @@ int cmd_stat(int argc, char **argv)
 	ret = stat_run(a);
 out:
 	cmd_out_close("stat", &a->out, false);
+	stat_baseline__release(&a->base);
+	if (a->base_argv)
+		free(a->base_argv[0]);
+	free(a->base_argv);
 	free(a);
 	return ret;
 }

@@ -75,11 +75,11 @@ _mperf()
 			COMPREPLY=($(compgen -P "$head" -W "$(_mperf_events "$mperf")" -- "$last"))
 			return 0
 			;;
-		-o|--output)
+		-o|--output|--baseline)
 			COMPREPLY=($(compgen -f -- "$cur"))
 			return 0
 			;;
-		-p|--pid|-t|--tid|-F|--freq|-c|--count|-m|--mmap-pages|-C|--cpu|--filter)
+		-p|--pid|-t|--tid|-F|--freq|-c|--count|-m|--mmap-pages|-C|--cpu|--filter|--alpha)
 			return 0
 			;;
 		esac
@@ -87,7 +87,7 @@ _mperf()
 		for ((i = 2; i < COMP_CWORD; i++)); do
 			case ${COMP_WORDS[i]} in
 			--) COMPREPLY=($(compgen -c -- "$cur")); return 0 ;;
-			-e|--event|-o|--output|-p|--pid|-t|--tid|-F|--freq|-c|--count|-m|--mmap-pages|-C|--cpu|--filter)
+			-e|--event|-o|--output|-p|--pid|-t|--tid|-F|--freq|-c|--count|-m|--mmap-pages|-C|--cpu|--filter|--baseline|--alpha)
 				((i++)) ;;
 			-*) ;;
 			*) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;

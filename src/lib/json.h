@@ -25,4 +25,33 @@ void json_set_invocation(const char *version, int argc, char *const *argv);
 void json_head(const char *schema, int version, void (*put)(void *arg, const char *p, size_t n), void *arg);
 void json_fhead(FILE *f, const char *schema, int version);
 
+/*
+ * A JSON text read back (jsonparse.c): for the documents mperf wrote
+ * itself (stat --baseline).  Numbers are doubles; strings are
+ * NUL-terminated UTF-8 (a \u0000 ends them early); an object keeps its
+ * members in order, each with its key.  At most JSON_MAX_DEPTH levels.
+ */
+#define JSON_MAX_DEPTH 64
+
+enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
+
+struct json_value {
+	enum json_type type;
+	double num;		/* a number; 1 or 0 for a bool */
+	char *str;		/* a string */
+	char *key;		/* its name, as an object's member */
+	struct json_value *kid;	/* an array's items, an object's members */
+	size_t nr;
+};
+
+/*
+ * Parse text[0..len) (one value, white space around it) into *out.  0, or
+ * -1 with *where the offset of the first byte that is wrong (-ENOMEM's
+ * case: *where is len + 1).
+ */
+int json_parse(const char *text, size_t len, struct json_value **out, size_t *where);
+void json_free(struct json_value *v);
+/* The member key of obj, NULL when obj is not an object or has none. */
+const struct json_value *json_get(const struct json_value *obj, const char *key);
+
 #endif

@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "../lib/alloc.h"
 #include "../lib/json.h"
 #include "stat.h"
 
@@ -29,8 +31,13 @@ double stat_acc__stddev(const struct stat_acc *a)
 	return sqrt(a->m2 / (a->n - 1) / a->n);
 }
 
-void stat_runs__add(struct stat_runs *s, const struct count_result *r)
+static bool is_clock(const struct perf_event_attr *a);
+
+int stat_runs__add(struct stat_runs *s, const struct count_result *r)
 {
+	size_t stride;
+	double *row;
+
 	if (!s->runs) {
 		s->nr_events = r->nr_events;
 		for (size_t i = 0; i < r->nr_events; i++) {
@@ -41,16 +48,39 @@ void stat_runs__add(struct stat_runs *s, const struct count_result *r)
 		s->has_workload = r->has_workload;
 		s->has_cpu = r->has_cpu;
 	}
-	for (size_t i = 0; i < s->nr_events && i < r->nr_events; i++) {
+	stride = s->nr_events + 1;
+	if (ALLOC_GROW(s->vals, ((size_t)s->runs + 1) * stride, s->vals_alloc))
+		return -ENOMEM;
+	row = s->vals + (size_t)s->runs * stride;
+	for (size_t i = 0; i < s->nr_events; i++) {
+		double v = i < r->nr_events ? r->ev[i].val : 0;
+
+		row[i] = is_clock(&s->ev[i].attr) ? v / 1e6 : v;
+		if (i >= r->nr_events)
+			continue;
 		stat_acc__add(&s->ev[i].val, r->ev[i].val);
 		stat_acc__add(&s->ev[i].ena, (double)r->ev[i].ena);
 		stat_acc__add(&s->ev[i].run, (double)r->ev[i].run);
 		s->ev[i].raw = r->ev[i].raw;
 	}
+	row[s->nr_events] = (double)r->elapsed_ns;
 	stat_acc__add(&s->wall, (double)r->elapsed_ns);
 	s->utime_ns = r->utime_ns;
 	s->stime_ns = r->stime_ns;
 	s->runs++;
+	return 0;
+}
+
+void stat_runs__release(struct stat_runs *s)
+{
+	free(s->vals);
+	s->vals = NULL;
+	s->vals_alloc = 0;
+}
+
+double stat_runs__value(const struct stat_runs *s, int r, size_t i)
+{
+	return s->vals[(size_t)r * (s->nr_events + 1) + i];
 }
 
 void stat__subject(char *buf, size_t len, const struct count_opts *o)
@@ -194,6 +224,74 @@ static int precision(double sd)
 	return (int)lround(ceil(-log10(sd))) + 2;
 }
 
+/* A number as JSON: null for NaN (too few runs). */
+static void json_num(FILE *f, const char *fmt, double v)
+{
+	if (isnan(v))
+		fputs("null", f);
+	else
+		fprintf(f, fmt, v);
+}
+
+/*
+ * --baseline's lines under perf's table: per event the change of the
+ * mean, its 95% interval, the two-sided Mann-Whitney U p-value, and a
+ * mark on the changes beyond the tolerance at p below alpha.
+ */
+static void print_text_compare(FILE *f, const struct stat_runs *s, const struct stat_compare *c)
+{
+	fprintf(f, " Change of the mean against '%s' (95%% interval; p: Mann-Whitney U, two-sided):\n\n", c->file);
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct stat_change *e = &c->ev[i];
+
+		if (!e->matched) {
+			fprintf(f, " %44s  %s\n", "<not in the baseline>", s->ev[i].name);
+			continue;
+		}
+		fprintf(f, " %+9.2f%%", e->change_pct);
+		if (isnan(e->ci_lo_pct))
+			fprintf(f, "  %-22s", "");
+		else
+			fprintf(f, "  [%+8.2f%%, %+8.2f%% ]", e->ci_lo_pct, e->ci_hi_pct);
+		fprintf(f, "  p=%-8.2g %s (%zu vs %zu runs)", e->p, s->ev[i].name, e->base_n, e->n);
+		if (e->flagged)
+			fprintf(f, "  # changed: beyond %g%% at p < %g", c->tolerance, c->alpha);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void print_json_compare(FILE *f, const struct stat_runs *s, const struct stat_compare *c)
+{
+	if (!c) {
+		fprintf(f, ", \"baseline\": null");
+		return;
+	}
+	fprintf(f, ", \"baseline\": {\"file\": ");
+	json_fputs(f, c->file);
+	fprintf(f, ", \"test\": \"mann-whitney-u-two-sided\", \"interval-pct\": 95, \"alpha\": %g, \"tolerance-pct\": %g, \"flagged\": %d, \"events\": [",
+		c->alpha, c->tolerance, c->nr_flagged);
+	for (size_t i = 0; i < s->nr_events; i++) {
+		const struct stat_change *e = &c->ev[i];
+
+		fprintf(f, "%s\n  {\"index\": %zu, \"event\": ", i ? "," : "", i);
+		json_fputs(f, s->ev[i].name);
+		fprintf(f, ", \"matched\": %s", e->matched ? "true" : "false");
+		if (e->matched) {
+			fprintf(f, ", \"baseline-runs\": %zu, \"baseline-mean\": %.6f, \"mean\": %.6f, \"change-pct\": ",
+				e->base_n, e->base_mean, e->mean);
+			json_num(f, "%.4f", e->change_pct);
+			fprintf(f, ", \"interval-low-pct\": ");
+			json_num(f, "%.4f", e->ci_lo_pct);
+			fprintf(f, ", \"interval-high-pct\": ");
+			json_num(f, "%.4f", e->ci_hi_pct);
+			fprintf(f, ", \"p-value\": %.6g, \"flagged\": %s", e->p, e->flagged ? "true" : "false");
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "\n]}");
+}
+
 static void print_text(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p)
 {
 	double wall = s->wall.mean / 1e9;
@@ -220,6 +318,8 @@ static void print_text(FILE *f, const struct stat_runs *s, const struct stat_pri
 			fprintf(f, "  ( +-%6.2f%% )", noise_pct(&s->wall));
 	}
 	fprintf(f, "\n\n");
+	if (p->cmp)
+		print_text_compare(f, s, p->cmp);
 }
 
 static void print_csv(FILE *f, const struct stat_runs *s, const char *sep)
@@ -264,6 +364,11 @@ static void print_json(FILE *f, const struct stat_runs *s, const struct stat_pri
 	stat__check_json(f, p->check, p->tolerance);
 	fprintf(f, ", \"runs\": %d, \"elapsed-ns\": %.0f, \"elapsed-stddev-ns\": %.0f", s->runs, s->wall.mean,
 		stat_acc__stddev(&s->wall));
+	fprintf(f, ", \"elapsed-ns-values\": [");
+	for (int r = 0; r < s->runs; r++)
+		fprintf(f, "%s%.0f", r ? ", " : "", stat_runs__value(s, r, s->nr_events));
+	fputc(']', f);
+	print_json_compare(f, s, p->cmp);
 	if (s->has_workload)
 		fprintf(f, ", \"user-ns\": %llu, \"sys-ns\": %llu", (unsigned long long)s->utime_ns,
 			(unsigned long long)s->stime_ns);
@@ -288,7 +393,15 @@ static void print_json(FILE *f, const struct stat_runs *s, const struct stat_pri
 			fprintf(f, ", \"metric-value\": %.6f, \"metric-unit\": ", v);
 			json_fputs(f, unit);
 		}
-		fputc('}', f);
+		/* Every run's value, as counter-value shows their mean (what --baseline reads). */
+		fprintf(f, ", \"counter-values\": ");
+		if (!counted(e)) {
+			fprintf(f, "null}");
+			continue;
+		}
+		for (int r = 0; r < s->runs; r++)
+			fprintf(f, "%s%.6f", r ? ", " : "[", stat_runs__value(s, r, i));
+		fprintf(f, "%s}", s->runs ? "]" : "[]");
 	}
 	fprintf(f, "\n]}\n");
 }

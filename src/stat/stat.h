@@ -36,6 +36,9 @@ struct stat_runs {
 	uint64_t utime_ns, stime_ns;	/* the last run's workload */
 	bool has_workload, has_cpu;
 	int runs;
+	/* Every run's values: run r's event i (as shown: msec for a clock) at [r * (nr_events + 1) + i], its elapsed ns after them. */
+	double *vals;
+	size_t vals_alloc;
 };
 
 enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
@@ -49,14 +52,18 @@ struct stat_print_opts {
 	int workload_status;	/* the status of the last run made's workload, -1 when none ran */
 	const struct check_findings *check;	/* --check's findings, NULL without --check */
 	double tolerance;
+	const struct stat_compare *cmp;	/* --baseline's comparison, or NULL */
 };
 
 void stat_acc__add(struct stat_acc *a, double v);
 /* perf's stddev of the mean: sqrt(variance / n); 0 under two runs. */
 double stat_acc__stddev(const struct stat_acc *a);
 
-/* Add one run (the first one sets the events). */
-void stat_runs__add(struct stat_runs *s, const struct count_result *r);
+/* Add one run (the first one sets the events).  0, or -ENOMEM (the run not added). */
+int stat_runs__add(struct stat_runs *s, const struct count_result *r);
+void stat_runs__release(struct stat_runs *s);
+/* Run r's value of event i as shown (msec for a clock), i == nr_events its elapsed ns. */
+double stat_runs__value(const struct stat_runs *s, int r, size_t i);
 
 /*
  * The subject of perf's header line, in buf: 'system wide', 'CPU(s) 0-1',
@@ -66,6 +73,51 @@ void stat__subject(char *buf, size_t len, const struct count_opts *o);
 
 /* Print s in p's format.  0, or -errno of a failed write (not logged). */
 int stat__print(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p);
+
+/* ---- --baseline: this stat's runs against a previous document's ---- */
+
+/* The runs of a previous `stat --json -r N` (its per-run "counter-values"). */
+struct stat_baseline {
+	size_t nr_events;
+	struct stat_base_event {
+		char name[128];
+		double *v;	/* every run's value, as shown */
+		size_t n;
+	} ev[RECORD_MAX_EVENTS];
+};
+
+/*
+ * Read a mperf-stat/1 document from text[0..len) into b.  0, or -EINVAL
+ * with the reason in why (not a JSON document, another schema, a version
+ * too new, no per-run values: made by an mperf before them), -ENOMEM.
+ */
+int stat_baseline__parse(struct stat_baseline *b, const char *text, size_t len, char *why, size_t whylen);
+void stat_baseline__release(struct stat_baseline *b);
+/* The baseline of runs counted here (--baseline-cmd): s's events and every run's values.  0 or -ENOMEM. */
+int stat_baseline__from_runs(struct stat_baseline *b, const struct stat_runs *s);
+
+#define STAT_ALPHA 0.05	/* --alpha's default */
+
+/* One event's change against the baseline's event of the same name. */
+struct stat_change {
+	bool matched;		/* the baseline counted an event of this name */
+	size_t base_n, n;	/* the runs of each side */
+	double base_mean, mean;
+	double change_pct;	/* (mean - base_mean) / base_mean, in percent */
+	double ci_lo_pct, ci_hi_pct;	/* its 95% interval (Welch), NAN under two runs a side */
+	double p;		/* Mann-Whitney U, two-sided */
+	bool flagged;		/* |change| beyond the tolerance and p below alpha */
+};
+
+struct stat_compare {
+	const char *file;
+	double tolerance, alpha;
+	struct stat_change ev[RECORD_MAX_EVENTS];	/* by s's event index */
+	int nr_flagged;
+};
+
+/* Compare s's events with b's, into c (c->file, tolerance and alpha set by the caller).  0, or -ENOMEM, or -E2BIG: too many runs for the test. */
+int stat__compare(const struct stat_runs *s, const struct stat_baseline *b, struct stat_compare *c);
 
 /* ---- --check (record, report, stat) ---- */
 

@@ -221,6 +221,7 @@ int main(void)
 	   "JSON: an unsupported event is there, by index");
 	free(out);
 	free(r);
+	stat_runs__release(s);
 	free(s);
 	test_check();
 	/* The one JSON escaping: quotes, backslashes, control bytes; UTF-8 and the rest as they are. */
