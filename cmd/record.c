@@ -202,6 +202,28 @@ static int parse_comp_level(const char *arg, int *level)
 }
 
 /*
+ * -k/--clockid CLOCK: perf's name or alias of a clock (CLOCK_ before it
+ * and any case too), or its number; given once, as perf takes it.
+ */
+static int parse_clockid(const char *arg, struct record_opts *o)
+{
+	char *end;
+	long v;
+
+	if (o->use_clockid)
+		return usage_error("-k/--clockid given twice: '%s'", arg);
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (*arg && !*end && !errno && v >= INT_MIN && v <= INT_MAX)
+		o->clockid = (int)v;
+	else if (pd_clock_parse(arg, &o->clockid))
+		return usage_error("unknown clockid '%s' for -k/--clockid (monotonic, monotonic_raw, realtime, "
+				   "boottime, tai, or a number)", arg);
+	o->use_clockid = true;
+	return 0;
+}
+
+/*
  * --call-graph MODE[,ARGS]: fp is frame-pointer call chains (what -g
  * records); dwarf[,SIZE] copies SIZE bytes of the user stack (perf's
  * 8192 by default; rounded up to 8, at most 65528, as perf takes it) and
@@ -360,6 +382,9 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'n', 0, "namespaces", CMD_ARG_NONE, NULL, "record namespace information" },
 	{ 'i', 0, "no-inherit", CMD_ARG_NONE, NULL, "do not follow the workload's children" },
 	{ 'T', 'T', "timestamp", CMD_ARG_NONE, NULL, "sample times, also --per-thread" },
+	{ 'k', 'k', "clockid", CMD_ARG_REQUIRED, "CLOCK",
+	  "sample times from CLOCK: monotonic, monotonic_raw,\n"
+	  "realtime, boottime, tai (mono, raw, real, boot), or a number" },
 	{ 'N', 'N', "no-buildid-cache", CMD_ARG_NONE, NULL,
 	  "do not add the DSOs the samples hit to the build-id\n"
 	  "cache (~/.debug), which record fills as it ends" },
@@ -367,7 +392,7 @@ static const struct cmd_opt record_opts_table[] = {
 	  "exit 3 when an event lost samples, was throttled, ran less than\n"
 	  "enabled, or is more than the tolerance below a like event\n"
 	  "(the workload's own failure wins: see --check-status)" },
-	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'y', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
 	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
 	  "exit N (1 to 124) when the check fails, instead of 3: one the\n"
 	  "workload never exits with, to tell the two apart" },
@@ -510,6 +535,8 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		a->check = true;
 		break;
 	case 'k':
+		return parse_clockid(arg, o);
+	case 'y':
 		if (cmd_parse_tolerance(arg, &a->tolerance))
 			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
 		break;

@@ -145,6 +145,8 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 	 */
 	a->enable_on_exec = t->traces_workload && !o->delay_ms;
 	a->sample_id_all = 1;
+	a->use_clockid = o->use_clockid;
+	a->clockid = o->use_clockid ? o->clockid : 0;
 	if (member) {
 		/* A group member is enabled and disabled, and scheduled, with its leader. */
 		a->disabled = 0;

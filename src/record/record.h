@@ -183,6 +183,12 @@ struct record_opts {
 	bool sample_time;	/* -T: samples carry their time even --per-thread */
 	bool no_buildid_cache;	/* -N: leave perf's build-id cache (~/.debug) alone */
 	/*
+	 * -k/--clockid: every event's times from this clock (use_clockid),
+	 * and the CLOCKID and CLOCK_DATA features that say which, as perf.
+	 */
+	bool use_clockid;
+	int clockid;
+	/*
 	 * The target, as perf's: none is the workload (and its children);
 	 * -p and -t tasks already running (the workload, if any, only says how
 	 * long to record); -a or -C every task on all or some CPUs.

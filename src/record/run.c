@@ -385,7 +385,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		err = -errno;
 		goto out;
 	}
-	if ((err = evlist__add_to(&el, res, d.w)) || (err = features__write(d.w, o->cmd_argc, o->cmd_argv)) ||
+	if ((err = evlist__add_to(&el, res, d.w)) || (err = features__write(d.w, o)) ||
 	    (err = evlist__write_groups(o, d.w)) || (err = tracing__write(&tr, d.w)))
 		goto out;
 	if ((err = compress_setup(&d, o)) || (err = pdw__begin_data(d.w)) ||

@@ -1,0 +1,70 @@
+#!/bin/bash
+# perf record's attr options, set as perf 6.1 sets them: perf evlist -v of
+# mperf's file and of perf's of the same command print the same attrs.
+# -k/--clockid also writes the CLOCKID and CLOCK_DATA features perf writes,
+# and the samples' times come from that clock.
+
+. "$(dirname "$0")/lib.sh"
+
+# same_attrs ARGS...: record `ARGS -- true` with both; perf evlist -v of the two files agree.
+same_attrs () {
+	"$PERF" record -q -o p.data "$@" -- true >/dev/null 2>&1 &&
+	"$MPERF" record -q -o m.data "$@" -- true >/dev/null 2>&1 &&
+	"$PERF" evlist -v -i p.data 2>/dev/null | sed "s/^cpu-clock:ppp:/cycles:P:/" >perf.attrs &&
+	"$PERF" evlist -v -i m.data 2>/dev/null | sed "s/^cpu-clock:ppp:/cycles:P:/" >mperf.attrs &&
+	test -s perf.attrs &&
+	diff -u perf.attrs mperf.attrs
+}
+
+test_expect_success PERF '-k: the attrs of perf'"'"'s, for each clock name and alias' '
+	for c in monotonic monotonic_raw realtime boottime tai mono raw real boot CLOCK_MONOTONIC 7; do
+		same_attrs -k "$c" || { echo "# -k $c"; exit 1; }
+	done &&
+	grep -q "use_clockid: 1" mperf.attrs && grep -q "clockid: 7" mperf.attrs
+'
+
+test_expect_success PERF '-k on -a: every event, the tracking dummy too' '
+	same_attrs -a -k boottime &&
+	test "$(grep -c "use_clockid: 1.*clockid: 7" mperf.attrs)" = 2
+'
+
+test_expect_success '-k: the CLOCKID and CLOCK_DATA features; neither without it' '
+	"$MPERF" record -q -k realtime -o m.data -- true &&
+	"$MPERF" report --header-only -i m.data >hdr &&
+	grep -q "^# clockid frequency: [0-9]* MHz$" hdr &&
+	grep -q "^# clockid: realtime (0)$" hdr &&
+	grep -q "^# reference time: .* (TOD) = [0-9]*\.[0-9]* (realtime)$" hdr &&
+	"$MPERF" record -q -o n.data -- true &&
+	"$MPERF" report --header-only -i n.data >nhdr &&
+	grep "^# missing features: .* CLOCKID .* CLOCK_DATA " nhdr &&
+	! grep "clockid\|reference time" nhdr
+'
+
+test_expect_success PERF '-k: perf reads the features as mperf does, and its own file has the same' '
+	"$PERF" report --header-only -i m.data 2>/dev/null | grep -E "^# (clockid|reference time|missing)" >perf.hdr &&
+	grep -E "^# (clockid|reference time|missing)" hdr >mperf.hdr &&
+	test_line_count = 4 perf.hdr &&
+	diff -u perf.hdr mperf.hdr &&
+	"$PERF" record -q -k realtime -o p.data -- true >/dev/null 2>&1 &&
+	"$PERF" report --header-only -i p.data 2>/dev/null | grep "^# missing features" >p.missing &&
+	grep "^# missing features" hdr | diff -u p.missing -
+'
+
+test_expect_success '-k realtime: the samples'"'"' times are the time of day' '
+	before=$(date +%s) &&
+	"$MPERF" record -q -k realtime -e cpu-clock -o m.data -- "$NOPLOOP" 0.3 &&
+	after=$(date +%s) &&
+	"$MPERF" script -F time -i m.data | tr -d ": " >times &&
+	test "$(wc -l <times)" -gt 0 &&
+	awk -v lo="$before" -v hi="$((after + 1))" "\$1 < lo || \$1 > hi { print \"# out of range: \" \$1; bad = 1 } END { exit bad }" times
+'
+
+test_expect_success '-k: an unknown clock, or -k twice, is a usage error' '
+	test_expect_code 129 "$MPERF" record -k sundial -o x.data -- true 2>e1 &&
+	grep -q "unknown clockid .sundial. for -k/--clockid" e1 &&
+	test_expect_code 129 "$MPERF" record -k mono --clockid=raw -o x.data -- true 2>e2 &&
+	grep -q "given twice" e2 &&
+	! test -e x.data
+'
+
+test_done
