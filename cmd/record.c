@@ -372,9 +372,10 @@ static const struct cmd_opt record_opts_table[] = {
 	  "call chains: fp (frame pointers), or dwarf[,SIZE]: the user\n"
 	  "registers and SIZE bytes of user stack (default 8192, at\n"
 	  "most 65528), unwound by report; lbr is refused" },
-	{ 'R', 0, "user-regs", CMD_ARG_OPTIONAL, "[=REGS]",
+	{ 'U', 0, "user-regs", CMD_ARG_OPTIONAL, "[=REGS]",
 	  "sample user registers (all, or a list: AX,BX,...;\n"
 	  "--user-regs=? lists them)" },
+	{ 'E', 0, "sample-cpu", CMD_ARG_NONE, NULL, "samples say their CPU (CPU in every sample)" },
 	{ 's', 's', "stat", CMD_ARG_NONE, NULL, "per-thread counts: READ records at each thread's exit" },
 	{ 'd', 'd', "data", CMD_ARG_NONE, NULL, "sample data addresses (ADDR, DATA_SRC, data mmaps)" },
 	{ 'W', 'W', "weight", CMD_ARG_NONE, NULL, "sample weights" },
@@ -427,6 +428,7 @@ static bool *record_flag(struct record_opts *o, int id)
 {
 	switch (id) {
 	case 's': return &o->stat;
+	case 'E': return &o->sample_cpu;
 	case 'd': return &o->data_addr;
 	case 'W': return &o->weight;
 	case 'X': return &o->switch_events;
@@ -461,7 +463,7 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case 'G':
 		return parse_call_graph(arg, o);
-	case 'R':
+	case 'U':
 		if ((ret = parse_user_regs(arg, &o->user_regs, &listed_only)))
 			return ret;
 		return listed_only ? CMD_EXIT_OK : 0;

@@ -1,6 +1,7 @@
 #!/bin/bash
-# perf record's attr options, set as perf 6.1 sets them: perf evlist -v of
-# mperf's file and of perf's of the same command print the same attrs.
+# perf record's attr options (-k, --sample-cpu), set as perf 6.1 sets
+# them: perf evlist -v of mperf's file and of perf's of the same command
+# print the same attrs.
 # -k/--clockid also writes the CLOCKID and CLOCK_DATA features perf writes,
 # and the samples' times come from that clock.
 
@@ -65,6 +66,22 @@ test_expect_success '-k: an unknown clock, or -k twice, is a usage error' '
 	test_expect_code 129 "$MPERF" record -k mono --clockid=raw -o x.data -- true 2>e2 &&
 	grep -q "given twice" e2 &&
 	! test -e x.data
+'
+
+test_expect_success PERF '--sample-cpu: the attrs of perf'"'"'s, alone, per thread, with two events' '
+	for o in --sample-cpu "--sample-cpu --per-thread" "--sample-cpu -e cpu-clock,task-clock"; do
+		same_attrs $o || { echo "# $o"; exit 1; }
+	done &&
+	test "$(grep -c "sample_type: IP|TID|TIME|ID|CPU|PERIOD," mperf.attrs)" = 2
+'
+
+test_expect_success '--sample-cpu: every sample says its CPU' '
+	"$MPERF" record -q --sample-cpu -e cpu-clock -o m.data -- "$NOPLOOP" 0.2 &&
+	"$MPERF" script -F cpu -i m.data >cpus &&
+	test "$(wc -l <cpus)" -gt 0 &&
+	! grep -v "^\[[0-9][0-9]*\]" cpus &&
+	"$MPERF" report --stdio -i m.data >r &&
+	grep -q " noploop " r
 '
 
 test_done

@@ -91,7 +91,7 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 	/* perf leaves the time out per thread, where nothing is merged across CPUs, unless -T. */
 	if (!t->per_thread || o->sample_time)
 		a->sample_type |= PERF_SAMPLE_TIME;
-	if (t->has_cpu)
+	if (t->has_cpu || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (o->stat) {
