@@ -376,6 +376,7 @@ static const struct cmd_opt record_opts_table[] = {
 	  "sample user registers (all, or a list: AX,BX,...;\n"
 	  "--user-regs=? lists them)" },
 	{ 'E', 0, "sample-cpu", CMD_ARG_NONE, NULL, "samples say their CPU (CPU in every sample)" },
+	{ 'R', 'R', "raw-samples", CMD_ARG_NONE, NULL, "samples carry their raw data (RAW, with CPU and TIME)" },
 	{ 's', 's', "stat", CMD_ARG_NONE, NULL, "per-thread counts: READ records at each thread's exit" },
 	{ 'd', 'd', "data", CMD_ARG_NONE, NULL, "sample data addresses (ADDR, DATA_SRC, data mmaps)" },
 	{ 'W', 'W', "weight", CMD_ARG_NONE, NULL, "sample weights" },
@@ -429,6 +430,7 @@ static bool *record_flag(struct record_opts *o, int id)
 	switch (id) {
 	case 's': return &o->stat;
 	case 'E': return &o->sample_cpu;
+	case 'R': return &o->raw_samples;
 	case 'd': return &o->data_addr;
 	case 'W': return &o->weight;
 	case 'X': return &o->switch_events;

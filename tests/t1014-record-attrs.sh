@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf record's attr options (-k, --sample-cpu), set as perf 6.1 sets
+# perf record's attr options (-k, --sample-cpu, -R), set as perf 6.1 sets
 # them: perf evlist -v of mperf's file and of perf's of the same command
 # print the same attrs.
 # -k/--clockid also writes the CLOCKID and CLOCK_DATA features perf writes,
@@ -68,15 +68,15 @@ test_expect_success '-k: an unknown clock, or -k twice, is a usage error' '
 	! test -e x.data
 '
 
-test_expect_success PERF '--sample-cpu: the attrs of perf'"'"'s, alone, per thread, with two events' '
-	for o in --sample-cpu "--sample-cpu --per-thread" "--sample-cpu -e cpu-clock,task-clock"; do
+test_expect_success PERF '--sample-cpu, -R: the attrs of perf'"'"'s, alone, per thread, on -a' '
+	for o in --sample-cpu -R "--sample-cpu --per-thread" "-R --per-thread" "-R -a" "-R -e cpu-clock,task-clock"; do
 		same_attrs $o || { echo "# $o"; exit 1; }
 	done &&
-	test "$(grep -c "sample_type: IP|TID|TIME|ID|CPU|PERIOD," mperf.attrs)" = 2
+	test "$(grep -c "sample_type: IP|TID|TIME|ID|CPU|PERIOD|RAW," mperf.attrs)" = 2
 '
 
-test_expect_success '--sample-cpu: every sample says its CPU' '
-	"$MPERF" record -q --sample-cpu -e cpu-clock -o m.data -- "$NOPLOOP" 0.2 &&
+test_expect_success '--sample-cpu, -R: every sample says its CPU; report reads the raw data' '
+	"$MPERF" record -q --sample-cpu -R -e cpu-clock -o m.data -- "$NOPLOOP" 0.2 &&
 	"$MPERF" script -F cpu -i m.data >cpus &&
 	test "$(wc -l <cpus)" -gt 0 &&
 	! grep -v "^\[[0-9][0-9]*\]" cpus &&

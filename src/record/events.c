@@ -93,6 +93,9 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 		a->sample_type |= PERF_SAMPLE_TIME;
 	if (t->has_cpu || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
+	/* -R: perf asks every event, the tracking dummy too, for its raw data, with the CPU and the time. */
+	if (o->raw_samples)
+		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU | PERF_SAMPLE_TIME;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (o->stat) {
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;

@@ -189,6 +189,7 @@ struct record_opts {
 	bool use_clockid;
 	int clockid;
 	bool sample_cpu;	/* --sample-cpu: every sample says its CPU */
+	bool raw_samples;	/* -R: RAW, CPU and TIME in every sample, as perf sets them */
 	/*
 	 * The target, as perf's: none is the workload (and its children);
 	 * -p and -t tasks already running (the workload, if any, only says how
