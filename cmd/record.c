@@ -322,7 +322,10 @@ static int parse_user_regs(const char *arg, uint64_t *mask, bool *listed_only)
 }
 
 /* The classes of options, for the conflicts. */
-enum { REC_FREQ = 1 << 0, REC_COUNT = 1 << 1, REC_QUIET = 1 << 2, REC_VERBOSE = 1 << 3 };
+enum {
+	REC_FREQ = 1 << 0, REC_COUNT = 1 << 1, REC_QUIET = 1 << 2, REC_VERBOSE = 1 << 3,
+	REC_ALL_USER = 1 << 4, REC_ALL_KERNEL = 1 << 5,
+};
 
 static const struct cmd_opt record_opts_table[] = {
 	{ 'e', 'e', "event", CMD_ARG_REQUIRED, "LIST",
@@ -377,6 +380,10 @@ static const struct cmd_opt record_opts_table[] = {
 	  "--user-regs=? lists them)" },
 	{ 'E', 0, "sample-cpu", CMD_ARG_NONE, NULL, "samples say their CPU (CPU in every sample)" },
 	{ 'R', 'R', "raw-samples", CMD_ARG_NONE, NULL, "samples carry their raw data (RAW, with CPU and TIME)" },
+	{ 'u', 0, "all-user", CMD_ARG_NONE, NULL, "every event samples user space only (exclude_kernel)", NULL,
+	  REC_ALL_USER },
+	{ 'b', 0, "all-kernel", CMD_ARG_NONE, NULL, "every event samples the kernel only (exclude_user)", NULL,
+	  REC_ALL_KERNEL },
 	{ 's', 's', "stat", CMD_ARG_NONE, NULL, "per-thread counts: READ records at each thread's exit" },
 	{ 'd', 'd', "data", CMD_ARG_NONE, NULL, "sample data addresses (ADDR, DATA_SRC, data mmaps)" },
 	{ 'W', 'W', "weight", CMD_ARG_NONE, NULL, "sample weights" },
@@ -409,6 +416,7 @@ static const struct cmd_conflict record_conflicts[] = {
 	{ { REC_FREQ }, { REC_COUNT }, 0,
 	  "-F and -c cannot be used together: -F samples at a rate, -c every PERIOD events" },
 	{ { REC_QUIET }, { REC_VERBOSE }, 0, "-q and -v cannot be used together" },
+	{ { REC_ALL_USER }, { REC_ALL_KERNEL }, 0, "--all-user and --all-kernel cannot be used together" },
 };
 
 /* What the options ask for. */
@@ -431,6 +439,8 @@ static bool *record_flag(struct record_opts *o, int id)
 	case 's': return &o->stat;
 	case 'E': return &o->sample_cpu;
 	case 'R': return &o->raw_samples;
+	case 'u': return &o->all_user;
+	case 'b': return &o->all_kernel;
 	case 'd': return &o->data_addr;
 	case 'W': return &o->weight;
 	case 'X': return &o->switch_events;

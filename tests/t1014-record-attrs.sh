@@ -1,7 +1,7 @@
 #!/bin/bash
-# perf record's attr options (-k, --sample-cpu, -R), set as perf 6.1 sets
-# them: perf evlist -v of mperf's file and of perf's of the same command
-# print the same attrs.
+# perf record's attr options (-k, --sample-cpu, -R, --all-user,
+# --all-kernel), set as perf 6.1 sets them: perf evlist -v of mperf's file
+# and of perf's of the same command print the same attrs.
 # -k/--clockid also writes the CLOCKID and CLOCK_DATA features perf writes,
 # and the samples' times come from that clock.
 
@@ -75,6 +75,15 @@ test_expect_success PERF '--sample-cpu, -R: the attrs of perf'"'"'s, alone, per 
 	test "$(grep -c "sample_type: IP|TID|TIME|ID|CPU|PERIOD|RAW," mperf.attrs)" = 2
 '
 
+test_expect_success PERF '--all-user, --all-kernel: the attrs of perf'"'"'s, over modifiers, on -a, in a group' '
+	for o in --all-user --all-kernel "--all-user -e cpu-clock:k" "--all-kernel -e cpu-clock:u" \
+		 "--all-kernel -a" "--all-user -a" "--all-user -e {cpu-clock,task-clock}:S"; do
+		same_attrs $o || { echo "# $o"; exit 1; }
+	done &&
+	test "$(grep -c "exclude_kernel: 1" mperf.attrs)" = 2 &&
+	! grep "exclude_user: 1" mperf.attrs
+'
+
 test_expect_success '--sample-cpu, -R: every sample says its CPU; report reads the raw data' '
 	"$MPERF" record -q --sample-cpu -R -e cpu-clock -o m.data -- "$NOPLOOP" 0.2 &&
 	"$MPERF" script -F cpu -i m.data >cpus &&
@@ -82,6 +91,16 @@ test_expect_success '--sample-cpu, -R: every sample says its CPU; report reads t
 	! grep -v "^\[[0-9][0-9]*\]" cpus &&
 	"$MPERF" report --stdio -i m.data >r &&
 	grep -q " noploop " r
+'
+
+test_expect_success '--all-kernel: kernel samples only; --all-user with it is a usage error' '
+	"$MPERF" record -q --all-kernel -e cpu-clock -o k.data -- "$NOPLOOP" 0.2 &&
+	"$MPERF" report --stdio --sort dso -i k.data | grep "%" >dsos &&
+	test "$(wc -l <dsos)" -gt 0 &&
+	! grep -v "\[kernel" dsos &&
+	test_expect_code 129 "$MPERF" record --all-user --all-kernel -o x.data -- true 2>e &&
+	grep -q "^mperf record: --all-user and --all-kernel cannot be used together$" e &&
+	! test -e x.data
 '
 
 test_done

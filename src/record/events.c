@@ -96,6 +96,11 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 	/* -R: perf asks every event, the tracking dummy too, for its raw data, with the CPU and the time. */
 	if (o->raw_samples)
 		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU | PERF_SAMPLE_TIME;
+	/* --all-user, --all-kernel: over the event's own modifiers, on these two bits only, as perf. */
+	if (o->all_user || o->all_kernel) {
+		a->exclude_kernel = o->all_user;
+		a->exclude_user = o->all_kernel;
+	}
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (o->stat) {
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -248,7 +253,8 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 
 		setup_tracking_dummy(&el->attr[d], o, t);
 		add_side_band(&el->attr[d], o, NULL);
-		snprintf(res->ev[d].name, sizeof(res->ev[d].name), "dummy:HG");
+		/* perf names it from its attr: dummy:HG, dummy:kh with --all-kernel */
+		pd_event_name(&el->attr[d], res->ev[d].name, sizeof(res->ev[d].name));
 		res->ev[d].tracking = true;
 		el->leader[d] = (int)d;
 	} else {

@@ -190,6 +190,8 @@ struct record_opts {
 	int clockid;
 	bool sample_cpu;	/* --sample-cpu: every sample says its CPU */
 	bool raw_samples;	/* -R: RAW, CPU and TIME in every sample, as perf sets them */
+	bool all_user;		/* --all-user: every event excludes the kernel (its other modifiers stay) */
+	bool all_kernel;	/* --all-kernel: every event excludes user space */
 	/*
 	 * The target, as perf's: none is the workload (and its children);
 	 * -p and -t tasks already running (the workload, if any, only says how
