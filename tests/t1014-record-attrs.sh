@@ -29,7 +29,7 @@ test_expect_success PERF '-k on -a: every event, the tracking dummy too' '
 	test "$(grep -c "use_clockid: 1.*clockid: 7" mperf.attrs)" = 2
 '
 
-test_expect_success '-k: the CLOCKID and CLOCK_DATA features; neither without it' '
+test_expect_success SETUP '-k: the CLOCKID and CLOCK_DATA features; neither without it' '
 	"$MPERF" record -q -k realtime -o m.data -- true &&
 	"$MPERF" report --header-only -i m.data >hdr &&
 	grep -q "^# clockid frequency: [0-9]* MHz$" hdr &&
