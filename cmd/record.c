@@ -363,6 +363,9 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
 	  "output file (default: perf.data; an old one becomes FILE.old);\n"
 	  "- writes a pipe-mode stream to standard output" },
+	{ 'w', 0, "timestamp-filename", CMD_ARG_NONE, NULL,
+	  "rename the finished file FILE.YYYYMMDDhhmmssCC (the time\n"
+	  "it ended, to the hundredth of a second), as perf" },
 	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
 	  "sample running processes, all their threads (until they\n"
 	  "exit, CMD ends, or SIGINT/SIGTERM)" },
@@ -441,6 +444,7 @@ static bool *record_flag(struct record_opts *o, int id)
 	case 'R': return &o->raw_samples;
 	case 'u': return &o->all_user;
 	case 'b': return &o->all_kernel;
+	case 'w': return &o->timestamp_filename;
 	case 'd': return &o->data_addr;
 	case 'W': return &o->weight;
 	case 'X': return &o->switch_events;
@@ -592,6 +596,8 @@ static int record_settle(struct record_args *a, int argc, char **argv, const str
 		return ret;
 	if (a->json_summary && !strcmp(a->json_summary, "-") && !strcmp(o->output, "-"))
 		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
+	if (o->timestamp_filename && !strcmp(o->output, "-"))
+		return usage_error("%s", "--timestamp-filename renames a file: not with -o -");
 	if (o->dwarf && o->user_regs && (o->user_regs | RECORD_MINIMAL_REGS) != RECORD_DWARF_REGS && !a->quiet)
 		fprintf(stderr, "warning: --call-graph dwarf may need every user register: with --user-regs, "
 			"ip and sp are added and unwinding may stop early\n");
@@ -638,6 +644,9 @@ static int record_settle(struct record_args *a, int argc, char **argv, const str
 static void record_summary(const struct record_args *a, const struct record_result *res)
 {
 	size_t nr_user = 0;
+	char output[4200];
+
+	snprintf(output, sizeof(output), "%s%s", a->o.output, res->renamed[0] ? ".<timestamp>" : "");
 
 	if (res->size_limited)
 		fprintf(stderr, "[ mperf record: perf size limit reached (%llu KB), stopping session ]\n",
@@ -645,15 +654,18 @@ static void record_summary(const struct record_args *a, const struct record_resu
 	if (!a->quiet) {
 		fprintf(stderr, "[ mperf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)res->wakeups);
+		/* perf says the new name, then the old one with <timestamp> for the date */
+		if (res->renamed[0])
+			fprintf(stderr, "[ mperf record: Dump %s ]\n", res->renamed);
 		if (a->o.comp_level)
 			fprintf(stderr, "[ mperf record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, ratio is %.3f) (%llu samples) ]\n",
-				(double)res->file_size / 1024.0 / 1024.0, a->o.output,
+				(double)res->file_size / 1024.0 / 1024.0, output,
 				(double)res->comp_in / 1024.0 / 1024.0,
 				res->comp_out ? (double)res->comp_in / (double)res->comp_out : 0.0,
 				(unsigned long long)res->samples);
 		else
 			fprintf(stderr, "[ mperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-				(double)res->file_size / 1024.0 / 1024.0, a->o.output,
+				(double)res->file_size / 1024.0 / 1024.0, output,
 				(unsigned long long)res->samples);
 	}
 	for (size_t i = 0; i < res->nr_events; i++)
@@ -716,7 +728,7 @@ static int record_checks(struct record_args *a, const struct record_result *res)
 	}
 	if (a->json_summary) {
 		struct stat_summary s = {
-			.source = "record", .file = a->o.output, .ev = checks, .nr_events = res->nr_events,
+			.source = "record", .file = res->renamed[0] ? res->renamed : a->o.output, .ev = checks, .nr_events = res->nr_events,
 			.samples = res->samples, .lost_records = res->lost_records, .lost_events = res->lost_events,
 			.has_run = true, .elapsed_ns = res->elapsed_ns, .wakeups = res->wakeups,
 			.poll_timeouts = res->timeouts, .fell_back = res->fell_back, .user_only = res->user_only,

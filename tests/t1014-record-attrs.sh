@@ -3,7 +3,8 @@
 # --all-kernel), set as perf 6.1 sets them: perf evlist -v of mperf's file
 # and of perf's of the same command print the same attrs.
 # -k/--clockid also writes the CLOCKID and CLOCK_DATA features perf writes,
-# and the samples' times come from that clock.
+# and the samples' times come from that clock.  --timestamp-filename
+# renames the finished file as perf does.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -101,6 +102,20 @@ test_expect_success '--all-kernel: kernel samples only; --all-user with it is a 
 	test_expect_code 129 "$MPERF" record --all-user --all-kernel -o x.data -- true 2>e &&
 	grep -q "^mperf record: --all-user and --all-kernel cannot be used together$" e &&
 	! test -e x.data
+'
+
+test_expect_success '--timestamp-filename: the finished file renamed, said as perf says it' '
+	"$MPERF" record --timestamp-filename -e cpu-clock -o t.data -- true 2>err &&
+	! test -e t.data &&
+	ls t.data.* >names &&
+	test_line_count = 1 names &&
+	name=$(cat names) &&
+	echo "$name" | grep -q "^t\.data\.[0-9]\{16\}$" &&
+	grep -q "^\[ mperf record: Dump $name \]$" err &&
+	grep -q "^\[ mperf record: Captured and wrote .* t\.data\.<timestamp> (" err &&
+	"$MPERF" report --stdio -i "$name" >/dev/null &&
+	test_expect_code 129 "$MPERF" record --timestamp-filename -o - -- true >/dev/null 2>e &&
+	grep -q "not with -o -" e
 '
 
 test_done
