@@ -202,6 +202,28 @@ static int parse_comp_level(const char *arg, int *level)
 }
 
 /*
+ * -k/--clockid CLOCK: perf's name or alias of a clock (CLOCK_ before it
+ * and any case too), or its number; given once, as perf takes it.
+ */
+static int parse_clockid(const char *arg, struct record_opts *o)
+{
+	char *end;
+	long v;
+
+	if (o->use_clockid)
+		return usage_error("-k/--clockid given twice: '%s'", arg);
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (*arg && !*end && !errno && v >= INT_MIN && v <= INT_MAX)
+		o->clockid = (int)v;
+	else if (pd_clock_parse(arg, &o->clockid))
+		return usage_error("unknown clockid '%s' for -k/--clockid (monotonic, monotonic_raw, realtime, "
+				   "boottime, tai, or a number)", arg);
+	o->use_clockid = true;
+	return 0;
+}
+
+/*
  * --call-graph MODE[,ARGS]: fp is frame-pointer call chains (what -g
  * records); dwarf[,SIZE] copies SIZE bytes of the user stack (perf's
  * 8192 by default; rounded up to 8, at most 65528, as perf takes it) and
@@ -300,7 +322,10 @@ static int parse_user_regs(const char *arg, uint64_t *mask, bool *listed_only)
 }
 
 /* The classes of options, for the conflicts. */
-enum { REC_FREQ = 1 << 0, REC_COUNT = 1 << 1, REC_QUIET = 1 << 2, REC_VERBOSE = 1 << 3 };
+enum {
+	REC_FREQ = 1 << 0, REC_COUNT = 1 << 1, REC_QUIET = 1 << 2, REC_VERBOSE = 1 << 3,
+	REC_ALL_USER = 1 << 4, REC_ALL_KERNEL = 1 << 5,
+};
 
 static const struct cmd_opt record_opts_table[] = {
 	{ 'e', 'e', "event", CMD_ARG_REQUIRED, "LIST",
@@ -338,6 +363,9 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
 	  "output file (default: perf.data; an old one becomes FILE.old);\n"
 	  "- writes a pipe-mode stream to standard output" },
+	{ 'w', 0, "timestamp-filename", CMD_ARG_NONE, NULL,
+	  "rename the finished file FILE.YYYYMMDDhhmmssCC (the time\n"
+	  "it ended, to the hundredth of a second), as perf" },
 	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
 	  "sample running processes, all their threads (until they\n"
 	  "exit, CMD ends, or SIGINT/SIGTERM)" },
@@ -350,9 +378,15 @@ static const struct cmd_opt record_opts_table[] = {
 	  "call chains: fp (frame pointers), or dwarf[,SIZE]: the user\n"
 	  "registers and SIZE bytes of user stack (default 8192, at\n"
 	  "most 65528), unwound by report; lbr is refused" },
-	{ 'R', 0, "user-regs", CMD_ARG_OPTIONAL, "[=REGS]",
+	{ 'U', 0, "user-regs", CMD_ARG_OPTIONAL, "[=REGS]",
 	  "sample user registers (all, or a list: AX,BX,...;\n"
 	  "--user-regs=? lists them)" },
+	{ 'E', 0, "sample-cpu", CMD_ARG_NONE, NULL, "samples say their CPU (CPU in every sample)" },
+	{ 'R', 'R', "raw-samples", CMD_ARG_NONE, NULL, "samples carry their raw data (RAW, with CPU and TIME)" },
+	{ 'u', 0, "all-user", CMD_ARG_NONE, NULL, "every event samples user space only (exclude_kernel)", NULL,
+	  REC_ALL_USER },
+	{ 'b', 0, "all-kernel", CMD_ARG_NONE, NULL, "every event samples the kernel only (exclude_user)", NULL,
+	  REC_ALL_KERNEL },
 	{ 's', 's', "stat", CMD_ARG_NONE, NULL, "per-thread counts: READ records at each thread's exit" },
 	{ 'd', 'd', "data", CMD_ARG_NONE, NULL, "sample data addresses (ADDR, DATA_SRC, data mmaps)" },
 	{ 'W', 'W', "weight", CMD_ARG_NONE, NULL, "sample weights" },
@@ -360,6 +394,9 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'n', 0, "namespaces", CMD_ARG_NONE, NULL, "record namespace information" },
 	{ 'i', 0, "no-inherit", CMD_ARG_NONE, NULL, "do not follow the workload's children" },
 	{ 'T', 'T', "timestamp", CMD_ARG_NONE, NULL, "sample times, also --per-thread" },
+	{ 'k', 'k', "clockid", CMD_ARG_REQUIRED, "CLOCK",
+	  "sample times from CLOCK: monotonic, monotonic_raw,\n"
+	  "realtime, boottime, tai (mono, raw, real, boot), or a number" },
 	{ 'N', 'N', "no-buildid-cache", CMD_ARG_NONE, NULL,
 	  "do not add the DSOs the samples hit to the build-id\n"
 	  "cache (~/.debug), which record fills as it ends" },
@@ -367,7 +404,7 @@ static const struct cmd_opt record_opts_table[] = {
 	  "exit 3 when an event lost samples, was throttled, ran less than\n"
 	  "enabled, or is more than the tolerance below a like event\n"
 	  "(the workload's own failure wins: see --check-status)" },
-	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
+	{ 'y', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
 	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
 	  "exit N (1 to 124) when the check fails, instead of 3: one the\n"
 	  "workload never exits with, to tell the two apart" },
@@ -382,6 +419,7 @@ static const struct cmd_conflict record_conflicts[] = {
 	{ { REC_FREQ }, { REC_COUNT }, 0,
 	  "-F and -c cannot be used together: -F samples at a rate, -c every PERIOD events" },
 	{ { REC_QUIET }, { REC_VERBOSE }, 0, "-q and -v cannot be used together" },
+	{ { REC_ALL_USER }, { REC_ALL_KERNEL }, 0, "--all-user and --all-kernel cannot be used together" },
 };
 
 /* What the options ask for. */
@@ -402,6 +440,11 @@ static bool *record_flag(struct record_opts *o, int id)
 {
 	switch (id) {
 	case 's': return &o->stat;
+	case 'E': return &o->sample_cpu;
+	case 'R': return &o->raw_samples;
+	case 'u': return &o->all_user;
+	case 'b': return &o->all_kernel;
+	case 'w': return &o->timestamp_filename;
 	case 'd': return &o->data_addr;
 	case 'W': return &o->weight;
 	case 'X': return &o->switch_events;
@@ -436,7 +479,7 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case 'G':
 		return parse_call_graph(arg, o);
-	case 'R':
+	case 'U':
 		if ((ret = parse_user_regs(arg, &o->user_regs, &listed_only)))
 			return ret;
 		return listed_only ? CMD_EXIT_OK : 0;
@@ -510,6 +553,8 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		a->check = true;
 		break;
 	case 'k':
+		return parse_clockid(arg, o);
+	case 'y':
 		if (cmd_parse_tolerance(arg, &a->tolerance))
 			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
 		break;
@@ -551,6 +596,8 @@ static int record_settle(struct record_args *a, int argc, char **argv, const str
 		return ret;
 	if (a->json_summary && !strcmp(a->json_summary, "-") && !strcmp(o->output, "-"))
 		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
+	if (o->timestamp_filename && !strcmp(o->output, "-"))
+		return usage_error("%s", "--timestamp-filename renames a file: not with -o -");
 	if (o->dwarf && o->user_regs && (o->user_regs | RECORD_MINIMAL_REGS) != RECORD_DWARF_REGS && !a->quiet)
 		fprintf(stderr, "warning: --call-graph dwarf may need every user register: with --user-regs, "
 			"ip and sp are added and unwinding may stop early\n");
@@ -597,6 +644,9 @@ static int record_settle(struct record_args *a, int argc, char **argv, const str
 static void record_summary(const struct record_args *a, const struct record_result *res)
 {
 	size_t nr_user = 0;
+	char output[4200];
+
+	snprintf(output, sizeof(output), "%s%s", a->o.output, res->renamed[0] ? ".<timestamp>" : "");
 
 	if (res->size_limited)
 		fprintf(stderr, "[ mperf record: perf size limit reached (%llu KB), stopping session ]\n",
@@ -604,15 +654,18 @@ static void record_summary(const struct record_args *a, const struct record_resu
 	if (!a->quiet) {
 		fprintf(stderr, "[ mperf record: Woken up %llu times to write data ]\n",
 			(unsigned long long)res->wakeups);
+		/* perf says the new name, then the old one with <timestamp> for the date */
+		if (res->renamed[0])
+			fprintf(stderr, "[ mperf record: Dump %s ]\n", res->renamed);
 		if (a->o.comp_level)
 			fprintf(stderr, "[ mperf record: Captured and wrote %.3f MB %s, compressed (original %.3f MB, ratio is %.3f) (%llu samples) ]\n",
-				(double)res->file_size / 1024.0 / 1024.0, a->o.output,
+				(double)res->file_size / 1024.0 / 1024.0, output,
 				(double)res->comp_in / 1024.0 / 1024.0,
 				res->comp_out ? (double)res->comp_in / (double)res->comp_out : 0.0,
 				(unsigned long long)res->samples);
 		else
 			fprintf(stderr, "[ mperf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-				(double)res->file_size / 1024.0 / 1024.0, a->o.output,
+				(double)res->file_size / 1024.0 / 1024.0, output,
 				(unsigned long long)res->samples);
 	}
 	for (size_t i = 0; i < res->nr_events; i++)
@@ -675,7 +728,7 @@ static int record_checks(struct record_args *a, const struct record_result *res)
 	}
 	if (a->json_summary) {
 		struct stat_summary s = {
-			.source = "record", .file = a->o.output, .ev = checks, .nr_events = res->nr_events,
+			.source = "record", .file = res->renamed[0] ? res->renamed : a->o.output, .ev = checks, .nr_events = res->nr_events,
 			.samples = res->samples, .lost_records = res->lost_records, .lost_events = res->lost_events,
 			.has_run = true, .elapsed_ns = res->elapsed_ns, .wakeups = res->wakeups,
 			.poll_timeouts = res->timeouts, .fell_back = res->fell_back, .user_only = res->user_only,

@@ -106,6 +106,14 @@ enum {
 const char *pd_arch_normalize(const char *machine);
 const char *pd_reg_name(const char *arch, unsigned int id);
 
+/*
+ * The clocks perf's -k names: a clock's name as perf prints it
+ * ("monotonic_raw"), NULL if it has none; and the id of a name or alias
+ * perf takes ("mono", "CLOCK_REALTIME", any case): 0, or -1 if unknown.
+ */
+const char *pd_clock_name(uint32_t id);
+int pd_clock_parse(const char *s, int *id);
+
 /* perf's name of a feature bit ("HOSTNAME"), NULL if unknown. */
 const char *pd_feature_name(int feat);
 

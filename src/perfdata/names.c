@@ -3,6 +3,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include "../lib/err.h"
 #include "perfdata.h"
 
@@ -413,4 +415,36 @@ int pd_cache_event_foreach(int (*fn)(void *arg, const char *name, uint64_t confi
 			}
 		}
 	return 0;
+}
+
+/*
+ * perf's clock names: the five a perf event can use, then the short
+ * aliases perf takes for them (-k mono); the first name of an id is the
+ * one perf prints.
+ */
+static const struct { const char *name; int id; } clocks[] = {
+	{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
+	{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
+	{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW },
+	{ "real", CLOCK_REALTIME }, { "boot", CLOCK_BOOTTIME },
+};
+
+const char *pd_clock_name(uint32_t id)
+{
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if ((uint32_t)clocks[i].id == id)
+			return clocks[i].name;
+	return NULL;
+}
+
+int pd_clock_parse(const char *s, int *id)
+{
+	if (!strncasecmp(s, "CLOCK_", 6))
+		s += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcasecmp(s, clocks[i].name)) {
+			*id = clocks[i].id;
+			return 0;
+		}
+	return -1;
 }

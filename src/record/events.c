@@ -91,8 +91,16 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 	/* perf leaves the time out per thread, where nothing is merged across CPUs, unless -T. */
 	if (!t->per_thread || o->sample_time)
 		a->sample_type |= PERF_SAMPLE_TIME;
-	if (t->has_cpu)
+	if (t->has_cpu || o->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
+	/* -R: perf asks every event, the tracking dummy too, for its raw data, with the CPU and the time. */
+	if (o->raw_samples)
+		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU | PERF_SAMPLE_TIME;
+	/* --all-user, --all-kernel: over the event's own modifiers, on these two bits only, as perf. */
+	if (o->all_user || o->all_kernel) {
+		a->exclude_kernel = o->all_user;
+		a->exclude_user = o->all_kernel;
+	}
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (o->stat) {
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -145,6 +153,8 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 	 */
 	a->enable_on_exec = t->traces_workload && !o->delay_ms;
 	a->sample_id_all = 1;
+	a->use_clockid = o->use_clockid;
+	a->clockid = o->use_clockid ? o->clockid : 0;
 	if (member) {
 		/* A group member is enabled and disabled, and scheduled, with its leader. */
 		a->disabled = 0;
@@ -243,7 +253,8 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 
 		setup_tracking_dummy(&el->attr[d], o, t);
 		add_side_band(&el->attr[d], o, NULL);
-		snprintf(res->ev[d].name, sizeof(res->ev[d].name), "dummy:HG");
+		/* perf names it from its attr: dummy:HG, dummy:kh with --all-kernel */
+		pd_event_name(&el->attr[d], res->ev[d].name, sizeof(res->ev[d].name));
 		res->ev[d].tracking = true;
 		el->leader[d] = (int)d;
 	} else {

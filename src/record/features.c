@@ -4,7 +4,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include "../host/host.h"
 #include "../perfdata/format.h"
@@ -129,8 +131,36 @@ static int machine_features(struct pdata_writer *w, const struct host_topology *
 	return 0;
 }
 
-int features__write(struct pdata_writer *w, int argc, char *const *argv)
+/*
+ * -k: CLOCKID (the clock's resolution in ns, 0 when the host does not
+ * say) and CLOCK_DATA (the time of day and the clock's time read one
+ * after the other, for converting the samples' times), as perf 6.1
+ * writes them; neither without -k.
+ */
+static int clock_features(struct pdata_writer *w, const struct record_opts *o)
 {
+	struct pd_feat_clock_data cd = { .version = 1, .clockid = (uint32_t)o->clockid };
+	struct timespec res, now;
+	struct timeval tod;
+	int err;
+
+	if (!o->use_clockid)
+		return 0;
+	if (clock_getres(o->clockid, &res) || res.tv_sec)
+		res.tv_nsec = 0;
+	if (gettimeofday(&tod, NULL) || clock_gettime(o->clockid, &now))
+		return mperf_error(-errno, "cannot read clock %d: %s", o->clockid, strerror(errno));
+	cd.tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)tod.tv_usec * 1000ULL;
+	cd.clockid_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
+	if ((err = pdw__feat_u64(w, PD_FEAT_CLOCKID, (uint64_t)res.tv_nsec)))
+		return err;
+	return pdw__feat_clock_data(w, &cd);
+}
+
+int features__write(struct pdata_writer *w, const struct record_opts *o)
+{
+	int argc = o->cmd_argc;
+	char *const *argv = o->cmd_argv;
 	struct host_topology t;
 	char self[PATH_MAX];
 	const char **args;
@@ -139,7 +169,8 @@ int features__write(struct pdata_writer *w, int argc, char *const *argv)
 
 	if ((err = host_topology_read(&t, "/sys")))
 		return mperf_error(err, "cannot read this machine's topology: %s", strerror(-err));
-	err = machine_features(w, &t);
+	if (!(err = machine_features(w, &t)))
+		err = clock_features(w, o);
 	host_topology_free(&t);
 	if (err)
 		return err;

@@ -264,7 +264,7 @@ void workload__abort(struct workload *wl);
 
 /* ---- features.c: what the feature sections say about this machine ---- */
 
-int features__write(struct pdata_writer *w, int argc, char *const *argv);
+int features__write(struct pdata_writer *w, const struct record_opts *o);
 
 /* ---- hits.c: the DSOs the samples hit, for the BUILD_ID feature ---- */
 

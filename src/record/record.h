@@ -183,6 +183,18 @@ struct record_opts {
 	bool sample_time;	/* -T: samples carry their time even --per-thread */
 	bool no_buildid_cache;	/* -N: leave perf's build-id cache (~/.debug) alone */
 	/*
+	 * -k/--clockid: every event's times from this clock (use_clockid),
+	 * and the CLOCKID and CLOCK_DATA features that say which, as perf.
+	 */
+	bool use_clockid;
+	int clockid;
+	bool sample_cpu;	/* --sample-cpu: every sample says its CPU */
+	bool raw_samples;	/* -R: RAW, CPU and TIME in every sample, as perf sets them */
+	bool all_user;		/* --all-user: every event excludes the kernel (its other modifiers stay) */
+	bool all_kernel;	/* --all-kernel: every event excludes user space */
+	/* --timestamp-filename: the finished file renamed to OUTPUT.YYYYMMDDhhmmssCC, as perf */
+	bool timestamp_filename;
+	/*
 	 * The target, as perf's: none is the workload (and its children);
 	 * -p and -t tasks already running (the workload, if any, only says how
 	 * long to record); -a or -C every task on all or some CPUs.
@@ -243,6 +255,7 @@ struct record_result {
 	uint64_t wakeups;	/* polls that returned ready */
 	uint64_t timeouts;	/* polls that timed out (drained anyway) */
 	uint64_t file_size;
+	char renamed[4096];	/* --timestamp-filename: the file's name once renamed, or "" */
 	uint64_t comp_in, comp_out;	/* -z: the data's bytes, and the bytes of the COMPRESSED records they became */
 	uint64_t samples;
 	uint64_t lost_records;	/* PERF_RECORD_LOST seen in the buffers */

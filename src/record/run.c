@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -185,6 +186,26 @@ static int rename_old(const char *path)
 		return mperf_error(-ENAMETOOLONG, "cannot rename '%s': name too long", path);
 	if (rename(path, old) < 0)
 		return mperf_error(-errno, "cannot rename '%s' to '%s': %s", path, old, strerror(errno));
+	return 0;
+}
+
+/*
+ * --timestamp-filename: the finished file renamed to PATH.YYYYMMDDhhmmssCC
+ * (local time, to the hundredth of a second), perf's name for it.
+ */
+static int rename_timestamp(const char *path, char *to, size_t len)
+{
+	struct timeval tv;
+	struct tm tm;
+	char when[32];
+
+	if (gettimeofday(&tv, NULL) || !localtime_r(&tv.tv_sec, &tm) ||
+	    !strftime(when, sizeof(when), "%Y%m%d%H%M%S", &tm))
+		return mperf_error(-EINVAL, "cannot read the time of day for --timestamp-filename");
+	if ((size_t)snprintf(to, len, "%s.%s%02u", path, when, (unsigned)(tv.tv_usec / 10000)) >= len)
+		return mperf_error(-ENAMETOOLONG, "cannot rename '%s': name too long", path);
+	if (rename(path, to) < 0)
+		return mperf_error(-errno, "cannot rename '%s' to '%s': %s", path, to, strerror(errno));
 	return 0;
 }
 
@@ -385,7 +406,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		err = -errno;
 		goto out;
 	}
-	if ((err = evlist__add_to(&el, res, d.w)) || (err = features__write(d.w, o->cmd_argc, o->cmd_argv)) ||
+	if ((err = evlist__add_to(&el, res, d.w)) || (err = features__write(d.w, o)) ||
 	    (err = evlist__write_groups(o, d.w)) || (err = tracing__write(&tr, d.w)))
 		goto out;
 	if ((err = compress_setup(&d, o)) || (err = pdw__begin_data(d.w)) ||
@@ -452,7 +473,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		res->file_size = pdw__data_size(d.w);
 	else if (stat(o->output, &st) == 0)
 		res->file_size = (uint64_t)st.st_size;
-	err = 0;
+	err = o->timestamp_filename && !pdw__is_pipe(d.w) ?
+	      rename_timestamp(o->output, res->renamed, sizeof(res->renamed)) : 0;
 out:
 	if (wl.pid > 0 && (wl.go_fd >= 0 || err)) {
 		if (wl.go_fd < 0)

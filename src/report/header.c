@@ -263,12 +263,9 @@ static void btf_ids(struct out *out, struct pd_cursor *c)
 
 static const char *clock_name(uint32_t id)
 {
-	static const char *const names[] = {
-		[CLOCK_REALTIME] = "realtime", [CLOCK_MONOTONIC] = "monotonic",
-		[CLOCK_MONOTONIC_RAW] = "monotonic_raw", [CLOCK_BOOTTIME] = "boottime", [CLOCK_TAI] = "tai",
-	};
+	const char *name = pd_clock_name(id);
 
-	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "(not found)";
+	return name ? name : "(not found)";
 }
 
 /* What print_feature keeps from one feature for the next. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../../src/host/host.h"
@@ -309,6 +310,18 @@ static void check_others(struct pdata *p)
 	ok(q && len == 4 && !q[0] && !q[1] && !q[2] && !q[3], "BPF_BTF: a count of 0");
 }
 
+/* -k's clock names: perf's names and aliases, CLOCK_ and any case; the name printed is the first. */
+static void test_clock_names(void)
+{
+	int id = -1, id2 = -1;
+
+	ok(!pd_clock_parse("monotonic_raw", &id) && id == CLOCK_MONOTONIC_RAW &&
+	   !pd_clock_parse("CLOCK_Boot", &id2) && id2 == CLOCK_BOOTTIME, "clock names: a name, an alias with CLOCK_");
+	ok(pd_clock_parse("sundial", &id) && pd_clock_parse("CLOCK_", &id), "clock names: unknown ones refused");
+	ok(!strcmp(pd_clock_name(CLOCK_REALTIME), "realtime") && !strcmp(pd_clock_name(CLOCK_TAI), "tai") &&
+	   !pd_clock_name(3), "clock names: perf's name of an id, none for a clock perf does not name");
+}
+
 int main(void)
 {
 	struct host_topology t;
@@ -324,6 +337,7 @@ int main(void)
 	make_tree();
 	test_probe(&t);
 	test_short_padding();
+	test_clock_names();
 	snprintf(path, sizeof(path), "%s/f.data", root);
 	if (t.nr_cpus == 4 && t.nr_numa == 2 && t.nr_caches == 4 && t.nr_mem == 2 && t.nr_pmus == 4) {
 		write_features(path, &t, &cd);
