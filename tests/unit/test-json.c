@@ -59,6 +59,7 @@ static void test_baseline(void)
 
 	is_int(stat_baseline__parse(b, doc, strlen(doc), why, sizeof(why)), 0, "a document with per-run values");
 	ok(b->nr_events == 2 && b->ev[0].n == 5 && b->ev[0].v[2] == 98 && b->ev[1].n == 0, "its runs' values");
+	stat_baseline__release(b);
 	is_int(stat_baseline__parse(b, old, strlen(old), why, sizeof(why)), -EINVAL, "no counter-values: refused");
 	ok(strstr(why, "no per-run values") != NULL, "and why: %s", why);
 	is_int(stat_baseline__parse(b, doc, strlen(doc), why, sizeof(why)), 0, "read again");
