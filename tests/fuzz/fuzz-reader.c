@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p = pdata__open_mem(data, size);
 	if (!p)
 		return 0;
-	report__header(p, "fuzz", 0, devnull);
+	report__header(p, "fuzz", 0, true, devnull);	/* -I: the topologies whole too */
 	pdata__close(p);
 	return 0;
 }
