@@ -180,6 +180,8 @@ corpus_view () {
 	) | case $view in
 		dump) corpus_dump_body ;;
 		stdio) grep -v "^# (Tip:" ;;
+		# "captured on" is the file's mtime, which a copy of the corpus changes.
+		header) grep -v "^# captured on" ;;
 		*) cat ;;
 	esac
 }
