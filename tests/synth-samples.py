@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# synth-samples.py [--garbage-chains SEED] [--branches SEED [--no-feature] [--no-cycles]] OUT ELF BASE OFFSET...:
+# synth-samples.py [--garbage-chains SEED | --mixed-chains SEED] [--branches SEED [--no-feature] [--no-cycles]] OUT ELF BASE OFFSET...:
 # a perf.data (file mode, one cpu-clock event, samples of IP, TID, TIME
 # and PERIOD) in which one process maps ELF at BASE from file offset 0
 # and takes one sample at BASE + OFFSET for each OFFSET: where a recording
@@ -18,6 +18,13 @@
 # addresses as frame-pointer garbage gives them, no map covering them and some
 # 2^63 or more apart, each in one sample: entries of equal Children whose
 # order only perf's trees decide.
+# With --mixed-chains SEED, two processes map ELF (the second 16 GB below
+# BASE) and each of 400 samples, in either of them, has a chain of its ip
+# and one to three callers drawn by SEED from OFFSETs (in symbols) and from
+# the ELF header (in the map, in no symbol): perf compares frames with
+# symbols by symbol start and the others by address, which orders no three
+# frames of two processes transitively, so that only its insertion tree's
+# shape decides which chains merge.
 # --no-feature leaves the feature out (perf then shows its usual view
 # unless asked -b); --no-cycles leaves every branch's cycles 0 (perf 6.1
 # crashes on cycles when its IPC column is shown: --sort symbol_from...).
@@ -26,9 +33,12 @@ import struct
 import sys
 
 args = sys.argv[1:]
-branches, feature, cycles, garbage = None, False, True, None
+branches, feature, cycles, garbage, mixed = None, False, True, None, None
 if args and args[0] == '--garbage-chains':
     garbage = random.Random(int(args[1], 0))
+    args = args[2:]
+if args and args[0] == '--mixed-chains':
+    mixed = random.Random(int(args[1], 0))
     args = args[2:]
 if args and args[0] == '--branches':
     branches, feature = random.Random(int(args[1], 0)), True
@@ -90,11 +100,29 @@ def garbage_chain(i):
     return struct.pack('<Q', len(chain)) + b''.join(struct.pack('<Q', a) for a in chain)
 
 
-sample_type = 0x107 | (BRANCH_STACK if branches else 0) | (CALLCHAIN if garbage else 0)
-data = record(3, 0, struct.pack('<II', PID, PID) + cstr('synth'))			# COMM
-data += record(1, 2, struct.pack('<IIQQQ', PID, PID, base, 1 << 24, 0) + cstr(elf))	# MMAP, user
-for i, off in enumerate(offsets):
-    body = struct.pack('<QIIQQ', base + off, PID, PID, 1000 + i, 1)
+NOSYM = [0x40, 0x78, 0xb0, 0x120, 0x1f8, 0x2c0, 0x338, 0x3a0]	# the ELF header's
+
+
+def mixed_sample(i):
+    """Sample i of --mixed-chains: its pid, ip and chain."""
+    pid, where = mixed.choice(((PID, base), (PID + 1, base - (1 << 34))))
+    ip = where + mixed.choice(offsets)
+    callers = [where + mixed.choice(offsets + NOSYM) for _ in range(mixed.randint(1, 3))]
+    chain = [0xfffffffffffffe00, ip] + callers
+    return pid, ip, struct.pack('<Q', len(chain)) + b''.join(struct.pack('<Q', a) for a in chain)
+
+
+sample_type = 0x107 | (BRANCH_STACK if branches else 0) | (CALLCHAIN if garbage or mixed else 0)
+data = b''
+for pid, where in ((PID, base), (PID + 1, base - (1 << 34))) if mixed else ((PID, base),):
+    data += record(3, 0, struct.pack('<II', pid, pid) + cstr('synth'))			# COMM
+    data += record(1, 2, struct.pack('<IIQQQ', pid, pid, where, 1 << 24, 0) + cstr(elf))	# MMAP, user
+for i in range(400) if mixed else range(len(offsets)):
+    if mixed:
+        pid, ip, chain = mixed_sample(i)
+        data += record(9, 2, struct.pack('<QIIQQ', ip, pid, pid, 1000 + i, 1) + chain)
+        continue
+    body = struct.pack('<QIIQQ', base + offsets[i], PID, PID, 1000 + i, 1)
     if garbage:
         body += garbage_chain(i)
     if branches:

@@ -217,4 +217,22 @@ test_expect_success PERF 'garbage callers of equal Children: in perf'"'"'s order
 	done
 '
 
+# Chains of two processes mapping one binary at other addresses, through
+# symbols and through its header (in the map, in no symbol): perf orders
+# frames with symbols by their start and the others by address, no total
+# order, so which chains merge is decided by its children's red-black
+# tree, which mperf keeps the same (a sorted array split 350 lines of 750).
+test_expect_success PERF 'chains through frames without symbols of two processes: merged where perf merges them' '
+	for seed in 1 2 3; do
+		python3 "$MPERF_ROOT/tests/synth-samples.py" --mixed-chains $seed m.data "$CALLPATHS" 0x555555554000 \
+			0x1139 0x1149 0x1159 0x1169 0x1179 0x1189 0x1199 0x11a9 &&
+		for v in "" "--no-children -g graph,0" "--sort sym -g fractal,0" "--no-children -g folded"; do
+			"$PERF" report --stdio $v -i m.data 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+			"$MPERF" report $v -i m.data 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+			test_line_count -ge 60 perf.out &&
+			diff -u perf.out mperf.out || exit 1
+		done
+	done
+'
+
 test_done

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
@@ -107,39 +108,57 @@ static void free_node(struct cc_node *n)
 	free(n->val);
 }
 
+#define CC_NODE_OF(n) ((struct cc_node *)((char *)(n) - offsetof(struct cc_node, rb)))
+
 /*
- * Children are kept as perf's insertion tree keeps them: a frame that
- * compares greater goes before (perf descends left when the existing node
- * is the smaller).  Where the new first frame f would go among p's kids.
+ * p's children are kept twice: in the red-black tree perf searches
+ * (rb_root), and in its in-order sequence (kid), which the sorting,
+ * merging and freeing walk.  Where the chain whose first frame is f goes,
+ * searched as perf's append_chain_children does: left when the node met
+ * compares smaller than f (perf's MATCH_LT), right when greater.  Returns
+ * the node equal to f, or NULL with *up and *left saying where f's node
+ * hangs.
  */
-static size_t kid_pos(const struct cc_node *p, const struct cc_frame *f, bool *found)
+static struct cc_node *kid_find(const struct cc_node *p, const struct cc_frame *f, struct cc_node **up,
+				bool *left)
 {
-	size_t lo = 0, hi = p->nkid;
+	struct rb_node *x = p->rb_root;
 
-	*found = false;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = match_cmp(&p->kid[mid]->val[0], f);
+	*up = NULL;
+	*left = false;
+	while (x) {
+		struct cc_node *c = CC_NODE_OF(x);
+		int cmp = match_cmp(&c->val[0], f);
 
-		if (!c) {
-			*found = true;
-			return mid;
-		}
-		if (c > 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+		if (!cmp)
+			return c;
+		*up = c;
+		*left = cmp < 0;
+		x = *left ? x->left : x->right;
 	}
-	return lo;
+	return NULL;
 }
 
-static int insert_kid(struct cc_node *p, size_t pos, struct cc_node *c)
+/*
+ * Hang c under up (on its left or right; up NULL: c is the first child)
+ * in p's tree, and in p's in-order sequence just before or after up.
+ */
+static int insert_kid(struct cc_node *p, struct cc_node *up, bool left, struct cc_node *c)
 {
+	size_t pos = 0;
+
 	if (ALLOC_GROW(p->kid, p->nkid + 1, p->kcap))
 		return -ENOMEM;
+	if (up) {
+		while (p->kid[pos] != up)
+			pos++;
+		pos += !left;
+	}
 	memmove(p->kid + pos + 1, p->kid + pos, (p->nkid - pos) * sizeof(*p->kid));
 	p->kid[pos] = c;
 	p->nkid++;
+	rb_insert(&p->rb_root, &c->rb, up ? &up->rb : NULL,
+		  !up ? &p->rb_root : left ? &up->rb.left : &up->rb.right);
 	return 0;
 }
 
@@ -167,6 +186,7 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 		tail->kid = c->kid;
 		tail->nkid = c->nkid;
 		tail->kcap = c->kcap;
+		tail->rb_root = c->rb_root;
 		for (size_t i = 0; i < tail->nkid; i++)
 			tail->kid[i]->parent = tail;
 		tail->hit = c->hit;
@@ -175,8 +195,9 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 		tail->children_count = c->children_count;
 		c->kid = NULL;
 		c->nkid = c->kcap = 0;
+		c->rb_root = NULL;
 		c->nval = m;
-		if (insert_kid(c, 0, tail)) {
+		if (insert_kid(c, NULL, false, tail)) {
 			free_node(tail);
 			free(tail);
 			return -ENOMEM;
@@ -195,7 +216,8 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 			c->count = 0;
 			c->children_hit += period;
 			c->children_count++;
-			if (insert_kid(c, match_cmp(&tail->val[0], &f[m]) < 0 ? 0 : 1, rest)) {
+			/* the second child: beside the first, as perf's split_add_child hangs it */
+			if (insert_kid(c, tail, match_cmp(&tail->val[0], &f[m]) < 0, rest)) {
 				free_node(rest);
 				free(rest);
 				return -ENOMEM;
@@ -219,12 +241,12 @@ static int append_node(struct cc_node *c, const struct cc_frame *f, size_t n, ui
 static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n, uint64_t period,
 			   struct cc_node **leaf)
 {
-	bool found;
-	size_t pos = kid_pos(p, f, &found);
+	struct cc_node *up, *found;
+	bool left;
 	int err;
 
-	if (found) {
-		err = append_node(p->kid[pos], f, n, period, leaf);
+	if ((found = kid_find(p, f, &up, &left))) {
+		err = append_node(found, f, n, period, leaf);
 	} else {
 		struct cc_node *c = new_node(p, f, n);
 
@@ -233,7 +255,7 @@ static int append_children(struct cc_node *p, const struct cc_frame *f, size_t n
 		c->hit = period;
 		c->count = 1;
 		*leaf = c;
-		err = insert_kid(p, pos, c);
+		err = insert_kid(p, up, left, c);
 		if (err) {
 			free_node(c);
 			free(c);

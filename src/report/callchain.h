@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "report.h"
+#include "../lib/rbtree.h"
 #include "../resolve/stackwalk.h"	/* struct cc_frame */
 
 /*
@@ -20,6 +21,14 @@ struct cc_node {
 	size_t nval;
 	struct cc_node **kid;	/* in perf's insertion-tree order: by (dso, address), descending */
 	size_t nkid, kcap;
+	/*
+	 * The children's insertion tree itself, a red-black tree as perf's
+	 * rb_root_in: its comparison of frames with and without a symbol is
+	 * no total order, so where a chain goes (and whether it finds its
+	 * equal) depends on the tree's shape, which this one has.
+	 */
+	struct rb_node *rb_root;	/* of the children */
+	struct rb_node rb;	/* among the parent's children */
 	struct cc_node **out;	/* after cc_tree_sort: the children shown, in print order */
 	size_t nout;
 	uint64_t hit, children_hit;
