@@ -206,7 +206,7 @@ same_unwinding () {
 		MPERF_UNWIND=libdw "$MPERF" report -i "$1" $v >libdw.out 2>libdw.err &&
 		test_must_be_empty fast.err && test_must_be_empty libdw.err &&
 		grep -q "%" fast.out &&
-		diff -u libdw.out fast.out >diff.out || { echo "# $1, view: $v"; head -n 40 diff.out; return 1; }
+		diff -u libdw.out fast.out >diff.out || { echo "# $1, view: $v"; head -n 40 diff.out fast.err libdw.err; return 1; }
 	done
 	"$MPERF" script -i "$1" >fast.out 2>fast.err &&
 	MPERF_UNWIND=libdw "$MPERF" script -i "$1" >libdw.out 2>libdw.err &&
@@ -268,6 +268,27 @@ test_expect_success PERF 'a pipe-mode dwarf stream: perf'"'"'s Self view and gra
 		grep -q "main" mperf.out &&
 		diff -u perf.out mperf.out || exit 1
 	done
+'
+
+# A file read where its binary is gone and the build-id cache is empty (as
+# on another machine): perf unwinds as far as the files it has, and takes
+# the vdso of a file that names its build id from the cache alone, this
+# machine's own or not; so do mperf's views and script.
+test_expect_success PERF 'the binary gone, the build-id cache empty: perf'"'"'s views, the vdso unresolved as perf leaves it' '
+	cp "$CALLPATHS_NOFP" ./gone &&
+	"$PERF" record -q --call-graph dwarf -e cpu-clock -o gone.data ./gone 0.5 >/dev/null 2>&1 &&
+	rm gone && mkdir -p empty &&
+	for v in "" "--no-children" "--sort dso,sym -g none"; do
+		# shellcheck disable=SC2086
+		HOME=$PWD/empty "$PERF" report --stdio -i gone.data $v 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+		# shellcheck disable=SC2086
+		HOME=$PWD/empty "$MPERF" report -i gone.data $v 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+		grep -q "\[vdso\] *\[\.\] 0x" perf.out &&
+		diff -u perf.out mperf.out || exit 1
+	done &&
+	HOME=$PWD/empty "$PERF" script -i gone.data >perf.out 2>/dev/null &&
+	HOME=$PWD/empty "$MPERF" script -i gone.data >mperf.out 2>/dev/null &&
+	diff -u perf.out mperf.out
 '
 
 test_done

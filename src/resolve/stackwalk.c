@@ -431,8 +431,11 @@ static int unwind_find_map(void *arg, uint64_t addr, struct unwind_map *m)
 	if (!r.found)
 		return 0;
 	m->path = r.dso;
-	/* the build that ran, as its symbols are read: perf's cache copy when the file changed */
-	m->file = r.dso[0] == '/' ? symcache__runtime_path(W->syms, r.dso) : NULL;
+	/*
+	 * the build that ran, as its symbols are read: perf's cache copy when
+	 * the file changed; for the vdso, "[vdso]" when it is this machine's
+	 */
+	m->file = symcache__runtime_path(W->syms, r.dso);
 	m->start = r.map_start;
 	m->end = r.map_end;
 	m->pgoff = r.map_pgoff;

@@ -409,8 +409,10 @@ void load_dso(struct dso *d, const char *want, const char *base)
 }
 
 /*
- * perf reads the vdso of its own process for [vdso] samples: on the machine
- * that recorded, it is the same image.
+ * perf reads the vdso of its own process for [vdso] samples of a file that
+ * names no build id for it (its dso is made at the first [vdso] map, from
+ * a copy of perf's own); when the file names one, only perf's build-id
+ * cache has it (load_dso).
  */
 void load_vdso(struct dso *d)
 {
@@ -422,6 +424,7 @@ void load_vdso(struct dso *d)
 
 	if (host_vdso(&img, &len))
 		return;
+	d->usable = true;
 	e = elf_memory((char *)(uintptr_t)img, len);
 	if (e && elf_kind(e) == ELF_K_ELF) {
 		load_segments(e, &sg);

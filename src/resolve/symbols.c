@@ -459,15 +459,21 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 
 		host_build_id_hex(id, n, want);
 		load_dso(d, want, "elf");
-	} else if (!strcmp(path, "[vdso]") && !other_machine(c, path, host_vdso_build_id)) {
-		load_vdso(d);
 	} else if (!strcmp(path, "[vdso]")) {
-		/* Another machine's vdso: perf's cache may have its image. */
+		/*
+		 * perf makes the dso of a build id the file names before any
+		 * record: its image is then the cache's alone (this machine's
+		 * vdso or not); without one, this machine's.
+		 */
 		unsigned char id[HOST_BUILD_ID_MAX];
 		char want[2 * HOST_BUILD_ID_MAX + 1];
+		size_t n = recorded_id(c, path, id);
 
-		host_build_id_hex(id, recorded_id(c, path, id), want);
-		load_dso(d, want, "vdso");
+		host_build_id_hex(id, n, want);
+		if (n)
+			load_dso(d, want, "vdso");
+		else
+			load_vdso(d);
 	}
 	d->next = c->dsos[h % DSO_BUCKETS];
 	c->dsos[h % DSO_BUCKETS] = d;
@@ -522,7 +528,7 @@ const char *symcache__runtime_path(struct symcache *c, const char *path)
 {
 	struct dso *d = dso_by_name(c, path);
 
-	if (!d || path[0] != '/' || !d->usable)
+	if (!d || (path[0] != '/' && strcmp(path, "[vdso]")) || !d->usable)
 		return NULL;
 	c->last_path = path;
 	c->last_dso = d;

@@ -47,8 +47,10 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
 size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names);
 /*
  * The file that ran for the DSO at path: path itself when its build id is
- * the recorded one, else perf's build-id cache copy; NULL when neither
- * can be read (or path is not a file).  Valid while the cache lives.
+ * the recorded one, else perf's build-id cache copy; for [vdso], the
+ * cache's copy or "[vdso]" for this machine's image (as its symbols are
+ * read); NULL when none can be read (or path is no file and no vdso).
+ * Valid while the cache lives.
  */
 const char *symcache__runtime_path(struct symcache *c, const char *path);
 /*

@@ -218,9 +218,7 @@ static Dwfl_Module *module_at(struct uproc *p, uint64_t addr)
 
 	if (p->cur->find_map(p->cur->arg, addr, &m) <= 0 || !m.path)
 		return NULL;
-	vdso = !strcmp(m.path, "[vdso]");
-	if (vdso)
-		m.file = m.path;
+	vdso = m.file && !strcmp(m.file, "[vdso]");	/* this machine's image */
 	if (mod) {
 		const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 		struct cfi_dso *d;
@@ -250,7 +248,7 @@ static Dwfl_Module *module_at(struct uproc *p, uint64_t addr)
 	}
 	if (vdso)
 		mod = report_vdso(p, m.start - m.pgoff);
-	else if (m.path[0] == '/')
+	else if (m.file)
 		mod = report_file(p, &m);
 	if (!mod && p->refused && p->nmods) {
 		/* libdw refuses a module that clashes with one it has (DWFL_E_OVERLAP): a new Dwfl will say. */
@@ -548,10 +546,6 @@ static bool file_word(struct unwinder *u, const struct unwind_sample *s, uint64_
 
 	if (s->find_map(s->arg, addr, &m) <= 0 || !m.path || m.start < m.pgoff)
 		return false;
-	if (!strcmp(m.path, "[vdso]"))
-		m.file = m.path;
-	else if (m.path[0] != '/')
-		return false;
 	if (!m.file || !(d = cfi_dso_of(u, m.file)) || !d->elf || !cfi_bias(d, &m, &bias) ||
 	    !(raw = elf_rawfile(d->elf, &size)))
 		return false;
@@ -725,10 +719,6 @@ static size_t fast_unwind(struct unwinder *u, const struct unwind_sample *s, uin
 			d = NULL;
 			if (s->find_map(s->arg, look, &m) <= 0 || !m.path || m.start < m.pgoff)
 				m.path = NULL;
-			else if (!strcmp(m.path, "[vdso]"))
-				m.file = m.path;
-			else if (m.path[0] != '/')
-				m.file = NULL;
 			if (m.path && m.file && (d = cfi_dso_of(u, m.file)) && !cfi_bias(d, &m, &bias))
 				d = NULL;
 			if (w) {
