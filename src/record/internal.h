@@ -59,6 +59,7 @@ struct evlist {
 	struct pd_sample_layout layout;
 	int *fd;		/* [event][cpu][thread], -1 when not open */
 	uint64_t *id;		/* [event][cpu][thread]: PERF_EVENT_IOC_ID, 0 when not open */
+	uint64_t *lost_seen;	/* [event][cpu][thread]: its lost count at the last evlist__read_lost */
 	bool *gone;		/* [thread]: exited before its events could be opened */
 	struct idmap ids;	/* id -> event */
 	const char *filter[RECORD_MAX_EVENTS];	/* a tracepoint's filter, set on each fd, or NULL */
@@ -96,7 +97,8 @@ int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w);
 int evlist__event_of_id(const struct evlist *el, uint64_t id);
 /*
  * read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record
- * per fd that lost; with -s also the times enabled and running (res->ev[].ena, run).
+ * per fd that lost since the last call; with -s also the times enabled and
+ * running (res->ev[].ena, run: the sums of this read).
  */
 int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w);
 void evlist__close(struct evlist *el);
