@@ -197,8 +197,8 @@ static void setup_tracking_dummy(struct perf_event_attr *a, const struct record_
 	setup_attr(a, o, t, &dummy, false, false);
 	a->disabled = 0;
 	a->enable_on_exec = 0;
-	/* -D on the workload: its side band starts at its exec, as perf's dummy does. */
-	if (o->delay_ms && !t->has_cpu && t->traces_workload) {
+	/* -D (or --overwrite) on the workload: its side band starts at its exec, as perf's dummy does. */
+	if ((o->delay_ms || o->overwrite) && !t->has_cpu && t->traces_workload) {
 		a->disabled = 1;
 		a->enable_on_exec = 1;
 	}
@@ -229,13 +229,17 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 {
 	size_t n;
 	bool same = true;
-	/* perf's dummy:HG carries the side band with -a, -C and -D (while the events wait). */
-	bool tracking = t->has_cpu || o->delay_ms;
+	/*
+	 * perf's dummy:HG carries the side band with -a, -C and -D (while the
+	 * events wait), and with --overwrite, where the events' buffers keep
+	 * only their newest records: the maps and comms are all kept apart.
+	 */
+	bool tracking = t->has_cpu || o->delay_ms || o->overwrite;
 
 	memset(el, 0, sizeof(*el));
 	el->nr_ev = o->nr_events + (tracking ? 1 : 0);
 	if (el->nr_ev > RECORD_MAX_EVENTS)
-		return mperf_error(-E2BIG, "at most %d events can be recorded with -a, -C or -D", RECORD_MAX_EVENTS - 1);
+		return mperf_error(-E2BIG, "at most %d events can be recorded with -a, -C, -D or --overwrite", RECORD_MAX_EVENTS - 1);
 	el->t = t;
 	el->nr_cpus = t->nr_cpus;
 	el->nr_threads = t->nr_threads;
@@ -247,6 +251,8 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 			   ev->sample_read || o->events[ev->leader].sample_read);
 		el->leader[i] = o->events[i].leader;
 		el->precise_max[i] = o->events[i].precise_max;
+		/* --overwrite: the flight recorder, the kernel's backward buffer (perf sets it on every event it was given). */
+		el->attr[i].write_backward = o->overwrite;
 	}
 	if (tracking) {
 		size_t d = o->nr_events;
