@@ -202,6 +202,42 @@ static int parse_comp_level(const char *arg, int *level)
 }
 
 /*
+ * --switch-output[=WHEN], as perf 6.1 reads it: signal (the default) is
+ * SIGUSR2; a size is a number with B, K, M or G; a time one with s, m, h
+ * or d (1M is a mebibyte, 1m a minute).
+ */
+static int parse_switch_output(const char *arg, struct record_switch *sw)
+{
+	static const struct { char tag; uint64_t mult; bool time; } tags[] = {
+		{ 'B', 1, false }, { 'K', 1ULL << 10, false }, { 'M', 1ULL << 20, false }, { 'G', 1ULL << 30, false },
+		{ 's', 1, true }, { 'm', 60, true }, { 'h', 3600, true }, { 'd', 86400, true },
+	};
+	uint64_t v;
+	char *end;
+
+	sw->enabled = true;
+	sw->signal = false;
+	sw->size = sw->secs = 0;
+	if (!arg || !strcmp(arg, "signal")) {
+		sw->signal = true;
+		return 0;
+	}
+	errno = 0;
+	v = isdigit((unsigned char)arg[0]) ? strtoull(arg, &end, 10) : 0;
+	for (size_t i = 0; v && !errno && i < sizeof(tags) / sizeof(tags[0]); i++) {
+		if (end[0] != tags[i].tag || end[1] || v > UINT64_MAX / tags[i].mult)
+			continue;
+		if (tags[i].time)
+			sw->secs = v * tags[i].mult;
+		else
+			sw->size = v * tags[i].mult;
+		return 0;
+	}
+	return usage_error("invalid --switch-output '%s' (signal, a size with B, K, M or G, or a time with s, m, h or d)",
+			   arg);
+}
+
+/*
  * -k/--clockid CLOCK: perf's name or alias of a clock (CLOCK_ before it
  * and any case too), or its number; given once, as perf takes it.
  */
@@ -366,6 +402,16 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'w', 0, "timestamp-filename", CMD_ARG_NONE, NULL,
 	  "rename the finished file FILE.YYYYMMDDhhmmssCC (the time\n"
 	  "it ended, to the hundredth of a second), as perf" },
+	{ 'V', 0, "switch-output", CMD_ARG_OPTIONAL, "[=WHEN]",
+	  "end the file and begin the next, each whole and renamed as\n"
+	  "--timestamp-filename does: on SIGUSR2 (signal, the default),\n"
+	  "when it holds SIZE (B, K, M, G), or every TIME (s, m, h, d)" },
+	{ 'J', 0, "switch-max-files", CMD_ARG_REQUIRED, "N",
+	  "with --switch-output, keep the last N files (0: all)" },
+	{ 'O', 0, "overwrite", CMD_ARG_NONE, NULL,
+	  "a flight recorder: the events' buffers keep their newest\n"
+	  "samples, written at the end (and on SIGUSR2 with\n"
+	  "--switch-output); the maps and comms are all kept" },
 	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
 	  "sample running processes, all their threads (until they\n"
 	  "exit, CMD ends, or SIGINT/SIGTERM)" },
@@ -445,6 +491,7 @@ static bool *record_flag(struct record_opts *o, int id)
 	case 'u': return &o->all_user;
 	case 'b': return &o->all_kernel;
 	case 'w': return &o->timestamp_filename;
+	case 'O': return &o->overwrite;
 	case 'd': return &o->data_addr;
 	case 'W': return &o->weight;
 	case 'X': return &o->switch_events;
@@ -554,6 +601,15 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case 'k':
 		return parse_clockid(arg, o);
+	case 'V':
+		return parse_switch_output(arg, &o->switch_output);
+	case 'J':
+		errno = 0;
+		lv = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || lv < 0 || lv > INT_MAX)
+			return usage_error("invalid --switch-max-files '%s' (the number of files kept, 0: all)", arg);
+		o->switch_output.max_files = (unsigned)lv;
+		break;
 	case 'y':
 		if (cmd_parse_tolerance(arg, &a->tolerance))
 			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
@@ -582,6 +638,44 @@ static const struct cmd_options record_options = {
 	.set = record_option,
 };
 
+/* --switch-output's files, said as perf says them (not with -q). */
+static void say_dumped(void *ctx, const char *path, uint64_t wakeups)
+{
+	const struct record_args *a = ctx;
+
+	if (a->quiet)
+		return;
+	fprintf(stderr, "[ mperf record: dump data: Woken up %llu times ]\n", (unsigned long long)wakeups);
+	fprintf(stderr, "[ mperf record: Dump %s ]\n", path);
+}
+
+/*
+ * --switch-output: files, renamed as --timestamp-filename does, said as
+ * they are done; perf's warning when a size is below half a buffer,
+ * where the kernel wakes the drain.  0, or the exit status.
+ */
+static int settle_switch(struct record_args *a)
+{
+	struct record_switch *sw = &a->o.switch_output;
+	uint64_t wakeup = ((uint64_t)a->o.mmap_pages + 1) * (uint64_t)sysconf(_SC_PAGESIZE) / 2;
+
+	if (!sw->enabled)
+		return 0;
+	if (!strcmp(a->o.output, "-"))
+		return usage_error("%s", "--switch-output writes one file after another: not with -o -");
+	a->o.timestamp_filename = true;
+	sw->dumped = say_dumped;
+	sw->ctx = a;
+	if (sw->size && sw->size < wakeup && !a->quiet) {
+		char size[32];
+
+		size_name(wakeup, size, sizeof(size));
+		fprintf(stderr, "WARNING: switch-output data size lower than wakeup kernel buffer size (%s) expect bigger perf.data sizes\n",
+			size);
+	}
+	return 0;
+}
+
 /*
  * What the options mean together, once all are known: the conflicts, -F
  * against the kernel's rate, the default rate, -m's rounding said, a
@@ -598,6 +692,8 @@ static int record_settle(struct record_args *a, int argc, char **argv, const str
 		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
 	if (o->timestamp_filename && !strcmp(o->output, "-"))
 		return usage_error("%s", "--timestamp-filename renames a file: not with -o -");
+	if ((ret = settle_switch(a)))
+		return ret;
 	if (o->dwarf && o->user_regs && (o->user_regs | RECORD_MINIMAL_REGS) != RECORD_DWARF_REGS && !a->quiet)
 		fprintf(stderr, "warning: --call-graph dwarf may need every user register: with --user-regs, "
 			"ip and sp are added and unwinding may stop early\n");
@@ -653,7 +749,7 @@ static void record_summary(const struct record_args *a, const struct record_resu
 			(unsigned long long)(res->data_size >> 10));
 	if (!a->quiet) {
 		fprintf(stderr, "[ mperf record: Woken up %llu times to write data ]\n",
-			(unsigned long long)res->wakeups);
+			(unsigned long long)res->file_wakeups);
 		/* perf says the new name, then the old one with <timestamp> for the date */
 		if (res->renamed[0])
 			fprintf(stderr, "[ mperf record: Dump %s ]\n", res->renamed);

@@ -35,71 +35,98 @@ static int redirect(struct drain *d, size_t ev, int fd, int owner, const char *w
 	return 0;
 }
 
-static int map_one(struct drain *d, int owner, size_t pages, const char *where)
+static int map_one(struct drain *d, int owner, size_t pages, bool backward, const char *where)
 {
-	int err = ring__mmap(&d->ring[d->nr_rings], owner, pages);
+	struct ring *r = &d->ring[d->nr_rings];
+	int err = backward ? ring__mmap_backward(r, owner, pages) : ring__mmap(r, owner, pages);
 
 	if (err == -EPERM || err == -ENOMEM)
 		return mperf_error(err, "cannot mmap the buffer of %s (%zu pages): %s (the limit is kernel.perf_event_mlock_kb; use a smaller -m or raise it)",
 				   where, pages, mperf_strerror(err));
 	if (err)
 		return mperf_error(err, "cannot mmap the buffer of %s: %s", where, mperf_strerror(err));
-	d->nr_rings++;
+	d->ring_fd[d->nr_rings++] = owner;
 	return 0;
 }
 
-/* The first fd of event 0 open on CPU c (any thread), or per thread that thread's: a buffer's owner. */
-static int owner_fd(const struct evlist *el, int c, int th)
+/*
+ * The first fd open on CPU c (any thread), or per thread that thread's, of
+ * the first event that writes backward (--overwrite) or not: a buffer's
+ * owner, or -1.
+ */
+static int owner_fd(const struct evlist *el, int c, int th, bool backward)
 {
-	if (th >= 0)
-		return evlist__fd(el, 0, c, th);
-	for (int t = 0; t < el->nr_threads; t++)
-		if (evlist__fd(el, 0, c, t) >= 0)
-			return evlist__fd(el, 0, c, t);
+	for (size_t i = 0; i < el->nr_ev; i++) {
+		if (!el->attr[i].write_backward != !backward)
+			continue;
+		if (th >= 0)
+			return evlist__fd(el, i, c, th);
+		for (int t = 0; t < el->nr_threads; t++)
+			if (evlist__fd(el, i, c, t) >= 0)
+				return evlist__fd(el, i, c, t);
+		return -1;
+	}
 	return -1;
+}
+
+/* The buffer of CPU (or thread) r that the events writing backward, or not, share. */
+static int map_ring(struct drain *d, int r, size_t pages, bool backward)
+{
+	struct evlist *el = d->el;
+	bool per_thread = el->t->per_thread;
+	int owner = per_thread ? owner_fd(el, 0, r, backward) : owner_fd(el, r, -1, backward), err;
+	char where[64];
+
+	if (owner < 0)
+		return 0;	/* a thread that exited before it was opened, or no such event */
+	if (per_thread)
+		snprintf(where, sizeof(where), "thread %d", el->t->tids[r]);
+	else
+		snprintf(where, sizeof(where), "cpu %d", el->t->cpus[r]);
+	if ((err = map_one(d, owner, pages, backward, where)))
+		return err;
+	for (size_t i = 0; i < el->nr_ev; i++)
+		for (int t = 0; t < el->nr_threads; t++) {
+			int c = per_thread ? 0 : r;
+
+			if ((per_thread && t != r) || !el->attr[i].write_backward != !backward)
+				continue;
+			if ((err = redirect(d, i, evlist__fd(el, i, c, t), owner, where)))
+				return err;
+		}
+	return 0;
 }
 
 int drain__map(struct drain *d, size_t pages)
 {
 	struct evlist *el = d->el;
-	bool per_thread = el->t->per_thread;
-	int nr = per_thread ? el->nr_threads : el->nr_cpus, err;
+	int nr = el->t->per_thread ? el->nr_threads : el->nr_cpus, err, polled = -1;
 	size_t slots = (size_t)el->nr_cpus * (size_t)el->nr_threads;
 
-	d->ring = calloc((size_t)nr, sizeof(*d->ring));
+	d->ring = calloc(2 * (size_t)nr, sizeof(*d->ring));
+	d->ring_fd = calloc(2 * (size_t)nr, sizeof(*d->ring_fd));
 	d->pfd = calloc(slots + 1, sizeof(*d->pfd));	/* and --control's fd, polled last */
-	if (!d->ring || !d->pfd)
+	if (!d->ring || !d->ring_fd || !d->pfd)
 		return mperf_error(-ENOMEM, "out of memory");
-	for (int r = 0; r < nr; r++) {
-		int owner = per_thread ? owner_fd(el, 0, r) : owner_fd(el, r, -1);
-		char where[64];
-
-		if (owner < 0)
-			continue;	/* a thread that exited before it was opened */
-		if (per_thread)
-			snprintf(where, sizeof(where), "thread %d", el->t->tids[r]);
-		else
-			snprintf(where, sizeof(where), "cpu %d", el->t->cpus[r]);
-		if ((err = map_one(d, owner, pages, where)))
+	/* The kernel refuses to redirect an event into a buffer written the other way. */
+	for (int r = 0; r < nr; r++)
+		if ((err = map_ring(d, r, pages, true)))
 			return err;
-		for (size_t i = 0; i < el->nr_ev; i++)
-			for (int t = 0; t < el->nr_threads; t++) {
-				int c = per_thread ? 0 : r;
-
-				if (per_thread && t != r)
-					continue;
-				if ((err = redirect(d, i, evlist__fd(el, i, c, t), owner, where)))
-					return err;
-			}
-	}
+	for (int r = 0; r < nr; r++)
+		if ((err = map_ring(d, r, pages, false)))
+			return err;
 	/*
-	 * Poll the first event's fd of every CPU and thread: the kernel wakes
-	 * every fd of a buffer, and each hangs up when its own task is gone,
-	 * so the recording of running tasks ends when the last one exits.
+	 * Poll the first forward event's fd of every CPU and thread (a
+	 * backward buffer is read only when asked): the kernel wakes every fd
+	 * of a buffer, and each hangs up when its own task is gone, so the
+	 * recording of running tasks ends when the last one exits.
 	 */
-	for (int c = 0; c < el->nr_cpus; c++)
+	for (size_t i = 0; i < el->nr_ev && polled < 0; i++)
+		if (!el->attr[i].write_backward)
+			polled = (int)i;
+	for (int c = 0; c < el->nr_cpus && polled >= 0; c++)
 		for (int t = 0; t < el->nr_threads; t++) {
-			int fd = evlist__fd(el, 0, c, t);
+			int fd = evlist__fd(el, (size_t)polled, c, t);
 
 			if (fd >= 0)
 				d->pfd[d->nr_pfd++] = (struct pollfd){ .fd = fd, .events = POLLIN };
@@ -112,7 +139,9 @@ void drain__unmap(struct drain *d)
 	for (int c = 0; c < d->nr_rings; c++)
 		ring__exit(&d->ring[c]);
 	free(d->ring);
+	free(d->ring_fd);
 	free(d->pfd);
+	d->ring_fd = NULL;
 	d->ring = NULL;
 	d->pfd = NULL;
 	d->nr_rings = d->nr_pfd = 0;
@@ -185,7 +214,7 @@ int64_t drain__once(struct drain *d, bool all)
 
 	for (int c = 0; c < d->nr_rings; c++) {
 		struct ring *ring = &d->ring[c];
-		int64_t avail = ring__read_init(ring);
+		int64_t avail = ring->backward ? 0 : ring__read_init(ring);
 
 		/* perf's --mmap-flush: a buffer with less waits for the next pass, but the last. */
 		if (avail <= 0 || (!all && (uint64_t)avail < d->flush))
@@ -198,6 +227,49 @@ int64_t drain__once(struct drain *d, bool all)
 	if (total && (err = d->comp ? compressor__round(d->comp) : pdw__finished_round(d->w)))
 		return err;
 	return total;
+}
+
+int64_t drain__backward(struct drain *d)
+{
+	int64_t total = 0;
+	int err = 0;
+
+	for (int c = 0; c < d->nr_rings && !err; c++) {
+		struct ring *ring = &d->ring[c];
+
+		if (!ring->backward)
+			continue;
+		/* Paused, the kernel drops what comes (counted as lost) rather than write over what is read. */
+		if (ioctl(d->ring_fd[c], PERF_EVENT_IOC_PAUSE_OUTPUT, 1) < 0)
+			return mperf_error(-errno, "cannot pause a buffer of --overwrite: %s", strerror(errno));
+		if (ring__read_init(ring) > 0) {
+			account(d, ring);
+			err = drain_one(d, ring, &total);
+		}
+		ring__consume(ring);
+		if (ioctl(d->ring_fd[c], PERF_EVENT_IOC_PAUSE_OUTPUT, 0) < 0 && !err)
+			err = mperf_error(-errno, "cannot resume a buffer of --overwrite: %s", strerror(errno));
+	}
+	if (!err && total)
+		err = d->comp ? compressor__round(d->comp) : pdw__finished_round(d->w);
+	return err ? err : total;
+}
+
+/* --switch-output: a new file is due (SIGUSR2, its size, its age). */
+static bool switch_due(struct drain *d)
+{
+	struct timespec ts;
+
+	if (d->switch_sig && *d->switch_sig) {
+		*d->switch_sig = 0;
+		return true;
+	}
+	if (d->switch_size && d->file_written >= d->switch_size)
+		return true;
+	if (!d->switch_at)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec >= d->switch_at;
 }
 
 /* Poll the buffers (and --control's fd): what ppoll returned; the signals are taken only inside. */
@@ -230,6 +302,14 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 		if (stopping)
 			break;
 		d->written += (uint64_t)wrote;
+		d->file_written += (uint64_t)wrote;
+		if (switch_due(d)) {
+			if ((wrote = drain__once(d, true)) < 0)
+				return (int)wrote;
+			d->written += (uint64_t)wrote;
+			d->file_written += (uint64_t)wrote;
+			return DRAIN_SWITCH;
+		}
 		if (d->max_size && d->written >= d->max_size && !*stop) {
 			/* perf's --max-size: stop as a signal would, the file finished as always. */
 			d->res->size_limited = true;

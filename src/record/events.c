@@ -197,8 +197,8 @@ static void setup_tracking_dummy(struct perf_event_attr *a, const struct record_
 	setup_attr(a, o, t, &dummy, false, false);
 	a->disabled = 0;
 	a->enable_on_exec = 0;
-	/* -D on the workload: its side band starts at its exec, as perf's dummy does. */
-	if (o->delay_ms && !t->has_cpu && t->traces_workload) {
+	/* -D (or --overwrite) on the workload: its side band starts at its exec, as perf's dummy does. */
+	if ((o->delay_ms || o->overwrite) && !t->has_cpu && t->traces_workload) {
 		a->disabled = 1;
 		a->enable_on_exec = 1;
 	}
@@ -229,13 +229,17 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 {
 	size_t n;
 	bool same = true;
-	/* perf's dummy:HG carries the side band with -a, -C and -D (while the events wait). */
-	bool tracking = t->has_cpu || o->delay_ms;
+	/*
+	 * perf's dummy:HG carries the side band with -a, -C and -D (while the
+	 * events wait), and with --overwrite, where the events' buffers keep
+	 * only their newest records: the maps and comms are all kept apart.
+	 */
+	bool tracking = t->has_cpu || o->delay_ms || o->overwrite;
 
 	memset(el, 0, sizeof(*el));
 	el->nr_ev = o->nr_events + (tracking ? 1 : 0);
 	if (el->nr_ev > RECORD_MAX_EVENTS)
-		return mperf_error(-E2BIG, "at most %d events can be recorded with -a, -C or -D", RECORD_MAX_EVENTS - 1);
+		return mperf_error(-E2BIG, "at most %d events can be recorded with -a, -C, -D or --overwrite", RECORD_MAX_EVENTS - 1);
 	el->t = t;
 	el->nr_cpus = t->nr_cpus;
 	el->nr_threads = t->nr_threads;
@@ -247,6 +251,8 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 			   ev->sample_read || o->events[ev->leader].sample_read);
 		el->leader[i] = o->events[i].leader;
 		el->precise_max[i] = o->events[i].precise_max;
+		/* --overwrite: the flight recorder, the kernel's backward buffer (perf sets it on every event it was given). */
+		el->attr[i].write_backward = o->overwrite;
 	}
 	if (tracking) {
 		size_t d = o->nr_events;
@@ -288,8 +294,9 @@ int evlist__init(struct evlist *el, const struct record_opts *o, struct record_r
 	for (size_t k = 0; el->fd && k < n; k++)
 		el->fd[k] = -1;		/* before anything can fail: evlist__close closes what is >= 0 */
 	el->id = calloc(n, sizeof(*el->id));
+	el->lost_seen = calloc(n, sizeof(*el->lost_seen));
 	el->gone = calloc((size_t)el->nr_threads, sizeof(*el->gone));
-	if (!el->fd || !el->id || !el->gone)
+	if (!el->fd || !el->id || !el->lost_seen || !el->gone)
 		return mperf_error(-ENOMEM, "out of memory");
 	return 0;
 }
@@ -667,14 +674,18 @@ int evlist__event_of_id(const struct evlist *el, uint64_t id)
 
 int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w)
 {
+	size_t per_ev = (size_t)el->nr_cpus * (size_t)el->nr_threads;
+
 	if (!(el->attr[0].read_format & (PERF_FORMAT_LOST | PERF_FORMAT_TOTAL_TIME_ENABLED)))
 		return 0;
+	/* The times are the fds' totals: this read's replace an earlier one's. */
+	for (size_t i = 0; i < el->nr_ev; i++)
+		res->ev[i].ena = res->ev[i].run = 0;
 	for (size_t i = 0; i < el->nr_ev; i++) {
 		/* A GROUP read of the leader gives every member's values, each with its id. */
 		if ((el->attr[i].read_format & PERF_FORMAT_GROUP) && el->leader[i] != (int)i)
 			continue;
-		for (size_t k = i * (size_t)el->nr_cpus * (size_t)el->nr_threads;
-		     k < (i + 1) * (size_t)el->nr_cpus * (size_t)el->nr_threads; k++) {
+		for (size_t k = i * per_ev; k < (i + 1) * per_ev; k++) {
 			uint64_t buf[3 + 3 * RECORD_MAX_EVENTS];
 			struct pd_read_values rv;
 			ssize_t n = el->fd[k] >= 0 ? read(el->fd[k], buf, sizeof(buf)) : -1;
@@ -692,15 +703,21 @@ int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata
 			}
 			for (uint64_t r = 0; r < rv.nr; r++) {
 				struct pd_read_value v;
+				uint64_t *seen;
 				int ev, err;
 
 				pd_read_value(&rv, r, &v);
 				ev = (el->attr[i].read_format & PERF_FORMAT_GROUP) ? evlist__event_of_id(el, v.id) : (int)i;
-				if (!v.lost || ev < 0)
+				if (ev < 0)
 					continue;
-				res->ev[ev].lost += v.lost;
-				if ((err = pdw__lost_samples(w, (size_t)ev, v.id, v.lost)))
+				/* What this fd lost since the last read: each file of --switch-output has its own. */
+				seen = &el->lost_seen[(size_t)ev * per_ev + (k - i * per_ev)];
+				if (v.lost <= *seen)
+					continue;
+				res->ev[ev].lost += v.lost - *seen;
+				if ((err = pdw__lost_samples(w, (size_t)ev, v.id, v.lost - *seen)))
 					return err;
+				*seen = v.lost;
 			}
 		}
 	}
@@ -715,6 +732,8 @@ void evlist__close(struct evlist *el)
 				close(el->fd[k]);
 	free(el->fd);
 	free(el->id);
+	free(el->lost_seen);
+	el->lost_seen = NULL;
 	free(el->gone);
 	el->gone = NULL;
 	idmap_free(&el->ids);

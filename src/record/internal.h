@@ -43,6 +43,11 @@ int target__init(struct target *t, const struct record_opts *o);
 void target__set_workload(struct target *t, int pid);
 /* COMM, FORK and MMAP2 records for the tasks of -p, -t, -a, -C, from /proc (their maps to hits). */
 int target__synthesize(const struct target *t, struct pdata_writer *w, struct hits *hits, bool data_maps);
+/*
+ * A process as it runs now (the workload, in a new --switch-output file):
+ * its threads' COMM records and its maps; nothing when it is gone.
+ */
+int target__synthesize_process(struct pdata_writer *w, struct hits *hits, bool data_maps, int pid);
 void target__exit(struct target *t);
 
 /* ---- events.c: the events, opened on every CPU and thread of the target ---- */
@@ -59,6 +64,7 @@ struct evlist {
 	struct pd_sample_layout layout;
 	int *fd;		/* [event][cpu][thread], -1 when not open */
 	uint64_t *id;		/* [event][cpu][thread]: PERF_EVENT_IOC_ID, 0 when not open */
+	uint64_t *lost_seen;	/* [event][cpu][thread]: its lost count at the last evlist__read_lost */
 	bool *gone;		/* [thread]: exited before its events could be opened */
 	struct idmap ids;	/* id -> event */
 	const char *filter[RECORD_MAX_EVENTS];	/* a tracepoint's filter, set on each fd, or NULL */
@@ -96,7 +102,8 @@ int evlist__write_groups(const struct record_opts *o, struct pdata_writer *w);
 int evlist__event_of_id(const struct evlist *el, uint64_t id);
 /*
  * read() every fd's lost count: res->ev[].lost, and a LOST_SAMPLES record
- * per fd that lost; with -s also the times enabled and running (res->ev[].ena, run).
+ * per fd that lost since the last call; with -s also the times enabled and
+ * running (res->ev[].ena, run: the sums of this read).
  */
 int evlist__read_lost(struct evlist *el, struct record_result *res, struct pdata_writer *w);
 void evlist__close(struct evlist *el);
@@ -190,14 +197,27 @@ struct drain {
 	struct compressor *comp;	/* -z: the data goes through it, or NULL: straight to w */
 	struct control *ctl;		/* -D, --control: polled and processed by the loop, or NULL */
 	uint64_t flush;			/* --mmap-flush: bytes a buffer holds before it is drained */
-	struct ring *ring;		/* [cpu], or [thread] per thread */
+	/*
+	 * [cpu], or [thread] per thread; with --overwrite the events' backward
+	 * rings, then the tracking dummy's, drained as usual.
+	 */
+	struct ring *ring;
+	int *ring_fd;			/* the fd that owns each ring (a backward one is paused through it) */
 	int nr_rings;
-	struct pollfd *pfd;		/* the first event's fd of each CPU and thread */
+	struct pollfd *pfd;		/* the first forward event's fd of each CPU and thread */
 	int nr_pfd;
 	uint64_t first_time, last_time;	/* of the samples, for SAMPLE_TIME */
 	uint64_t max_size;		/* --max-size, or 0 */
 	uint64_t written;		/* the data's bytes: synthesized, then drained */
+	/* --switch-output: when drain__loop returns DRAIN_SWITCH */
+	volatile sig_atomic_t *switch_sig;	/* SIGUSR2 came, or NULL */
+	uint64_t switch_size;		/* a file's data reached this many bytes, or 0 */
+	uint64_t switch_at;		/* CLOCK_MONOTONIC ns at which the file is old enough, or 0 */
+	uint64_t file_written;		/* this file's data bytes (written counts the run's) */
 };
+
+/* drain__loop's return when a new file is due (--switch-output): every buffer is drained. */
+#define DRAIN_SWITCH	1
 
 /*
  * One buffer per CPU, owned by the first event's fd there (of the first
@@ -211,9 +231,15 @@ int drain__map(struct drain *d, size_t pages);
  */
 int64_t drain__once(struct drain *d, bool all);
 /*
+ * --overwrite: pause every backward ring, write what it holds since the
+ * last time (newest first, as perf), and let it run again.  Bytes, or < 0.
+ */
+int64_t drain__backward(struct drain *d);
+/*
  * Drain until *stop is set (by a signal, or to -1 here when every buffer
- * hung up), then once more, every byte.  Signals are taken only inside ppoll, with
- * waitmask as the mask.
+ * hung up), then once more, every byte: 0, or < 0.  DRAIN_SWITCH, every
+ * buffer drained, when --switch-output's file is due: call it again once
+ * switched.  Signals are taken only inside ppoll, with waitmask as the mask.
  */
 int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop);
 void drain__unmap(struct drain *d);
@@ -224,6 +250,8 @@ void drain__unmap(struct drain *d);
 
 struct record_signals {
 	struct sigaction old[RECORD_NR_SIGNALS];
+	struct sigaction old_usr2;	/* record_signals_usr2 changed SIGUSR2 */
+	bool usr2_set;
 	struct sigaction old_pipe;	/* SIGPIPE is ignored while recording */
 	sigset_t old_mask;
 	sigset_t wait_mask;	/* the mask inside ppoll: ours unblocked */
@@ -234,6 +262,13 @@ struct record_signals {
  * with wait_mask; SIGPIPE is ignored.
  */
 void record_signals_install(struct record_signals *s);
+/*
+ * SIGUSR2, as perf record takes it: with take (--switch-output's signal)
+ * caught into *record_signals_switch() inside ppoll, else ignored.
+ */
+void record_signals_usr2(struct record_signals *s, bool take);
+/* Set by SIGUSR2 when taken: a switch is asked for (the drain clears it). */
+volatile sig_atomic_t *record_signals_switch(void);
 /* The signal that arrived last (SIGCHLD only when nothing else did), or 0; -1 set by the drain. */
 volatile sig_atomic_t *record_signals_flag(void);
 /* Put back the handlers and the mask record found (in record, and in the workload before exec). */

@@ -224,6 +224,30 @@ struct record_opts {
 	 */
 	uint64_t max_size;
 	struct record_control control;	/* --control: fd -1 when none */
+	/*
+	 * --switch-output: the output finished, renamed OUTPUT.<timestamp>
+	 * (--timestamp-filename, implied) and begun again, each file whole
+	 * (its header, the kernel map, the running tasks' comms and maps): on
+	 * SIGUSR2 (signal), once a file's data reaches size bytes, or every
+	 * secs seconds; and at the end.  Without it SIGUSR2 is ignored, as perf.
+	 */
+	struct record_switch {
+		bool enabled, signal;
+		uint64_t size;
+		uint64_t secs;
+		unsigned max_files;	/* --switch-max-files: keep the last N files (the oldest removed); 0: all */
+		/* Each file switched away from (not the last), for cmd/ to say: its name, polls since the last. */
+		void (*dumped)(void *ctx, const char *path, uint64_t wakeups);
+		void *ctx;
+	} switch_output;
+	/*
+	 * --overwrite: the events write into backward rings (write_backward),
+	 * a flight recorder that keeps the newest records, read at the end (and
+	 * on SIGUSR2 with --switch-output); perf's dummy:HG carries the
+	 * side-band records in rings drained as usual, so that every sample
+	 * kept resolves.
+	 */
+	bool overwrite;
 	const char *output;
 	char *const *argv;	/* the workload, or NULL: record until SIGINT/SIGTERM (or the tasks end) */
 	int cmd_argc;		/* the command's arguments from "record" on, for the CMDLINE feature */
@@ -254,8 +278,10 @@ struct record_result {
 	bool user_only;		/* the paranoid fallback: events record user space only (NAME:u) */
 	uint64_t wakeups;	/* polls that returned ready */
 	uint64_t timeouts;	/* polls that timed out (drained anyway) */
-	uint64_t file_size;
+	uint64_t file_size;	/* --switch-output: every file's, the removed ones too */
 	char renamed[4096];	/* --timestamp-filename: the file's name once renamed, or "" */
+	uint64_t files;		/* --switch-output: the files written (the last one too) */
+	uint64_t file_wakeups;	/* the polls that returned ready while the last file was written */
 	uint64_t comp_in, comp_out;	/* -z: the data's bytes, and the bytes of the COMPRESSED records they became */
 	uint64_t samples;
 	uint64_t lost_records;	/* PERF_RECORD_LOST seen in the buffers */

@@ -20,9 +20,10 @@
  * then until the last drain is written; the workload released (its events start at its exec) or a running
  * target's events enabled (with -D, after the delay or on --control's
  * enable: control.c); drain__loop until a signal, a control stop or every buffer
- * hangs up; the workload ended if a signal stopped the recording or the
+ * hangs up (--switch-output: each time a file is due, switch_file ends it,
+ * renames it and begins the next, as begin_file began the first); the workload ended if a signal stopped the recording or the
  * traced tasks are gone (wind_down: SIGTERM, draining while it exits); a
- * last drain; finish (LOST_SAMPLES from read(2) of every
+ * last drain (--overwrite: then the backward buffers); finish (LOST_SAMPLES from read(2) of every
  * fd, the kernel map's length, BUILD_ID, SAMPLE_TIME, pdw__finish, then
  * perf's build-id cache).
  */
@@ -49,11 +50,19 @@
  * -1 when the buffers hung up because every traced task was gone.
  */
 static volatile sig_atomic_t record_done;
+/* The other: SIGUSR2 asked for a new file (--switch-output), cleared by the drain. */
+static volatile sig_atomic_t record_switch;
 
 static void on_signal(int sig)
 {
 	if (!record_done || sig != SIGCHLD)
 		record_done = sig;
+}
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	record_switch = 1;
 }
 
 /* ---- signals: taken only inside ppoll, restored as they were ---- */
@@ -71,6 +80,7 @@ void record_signals_install(struct record_signals *s)
 		sigaddset(&block, record_signals[i]);
 	sigprocmask(SIG_BLOCK, &block, &s->old_mask);
 	s->wait_mask = s->old_mask;
+	s->usr2_set = false;
 	record_done = 0;
 	/* A reader of -o - that goes away is a write error (EPIPE), not our death. */
 	sigaction(SIGPIPE, &(struct sigaction){ .sa_handler = SIG_IGN }, &s->old_pipe);
@@ -84,6 +94,27 @@ void record_signals_install(struct record_signals *s)
 	}
 }
 
+void record_signals_usr2(struct record_signals *s, bool take)
+{
+	sigset_t usr2;
+
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	record_switch = 0;
+	/* Like the others: blocked but inside ppoll, so that it is taken only there. */
+	if (take) {
+		sigprocmask(SIG_BLOCK, &usr2, NULL);
+		sigdelset(&s->wait_mask, SIGUSR2);
+	}
+	sigaction(SIGUSR2, &(struct sigaction){ .sa_handler = take ? on_usr2 : SIG_IGN }, &s->old_usr2);
+	s->usr2_set = true;
+}
+
+volatile sig_atomic_t *record_signals_switch(void)
+{
+	return &record_switch;
+}
+
 volatile sig_atomic_t *record_signals_flag(void)
 {
 	return &record_done;
@@ -91,6 +122,8 @@ volatile sig_atomic_t *record_signals_flag(void)
 
 void record_signals_restore(const struct record_signals *s)
 {
+	if (s->usr2_set)
+		sigaction(SIGUSR2, &s->old_usr2, NULL);
 	sigaction(SIGPIPE, &s->old_pipe, NULL);
 	for (size_t i = 0; i < NR_SIGNALS; i++)
 		sigaction(record_signals[i], &s->old[i], NULL);
@@ -102,7 +135,8 @@ void record_signals_restore(const struct record_signals *s)
 struct kernel_map {
 	uint64_t start, end;
 	uint64_t pos;		/* data position of the MMAP record */
-	bool written;
+	bool found;		/* start is known (kallsyms shows addresses) */
+	bool written;		/* at pos, to be patched (the first file's) */
 	pthread_t thread;
 	bool running;
 	int err;
@@ -128,18 +162,30 @@ static uint64_t kernel_map_len(const struct kernel_map *k)
 	return !k->err && k->end > k->start ? k->end - k->start : UINT64_MAX - k->start;
 }
 
+static void join_kernel_map(struct kernel_map *k);
+
 /*
  * perf's order: the kernel map, the tasks already running (-p, -t, -a,
- * -C), the workload's COMM, FINISHED_INIT.
+ * -C), the workload's COMM, FINISHED_INIT.  A later file of
+ * --switch-output (first false) has the kernel map's length at once, and
+ * the workload as it runs now: its comms and maps, as perf writes them.
  */
-static int synthesize(struct drain *d, const struct target *t, pid_t pid, struct kernel_map *k, bool data_maps)
+static int synthesize(struct drain *d, const struct target *t, pid_t pid, struct kernel_map *k, bool data_maps,
+		      bool first)
 {
 	struct pdata_writer *w = d->w;
 	int err;
 
-	if (host_kallsyms_find("_text", &k->start)) {
+	if (!first) {
+		join_kernel_map(k);
+		k->written = false;
+		if (k->found && (err = pdw__mmap(w, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, 0, k->start, kernel_map_len(k),
+						 k->start, "[kernel.kallsyms]_text", &k->pos)))
+			return err;
+	} else if (host_kallsyms_find("_text", &k->start)) {
 		mperf_log(MPERF_LOG_WARN, "kernel addresses are hidden (kptr_restrict): kernel samples will not resolve");
 	} else {
+		k->found = true;
 		/* A stream cannot be patched: find the map's length first. */
 		if (pdw__is_pipe(w))
 			find_etext(k);
@@ -155,7 +201,9 @@ static int synthesize(struct drain *d, const struct target *t, pid_t pid, struct
 	}
 	if ((err = target__synthesize(t, w, d->hits, data_maps)))
 		return err;
-	if (pid > 0 && (err = pdw__comm(w, (uint32_t)pid, (uint32_t)pid, "mperf-exec")))
+	if (pid > 0 && first && (err = pdw__comm(w, (uint32_t)pid, (uint32_t)pid, "mperf-exec")))
+		return err;
+	if (pid > 0 && !first && (err = target__synthesize_process(w, d->hits, data_maps, pid)))
 		return err;
 	return pdw__finished_init(w);
 }
@@ -195,18 +243,38 @@ static int rename_old(const char *path)
  */
 static int rename_timestamp(const char *path, char *to, size_t len)
 {
-	struct timeval tv;
-	struct tm tm;
-	char when[32];
+	for (;;) {
+		struct timeval tv;
+		struct tm tm;
+		char when[32];
 
-	if (gettimeofday(&tv, NULL) || !localtime_r(&tv.tv_sec, &tm) ||
-	    !strftime(when, sizeof(when), "%Y%m%d%H%M%S", &tm))
-		return mperf_error(-EINVAL, "cannot read the time of day for --timestamp-filename");
-	if ((size_t)snprintf(to, len, "%s.%s%02u", path, when, (unsigned)(tv.tv_usec / 10000)) >= len)
-		return mperf_error(-ENAMETOOLONG, "cannot rename '%s': name too long", path);
-	if (rename(path, to) < 0)
-		return mperf_error(-errno, "cannot rename '%s' to '%s': %s", path, to, strerror(errno));
-	return 0;
+		if (gettimeofday(&tv, NULL) || !localtime_r(&tv.tv_sec, &tm) ||
+		    !strftime(when, sizeof(when), "%Y%m%d%H%M%S", &tm))
+			return mperf_error(-EINVAL, "cannot read the time of day for --timestamp-filename");
+		if ((size_t)snprintf(to, len, "%s.%s%02u", path, when, (unsigned)(tv.tv_usec / 10000)) >= len)
+			return mperf_error(-ENAMETOOLONG, "cannot rename '%s': name too long", path);
+		/* Never over an earlier file (--switch-output twice in a hundredth): the next hundredth's name. */
+		if (link(path, to) == 0) {
+			if (unlink(path) == 0)
+				return 0;
+			break;
+		}
+		if (errno == EEXIST) {
+			usleep(10000);
+			continue;
+		}
+		/* A file system without hard links: a rename, once the name is free. */
+		if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS)
+			break;
+		if (access(to, F_OK) == 0) {
+			usleep(10000);
+			continue;
+		}
+		if (rename(path, to) == 0)
+			return 0;
+		break;
+	}
+	return mperf_error(-errno, "cannot rename '%s' to '%s': %s", path, to, strerror(errno));
 }
 
 /*
@@ -335,6 +403,147 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The recording's parts an output file is made of, for --switch-output
+ * to end one file and begin the next.
+ */
+struct output {
+	const struct record_opts *o;
+	struct evlist *el;
+	struct record_result *res;
+	const struct tracing *tr;
+	const struct target *t;
+	struct kernel_map *k;
+	pid_t pid;		/* the workload, or -1 */
+	char **kept;		/* --switch-max-files: the names of the last files, a ring of max_files */
+	unsigned next;		/* the slot of kept the next file takes */
+	uint64_t wakeups;	/* res->wakeups when this file began */
+};
+
+/*
+ * Create the output and write its beginning: the events, the features,
+ * the groups, TRACING_DATA, then the synthesized records; with -z the
+ * compressing thread started.  first: the recording's first file.
+ */
+static int begin_file(struct drain *d, struct output *f, bool first)
+{
+	const struct record_opts *o = f->o;
+	int err;
+
+	if (!(d->w = pdw__create(o->output)))
+		return -errno;
+	if ((err = evlist__add_to(f->el, f->res, d->w)) || (err = features__write(d->w, o)) ||
+	    (err = evlist__write_groups(o, d->w)) || (err = tracing__write(f->tr, d->w)) ||
+	    (err = compress_setup(d, o)) || (err = pdw__begin_data(d->w)) ||
+	    (err = synthesize(d, f->t, f->pid, f->k, o->data_addr, first)))
+		return err;
+	/* -z: from now on the compressing thread writes the data (the synthesized records stay as they are). */
+	if (o->comp_level && !(d->comp = compressor__start(d->w, compress_max(d))))
+		return -errno;
+	d->first_time = d->last_time = 0;
+	d->file_written = pdw__data_size(d->w);
+	d->written += d->file_written;
+	d->switch_at = o->switch_output.secs ? now_ns() + o->switch_output.secs * 1000000000ull : 0;
+	f->wakeups = f->res->wakeups;
+	return 0;
+}
+
+/* -z: the file's bytes compressed and what they became, added to the run's. */
+static void add_compressed(const struct drain *d, struct record_result *res)
+{
+	uint64_t in, out;
+
+	pdw__compressed_bytes(d->w, &in, &out);
+	res->comp_in += in;
+	res->comp_out += out;
+}
+
+/* --switch-max-files: name is kept, and the file it takes the place of removed. */
+static void keep_file(struct output *f, const char *name)
+{
+	unsigned n = f->o->switch_output.max_files;
+
+	if (!n || !f->kept)
+		return;
+	if (f->kept[f->next]) {
+		unlink(f->kept[f->next]);
+		free(f->kept[f->next]);
+	}
+	f->kept[f->next] = strdup(name);
+	f->next = (f->next + 1) % n;
+}
+
+/*
+ * --switch-output: the file is due.  With --overwrite what the backward
+ * buffers hold goes in first; then the file is finished (build-id cache
+ * left for the end), renamed OUTPUT.<timestamp>, said, and the next begun.
+ */
+static int switch_file(struct drain *d, struct output *f)
+{
+	const struct record_opts *o = f->o;
+	char name[4096];
+	int64_t wrote = f->o->overwrite ? drain__backward(d) : 0;
+	struct stat st;
+	int err;
+
+	if (wrote < 0)
+		return (int)wrote;
+	err = compressor__stop(d->comp);
+	d->comp = NULL;
+	if (err || (err = finish(d, f->k, true)))
+		return err;
+	add_compressed(d, f->res);
+	if (stat(o->output, &st) == 0)
+		f->res->file_size += (uint64_t)st.st_size;
+	pdw__close(d->w);
+	d->w = NULL;
+	if ((err = rename_timestamp(o->output, name, sizeof(name))))
+		return err;
+	keep_file(f, name);
+	f->res->files++;
+	if (o->switch_output.dumped)
+		o->switch_output.dumped(o->switch_output.ctx, name, f->res->wakeups - f->wakeups);
+	return begin_file(d, f, false);
+}
+
+/*
+ * The end of the file: with --overwrite the backward buffers' last
+ * records, then what waits to be compressed, the features; the file
+ * renamed with --timestamp-filename (and --switch-output).
+ */
+static int end_recording(struct drain *d, struct output *f)
+{
+	const struct record_opts *o = f->o;
+	struct record_result *res = f->res;
+	int64_t wrote = o->overwrite ? drain__backward(d) : 0;
+	struct stat st;
+	int err;
+
+	if (wrote < 0)
+		return (int)wrote;
+	/* Everything drained is written before the end of the file. */
+	err = compressor__stop(d->comp);
+	d->comp = NULL;
+	if (err)
+		return err;
+	res->data_size = d->written;
+	add_compressed(d, res);
+	if ((err = finish(d, f->k, o->no_buildid_cache)))
+		return err;
+	if (pdw__is_pipe(d->w))
+		res->file_size = pdw__data_size(d->w);
+	else if (stat(o->output, &st) == 0)
+		res->file_size += (uint64_t)st.st_size;
+	res->files++;
+	res->file_wakeups = res->wakeups - f->wakeups;
+	if (!o->timestamp_filename || pdw__is_pipe(d->w))
+		return 0;
+	if ((err = rename_timestamp(o->output, res->renamed, sizeof(res->renamed))))
+		return err;
+	keep_file(f, res->renamed);
+	return 0;
+}
+
 int record__run(const struct record_opts *o, struct record_result *res)
 {
 	struct target t;
@@ -345,12 +554,12 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct control ctl = { .fd = -1, .ack = -1 };
 	struct record_signals sigs;
+	struct output f = { .o = o, .el = &el, .res = res, .tr = &tr, .t = &t, .k = &k, .pid = -1 };
 	bool has_workload = o->argv && o->argv[0];
 	int err, status = 0;
 	pid_t reaped;
 	int64_t wrote;
 	uint64_t t0 = 0;
-	struct stat st;
 
 	memset(res, 0, sizeof(*res));
 	if (!o->nr_events || o->nr_events > RECORD_MAX_EVENTS)
@@ -384,6 +593,10 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		el.filter[i] = tr.filter[i];
 
 	record_signals_install(&sigs);
+	record_signals_usr2(&sigs, o->switch_output.signal);
+	if (o->switch_output.signal)
+		d.switch_sig = record_signals_switch();
+	d.switch_size = o->switch_output.size;
 	/* The FIFOs are open before the workload runs: a harness may write at once. */
 	if ((err = control__open(&ctl, &o->control)))
 		goto out;
@@ -401,25 +614,14 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 	for (size_t i = 0; i < el.nr_ev; i++)
 		res->ev[i].attr = el.attr[i];
-	d.w = pdw__create(o->output);
-	if (!d.w) {
-		err = -errno;
+	f.pid = wl.pid;
+	if (o->switch_output.max_files && !(f.kept = calloc(o->switch_output.max_files, sizeof(*f.kept)))) {
+		err = mperf_error(-ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((err = evlist__add_to(&el, res, d.w)) || (err = features__write(d.w, o)) ||
-	    (err = evlist__write_groups(o, d.w)) || (err = tracing__write(&tr, d.w)))
-		goto out;
-	if ((err = compress_setup(&d, o)) || (err = pdw__begin_data(d.w)) ||
-	    (err = synthesize(&d, &t, wl.pid, &k, o->data_addr)))
-		goto out;
-	/* -z: from now on the compressing thread writes the data (the synthesized records stay as they are). */
-	if (o->comp_level && !(d.comp = compressor__start(d.w, compress_max(&d)))) {
-		err = -errno;
-		goto out;
-	}
-
 	d.max_size = o->max_size;
-	d.written = pdw__data_size(d.w);
+	if ((err = begin_file(&d, &f, true)))
+		goto out;
 	t0 = now_ns();
 	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
 		goto out;
@@ -427,7 +629,9 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	if (!t.traces_workload && !o->delay_ms && (err = evlist__enable(&el, res)))
 		goto out;
 	control__delay(&ctl, o->delay_ms);
-	err = drain__loop(&d, &sigs.wait_mask, &record_done);
+	while ((err = drain__loop(&d, &sigs.wait_mask, &record_done)) == DRAIN_SWITCH &&
+	       !(err = switch_file(&d, &f)))
+		;
 	if (err == -ENOSPC && pdw__disk_full(d.w))
 		err = disk_full(&d, &wl, &k, o, &res[0]);
 	if (err)
@@ -459,22 +663,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		err = (int)wrote;
 		goto out;
 	}
-	/* Everything drained is written before the end of the file. */
-	err = compressor__stop(d.comp);
-	d.comp = NULL;
-	if (err)
-		goto out;
 	res->elapsed_ns = now_ns() - t0;
-	res->data_size = d.written;
-	pdw__compressed_bytes(d.w, &res->comp_in, &res->comp_out);
-	if ((err = finish(&d, &k, o->no_buildid_cache)))
-		goto out;
-	if (pdw__is_pipe(d.w))
-		res->file_size = pdw__data_size(d.w);
-	else if (stat(o->output, &st) == 0)
-		res->file_size = (uint64_t)st.st_size;
-	err = o->timestamp_filename && !pdw__is_pipe(d.w) ?
-	      rename_timestamp(o->output, res->renamed, sizeof(res->renamed)) : 0;
+	err = end_recording(&d, &f);
 out:
 	if (wl.pid > 0 && (wl.go_fd >= 0 || err)) {
 		if (wl.go_fd < 0)
@@ -491,5 +681,8 @@ out:
 	tracing__free(&tr);
 	target__exit(&t);
 	record_signals_restore(&sigs);
+	for (unsigned i = 0; f.kept && i < o->switch_output.max_files; i++)
+		free(f.kept[i]);
+	free(f.kept);
 	return err;
 }

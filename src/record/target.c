@@ -297,3 +297,24 @@ int target__synthesize(const struct target *t, struct pdata_writer *w, struct hi
 		return synth_tasks(&s, t);
 	return 0;
 }
+
+int target__synthesize_process(struct pdata_writer *w, struct hits *hits, bool data_maps, int pid)
+{
+	struct synth s = { .w = w, .hits = hits, .data_maps = data_maps };
+	char dir[64];
+	int *tids, nt, err = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", pid);
+	if ((nt = host_proc_ids(dir, &tids)) <= 0)
+		return 0;
+	/* The leader first, as perf's COMM of the process comes before its threads'. */
+	if ((err = synth_comm(w, pid, pid)) < 0)
+		goto out;
+	for (int k = 0; k < nt; k++)
+		if (tids[k] != pid && (err = synth_comm(w, pid, tids[k])) < 0)
+			goto out;
+	err = synth_maps(&s, pid);
+out:
+	free(tids);
+	return err < 0 ? err : 0;
+}

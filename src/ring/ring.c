@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include "ring.h"
 
-int ring__mmap(struct ring *r, int fd, size_t data_pages)
+static int map_ring(struct ring *r, int fd, size_t data_pages, int prot)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t len;
@@ -15,7 +15,7 @@ int ring__mmap(struct ring *r, int fd, size_t data_pages)
 	if (!data_pages || (data_pages & (data_pages - 1)))
 		return -EINVAL;
 	len = (data_pages + 1) * page;
-	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	base = mmap(NULL, len, prot, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return -errno;
 	memset(r, 0, sizeof(*r));
@@ -24,6 +24,21 @@ int ring__mmap(struct ring *r, int fd, size_t data_pages)
 	r->size = data_pages * page;
 	r->map_len = len;
 	return 0;
+}
+
+int ring__mmap(struct ring *r, int fd, size_t data_pages)
+{
+	return map_ring(r, fd, data_pages, PROT_READ | PROT_WRITE);
+}
+
+int ring__mmap_backward(struct ring *r, int fd, size_t data_pages)
+{
+	/* Read-only: the kernel writes backward and never waits for data_tail. */
+	int err = map_ring(r, fd, data_pages, PROT_READ);
+
+	if (!err)
+		r->backward = 1;
+	return err;
 }
 
 int ring__init_mem(struct ring *r, void *mem, size_t page_size, size_t data_size)
@@ -46,8 +61,37 @@ void ring__exit(struct ring *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * A backward pass: from head (the newest record) up, record by record, to
+ * where the last pass began (prev), but no further than the buffer's size
+ * from head: past it the oldest record is partly overwritten.
+ */
+static int64_t read_init_backward(struct ring *r)
+{
+	uint64_t head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
+	uint64_t pos = head;
+	size_t mask = r->size - 1;
+
+	while (pos != r->prev) {
+		struct perf_event_header h;
+		size_t off = pos & mask;
+
+		if ((off & 7) || off + sizeof(h) > r->size)
+			break;
+		memcpy(&h, r->data + off, sizeof(h));
+		if (h.size < sizeof(h) || pos - head + h.size > r->size || r->prev - pos < h.size)
+			break;
+		pos += h.size;
+	}
+	r->start = r->pos = head;
+	r->end = pos;
+	return (int64_t)(pos - head);
+}
+
 int64_t ring__read_init(struct ring *r)
 {
+	if (r->backward)
+		return read_init_backward(r);
 	/*
 	 * Acquire pairs with the kernel's store of data_head after it wrote
 	 * the records (perf_output_put_handle): every byte before head is
@@ -131,6 +175,12 @@ int ring__span(const struct ring *r, const void *chunk[2], size_t len[2])
 
 void ring__consume(struct ring *r)
 {
+	if (r->backward) {
+		/* Nothing to hand back: the next pass ends where this one began. */
+		r->prev = r->start;
+		r->start = r->pos = r->end;
+		return;
+	}
 	/*
 	 * Release orders our reads of the data before the tail store: once
 	 * the kernel sees the new tail it may overwrite that space.

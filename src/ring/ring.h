@@ -16,6 +16,13 @@
  * Reading is: ring__read_init() to snapshot the head, then either
  * ring__read_event() in a loop or ring__span() for the raw bytes, then
  * ring__consume() to release what was read.
+ *
+ * A backward ring (attr.write_backward, mapped read-only: perf's
+ * overwrite mode, a flight recorder) is written by the kernel from the
+ * top down, over its oldest records, and never waits for a reader: the
+ * caller pauses it (PERF_EVENT_IOC_PAUSE_OUTPUT) around a pass, which
+ * holds the records written since the last pass, at most a buffer's
+ * worth of whole records, newest first.
  */
 struct ring {
 	struct perf_event_mmap_page *pc;
@@ -28,10 +35,14 @@ struct ring {
 	void *bounce;		/* copy of a record that wraps the end */
 	size_t bounce_len;
 	uint64_t overruns;	/* passes where head - tail exceeded the buffer */
+	int backward;		/* a backward ring: read from head up to prev */
+	uint64_t prev;		/* backward: the head of the last pass (0: none yet) */
 };
 
 /* Map data_pages (a power of two) data pages of a perf event fd. */
 int ring__mmap(struct ring *r, int fd, size_t data_pages);
+/* The same for an event with write_backward: read-only, read as a backward ring. */
+int ring__mmap_backward(struct ring *r, int fd, size_t data_pages);
 /*
  * Use caller-owned memory laid out like the mapping: a control page of
  * page_size bytes, then data_size bytes (a power of two).  For tests and
@@ -40,7 +51,11 @@ int ring__mmap(struct ring *r, int fd, size_t data_pages);
 int ring__init_mem(struct ring *r, void *mem, size_t page_size, size_t data_size);
 void ring__exit(struct ring *r);
 
-/* Snapshot data_head.  Returns the number of readable bytes (0 if none). */
+/*
+ * Snapshot data_head.  Returns the number of readable bytes (0 if none).
+ * Backward, the whole records from head to the last pass's head, at most
+ * the buffer's size (the older ones are overwritten).
+ */
 int64_t ring__read_init(struct ring *r);
 /*
  * Next whole record of this pass, or NULL at the end (or when the next
@@ -56,7 +71,7 @@ const struct perf_event_header *ring__read_event(struct ring *r);
  * buffer, then its start).  Returns the number of chunks (0, 1 or 2).
  */
 int ring__span(const struct ring *r, const void *chunk[2], size_t len[2]);
-/* Hand everything up to the snapshot back to the kernel. */
+/* Hand everything up to the snapshot back to the kernel (backward: the next pass ends here). */
 void ring__consume(struct ring *r);
 
 #endif

@@ -346,6 +346,62 @@ static void test_overrun(void)
 	fake_exit(&f);
 }
 
+/* Write a record below data_head as a backward ring's kernel does, and move head down to it. */
+static void produce_backward(struct fake *f, uint16_t size, unsigned seed)
+{
+	unsigned char rec[64];
+	uint64_t head = f->pc->data_head - size;
+
+	make_record(rec, PERF_RECORD_SAMPLE, size, seed);
+	for (size_t i = 0; i < size; i++)
+		f->data[(head + i) & (SIZE - 1)] = rec[i];
+	f->pc->data_head = head;
+}
+
+/* The seeds of the records of one pass, newest first: their count. */
+static int backward_pass(struct fake *f, unsigned *seeds, int max)
+{
+	const struct perf_event_header *h;
+	int n = 0;
+
+	ring__read_init(&f->r);
+	while ((h = ring__read_event(&f->r)) && n < max)
+		seeds[n++] = h->misc;
+	ring__consume(&f->r);
+	return n;
+}
+
+/*
+ * A backward ring (--overwrite): a pass reads from head, newest first, up
+ * to the last pass's head, and never more than the buffer's whole records.
+ */
+static void test_backward(void)
+{
+	struct fake f;
+	unsigned seeds[16];
+	int n;
+
+	fake_init(&f, 0);
+	f.r.backward = 1;
+	ok(ring__read_init(&f.r) == 0, "backward: nothing written, nothing to read");
+	for (unsigned i = 1; i <= 3; i++)
+		produce_backward(&f, 40, i);
+	ok(ring__read_init(&f.r) == 120, "backward: three records, 120 bytes");
+	n = backward_pass(&f, seeds, 16);
+	ok(n == 3 && seeds[0] == 3 && seeds[1] == 2 && seeds[2] == 1, "backward: newest first");
+	ok(ring__read_init(&f.r) == 0, "backward: a second pass has nothing new");
+	for (unsigned i = 4; i <= 13; i++)
+		produce_backward(&f, 40, i);
+	n = backward_pass(&f, seeds, 16);
+	ok(n == 6 && seeds[0] == 13 && seeds[5] == 8,
+	   "backward: overwritten, the six whole records that fit in 256 bytes, newest first (%d)", n);
+	produce_backward(&f, 40, 14);
+	produce_backward(&f, 24, 15);
+	n = backward_pass(&f, seeds, 16);
+	ok(n == 2 && seeds[0] == 15 && seeds[1] == 14, "backward: then only what came since");
+	fake_exit(&f);
+}
+
 int main(void)
 {
 	test_init_args();
@@ -356,5 +412,6 @@ int main(void)
 	test_exact_end();
 	test_malformed();
 	test_overrun();
+	test_backward();
 	return done_testing();
 }
