@@ -276,6 +276,8 @@ int record__run(const struct record_opts *opts, struct record_result *res);
 
 /* ---- counting (mperf stat): the same events and targets, counted, not sampled ---- */
 
+struct count_result;
+
 struct count_opts {
 	const struct record_event *events;
 	size_t nr_events;
@@ -284,6 +286,17 @@ struct count_opts {
 	bool system_wide;
 	bool no_inherit;	/* children are not counted (-t implies it) */
 	char *const *argv;	/* the workload, or NULL: count until SIGINT/SIGTERM (or the tasks end) */
+	/*
+	 * -I: every interval_ms from the start, the counts of that interval
+	 * (deltas, each fd scaled by its own) handed to tick, and once more
+	 * for the part interval at the end; tick's non-zero return stops the
+	 * count.  0: none.
+	 */
+	long interval_ms;
+	long interval_count;	/* --interval-count: stop after that many intervals (0: no limit) */
+	long timeout_ms;	/* --timeout: stop after that long (0: none) */
+	int (*tick)(void *ctx, const struct count_result *interval);
+	void *tick_ctx;
 };
 
 struct count_value {
@@ -295,6 +308,12 @@ struct count_value {
 	uint64_t ena, run;	/* the sums of TOTAL_TIME_ENABLED and TOTAL_TIME_RUNNING */
 };
 
+/* One fd's count: an event on one CPU (or -1) for one thread (or -1), scaled. */
+struct count_cell {
+	double val;
+	uint64_t ena, run;
+};
+
 struct count_result {
 	int wait_status;	/* the workload's, from wait4() */
 	int exec_errno;		/* non-zero when the command could not be run */
@@ -304,19 +323,33 @@ struct count_result {
 	bool has_cpu;		/* -a or -C: every task of the CPUs */
 	uint64_t elapsed_ns;	/* from the workload's start (or the enable) to its end */
 	uint64_t utime_ns, stime_ns;	/* the workload's user and system time (wait4) */
+	bool stopped;		/* --timeout or --interval-count ended the count (the workload SIGTERMed) */
+	uint64_t ts_ns;		/* an interval's end, from the start */
 	size_t nr_events;
 	struct count_value ev[RECORD_MAX_EVENTS];
+	/*
+	 * Every fd's count, for -A and the --per-* modes: cell[(event *
+	 * nr_cpus + cpu) * nr_threads + thread], cpus[cpu] the CPU (-1: any)
+	 * and tids[thread] the thread (-1: any); NULL when nothing was read.
+	 */
+	struct count_cell *cell;
+	int nr_cpus, nr_threads;
+	int *cpus, *tids;
 };
 
 /*
  * Count o's events on the target as perf stat does: read_format
  * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, inherit, enable_on_exec for the
  * workload, one fd per thread (cpu -1) for a task target, one per CPU
- * (pid -1) with -a or -C; every fd read once at the end and summed.  An
+ * (pid -1) with -a or -C; every fd read at the end (and each -I
+ * interval) and summed, each fd's count kept in res->cell.  res is zeroed
+ * before the first call (a later call releases what the last kept).  An
  * event the kernel does not have here is reported unsupported, not an
  * error.  Returns 0 (whatever the workload's status), or a negative code,
  * logged (res->exec_errno says when the command could not be run).
  */
 int record__count(const struct count_opts *o, struct count_result *res);
+/* What record__count allocated in res (its cells); res zeroed, or as a previous call left it. */
+void record__count_release(struct count_result *res);
 
 #endif
