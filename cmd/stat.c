@@ -662,6 +662,17 @@ static int check_modes(struct stat_args *a)
 		return usage_error("%s", "--per-thread needs -p or -t: each thread of those");
 	if (a->aggr_opt && a->po.aggr != STAT_AGGR_THREAD && !sys)
 		return usage_error("%s needs -a or -C: only system-wide counts are per CPU", opt_word(a->aggr_opt));
+	for (size_t i = 0; i < a->nr_events; i++) {
+		const struct record_event *e = &a->events[i];
+
+		if (e->attr.type != RECORD_TYPE_TOOL)
+			continue;
+		if (a->aggr_opt)
+			return usage_error("'%s' is a tool event, of the whole count: not with %s", e->name,
+					   opt_word(a->aggr_opt));
+		if (a->o.interval_ms && e->attr.config != RECORD_TOOL_DURATION)
+			return usage_error("'%s' is known at the workload's end only: not with -I", e->name);
+	}
 	if (a->null && a->nr_events)
 		return usage_error("%s", "-n counts no events: not with -e");
 	if (a->null && (a->check || a->baseline || a->baseline_cmd || a->po.format != STAT_TEXT))

@@ -94,6 +94,17 @@ test_expect_success '-n: the elapsed time alone' '
 	! grep -q "task-clock" out
 '
 
+test_expect_success 'tool events: duration_time, user_time in ns, beside the clock' '
+	"$MPERF" stat -x, -e duration_time,user_time,task-clock "$CPUSPIN" 0.3 2>out &&
+	grep -q "^[0-9]*,ns,duration_time,[0-9]*,100.00," out &&
+	awk -F, "\$3 == \"duration_time\" { d = \$1 } \$3 == \"user_time\" { u = \$1 } \$3 == \"task-clock\" { t = \$1 * 1e6 }
+		 END { if (!(t > 0 && t <= d * 1.01 && u <= d * 1.01 && u > t / 4)) { print d, u, t; exit 1 } }" out &&
+	"$MPERF" stat -I 100 -x, -e duration_time sleep 0.25 2>iv &&
+	awk -F, "{ if (\$2 < 50e6 || \$2 > 150e6 * 2) { print; exit 1 } }" iv &&
+	test_expect_code 129 "$MPERF" stat -I 100 -e user_time true 2>err &&
+	test_expect_code 129 "$MPERF" stat -a -A -e duration_time true 2>err
+'
+
 test_expect_success 'the modes refuse what they cannot do, in one line' '
 	test_expect_code 129 "$MPERF" stat --interval-count 2 true 2>err &&
 	one_error err stat "--interval-count needs -I$" &&
@@ -136,6 +147,15 @@ test_expect_success PERF '-A, --per-core/socket/die/node -a: the shapes of perf 
 			shape m >m.shape && shape p >p.shape &&
 			same p.shape m.shape || exit 1
 		done
+	done
+'
+
+test_expect_success PERF 'duration_time, text, -x, -j: the shapes of perf stat'\''s' '
+	for fmt in "" "-x," "-j"; do
+		"$MPERF" stat $fmt -e duration_time,task-clock "$NOPLOOP" 0.1 2>m &&
+		"$PERF" stat $fmt -e duration_time,task-clock "$NOPLOOP" 0.1 2>p &&
+		shape m >m.shape && shape p >p.shape &&
+		same p.shape m.shape || exit 1
 	done
 '
 

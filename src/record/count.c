@@ -33,7 +33,23 @@ struct counters {
 	struct count_result *iv;	/* -I: an interval's counts */
 	long intervals;		/* made */
 	uint64_t t0;
+	uint64_t last_ns;	/* -I: the last interval's end */
 };
+
+/* The tool events' values in res: ns of duration (dur), of the workload's user and system time. */
+static void tool_values(struct count_result *res, uint64_t dur, uint64_t user, uint64_t sys)
+{
+	for (size_t i = 0; i < res->nr_events; i++) {
+		struct count_value *v = &res->ev[i];
+		uint64_t ns;
+
+		if (v->attr.type != RECORD_TYPE_TOOL)
+			continue;
+		ns = v->attr.config == RECORD_TOOL_DURATION ? dur : v->attr.config == RECORD_TOOL_USER ? user : sys;
+		v->raw = v->ena = v->run = ns;
+		v->val = (double)ns;
+	}
+}
 
 static size_t cidx(const struct counters *c, size_t ev, int cpu, int th)
 {
@@ -89,6 +105,9 @@ static int open_event(struct counters *c, const struct record_event *evs, struct
 	struct count_value *v = &res->ev[i];
 	const struct target *t = c->t;
 	int leader = evs[i].leader;
+
+	if (v->attr.type == RECORD_TYPE_TOOL)	/* measured here, not opened */
+		return 0;
 
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++)
 		for (int th = 0; th < t->nr_threads; th++) {
@@ -268,6 +287,9 @@ static int interval_tick(struct counters *c, const struct count_opts *o, const s
 	if ((err = fill(c, c->iv, c->intervals ? c->prev : NULL)))
 		return err;
 	memcpy(c->prev, c->now, n * sizeof(*c->now));
+	/* -I's tool event is duration_time alone (cmd/ refuses the others): the interval's length. */
+	tool_values(c->iv, now - (c->last_ns ? c->last_ns : c->t0), 0, 0);
+	c->last_ns = now;
 	c->iv->ts_ns = now - c->t0;
 	c->intervals++;
 	return o->tick(o->tick_ctx, c->iv) ? 1 : 0;
@@ -485,6 +507,7 @@ int record__count(const struct count_opts *o, struct count_result *res)
 	res->elapsed_ns = now_ns() - t0;
 	if ((err = read_fds(&c, res)) || (err = fill(&c, res, NULL)))
 		goto out;
+	tool_values(res, res->elapsed_ns, res->utime_ns, res->stime_ns);
 	/* The part interval at the end, unless --interval-count or --timeout ended it. */
 	if (c.iv && o->tick && !res->stopped && (err = interval_tick(&c, o, res, t0 + res->elapsed_ns)) > 0)
 		err = 0;

@@ -35,6 +35,14 @@ enum record_cg_mode { RECORD_CG_UNSET, RECORD_CG_NO, RECORD_CG_FP, RECORD_CG_DWA
  * exclusive; sample_period or freq + sample_freq when a term or the kind
  * of event sets them); record adds its own defaults when it opens it.
  */
+/*
+ * perf's tool events, which stat alone counts (no kernel event: mperf
+ * measures them): attr.type RECORD_TYPE_TOOL, attr.config which.
+ */
+#define RECORD_TYPE_TOOL	0x7f000000u
+enum record_tool { RECORD_TOOL_DURATION, RECORD_TOOL_USER, RECORD_TOOL_SYSTEM, RECORD_NR_TOOLS };
+extern const char *const record_tool_names[RECORD_NR_TOOLS];	/* "duration_time", "user_time", "system_time" */
+
 struct record_event {
 	char name[128];		/* perf's name: as written ("cycles:u", "software/config=0/"),
 				   the name= term, or SYS:NAME for a tracepoint */

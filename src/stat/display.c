@@ -182,7 +182,7 @@ static double running_pct(const struct stat_event *e)
 
 static const char *unit_of(const struct stat_event *e)
 {
-	return is_clock(&e->attr) ? "msec" : "";
+	return is_clock(&e->attr) ? "msec" : e->attr.type == RECORD_TYPE_TOOL ? "ns" : "";
 }
 
 static double shown_value(const struct stat_event *e)
