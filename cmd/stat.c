@@ -38,7 +38,7 @@ static const char stat_usage[] =
 /* The ids of the options with no letter of their own. */
 enum {
 	OPT_INTERVAL_COUNT = 1000, OPT_SUMMARY, OPT_TIMEOUT, OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_NODE,
-	OPT_PER_THREAD, OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_BASELINE, OPT_ALPHA,
+	OPT_PER_THREAD, OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_BASELINE, OPT_ALPHA, OPT_TABLE,
 };
 
 static const struct cmd_opt stat_opts[] = {
@@ -57,6 +57,8 @@ static const struct cmd_opt stat_opts[] = {
 	{ 'I', 'I', "interval-print", CMD_ARG_REQUIRED, "MS", "print the counts of every MS milliseconds (10 or more)" },
 	{ OPT_INTERVAL_COUNT, 0, "interval-count", CMD_ARG_REQUIRED, "N", "with -I: stop after N intervals" },
 	{ OPT_SUMMARY, 0, "summary", CMD_ARG_NONE, NULL, "with -I: the totals after the intervals" },
+	{ 'D', 'D', "delay", CMD_ARG_REQUIRED, "MS", "enable the events MS milliseconds after the command starts" },
+	{ OPT_TABLE, 0, "table", CMD_ARG_NONE, NULL, "with -r: each run's elapsed time, as perf's table" },
 	{ OPT_TIMEOUT, 0, "timeout", CMD_ARG_REQUIRED, "MS", "stop the workload (SIGTERM) after MS milliseconds, and count" },
 	{ 'A', 'A', "no-aggr", CMD_ARG_NONE, NULL, "with -a or -C: each CPU's counts" },
 	{ OPT_PER_CORE, 0, "per-core", CMD_ARG_NONE, NULL, "with -a or -C: each core's counts" },
@@ -220,6 +222,13 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case OPT_SUMMARY:
 		a->po.summary = true;
+		break;
+	case OPT_TABLE:
+		a->po.table = true;
+		break;
+	case 'D':
+		if (parse_long(arg, 0, 1000000000, &a->o.delay_ms))
+			return usage_error("invalid -D delay '%s' (milliseconds, 0 or more: -1 needs --control, which stat does not have)", arg);
 		break;
 	case 'A':
 	case OPT_PER_CORE:
@@ -673,6 +682,8 @@ static int check_modes(struct stat_args *a)
 		if (a->o.interval_ms && e->attr.config != RECORD_TOOL_DURATION)
 			return usage_error("'%s' is known at the workload's end only: not with -I", e->name);
 	}
+	if (a->po.table && a->repeat < 2)
+		return usage_error("%s", "--table needs -r: a row per run");
 	if (a->null && a->nr_events)
 		return usage_error("%s", "-n counts no events: not with -e");
 	if (a->null && (a->check || a->baseline || a->baseline_cmd || a->po.format != STAT_TEXT))

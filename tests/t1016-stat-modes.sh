@@ -21,7 +21,7 @@ same () {
 
 # shape FILE: the lines with every number made N and blanks squeezed, each shape once.
 shape () {
-	sed -E 's/[0-9][0-9.,]*/N/g; s/ +/ /g' "$1" | sort -u
+	sed -E 's/[0-9][0-9.,]*/N/g; s/ +/ /g; s/N[KMG]?\/sec/N\/sec/g' "$1" | sort -u
 }
 
 test_expect_success '-I -x, --summary: the intervals sum to the total within 1%' '
@@ -105,6 +105,23 @@ test_expect_success 'tool events: duration_time, user_time in ns, beside the clo
 	test_expect_code 129 "$MPERF" stat -a -A -e duration_time true 2>err
 '
 
+test_expect_success '--table -r 3: a row per run, its bar, the final result' '
+	"$MPERF" stat -r 3 --table -e task-clock "$CPUSPIN" 0.05 2>out &&
+	grep -q "^ *# Table of individual measurements:$" out &&
+	test "$(grep -c "^ *[0-9]*\.[0-9]* ([-+][0-9]*\.[0-9]*) #*$" out)" = 3 &&
+	grep -A1 "# Final result:" out | grep -q "seconds time elapsed" &&
+	test_expect_code 129 "$MPERF" stat --table true 2>err &&
+	one_error err stat "--table needs -r"
+'
+
+test_expect_success '-D 200: the events start 200 ms in, the times from then' '
+	"$MPERF" stat -D 200 -x, -e task-clock "$CPUSPIN" 0.5 2>out &&
+	grep -q "^mperf stat: Events disabled$" out &&
+	grep -q "^mperf stat: Events enabled$" out &&
+	ms=$(grep task-clock out | cut -d, -f1 | cut -d. -f1) &&
+	test_between 150 450 "$ms" "task-clock of the 300 ms after the delay"
+'
+
 test_expect_success 'the modes refuse what they cannot do, in one line' '
 	test_expect_code 129 "$MPERF" stat --interval-count 2 true 2>err &&
 	one_error err stat "--interval-count needs -I$" &&
@@ -159,16 +176,31 @@ test_expect_success PERF 'duration_time, text, -x, -j: the shapes of perf stat'\
 	done
 '
 
-test_expect_success PERF '-j and --per-thread -p: the shapes of perf stat'\''s' '
+test_expect_success PERF '-r 3 --table: the shape of perf stat'\''s' '
+	"$MPERF" stat -r 3 --table -e task-clock "$NOPLOOP" 0.05 2>m &&
+	"$PERF" stat -r 3 --table -e task-clock "$NOPLOOP" 0.05 2>p &&
+	sed -E "s/[0-9][0-9.,]*/N/g; s/#+/#/g; s/ +/ /g; s/\([-+]N\)/(N)/" m >m.shape &&
+	sed -E "s/[0-9][0-9.,]*/N/g; s/#+/#/g; s/ +/ /g; s/\([-+]N\)/(N)/" p >p.shape &&
+	same p.shape m.shape
+'
+
+test_expect_success PERF '-j -r 2: the shape of perf stat'\''s' '
 	"$MPERF" stat -j -r 2 -e task-clock,page-faults,cycles "$NOPLOOP" 0.1 2>m &&
 	"$PERF" stat -j -r 2 -e task-clock,page-faults,cycles "$NOPLOOP" 0.1 2>p &&
 	shape m >m.shape && shape p >p.shape &&
-	same p.shape m.shape &&
-	"$NOPLOOP" 3 & pid=$! &&
-	"$MPERF" stat -p $pid --per-thread -e task-clock,cycles sleep 0.2 2>m;
-	"$PERF" stat -p $pid --per-thread -e task-clock,cycles sleep 0.2 2>p;
+	same p.shape m.shape
+'
+
+test_expect_success PERF '--per-thread -p: the shape of perf stat'\''s' '
+	{ "$NOPLOOP" 3 & } &&
+	pid=$! &&
+	{ "$MPERF" stat -p $pid --per-thread -e task-clock,cycles sleep 0.2 2>m; rc1=$?; } &&
+	{ "$PERF" stat -p $pid --per-thread -e task-clock,cycles sleep 0.2 2>p; rc2=$?; } &&
 	kill $pid &&
-	sed -n "4,5p" m | shape /dev/stdin >m.shape && sed -n "4,5p" p | shape /dev/stdin >p.shape &&
+	test $rc1 = 0 && test $rc2 = 0 &&
+	sed -n "4,5p" m >m4 && sed -n "4,5p" p >p4 &&
+	grep -q "noploop-$pid" m4 &&
+	shape m4 >m.shape && shape p4 >p.shape &&
 	same p.shape m.shape
 '
 

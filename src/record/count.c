@@ -34,6 +34,7 @@ struct counters {
 	long intervals;		/* made */
 	uint64_t t0;
 	uint64_t last_ns;	/* -I: the last interval's end */
+	uint64_t enable_at;	/* -D: when the events are enabled (0: they are) */
 };
 
 /* The tool events' values in res: ns of duration (dur), of the workload's user and system time. */
@@ -72,7 +73,7 @@ static void setup_count_attr(struct perf_event_attr *a, const struct count_opts 
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->disabled = 1;
 	a->inherit = !(o->no_inherit || (o->tids && !o->pids));
-	a->enable_on_exec = t->traces_workload;
+	a->enable_on_exec = t->traces_workload && !o->delay_ms;
 	if (member) {
 		/* Scheduled, enabled and disabled with its leader. */
 		a->disabled = 0;
@@ -310,12 +311,14 @@ static struct timespec *next_wake(const struct counters *c, const struct count_o
 {
 	uint64_t now = now_ns(), wake = watch ? now + 100 * 1000000ull : UINT64_MAX;
 
-	if (o->interval_ms > 0 && o->tick) {
+	if (c->enable_at) {
+		wake = c->enable_at < wake ? c->enable_at : wake;
+	} else if (o->interval_ms > 0 && o->tick) {
 		uint64_t at = c->t0 + (uint64_t)(c->intervals + 1) * (uint64_t)o->interval_ms * 1000000ull;
 
 		wake = at < wake ? at : wake;
 	}
-	if (o->timeout_ms > 0) {
+	if (o->timeout_ms > 0 && !c->enable_at) {
 		uint64_t at = c->t0 + (uint64_t)o->timeout_ms * 1000000ull;
 
 		wake = at < wake ? at : wake;
@@ -336,6 +339,17 @@ static int timers(struct counters *c, const struct count_opts *o, struct count_r
 
 	if (res->stopped)
 		return 0;
+	if (c->enable_at) {
+		/* -D: the counts, the intervals and the times start now. */
+		if (now < c->enable_at)
+			return 0;
+		if ((err = enable_all(c, res)))
+			return err;
+		mperf_log(MPERF_LOG_INFO, "Events enabled");
+		c->enable_at = 0;
+		c->t0 = now;
+		return 0;
+	}
 	if (o->timeout_ms > 0 && now >= c->t0 + (uint64_t)o->timeout_ms * 1000000ull)
 		return 1;
 	if (o->interval_ms <= 0 || !o->tick ||
@@ -500,10 +514,15 @@ int record__count(const struct count_opts *o, struct count_result *res)
 	c.t0 = t0 = now_ns();
 	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
 		goto out;
-	if (!t.traces_workload && (err = enable_all(&c, res)))
+	if (o->delay_ms > 0) {
+		mperf_log(MPERF_LOG_INFO, "Events disabled");
+		c.enable_at = t0 + (uint64_t)o->delay_ms * 1000000ull;
+	} else if (!t.traces_workload && (err = enable_all(&c, res))) {
 		goto out;
+	}
 	if ((err = wait_end(&c, o, &wl, &sigs, res)))
 		goto out;
+	t0 = c.t0;
 	res->elapsed_ns = now_ns() - t0;
 	if ((err = read_fds(&c, res)) || (err = fill(&c, res, NULL)))
 		goto out;

@@ -303,6 +303,7 @@ struct count_opts {
 	long interval_ms;
 	long interval_count;	/* --interval-count: stop after that many intervals (0: no limit) */
 	long timeout_ms;	/* --timeout: stop after that long (0: none) */
+	long delay_ms;		/* -D: the events enabled that long after the start (0: at once); the times from then */
 	int (*tick)(void *ctx, const struct count_result *interval);
 	void *tick_ctx;
 };

@@ -293,6 +293,36 @@ static void print_json_compare(FILE *f, const struct stat_runs *s, const struct 
 	fprintf(f, "\n]}");
 }
 
+/*
+ * --table, as perf 6.1 prints it: under the counts, each run's elapsed
+ * seconds, its difference from the mean and a bar of one '#' and one more
+ * per whole 5% of the difference (over the run's time); then the mean's
+ * line, under "# Final result:".  The lines are indented as the mean's
+ * number is.
+ */
+static void print_table(FILE *f, const struct stat_runs *s, int prec)
+{
+	double mean = s->wall.mean / 1e9;
+	char num[64];
+	int indent = 0;
+
+	snprintf(num, sizeof(num), " %17.*f", prec, mean);
+	while (num[indent] == ' ')
+		indent++;
+	fprintf(f, "%*s# Table of individual measurements:\n", indent, "");
+	for (int r = 0; r < s->runs; r++) {
+		double t = stat_runs__value(s, r, s->nr_events) / 1e9;
+		int pct = t > 0 ? (int)(100.0 * (t - mean) / t) : 0;
+		int bars = 1 + (pct < 0 ? -pct : pct) / 5;
+
+		fprintf(f, " %17.*f (%+.*f) ", prec, t, prec, t - mean);
+		for (int b = 0; b < bars; b++)
+			fputc('#', f);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n%*s# Final result:\n", indent, "");
+}
+
 static int print_text(FILE *f, const struct stat_runs *s, const struct count_result *r, const struct stat_print_opts *p)
 {
 	double wall = s->wall.mean / 1e9;
@@ -316,6 +346,8 @@ static int print_text(FILE *f, const struct stat_runs *s, const struct count_res
 		double sd = stat_acc__stddev(&s->wall) / 1e9;
 		int prec = precision(sd);
 
+		if (p->table)
+			print_table(f, s, prec);
 		fprintf(f, " %17.*f +- %.*f seconds time elapsed", prec, wall, prec, sd);
 		if (noise_pct(&s->wall))
 			fprintf(f, "  ( +-%6.2f%% )", noise_pct(&s->wall));

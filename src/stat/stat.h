@@ -72,6 +72,7 @@ struct stat_print_opts {
 	long interval_ms;	/* -I: the interval, which the "CPUs utilized" of a row divides by */
 	int interval_rows;	/* -I: the intervals printed so far (perf's header every 25) */
 	bool summary;		/* -I --summary: the totals after the intervals, perf's way */
+	bool table;		/* --table: each run's elapsed time before the mean's (text, -r) */
 };
 
 void stat_acc__add(struct stat_acc *a, double v);
