@@ -152,7 +152,8 @@ test_expect_success PERF '-I 100 text, -x, -j: the shapes of perf stat'\''s' '
 	for fmt in "" "-x," "-j"; do
 		"$MPERF" stat -I 100 $fmt -e task-clock,context-switches,cycles "$NOPLOOP" 0.5 2>m &&
 		"$PERF" stat -I 100 $fmt -e task-clock,context-switches,cycles "$NOPLOOP" 0.5 2>p &&
-		shape m >m.shape && shape p >p.shape &&
+		# an interval the busy machine gave the workload no time in is <not counted>, in both
+		shape m | grep -v "not counted" >m.shape && shape p | grep -v "not counted" >p.shape &&
 		same p.shape m.shape || exit 1
 	done &&
 	"$MPERF" stat -I 100 -e task-clock "$NOPLOOP" 0.3 2>m &&
