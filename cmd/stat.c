@@ -174,29 +174,10 @@ static enum stat_aggr aggr_of(int id)
 	}
 }
 
-static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
+/* perf's output formats and modes (-x, -j, -I, -A, --per-*...): 0, the usage error's status, or 1: not one of them. */
+static int mode_option(struct stat_args *a, const struct cmd_opt *opt, char *arg)
 {
-	struct stat_args *a = ctx;
-	char *end;
-
 	switch (opt->id) {
-	case 'e': {
-		size_t first = a->nr_events;
-
-		if (cmd_parse_events("stat", arg, a->events, &a->nr_events))
-			return EXIT_USAGE;
-		/* Counting samples nothing: perf stat refuses record's call graph terms. */
-		for (size_t i = first; i < a->nr_events; i++)
-			if (a->events[i].cg_term)
-				return usage_error("'%s' is not usable in mperf stat (in -e '%s')", a->events[i].cg_term, arg);
-		break;
-	}
-	case 'r':
-		errno = 0;
-		a->repeat = strtol(arg, &end, 10);
-		if (*end || errno || a->repeat < 1 || a->repeat > 1000000)
-			return usage_error("invalid repeat count '%s'", arg);
-		break;
 	case 'x':
 	case 'J':
 	case 'j':
@@ -250,6 +231,39 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case OPT_NO_BIG_NUM:
 		a->no_big_num = true;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
+{
+	struct stat_args *a = ctx;
+	char *end;
+	int ret = mode_option(a, opt, arg);
+
+	if (ret != 1)
+		return ret;
+
+	switch (opt->id) {
+	case 'e': {
+		size_t first = a->nr_events;
+
+		if (cmd_parse_events("stat", arg, a->events, &a->nr_events))
+			return EXIT_USAGE;
+		/* Counting samples nothing: perf stat refuses record's call graph terms. */
+		for (size_t i = first; i < a->nr_events; i++)
+			if (a->events[i].cg_term)
+				return usage_error("'%s' is not usable in mperf stat (in -e '%s')", a->events[i].cg_term, arg);
+		break;
+	}
+	case 'r':
+		errno = 0;
+		a->repeat = strtol(arg, &end, 10);
+		if (*end || errno || a->repeat < 1 || a->repeat > 1000000)
+			return usage_error("invalid repeat count '%s'", arg);
 		break;
 	case 'o':
 		a->output = arg;
