@@ -545,7 +545,13 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	case 'e':
 		/* Each -e adds its events; the parser says what is wrong in one line. */
 		a->last_e = a->nr_events;
-		return cmd_parse_events("record", arg, a->events, &a->nr_events);
+		if (cmd_parse_events("record", arg, a->events, &a->nr_events))
+			return EXIT_USAGE;
+		for (size_t i = a->last_e; i < a->nr_events; i++)
+			if (a->events[i].attr.type == RECORD_TYPE_TOOL)
+				return cmd_usage_error("record", "'%s' is a tool event: mperf stat counts it, record cannot sample it",
+						       a->events[i].name);
+		return 0;
 	case 'f':
 		/* As perf: for every event of the -e before it; said in one line. */
 		return record__add_filter(a->events, a->last_e, a->nr_events, arg) < 0 ? EXIT_USAGE : 0;

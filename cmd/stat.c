@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "../src/lib/alloc.h"
+#include "../src/host/host.h"
 #include "../src/lib/err.h"
 #include "../src/record/record.h"
 #include "../src/stat/stat.h"
@@ -24,12 +25,21 @@
  * man/mperf-stat.1, word for word (t0020 compares them).
  */
 static const char stat_usage[] =
-	"usage: mperf stat [-e list]... [-r n] [-x sep | --json] [-o file] [-q] [--] cmd [args]\n"
+	"usage: mperf stat [-e list]... [-r n] [-x sep | -j | --mperf-json] [-o file] [-q] [--] cmd [args]\n"
+	"   or: mperf stat [-e list]... -I ms [--interval-count n] [--summary] [-x sep | -j] [--] cmd [args]\n"
+	"   or: mperf stat [-e list]... {-A | --per-core | --per-socket | --per-die | --per-node} {-a | -C cpus} [[--] cmd [args]]\n"
+	"   or: mperf stat [-e list]... --per-thread {-p pid | -t tid} [[--] cmd [args]]\n"
 	"   or: mperf stat [-e list]... -r n --baseline file [--check] [--alpha p] [--] cmd [args]\n"
 	"   or: mperf stat [-e list]... -r n --baseline-cmd cmd0 [--warmup n] [--check] [--] cmd [args]\n"
 	"   or: mperf stat [-e list]... [options] {-p pid | -t tid | -a | -C cpus} [[--] cmd [args]]\n"
 	"   or: mperf stat -h\n"
 	"\n";
+
+/* The ids of the options with no letter of their own. */
+enum {
+	OPT_INTERVAL_COUNT = 1000, OPT_SUMMARY, OPT_TIMEOUT, OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_NODE,
+	OPT_PER_THREAD, OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_BASELINE, OPT_ALPHA, OPT_TABLE,
+};
 
 static const struct cmd_opt stat_opts[] = {
 	{ 'e', 'e', "event", CMD_ARG_REQUIRED, "LIST",
@@ -40,7 +50,25 @@ static const struct cmd_opt stat_opts[] = {
 	  "that fails (exits non-zero, or killed) ends them, and its status\n"
 	  "is stat's: the counts are of the runs before it" },
 	{ 'x', 'x', "field-separator", CMD_ARG_REQUIRED, "SEP", "perf stat -x's fields, separated by SEP, one line per event" },
-	{ 'J', 0, "json", CMD_ARG_NONE, NULL, "one JSON document (schema in mperf-stat(1))" },
+	{ 'j', 'j', "json-output", CMD_ARG_NONE, NULL, "perf stat -j's JSON lines, one per event (--json is it too)" },
+	{ 'J', 0, "mperf-json", CMD_ARG_NONE, NULL,
+	  "mperf's own JSON document, every run's values (schema in\n"
+	  "mperf-stat(1)): what --baseline reads" },
+	{ 'I', 'I', "interval-print", CMD_ARG_REQUIRED, "MS", "print the counts of every MS milliseconds (10 or more)" },
+	{ OPT_INTERVAL_COUNT, 0, "interval-count", CMD_ARG_REQUIRED, "N", "with -I: stop after N intervals" },
+	{ OPT_SUMMARY, 0, "summary", CMD_ARG_NONE, NULL, "with -I: the totals after the intervals" },
+	{ 'D', 'D', "delay", CMD_ARG_REQUIRED, "MS", "enable the events MS milliseconds after the command starts" },
+	{ OPT_TABLE, 0, "table", CMD_ARG_NONE, NULL, "with -r: each run's elapsed time, as perf's table" },
+	{ OPT_TIMEOUT, 0, "timeout", CMD_ARG_REQUIRED, "MS", "stop the workload (SIGTERM) after MS milliseconds, and count" },
+	{ 'A', 'A', "no-aggr", CMD_ARG_NONE, NULL, "with -a or -C: each CPU's counts" },
+	{ OPT_PER_CORE, 0, "per-core", CMD_ARG_NONE, NULL, "with -a or -C: each core's counts" },
+	{ OPT_PER_SOCKET, 0, "per-socket", CMD_ARG_NONE, NULL, "with -a or -C: each socket's counts" },
+	{ OPT_PER_DIE, 0, "per-die", CMD_ARG_NONE, NULL, "with -a or -C: each die's counts" },
+	{ OPT_PER_NODE, 0, "per-node", CMD_ARG_NONE, NULL, "with -a or -C: each NUMA node's counts" },
+	{ OPT_PER_THREAD, 0, "per-thread", CMD_ARG_NONE, NULL, "with -p or -t: each thread's counts" },
+	{ 'n', 'n', "null", CMD_ARG_NONE, NULL, "count no events: the elapsed time only" },
+	{ OPT_BIG_NUM, 'B', "big-num", CMD_ARG_NONE, NULL, "group the digits of the counts as the locale does (the default)" },
+	{ OPT_NO_BIG_NUM, 0, "no-big-num", CMD_ARG_NONE, NULL, "do not group the digits of the counts" },
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE", "write the counts to FILE (default: standard error, as perf)" },
 	{ 'K', 0, "check", CMD_ARG_NONE, NULL,
 	  "exit 3 when an event ran less than it was enabled (multiplexed),\n"
@@ -52,8 +80,8 @@ static const struct cmd_opt stat_opts[] = {
 	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
 	  "exit N (1 to 124) when the check fails, instead of 3: one the\n"
 	  "workload never exits with, to tell the two apart" },
-	{ 'B', 0, "baseline", CMD_ARG_REQUIRED, "FILE",
-	  "compare each event with FILE, a previous stat --json -r N:\n"
+	{ OPT_BASELINE, 0, "baseline", CMD_ARG_REQUIRED, "FILE",
+	  "compare each event with FILE, a previous stat --mperf-json -r N:\n"
 	  "the change of the mean, its 95% interval and a two-sided\n"
 	  "Mann-Whitney U p-value; --check fails on a change beyond the\n"
 	  "tolerance at p below --alpha" },
@@ -62,7 +90,7 @@ static const struct cmd_opt stat_opts[] = {
 	  "no shell) runs before each run of the command, alternately" },
 	{ 'W', 0, "warmup", CMD_ARG_REQUIRED, "N",
 	  "first run each command N times, alternately, uncounted" },
-	{ 'A', 0, "alpha", CMD_ARG_REQUIRED, "P", "the significance level of --baseline's test (default: 0.05)" },
+	{ OPT_ALPHA, 0, "alpha", CMD_ARG_REQUIRED, "P", "the significance level of --baseline's test (default: 0.05)" },
 	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
 	  "count running processes, all their threads (until they exit,\n"
 	  "CMD ends, or SIGINT/SIGTERM)" },
@@ -97,12 +125,127 @@ struct stat_args {
 	double alpha;
 	struct cmd_out out;	/* -o's file, open before the first run */
 	long repeat;
+	bool null, no_big_num;	/* -n, --no-big-num */
+	struct stat_cpu_ids *cpu_ids;	/* the --per-* modes: where each CPU is */
+	FILE *iv_out;		/* -I: where the intervals go */
+	int iv_err;		/* -I: the first write that failed */
+	const struct cmd_opt *fmt_opt, *aggr_opt;	/* the output format's option, the aggregation's */
 };
+
+/* An option as the errors name it: -x or --name. */
+static const char *opt_word(const struct cmd_opt *o)
+{
+	static char buf[2][64];
+	static int k;
+
+	k ^= 1;
+	if (o->short_name)
+		snprintf(buf[k], sizeof(buf[k]), "-%c", o->short_name);
+	else
+		snprintf(buf[k], sizeof(buf[k]), "--%s", o->long_name);
+	return buf[k];
+}
+
+/* An integer option's value, lo to hi: 0, or -1. */
+static int parse_long(const char *arg, long lo, long hi, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(arg, &end, 10);
+	return end == arg || *end || errno || *v < lo || *v > hi ? -1 : 0;
+}
+
+static enum stat_aggr aggr_of(int id)
+{
+	switch (id) {
+	case 'A':
+		return STAT_AGGR_CPU;
+	case OPT_PER_CORE:
+		return STAT_AGGR_CORE;
+	case OPT_PER_SOCKET:
+		return STAT_AGGR_SOCKET;
+	case OPT_PER_DIE:
+		return STAT_AGGR_DIE;
+	case OPT_PER_NODE:
+		return STAT_AGGR_NODE;
+	default:
+		return STAT_AGGR_THREAD;
+	}
+}
+
+/* perf's output formats and modes (-x, -j, -I, -A, --per-*...): 0, the usage error's status, or 1: not one of them. */
+static int mode_option(struct stat_args *a, const struct cmd_opt *opt, char *arg)
+{
+	switch (opt->id) {
+	case 'x':
+	case 'J':
+	case 'j':
+		if (a->fmt_opt && a->fmt_opt != opt)
+			return usage_error("%s and %s cannot be used together: one output format", opt_word(a->fmt_opt),
+					   opt_word(opt));
+		a->fmt_opt = opt;
+		a->po.format = opt->id == 'x' ? STAT_CSV : opt->id == 'j' ? STAT_JSONL : STAT_JSON;
+		if (opt->id == 'x')
+			a->po.sep = arg;
+		break;
+	case 'I':
+		if (parse_long(arg, 10, 100000000, &a->o.interval_ms))
+			return usage_error("invalid -I interval '%s' (milliseconds, 10 or more)", arg);
+		break;
+	case OPT_INTERVAL_COUNT:
+		if (parse_long(arg, 1, 1000000000, &a->o.interval_count))
+			return usage_error("invalid --interval-count '%s' (1 or more)", arg);
+		break;
+	case OPT_TIMEOUT:
+		if (parse_long(arg, 10, 1000000000, &a->o.timeout_ms))
+			return usage_error("invalid --timeout '%s' (milliseconds, 10 or more)", arg);
+		break;
+	case OPT_SUMMARY:
+		a->po.summary = true;
+		break;
+	case OPT_TABLE:
+		a->po.table = true;
+		break;
+	case 'D':
+		if (parse_long(arg, 0, 1000000000, &a->o.delay_ms))
+			return usage_error("invalid -D delay '%s' (milliseconds, 0 or more: -1 needs --control, which stat does not have)", arg);
+		break;
+	case 'A':
+	case OPT_PER_CORE:
+	case OPT_PER_SOCKET:
+	case OPT_PER_DIE:
+	case OPT_PER_NODE:
+	case OPT_PER_THREAD:
+		if (a->aggr_opt && a->aggr_opt != opt)
+			return usage_error("%s and %s cannot be used together: one way to split the counts",
+					   opt_word(a->aggr_opt), opt_word(opt));
+		a->aggr_opt = opt;
+		a->po.aggr = aggr_of(opt->id);
+		break;
+	case 'n':
+		a->null = true;
+		break;
+	case OPT_BIG_NUM:
+		a->no_big_num = false;
+		break;
+	case OPT_NO_BIG_NUM:
+		a->no_big_num = true;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
 
 static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 {
 	struct stat_args *a = ctx;
 	char *end;
+	int ret = mode_option(a, opt, arg);
+
+	if (ret != 1)
+		return ret;
 
 	switch (opt->id) {
 	case 'e': {
@@ -121,13 +264,6 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		a->repeat = strtol(arg, &end, 10);
 		if (*end || errno || a->repeat < 1 || a->repeat > 1000000)
 			return usage_error("invalid repeat count '%s'", arg);
-		break;
-	case 'x':
-		a->po.format = STAT_CSV;
-		a->po.sep = arg;
-		break;
-	case 'J':
-		a->po.format = STAT_JSON;
 		break;
 	case 'o':
 		a->output = arg;
@@ -160,7 +296,7 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		if (cmd_parse_tolerance(arg, &a->tolerance))
 			return usage_error("invalid --check-tolerance '%s' (a percentage, 0 to 100)", arg);
 		break;
-	case 'B':
+	case OPT_BASELINE:
 		a->baseline = arg;
 		break;
 	case 'b':
@@ -172,7 +308,7 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		if (*end || errno || a->warmup < 0 || a->warmup > 1000000)
 			return usage_error("invalid --warmup count '%s'", arg);
 		break;
-	case 'A':
+	case OPT_ALPHA:
 		errno = 0;
 		a->alpha = strtod(arg, &end);
 		if (end == arg || *end || errno || !(a->alpha > 0 && a->alpha < 1))
@@ -204,6 +340,14 @@ static int workload_status(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return EXIT_MPERF;
+}
+
+/* A run's status: the workload's, 0 when --timeout or --interval-count stopped it (perf's 0 too). */
+static int run_status(const struct count_result *res)
+{
+	if (res->stopped && WIFSIGNALED(res->wait_status) && WTERMSIG(res->wait_status) == SIGTERM)
+		return 0;
+	return workload_status(res->wait_status);
 }
 
 /* --check on the counts: multiplexed events, like events that counted apart. */
@@ -249,7 +393,7 @@ static int stat_output(struct stat_args *a, const struct count_result *res, stru
 	struct check_findings found = { 0 };
 	int ret, failed = 0;
 
-	ret = runs->has_workload || a->o.argv ? workload_status(res->wait_status) : 0;
+	ret = runs->has_workload || a->o.argv ? run_status(res) : 0;
 	if (a->baseline || a->baseline_cmd) {
 		int err = stat__compare(runs, &a->base, &a->cmp);
 
@@ -270,7 +414,11 @@ static int stat_output(struct stat_args *a, const struct count_result *res, stru
 			cmd_check_say("stat", &found);
 	}
 	a->po.workload_status = runs->has_workload || a->o.argv ? ret : -1;
-	if (stat__print(out, runs, &a->po) < 0) {
+	if (a->iv_err) {
+		errno = -a->iv_err;
+		ret = -EIO;
+		cmd_error("stat", "cannot write '%s': %s", a->output ? a->output : "standard error", strerror(errno));
+	} else if ((!a->o.interval_ms || a->po.summary) && stat__print(out, runs, res, &a->po) < 0) {
 		cmd_error("stat", "cannot write '%s': %s", a->output ? a->output : "standard error", strerror(errno));
 		ret = -EIO;
 	} else if (res->stop_signal) {
@@ -348,6 +496,56 @@ static int base_run(struct stat_args *a, struct count_result *res, struct stat_r
 	return ret;
 }
 
+/* --per-thread's names: a thread's comm, or "" once it is gone. */
+static void thread_comm(int tid, char *buf, size_t len)
+{
+	if (host_proc_comm(tid, tid, buf, len))
+		*buf = '\0';
+}
+
+/* The --per-* modes: where each CPU is (socket, die, core from sysfs; node from the NUMA nodes' lists). */
+static int read_cpu_ids(struct stat_args *a)
+{
+	struct host_topology t = { 0 };
+	int err = host_topology_read(&t, "/sys"), cpus[4096];
+
+	if (!err && !(a->cpu_ids = calloc((size_t)(t.nr_cpus > 0 ? t.nr_cpus : 1), sizeof(*a->cpu_ids))))
+		err = -ENOMEM;
+	if (err) {
+		host_topology_free(&t);
+		cmd_error("stat", "out of memory");
+		return err;
+	}
+	a->po.nr_cpu_ids = t.nr_cpus;
+	for (int c = 0; c < t.nr_cpus; c++)
+		a->cpu_ids[c] = (struct stat_cpu_ids){ .socket = t.has_cpu_topology ? t.cpus[c].socket : 0,
+						       .die = t.has_cpu_topology ? t.cpus[c].die : 0,
+						       .core = t.has_cpu_topology ? t.cpus[c].core : c };
+	for (uint32_t k = 0; t.has_numa && k < t.nr_numa; k++) {
+		int n = host_parse_cpu_list(t.numa[k].cpus, cpus, 4096);
+
+		for (int j = 0; j < n; j++)
+			if (cpus[j] >= 0 && cpus[j] < t.nr_cpus)
+				a->cpu_ids[cpus[j]].node = (int)t.numa[k].node;
+	}
+	for (int c = 0; c < t.nr_cpus; c++)
+		a->cpu_ids[c].die = a->cpu_ids[c].die < 0 ? 0 : a->cpu_ids[c].die;
+	a->po.cpu_ids = a->cpu_ids;
+	host_topology_free(&t);
+	return 0;
+}
+
+/* -I: an interval's rows as it ends; a failed write stops the count (said once at the end). */
+static int interval_out(void *ctx, const struct count_result *iv)
+{
+	struct stat_args *a = ctx;
+	int err = stat__print_interval(a->iv_out, iv, &a->po);
+
+	if (err && !a->iv_err)
+		a->iv_err = err;
+	return err;
+}
+
 /*
  * Count a->repeat runs, then say them.  A run that fails (its workload
  * exits non-zero or is killed) ends the runs, and is not averaged in
@@ -381,7 +579,7 @@ static int stat_run(struct stat_args *a)
 			goto out;
 		}
 		a->po.runs_made = r + 1;
-		status = res->has_workload && !res->stop_signal ? workload_status(res->wait_status) : 0;
+		status = res->has_workload && !res->stop_signal ? run_status(res) : 0;
 		if (status && r) {
 			cmd_error("stat", "run %ld of %ld: the workload %s %d: stopped; the counts are of the %ld run%s before it",
 				  r + 1, a->repeat, HOW(status), r, r > 1 ? "s" : "");
@@ -404,6 +602,8 @@ static int stat_run(struct stat_args *a)
 	}
 	ret = stat_output(a, res, runs);
 out:
+	if (res)
+		record__count_release(res);
 	if (runs)
 		stat_runs__release(runs);
 	if (base)
@@ -466,6 +666,45 @@ static int load_baseline(struct stat_args *a)
 	return EXIT_MPERF;
 }
 
+/* What perf's modes (-I, -A, --per-*, -n, --timeout) take with them: 0, or the usage error said. */
+static int check_modes(struct stat_args *a)
+{
+	const char *sys = a->o.system_wide || a->o.cpu_list ? "" : NULL;
+
+	if ((a->o.interval_count || a->po.summary) && !a->o.interval_ms)
+		return usage_error("%s needs -I", a->o.interval_count ? "--interval-count" : "--summary");
+	if (a->o.interval_ms && a->o.timeout_ms)
+		return usage_error("%s", "--timeout cannot be used with -I (use --interval-count)");
+	if (a->o.interval_ms && a->repeat > 1)
+		return usage_error("%s", "-I cannot be used with -r: the intervals are of one run");
+	if ((a->o.interval_ms || a->aggr_opt) && a->po.format == STAT_JSON)
+		return usage_error("%s has no --mperf-json form: use -j", a->aggr_opt ? opt_word(a->aggr_opt) : "-I");
+	if (a->aggr_opt && (a->repeat > 1 || a->baseline || a->baseline_cmd))
+		return usage_error("%s counts one run: not with -r or --baseline", opt_word(a->aggr_opt));
+	if (a->po.aggr == STAT_AGGR_THREAD && !a->o.pids && !a->o.tids)
+		return usage_error("%s", "--per-thread needs -p or -t: each thread of those");
+	if (a->aggr_opt && a->po.aggr != STAT_AGGR_THREAD && !sys)
+		return usage_error("%s needs -a or -C: only system-wide counts are per CPU", opt_word(a->aggr_opt));
+	for (size_t i = 0; i < a->nr_events; i++) {
+		const struct record_event *e = &a->events[i];
+
+		if (e->attr.type != RECORD_TYPE_TOOL)
+			continue;
+		if (a->aggr_opt)
+			return usage_error("'%s' is a tool event, of the whole count: not with %s", e->name,
+					   opt_word(a->aggr_opt));
+		if (a->o.interval_ms && e->attr.config != RECORD_TOOL_DURATION)
+			return usage_error("'%s' is known at the workload's end only: not with -I", e->name);
+	}
+	if (a->po.table && a->repeat < 2)
+		return usage_error("%s", "--table needs -r: a row per run");
+	if (a->null && a->nr_events)
+		return usage_error("%s", "-n counts no events: not with -e");
+	if (a->null && (a->check || a->baseline || a->baseline_cmd || a->po.format != STAT_TEXT))
+		return usage_error("%s", "-n prints the elapsed time alone, in text");
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_args *a;
@@ -490,10 +729,12 @@ int cmd_stat(int argc, char **argv)
 		ret = usage_error("%s", "-r needs a command to repeat");
 		goto out;
 	}
-	if ((a->baseline || a->baseline_cmd) && a->po.format == STAT_CSV) {
-		ret = usage_error("%s", "--baseline's comparison has no -x form: use --json");
+	if ((a->baseline || a->baseline_cmd) && (a->po.format == STAT_CSV || a->po.format == STAT_JSONL)) {
+		ret = usage_error("--baseline's comparison has no %s form: use --mperf-json", opt_word(a->fmt_opt));
 		goto out;
 	}
+	if ((ret = check_modes(a)))
+		goto out;
 	if (a->baseline && a->baseline_cmd) {
 		ret = usage_error("%s", "--baseline and --baseline-cmd: one baseline at a time");
 		goto out;
@@ -508,7 +749,7 @@ int cmd_stat(int argc, char **argv)
 		goto out;
 	a->cmp = (struct stat_compare){ .file = a->baseline ? a->baseline : a->baseline_cmd, .tolerance = a->tolerance,
 					.alpha = a->alpha };
-	if (!a->nr_events && record__parse_events(STAT_DEFAULT_EVENTS, a->events, RECORD_MAX_EVENTS, &a->nr_events) < 0) {
+	if (!a->nr_events && !a->null && record__parse_events(STAT_DEFAULT_EVENTS, a->events, RECORD_MAX_EVENTS, &a->nr_events) < 0) {
 		ret = EXIT_MPERF;
 		goto out;
 	}
@@ -516,18 +757,28 @@ int cmd_stat(int argc, char **argv)
 	a->o.nr_events = a->nr_events;
 	a->o.argv = optind < argc ? argv + optind : NULL;
 	/* A JSON document on stderr is alone there: notices would break it (errors stay). */
-	if (a->quiet || (a->po.format == STAT_JSON && !a->output && !a->verbose))
+	if (a->quiet || ((a->po.format == STAT_JSON || a->po.format == STAT_JSONL) && !a->output && !a->verbose))
 		cmd_set_quiet();
 	else if (a->verbose)
 		cmd_set_verbose();
 	/* As perf: counts in the user's locale (thousands grouped), -x and --json as C. */
-	if (a->po.format == STAT_TEXT)
+	if (a->po.format == STAT_TEXT && !a->no_big_num)
 		setlocale(LC_NUMERIC, "");
+	if (a->po.aggr == STAT_AGGR_THREAD)
+		a->po.comm = thread_comm;
+	else if (a->po.aggr != STAT_AGGR_GLOBAL && a->po.aggr != STAT_AGGR_CPU && (ret = read_cpu_ids(a)))
+		goto out;
+	a->po.interval_ms = a->o.interval_ms;
+	if (a->o.interval_ms) {
+		a->o.tick = interval_out;
+		a->o.tick_ctx = a;
+	}
 	stat__subject(subject, sizeof(subject), &a->o);
 	a->po.subject = subject;
 	/* Before the workload runs: a file that cannot be written fails now, not after. */
 	if (a->output && (ret = cmd_out_open("stat", &a->out, a->output)))
 		goto out;
+	a->iv_out = a->out.f ? a->out.f : stderr;
 	ret = stat_run(a);
 out:
 	cmd_out_close("stat", &a->out, false);
@@ -535,6 +786,7 @@ out:
 	if (a->base_argv)
 		free(a->base_argv[0]);
 	free(a->base_argv);
+	free(a->cpu_ids);
 	free(a);
 	return ret;
 }

@@ -110,16 +110,16 @@ test_expect_success 'stat -r: a failing run ends the runs with its status, not a
 	test "$(cat runs)" = 2 &&
 	grep -q "^mperf stat: run 2 of 5: the workload exited with status 7: stopped; the counts are of the 1 run before it$" err &&
 	rm -f runs &&
-	test_expect_code 7 "$MPERF" stat -r 3 --json -o s.json -e task-clock -- sh -c "$(count_runs 7 3)" 2>err &&
+	test_expect_code 7 "$MPERF" stat -r 3 --mperf-json -o s.json -e task-clock -- sh -c "$(count_runs 7 3)" 2>err &&
 	python3 -c "import json; d = json.load(open(\"s.json\")); assert (d[\"runs\"], d[\"workload-status\"], d[\"workload-statuses\"]) == (2, 7, [0, 0, 7]), d" &&
 	rm -f runs &&
-	test_expect_code 7 "$MPERF" stat -r 3 --json -o s.json -e task-clock -- sh -c "$(count_runs 7 1)" 2>err &&
+	test_expect_code 7 "$MPERF" stat -r 3 --mperf-json -o s.json -e task-clock -- sh -c "$(count_runs 7 1)" 2>err &&
 	grep -q "^mperf stat: run 1 of 3: the workload exited with status 7: stopped; the counts are of that run$" err &&
 	python3 -c "import json; d = json.load(open(\"s.json\")); assert (d[\"runs\"], d[\"workload-statuses\"]) == (1, [7]), d" &&
 	test_expect_code 137 "$MPERF" stat -r 3 -e task-clock -- sh -c "kill -KILL \$\$" 2>err &&
 	grep -q "run 1 of 3: the workload was killed by signal 9" err &&
 	rm -f runs &&
-	test_expect_code 0 "$MPERF" stat -r 3 --json -o ok.json -e task-clock -- sh -c "$(count_runs 7 9)" &&
+	test_expect_code 0 "$MPERF" stat -r 3 --mperf-json -o ok.json -e task-clock -- sh -c "$(count_runs 7 9)" &&
 	python3 -c "import json; d = json.load(open(\"ok.json\")); assert (d[\"runs\"], d[\"workload-status\"], d[\"workload-statuses\"]) == (3, 0, [0, 0, 0]), d"
 '
 

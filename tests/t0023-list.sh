@@ -20,11 +20,12 @@ test_expect_success 'the software events, each name once, aliases after OR' '
 	grep -q "^  cpu-clock  *\[Software event\]$" sw &&
 	grep -q "^  context-switches OR cs  *\[Software event\]$" sw &&
 	grep -q "^  page-faults OR faults  *\[Software event\]$" sw &&
-	! grep -v "\[Software event\]$" sw
+	grep -q "^  duration_time  *\[Tool event\]$" sw &&
+	! grep -v "\[Software event\]$\|\[Tool event\]$" sw
 '
 
-test_expect_success PERF 'the software events are perf list sw'\''s (but perf'\''s tool events)' '
-	"$PERF" list sw 2>/dev/null | grep "\[Software event\]" >expect &&
+test_expect_success PERF 'the software and tool events are perf list sw'\''s' '
+	"$PERF" list sw 2>/dev/null | grep "\[Software event\]\|\[Tool event\]" >expect &&
 	"$MPERF" list sw >actual &&
 	diff expect actual
 '
@@ -46,7 +47,7 @@ test_expect_success NOPMU 'without a PMU: cycles is listed with its fallback, no
 test_expect_success 'the sections are in perf list'\''s order' '
 	sed "s/.*\[\(.*\)\]$/\1/; s/,.*//" all | uniq >kinds &&
 	grep -v "Raw hardware\|Hardware breakpoint" kinds >order &&
-	awk "{ r[\"Hardware event\"]=1; r[\"Software event\"]=2; r[\"Hardware cache event\"]=3;
+	awk "{ r[\"Hardware event\"]=1; r[\"Software event\"]=2; r[\"Tool event\"]=2.5; r[\"Hardware cache event\"]=3;
 	       r[\"Kernel PMU event\"]=4; r[\"Tracepoint event\"]=6;
 	       if (r[\$0] < last) { print \"out of order: \" \$0; exit 1 } last = r[\$0] }" order
 '
@@ -75,13 +76,15 @@ test_expect_success 'a glob that matches nothing prints nothing and succeeds' '
 
 # Parsed, not opened (a counting-only PMU event cannot sample): the
 # unknown option after -e is refused only once -e has parsed.
-test_expect_success 'every event mperf list names is one mperf record -e parses' '
-	grep -v "Raw hardware\|Hardware breakpoint" all |
+test_expect_success 'every event mperf list names is one mperf record -e parses (but a tool event, stat'\''s)' '
+	grep -v "Raw hardware\|Hardware breakpoint\|Tool event" all |
 		sed "s/^  \([^ ]*\).*/\1/" | awk "NR <= 40 || NR % 50 == 0" >names &&
 	while read -r e; do
 		test_expect_code 129 "$MPERF" record -e "$e" --no-such-option true 2>err &&
 		grep -q "unknown option .--no-such-option." err || { echo "$e:"; cat err; exit 1; }
-	done <names
+	done <names &&
+	test_expect_code 129 "$MPERF" record -e duration_time true 2>err &&
+	grep -q "^mperf record: .duration_time. is a tool event" err
 '
 
 test_expect_success 'two filters are a usage error, in one line and a hint' '

@@ -32,14 +32,18 @@ test_expect_success NOPMU 'the demo: its first line is the one README quotes' '
 
 test_expect_success 'For CI jobs: each command runs on a short workload' '
 	readme_lines "mperf " | grep -v "^mperf record: " >cmds &&
-	test_line_count = 4 cmds &&
+	test_line_count = 6 cmds &&
 	sed "s#^mperf #\"\$MPERF\" #; s#\\./bench-binary#\"\$CPUSPIN\" 0.2#; s#  *\\#.*##" cmds >ci.sh &&
 	"$MPERF" record -q -o baseline.data "$CPUSPIN" 0.2 &&
 	rc=0 && bash -e ci.sh >out 2>err || rc=$? &&
 	case $rc in 0|3) ;; *) cat err; exit 1 ;; esac &&
 	for j in summary.json stats.json diff.json; do
 		python3 -c "import json,sys; json.load(open(sys.argv[1]))" $j || exit 1
-	done
+	done &&
+	if test $rc = 0; then
+		python3 -c "import json,sys; json.load(open(sys.argv[1]))" base.json &&
+		python3 -c "import json,sys; [json.loads(l) for l in open(sys.argv[1])]" lines.json
+	fi
 '
 
 test_expect_success 'the table of commands: each row is a command with -h' '

@@ -135,7 +135,7 @@ test_expect_success '-o FILE: the counts go to FILE' '
 # The issue this answers: three events, two of them the same, are three
 # entries, by index; an event that counted 0 is there too.
 test_expect_success '--json: one document, a version, every event by index' '
-	"$MPERF" stat --json -e cpu-clock,major-faults,cpu-clock "$CPUSPIN" 0.1 2>out &&
+	"$MPERF" stat --mperf-json -e cpu-clock,major-faults,cpu-clock "$CPUSPIN" 0.1 2>out &&
 	python3 - out <<-\EOF
 	import json, sys
 	d = json.load(open(sys.argv[1]))
@@ -204,11 +204,11 @@ test_expect_success UNPRIVILEGED 'the paranoid notice: said once for stat -r, no
 	test_must_be_empty err
 '
 
-test_expect_success UNPRIVILEGED 'stat --json 2>file: nothing but the JSON document in the file' '
+test_expect_success UNPRIVILEGED 'stat --mperf-json 2>file: nothing but the JSON document in the file' '
 	cd nobody &&
-	as_nobody sh -c "\"\$MPERF\" stat --json -r 10 -e task-clock,cycles true 2>s.json" &&
+	as_nobody sh -c "\"\$MPERF\" stat --mperf-json -r 10 -e task-clock,cycles true 2>s.json" &&
 	python3 -c "import json; d = json.load(open(\"s.json\")); assert d[\"runs\"] == 10 and d[\"events\"][0][\"event\"] == \"task-clock:u\", d" &&
-	test_expect_code 7 as_nobody sh -c "\"\$MPERF\" stat --json --check -e task-clock,task-clock -- sh -c \"exit 7\" 2>f.json" &&
+	test_expect_code 7 as_nobody sh -c "\"\$MPERF\" stat --mperf-json --check -e task-clock,task-clock -- sh -c \"exit 7\" 2>f.json" &&
 	python3 -c "import json; d = json.load(open(\"f.json\")); assert d[\"workload-status\"] == 7 and d[\"check\"][\"tolerance-pct\"] == 5, d"
 '
 

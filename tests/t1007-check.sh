@@ -159,9 +159,9 @@ test_expect_success 'report --stats --json --check: the findings in the document
 '
 
 # --json without -o writes the document on stderr: the findings are in it, not beside it.
-test_expect_success 'stat --check --json on stderr: the findings only in the document' '
+test_expect_success 'stat --check --mperf-json on stderr: the findings only in the document' '
 	rc=0 &&
-	"$MPERF" stat --json --check --check-tolerance 0 -e task-clock,task-clock "$CPUSPIN" 0.2 2>s.json || rc=$? &&
+	"$MPERF" stat --mperf-json --check --check-tolerance 0 -e task-clock,task-clock "$CPUSPIN" 0.2 2>s.json || rc=$? &&
 	python3 - "$rc" <<-\EOF
 	import json, sys
 	d = json.load(open("s.json"))

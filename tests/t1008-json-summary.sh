@@ -189,7 +189,7 @@ test_expect_success 'every JSON document: schema, version, mperf-version, comman
 	"$MPERF" record -q -g -e cpu-clock -o g.data "$CPUSPIN" 0.2 &&
 	"$MPERF" report --json -i g.data >d-report.json &&
 	"$MPERF" diff --json g.data fin.data >d-diff.json &&
-	"$MPERF" stat --json -o d-stat.json -e task-clock true &&
+	"$MPERF" stat --mperf-json -o d-stat.json -e task-clock true &&
 	"$MPERF" doctor --json >d-doctor.json &&
 	cp rec.json d-summary.json &&
 	for f in d-*.json; do

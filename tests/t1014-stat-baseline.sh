@@ -1,5 +1,5 @@
 #!/bin/bash
-# mperf stat --baseline: each event against an earlier stat --json -r N's
+# mperf stat --baseline: each event against an earlier stat --mperf-json -r N's
 # runs (its "counter-values"), the change of the mean, its interval, the
 # two-sided Mann-Whitney U p-value, and --check's verdict.  The baselines
 # are written by hand, so far from any real count (or with so few runs)
@@ -56,7 +56,7 @@ test_expect_success 'an event the baseline did not count is said, and not checke
 '
 
 test_expect_success 'the JSON document: the comparison, exact p, every run of both sides'\'' counts' '
-	test_expect_code 3 "$MPERF" stat --json -r 5 -e task-clock,page-faults --baseline huge5.json --check -o s.json true &&
+	test_expect_code 3 "$MPERF" stat --mperf-json -r 5 -e task-clock,page-faults --baseline huge5.json --check -o s.json true &&
 	python3 -c "
 import json
 d = json.load(open(\"s.json\"))
@@ -71,9 +71,9 @@ assert not d[\"check\"][\"passed\"]
 "
 '
 
-test_expect_success 'live: a stat --json -r 3 document is a baseline; the shape only' '
-	"$MPERF" stat --json -r 3 -e task-clock,page-faults -o live.json "$CPUSPIN" 0.05 &&
-	"$MPERF" stat --json -r 3 -e task-clock,page-faults --baseline live.json -o cmp.json "$CPUSPIN" 0.05 &&
+test_expect_success 'live: a stat --mperf-json -r 3 document is a baseline; the shape only' '
+	"$MPERF" stat --mperf-json -r 3 -e task-clock,page-faults -o live.json "$CPUSPIN" 0.05 &&
+	"$MPERF" stat --mperf-json -r 3 -e task-clock,page-faults --baseline live.json -o cmp.json "$CPUSPIN" 0.05 &&
 	python3 -c "
 import json
 d = json.load(open(\"cmp.json\"))
@@ -104,7 +104,7 @@ test_expect_success '--baseline-cmd: runs alternate, baseline first; warm-ups be
 	echo "$1" >>runs.log
 	EOF
 	chmod +x log.sh &&
-	"$MPERF" stat --json -r 3 --warmup 2 -e task-clock --baseline-cmd "./log.sh old" -o alt.json -- ./log.sh new &&
+	"$MPERF" stat --mperf-json -r 3 --warmup 2 -e task-clock --baseline-cmd "./log.sh old" -o alt.json -- ./log.sh new &&
 	test "$(tr "\n" " " <runs.log)" = "old new old new old new old new old new " &&
 	python3 -c "
 import json

@@ -29,7 +29,28 @@ struct counters {
 	size_t nr_ev;
 	int *fd;	/* [event][cpu][thread], -1 when not open */
 	bool *gone;	/* [thread]: exited before it could be counted */
+	uint64_t (*now)[3], (*prev)[3];	/* [fd]: the last read (count, enabled, running), the one before */
+	struct count_result *iv;	/* -I: an interval's counts */
+	long intervals;		/* made */
+	uint64_t t0;
+	uint64_t last_ns;	/* -I: the last interval's end */
+	uint64_t enable_at;	/* -D: when the events are enabled (0: they are) */
 };
+
+/* The tool events' values in res: ns of duration (dur), of the workload's user and system time. */
+static void tool_values(struct count_result *res, uint64_t dur, uint64_t user, uint64_t sys)
+{
+	for (size_t i = 0; i < res->nr_events; i++) {
+		struct count_value *v = &res->ev[i];
+		uint64_t ns;
+
+		if (v->attr.type != RECORD_TYPE_TOOL)
+			continue;
+		ns = v->attr.config == RECORD_TOOL_DURATION ? dur : v->attr.config == RECORD_TOOL_USER ? user : sys;
+		v->raw = v->ena = v->run = ns;
+		v->val = (double)ns;
+	}
+}
 
 static size_t cidx(const struct counters *c, size_t ev, int cpu, int th)
 {
@@ -52,7 +73,7 @@ static void setup_count_attr(struct perf_event_attr *a, const struct count_opts 
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a->disabled = 1;
 	a->inherit = !(o->no_inherit || (o->tids && !o->pids));
-	a->enable_on_exec = t->traces_workload;
+	a->enable_on_exec = t->traces_workload && !o->delay_ms;
 	if (member) {
 		/* Scheduled, enabled and disabled with its leader. */
 		a->disabled = 0;
@@ -85,6 +106,9 @@ static int open_event(struct counters *c, const struct record_event *evs, struct
 	struct count_value *v = &res->ev[i];
 	const struct target *t = c->t;
 	int leader = evs[i].leader;
+
+	if (v->attr.type == RECORD_TYPE_TOOL)	/* measured here, not opened */
+		return 0;
 
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++)
 		for (int th = 0; th < t->nr_threads; th++) {
@@ -170,31 +194,64 @@ static int enable_all(struct counters *c, const struct count_result *res)
 	return 0;
 }
 
-/* Every fd once: the sums, each fd's count scaled by its own enabled/running as perf scales. */
-static int read_all(struct counters *c, struct count_result *res)
+/* Every open fd's count, enabled and running times into c->now[k] (zeros for a closed fd). */
+static int read_fds(struct counters *c, const struct count_result *res)
 {
 	size_t per_ev = (size_t)c->t->nr_cpus * (size_t)c->t->nr_threads;
 
+	for (size_t k = 0; k < c->nr_ev * per_ev; k++) {
+		ssize_t n;
+
+		memset(c->now[k], 0, sizeof(c->now[k]));
+		if (c->fd[k] < 0)
+			continue;
+		n = read(c->fd[k], c->now[k], sizeof(c->now[k]));
+		if (n != (ssize_t)sizeof(c->now[k]))
+			return mperf_error(n < 0 ? -errno : -EIO, "cannot read the count of event '%s': %s",
+					   res->ev[k / per_ev].name, n < 0 ? strerror(errno) : "short read");
+	}
+	return 0;
+}
+
+/*
+ * The counts since prev (NULL: since the start) into res: each fd's
+ * cell, scaled by its own enabled/running as perf scales, and their sums.
+ */
+static int fill(const struct counters *c, struct count_result *res, uint64_t (*prev)[3])
+{
+	const struct target *t = c->t;
+	size_t per_ev = (size_t)t->nr_cpus * (size_t)t->nr_threads;
+
+	if (!res->cell) {
+		res->cell = calloc(c->nr_ev * per_ev + 1, sizeof(*res->cell));
+		res->cpus = calloc((size_t)t->nr_cpus, sizeof(*res->cpus));
+		res->tids = calloc((size_t)t->nr_threads, sizeof(*res->tids));
+		if (!res->cell || !res->cpus || !res->tids)
+			return mperf_error(-ENOMEM, "out of memory");
+		res->nr_cpus = t->nr_cpus;
+		res->nr_threads = t->nr_threads;
+		memcpy(res->cpus, t->cpus, (size_t)t->nr_cpus * sizeof(*res->cpus));
+		for (int th = 0; th < t->nr_threads; th++)
+			res->tids[th] = t->has_task ? t->tids[th] : -1;
+	}
 	for (size_t i = 0; i < c->nr_ev; i++) {
 		struct count_value *v = &res->ev[i];
 
+		v->raw = v->ena = v->run = 0;
+		v->val = 0;
 		for (size_t k = i * per_ev; k < (i + 1) * per_ev; k++) {
-			uint64_t buf[3];
-			ssize_t n;
+			uint64_t d[3];
+			struct count_cell *cell = &res->cell[k];
 
-			if (c->fd[k] < 0)
-				continue;
-			n = read(c->fd[k], buf, sizeof(buf));
-			if (n != (ssize_t)sizeof(buf))
-				return mperf_error(n < 0 ? -errno : -EIO, "cannot read the count of event '%s': %s",
-						   v->name, n < 0 ? strerror(errno) : "short read");
-			v->raw += buf[0];
-			v->ena += buf[1];
-			v->run += buf[2];
-			if (buf[2] && buf[2] < buf[1])
-				v->val += (double)buf[0] * (double)buf[1] / (double)buf[2];
-			else if (buf[2])
-				v->val += (double)buf[0];
+			for (int j = 0; j < 3; j++)
+				d[j] = c->now[k][j] - (prev ? prev[k][j] : 0);
+			cell->ena = d[1];
+			cell->run = d[2];
+			cell->val = !d[2] ? 0 : d[2] < d[1] ? (double)d[0] * (double)d[1] / (double)d[2] : (double)d[0];
+			v->raw += d[0];
+			v->ena += d[1];
+			v->run += d[2];
+			v->val += cell->val;
 		}
 	}
 	return 0;
@@ -214,22 +271,112 @@ static bool thread_alive(int pid, int tid)
 	return syscall(SYS_tgkill, pid, tid, 0) == 0 || errno == EPERM;
 }
 
+/* An interval's counts (since the last one, or the start) to o->tick: 0, 1 when it says stop, or an error. */
+static int interval_tick(struct counters *c, const struct count_opts *o, const struct count_result *res, uint64_t now)
+{
+	size_t n = c->nr_ev * (size_t)c->t->nr_cpus * (size_t)c->t->nr_threads;
+	int err;
+
+	c->iv->nr_events = res->nr_events;
+	for (size_t i = 0; i < res->nr_events; i++) {
+		memcpy(c->iv->ev[i].name, res->ev[i].name, sizeof(res->ev[i].name));
+		c->iv->ev[i].attr = res->ev[i].attr;
+		c->iv->ev[i].supported = res->ev[i].supported;
+	}
+	c->iv->has_cpu = res->has_cpu;
+	c->iv->has_workload = res->has_workload;
+	if ((err = fill(c, c->iv, c->intervals ? c->prev : NULL)))
+		return err;
+	memcpy(c->prev, c->now, n * sizeof(*c->now));
+	/* -I's tool event is duration_time alone (cmd/ refuses the others): the interval's length. */
+	tool_values(c->iv, now - (c->last_ns ? c->last_ns : c->t0), 0, 0);
+	c->last_ns = now;
+	c->iv->ts_ns = now - c->t0;
+	c->intervals++;
+	return o->tick(o->tick_ctx, c->iv) ? 1 : 0;
+}
+
+/* --timeout, --interval-count, or tick's say: the workload SIGTERMed (and waited for), or, with none, the end. */
+static bool stop_count(struct workload *wl, struct count_result *res)
+{
+	if (!res->stopped && wl->pid > 0)
+		kill(wl->pid, SIGTERM);
+	res->stopped = true;
+	return wl->pid <= 0;
+}
+
+/* The time to sleep until the next interval or the timeout (NULL: until a signal), in ts. */
+static struct timespec *next_wake(const struct counters *c, const struct count_opts *o, bool watch,
+				  struct timespec *ts)
+{
+	uint64_t now = now_ns(), wake = watch ? now + 100 * 1000000ull : UINT64_MAX;
+
+	if (c->enable_at) {
+		wake = c->enable_at < wake ? c->enable_at : wake;
+	} else if (o->interval_ms > 0 && o->tick) {
+		uint64_t at = c->t0 + (uint64_t)(c->intervals + 1) * (uint64_t)o->interval_ms * 1000000ull;
+
+		wake = at < wake ? at : wake;
+	}
+	if (o->timeout_ms > 0 && !c->enable_at) {
+		uint64_t at = c->t0 + (uint64_t)o->timeout_ms * 1000000ull;
+
+		wake = at < wake ? at : wake;
+	}
+	if (wake == UINT64_MAX)
+		return NULL;
+	wake = wake > now ? wake - now : 0;
+	ts->tv_sec = (time_t)(wake / 1000000000ull);
+	ts->tv_nsec = (long)(wake % 1000000000ull);
+	return ts;
+}
+
+/* -I and --timeout when they are due: 0, 1 to stop, or an error. */
+static int timers(struct counters *c, const struct count_opts *o, struct count_result *res)
+{
+	uint64_t now = now_ns();
+	int err;
+
+	if (res->stopped)
+		return 0;
+	if (c->enable_at) {
+		/* -D: the counts, the intervals and the times start now. */
+		if (now < c->enable_at)
+			return 0;
+		if ((err = enable_all(c, res)))
+			return err;
+		mperf_log(MPERF_LOG_INFO, "Events enabled");
+		c->enable_at = 0;
+		c->t0 = now;
+		return 0;
+	}
+	if (o->timeout_ms > 0 && now >= c->t0 + (uint64_t)o->timeout_ms * 1000000ull)
+		return 1;
+	if (o->interval_ms <= 0 || !o->tick ||
+	    now < c->t0 + (uint64_t)(c->intervals + 1) * (uint64_t)o->interval_ms * 1000000ull)
+		return 0;
+	if ((err = read_fds(c, res)) || (err = interval_tick(c, o, res, now)))
+		return err;
+	return o->interval_count > 0 && c->intervals >= o->interval_count;
+}
+
 /*
  * Until the workload ends (a stop signal sends it SIGTERM, a second one
  * SIGKILL), or, with no workload, until a stop signal or (-p, -t) until
  * every counted task is gone, looked at every 100 ms as perf does (a
- * counting fd without a buffer always polls as hung up).
+ * counting fd without a buffer always polls as hung up); -I's intervals
+ * and --timeout on the way.
  */
-static int wait_end(struct counters *c, struct workload *wl, const struct record_signals *sigs,
-		    struct count_result *res)
+static int wait_end(struct counters *c, const struct count_opts *o, struct workload *wl,
+		    const struct record_signals *sigs, struct count_result *res)
 {
 	volatile sig_atomic_t *flag = record_signals_flag();
 	const struct target *t = c->t;
 	bool watch = wl->pid <= 0 && t->has_task;
-	int kills = 0;
+	int kills = 0, err;
 
 	for (;;) {
-		struct timespec tick = { 0, 100 * 1000000L };
+		struct timespec tick;
 		int sig = *flag;
 
 		*flag = 0;
@@ -258,6 +405,10 @@ static int wait_end(struct counters *c, struct workload *wl, const struct record
 					  sigabbrev_np(sig), (int)wl->pid);
 			kill(wl->pid, kills > 1 ? SIGKILL : SIGTERM);
 		}
+		if ((err = timers(c, o, res)) < 0)
+			return err;
+		if (err && stop_count(wl, res))
+			break;
 		if (watch) {
 			int left = 0;
 
@@ -266,9 +417,30 @@ static int wait_end(struct counters *c, struct workload *wl, const struct record
 			if (!left)
 				break;
 		}
-		ppoll(NULL, 0, watch ? &tick : NULL, &sigs->wait_mask);
+		ppoll(NULL, 0, res->stopped ? NULL : next_wake(c, o, watch, &tick), &sigs->wait_mask);
 	}
 	return 0;
+}
+
+void record__count_release(struct count_result *res)
+{
+	free(res->cell);
+	free(res->cpus);
+	free(res->tids);
+	res->cell = NULL;
+	res->cpus = res->tids = NULL;
+	res->nr_cpus = res->nr_threads = 0;
+}
+
+static void counters_free(struct counters *c)
+{
+	free(c->fd);
+	free(c->gone);
+	free(c->now);
+	free(c->prev);
+	if (c->iv)
+		record__count_release(c->iv);
+	free(c->iv);
 }
 
 int record__count(const struct count_opts *o, struct count_result *res)
@@ -286,9 +458,11 @@ int record__count(const struct count_opts *o, struct count_result *res)
 	size_t n;
 	int err;
 
+	record__count_release(res);
 	memset(res, 0, sizeof(*res));
-	if (!o->nr_events || o->nr_events > RECORD_MAX_EVENTS)
-		return mperf_error(-EINVAL, "between 1 and %d events can be counted", RECORD_MAX_EVENTS);
+	/* No event is stat -n's: the workload timed alone. */
+	if (o->nr_events > RECORD_MAX_EVENTS)
+		return mperf_error(-EINVAL, "at most %d events can be counted", RECORD_MAX_EVENTS);
 	if ((err = target__init(&t, &ro))) {
 		target__exit(&t);
 		return err;
@@ -313,11 +487,13 @@ int record__count(const struct count_opts *o, struct count_result *res)
 	c.t = &t;
 	c.nr_ev = o->nr_events;
 	n = c.nr_ev * (size_t)t.nr_cpus * (size_t)t.nr_threads;
-	c.fd = malloc(n * sizeof(*c.fd));
+	c.fd = malloc((n ? n : 1) * sizeof(*c.fd));
 	c.gone = calloc((size_t)t.nr_threads, sizeof(*c.gone));
-	if (!c.fd || !c.gone) {
-		free(c.fd);
-		free(c.gone);
+	c.now = calloc(n ? n : 1, sizeof(*c.now));
+	c.prev = calloc(n ? n : 1, sizeof(*c.prev));
+	c.iv = o->interval_ms > 0 ? calloc(1, sizeof(*c.iv)) : NULL;
+	if (!c.fd || !c.gone || !c.now || !c.prev || (o->interval_ms > 0 && !c.iv)) {
+		counters_free(&c);
 		target__exit(&t);
 		return mperf_error(-ENOMEM, "out of memory");
 	}
@@ -335,15 +511,25 @@ int record__count(const struct count_opts *o, struct count_result *res)
 	for (size_t i = 0; i < c.nr_ev; i++)
 		if ((err = open_event(&c, o->events, res, i)))
 			goto out;
-	t0 = now_ns();
+	c.t0 = t0 = now_ns();
 	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
 		goto out;
-	if (!t.traces_workload && (err = enable_all(&c, res)))
+	if (o->delay_ms > 0) {
+		mperf_log(MPERF_LOG_INFO, "Events disabled");
+		c.enable_at = t0 + (uint64_t)o->delay_ms * 1000000ull;
+	} else if (!t.traces_workload && (err = enable_all(&c, res))) {
 		goto out;
-	if ((err = wait_end(&c, &wl, &sigs, res)))
+	}
+	if ((err = wait_end(&c, o, &wl, &sigs, res)))
 		goto out;
+	t0 = c.t0;
 	res->elapsed_ns = now_ns() - t0;
-	err = read_all(&c, res);
+	if ((err = read_fds(&c, res)) || (err = fill(&c, res, NULL)))
+		goto out;
+	tool_values(res, res->elapsed_ns, res->utime_ns, res->stime_ns);
+	/* The part interval at the end, unless --interval-count or --timeout ended it. */
+	if (c.iv && o->tick && !res->stopped && (err = interval_tick(&c, o, res, t0 + res->elapsed_ns)) > 0)
+		err = 0;
 out:
 	if (wl.pid > 0) {
 		if (wl.go_fd < 0)
@@ -353,8 +539,7 @@ out:
 	for (size_t k = 0; k < n; k++)
 		if (c.fd[k] >= 0)
 			close(c.fd[k]);
-	free(c.fd);
-	free(c.gone);
+	counters_free(&c);
 	target__exit(&t);
 	record_signals_restore(&sigs);
 	return err;

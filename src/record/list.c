@@ -23,7 +23,7 @@
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 
-enum section { SEC_HW, SEC_SW, SEC_CACHE, SEC_PMU, SEC_SYNTAX, SEC_TP };
+enum section { SEC_HW, SEC_SW, SEC_TOOL, SEC_CACHE, SEC_PMU, SEC_SYNTAX, SEC_TP };
 
 struct entry {
 	enum section sec;
@@ -70,8 +70,8 @@ static bool wanted(const struct list *l, enum section sec, const char *name)
 	if (!l->filter)
 		return true;
 	cls = filter_class(l->filter);
-	if (cls >= 0)
-		return (int)sec == cls;
+	if (cls >= 0)	/* perf's sw lists its tool events too */
+		return (int)sec == cls || (sec == SEC_TOOL && cls == SEC_SW);
 	if (sec == SEC_SYNTAX)
 		return false;
 	/* perf matches its glob anywhere in the name: 'sched' finds sched:*, and *_sched. */
@@ -262,7 +262,7 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (x->sec != y->sec)
 		return x->sec < y->sec ? -1 : 1;
-	if (x->sec == SEC_SYNTAX)
+	if (x->sec == SEC_SYNTAX || x->sec == SEC_TOOL)
 		return x->idx < y->idx ? -1 : x->idx > y->idx;
 	return strcmp(x->name, y->name);
 }
@@ -275,6 +275,9 @@ int record__list(const char *filter, const char *pmu_dir, FILE *out)
 
 	pd_event_foreach(generic, &l);
 	flush_generic(&l);
+	for (int k = 0; k < RECORD_NR_TOOLS && !l.err; k++)
+		if (wanted(&l, SEC_TOOL, record_tool_names[k]))
+			add(&l, SEC_TOOL, "Tool event", "%s", record_tool_names[k]);
 	if (!l.err)
 		pd_cache_event_foreach(cache, &l);
 	if (!l.err)

@@ -1029,6 +1029,17 @@ static int event_mods(struct pctx *c, const char **pp, size_t before, const char
 }
 
 /* One event (a glob or an alias may give several); p moves to the separator after it. */
+const char *const record_tool_names[RECORD_NR_TOOLS] = { "duration_time", "user_time", "system_time" };
+
+/* The tool event named word, or -1. */
+static int tool_of(const char *word)
+{
+	for (int k = 0; k < RECORD_NR_TOOLS; k++)
+		if (!strcmp(word, record_tool_names[k]))
+			return k;
+	return -1;
+}
+
 static int parse_event(struct pctx *c, const char **pp)
 {
 	const char *start = *pp, *p = skip_blank(*pp), *w = p;
@@ -1063,6 +1074,14 @@ static int parse_event(struct pctx *c, const char **pp)
 	} else if (!strcmp(word, "mem") && *p == ':') {
 		p++;
 		if ((err = parse_breakpoint(c, &p, w, elen)) || (err = event_mods(c, &p, before, w, elen)))
+			return err;
+	} else if (tool_of(word) >= 0) {
+		struct record_event *e = add_event(c, w, elen, RECORD_TYPE_TOOL);
+
+		if (!e)
+			return -E2BIG;
+		e->attr.config = (uint64_t)tool_of(word);
+		if ((err = event_mods(c, &p, before, w, elen)))
 			return err;
 	} else if (!(err = pd_event_lookup(word, &type, &config)) || is_raw(word, wlen)) {
 		struct record_event *e;

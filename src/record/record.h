@@ -35,6 +35,14 @@ enum record_cg_mode { RECORD_CG_UNSET, RECORD_CG_NO, RECORD_CG_FP, RECORD_CG_DWA
  * exclusive; sample_period or freq + sample_freq when a term or the kind
  * of event sets them); record adds its own defaults when it opens it.
  */
+/*
+ * perf's tool events, which stat alone counts (no kernel event: mperf
+ * measures them): attr.type RECORD_TYPE_TOOL, attr.config which.
+ */
+#define RECORD_TYPE_TOOL	0x7f000000u
+enum record_tool { RECORD_TOOL_DURATION, RECORD_TOOL_USER, RECORD_TOOL_SYSTEM, RECORD_NR_TOOLS };
+extern const char *const record_tool_names[RECORD_NR_TOOLS];	/* "duration_time", "user_time", "system_time" */
+
 struct record_event {
 	char name[128];		/* perf's name: as written ("cycles:u", "software/config=0/"),
 				   the name= term, or SYS:NAME for a tracepoint */
@@ -302,6 +310,8 @@ int record__run(const struct record_opts *opts, struct record_result *res);
 
 /* ---- counting (mperf stat): the same events and targets, counted, not sampled ---- */
 
+struct count_result;
+
 struct count_opts {
 	const struct record_event *events;
 	size_t nr_events;
@@ -310,6 +320,18 @@ struct count_opts {
 	bool system_wide;
 	bool no_inherit;	/* children are not counted (-t implies it) */
 	char *const *argv;	/* the workload, or NULL: count until SIGINT/SIGTERM (or the tasks end) */
+	/*
+	 * -I: every interval_ms from the start, the counts of that interval
+	 * (deltas, each fd scaled by its own) handed to tick, and once more
+	 * for the part interval at the end; tick's non-zero return stops the
+	 * count.  0: none.
+	 */
+	long interval_ms;
+	long interval_count;	/* --interval-count: stop after that many intervals (0: no limit) */
+	long timeout_ms;	/* --timeout: stop after that long (0: none) */
+	long delay_ms;		/* -D: the events enabled that long after the start (0: at once); the times from then */
+	int (*tick)(void *ctx, const struct count_result *interval);
+	void *tick_ctx;
 };
 
 struct count_value {
@@ -321,6 +343,12 @@ struct count_value {
 	uint64_t ena, run;	/* the sums of TOTAL_TIME_ENABLED and TOTAL_TIME_RUNNING */
 };
 
+/* One fd's count: an event on one CPU (or -1) for one thread (or -1), scaled. */
+struct count_cell {
+	double val;
+	uint64_t ena, run;
+};
+
 struct count_result {
 	int wait_status;	/* the workload's, from wait4() */
 	int exec_errno;		/* non-zero when the command could not be run */
@@ -330,19 +358,33 @@ struct count_result {
 	bool has_cpu;		/* -a or -C: every task of the CPUs */
 	uint64_t elapsed_ns;	/* from the workload's start (or the enable) to its end */
 	uint64_t utime_ns, stime_ns;	/* the workload's user and system time (wait4) */
+	bool stopped;		/* --timeout or --interval-count ended the count (the workload SIGTERMed) */
+	uint64_t ts_ns;		/* an interval's end, from the start */
 	size_t nr_events;
 	struct count_value ev[RECORD_MAX_EVENTS];
+	/*
+	 * Every fd's count, for -A and the --per-* modes: cell[(event *
+	 * nr_cpus + cpu) * nr_threads + thread], cpus[cpu] the CPU (-1: any)
+	 * and tids[thread] the thread (-1: any); NULL when nothing was read.
+	 */
+	struct count_cell *cell;
+	int nr_cpus, nr_threads;
+	int *cpus, *tids;
 };
 
 /*
  * Count o's events on the target as perf stat does: read_format
  * TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING, inherit, enable_on_exec for the
  * workload, one fd per thread (cpu -1) for a task target, one per CPU
- * (pid -1) with -a or -C; every fd read once at the end and summed.  An
+ * (pid -1) with -a or -C; every fd read at the end (and each -I
+ * interval) and summed, each fd's count kept in res->cell.  res is zeroed
+ * before the first call (a later call releases what the last kept).  An
  * event the kernel does not have here is reported unsupported, not an
  * error.  Returns 0 (whatever the workload's status), or a negative code,
  * logged (res->exec_errno says when the command could not be run).
  */
 int record__count(const struct count_opts *o, struct count_result *res);
+/* What record__count allocated in res (its cells); res zeroed, or as a previous call left it. */
+void record__count_release(struct count_result *res);
 
 #endif

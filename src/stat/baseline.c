@@ -49,8 +49,10 @@ static int base_events(struct stat_baseline *b, const struct json_value *doc, ch
 	const struct json_value *events = json_get(doc, "events");
 	int ret;
 
+	if (!schema && json_get(doc, "counter-value"))
+		return WHY("%s", "perf's -j JSON lines, not mperf's document: write the baseline with stat --mperf-json -r N");
 	if (!schema || schema->type != JSON_STRING || strncmp(schema->str, "mperf-stat/", 11))
-		return WHY("not a document of mperf stat --json (schema %s)",
+		return WHY("not a document of mperf stat --mperf-json (schema %s)",
 			   schema && schema->type == JSON_STRING ? schema->str : "missing");
 	if (!version || version->type != JSON_NUMBER || version->num > STAT_JSON_VERSION)
 		return WHY("schema %s is newer than this mperf reads (mperf-stat/%d)", schema->str, STAT_JSON_VERSION);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "../lib/alloc.h"
 #include "../lib/json.h"
-#include "stat.h"
+#include "internal.h"
 
 void stat_acc__add(struct stat_acc *a, double v)
 {
@@ -32,6 +32,7 @@ double stat_acc__stddev(const struct stat_acc *a)
 }
 
 static bool is_clock(const struct perf_event_attr *a);
+static int print_rows(FILE *f, const struct stat_runs *s, const struct count_result *r, const struct stat_print_opts *p);
 
 int stat_runs__add(struct stat_runs *s, const struct count_result *r)
 {
@@ -181,7 +182,7 @@ static double running_pct(const struct stat_event *e)
 
 static const char *unit_of(const struct stat_event *e)
 {
-	return is_clock(&e->attr) ? "msec" : "";
+	return is_clock(&e->attr) ? "msec" : e->attr.type == RECORD_TYPE_TOOL ? "ns" : "";
 }
 
 static double shown_value(const struct stat_event *e)
@@ -292,17 +293,49 @@ static void print_json_compare(FILE *f, const struct stat_runs *s, const struct 
 	fprintf(f, "\n]}");
 }
 
-static void print_text(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p)
+/*
+ * --table, as perf 6.1 prints it: under the counts, each run's elapsed
+ * seconds, its difference from the mean and a bar of one '#' and one more
+ * per whole 5% of the difference (over the run's time); then the mean's
+ * line, under "# Final result:".  The lines are indented as the mean's
+ * number is.
+ */
+static void print_table(FILE *f, const struct stat_runs *s, int prec)
+{
+	double mean = s->wall.mean / 1e9;
+	char num[64];
+	int indent = 0;
+
+	snprintf(num, sizeof(num), " %17.*f", prec, mean);
+	while (num[indent] == ' ')
+		indent++;
+	fprintf(f, "%*s# Table of individual measurements:\n", indent, "");
+	for (int r = 0; r < s->runs; r++) {
+		double t = stat_runs__value(s, r, s->nr_events) / 1e9;
+		int pct = t > 0 ? (int)(100.0 * (t - mean) / t) : 0;
+		int bars = 1 + (pct < 0 ? -pct : pct) / 5;
+
+		fprintf(f, " %17.*f (%+.*f) ", prec, t, prec, t - mean);
+		for (int b = 0; b < bars; b++)
+			fputc('#', f);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n%*s# Final result:\n", indent, "");
+}
+
+static int print_text(FILE *f, const struct stat_runs *s, const struct count_result *r, const struct stat_print_opts *p)
 {
 	double wall = s->wall.mean / 1e9;
+	int err;
 
 	fprintf(f, "\n Performance counter stats for %s", p->subject);
 	if (s->runs > 1)
 		fprintf(f, " (%d runs)", s->runs);
 	fprintf(f, ":\n\n");
-	for (size_t i = 0; i < s->nr_events; i++)
-		print_text_event(f, s, i);
-	fputc('\n', f);
+	if ((err = print_rows(f, s, r, p)))
+		return err;
+	if (s->nr_events)
+		fputc('\n', f);
 	if (s->runs == 1) {
 		fprintf(f, " %17.9f seconds time elapsed", wall);
 		/* perf shows the command's own times when the command is what was counted. */
@@ -313,6 +346,8 @@ static void print_text(FILE *f, const struct stat_runs *s, const struct stat_pri
 		double sd = stat_acc__stddev(&s->wall) / 1e9;
 		int prec = precision(sd);
 
+		if (p->table)
+			print_table(f, s, prec);
 		fprintf(f, " %17.*f +- %.*f seconds time elapsed", prec, wall, prec, sd);
 		if (noise_pct(&s->wall))
 			fprintf(f, "  ( +-%6.2f%% )", noise_pct(&s->wall));
@@ -320,28 +355,86 @@ static void print_text(FILE *f, const struct stat_runs *s, const struct stat_pri
 	fprintf(f, "\n\n");
 	if (p->cmp)
 		print_text_compare(f, s, p->cmp);
+	return 0;
 }
 
-static void print_csv(FILE *f, const struct stat_runs *s, const char *sep)
+static void csv_event(FILE *f, const struct stat_runs *s, size_t i, const char *sep)
 {
-	for (size_t i = 0; i < s->nr_events; i++) {
-		const struct stat_event *e = &s->ev[i];
-		char unit[32];
-		double v;
+	const struct stat_event *e = &s->ev[i];
+	char unit[32];
+	double v;
 
-		if (!counted(e))
-			fprintf(f, "%s", e->supported ? "<not counted>" : "<not supported>");
-		else
-			fprintf(f, is_clock(&e->attr) ? "%.2f" : "%.0f", shown_value(e));
-		fprintf(f, "%s%s%s%s", sep, unit_of(e), sep, e->name);
-		if (s->runs > 1)
-			fprintf(f, "%s%.2f%%", sep, noise_pct(&e->val));
-		fprintf(f, "%s%llu%s%.2f", sep, (unsigned long long)e->run.mean, sep, running_pct(e));
-		if (counted(e) && metric(s, i, &v, unit, sizeof(unit)))
-			fprintf(f, "%s%.3f%s%s\n", sep, v, sep, unit);
-		else
-			fprintf(f, "%s%s\n", sep, sep);
+	if (!counted(e))
+		fprintf(f, "%s", e->supported ? "<not counted>" : "<not supported>");
+	else
+		fprintf(f, is_clock(&e->attr) ? "%.2f" : "%.0f", shown_value(e));
+	fprintf(f, "%s%s%s%s", sep, unit_of(e), sep, e->name);
+	if (s->runs > 1)
+		fprintf(f, "%s%.2f%%", sep, noise_pct(&e->val));
+	fprintf(f, "%s%llu%s%.2f", sep, (unsigned long long)e->run.mean, sep, running_pct(e));
+	if (counted(e) && metric(s, i, &v, unit, sizeof(unit)))
+		fprintf(f, "%s%.3f%s%s\n", sep, v, sep, unit);
+	else
+		fprintf(f, "%s%s\n", sep, sep);
+}
+
+/* perf's -j line of event i, pre (its mode's keys) first. */
+static void jsonl_event(FILE *f, const struct stat_runs *s, size_t i, const char *pre)
+{
+	const struct stat_event *e = &s->ev[i];
+	char unit[32];
+	double v;
+
+	fprintf(f, "{%s\"counter-value\" : \"", pre);
+	if (counted(e))
+		fprintf(f, "%f", shown_value(e));
+	else
+		fputs(e->supported ? "<not counted>" : "<not supported>", f);
+	fprintf(f, "\", \"unit\" : \"%s\", \"event\" : ", unit_of(e));
+	json_fputs(f, e->name);
+	if (s->runs > 1)
+		fprintf(f, ", \"variance\" : %.2f", noise_pct(&e->val));
+	fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f", (unsigned long long)e->run.mean,
+		running_pct(e));
+	/* As perf 6.1: a count with no "#" figure says "(null)", one not counted "". */
+	if (counted(e) && metric(s, i, &v, unit, sizeof(unit)))
+		fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n", v, unit);
+	else
+		fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n", 0.0, counted(e) ? "(null)" : "");
+}
+
+void stat__row(FILE *f, const struct stat_runs *s, size_t i, const struct stat_print_opts *p, const char *pre)
+{
+	switch (p->format) {
+	case STAT_CSV:
+		fputs(pre, f);
+		csv_event(f, s, i, p->sep);
+		break;
+	case STAT_JSONL:
+		jsonl_event(f, s, i, pre);
+		break;
+	default:
+		fputs(pre, f);
+		print_text_event(f, s, i);
+		break;
 	}
+}
+
+/*
+ * The rows of the counts: s's events (their means over the runs), or in
+ * p->aggr's mode r's units.  -x's rows after --summary's "summary".
+ */
+static int print_rows(FILE *f, const struct stat_runs *s, const struct count_result *r, const struct stat_print_opts *p)
+{
+	char pre[32] = "";
+
+	if (p->summary && p->format == STAT_CSV)
+		snprintf(pre, sizeof(pre), "%16s%s", "summary", p->sep);
+	if (p->aggr != STAT_AGGR_GLOBAL && r)
+		return stat__mode_rows(f, r, p, pre, s->wall.mean);
+	for (size_t i = 0; i < s->nr_events; i++)
+		stat__row(f, s, i, p, pre);
+	return 0;
 }
 
 /* mperf's document (schema in man/mperf-stat.1): perf's field names, one object, a version. */
@@ -406,18 +499,23 @@ static void print_json(FILE *f, const struct stat_runs *s, const struct stat_pri
 	fprintf(f, "\n]}\n");
 }
 
-int stat__print(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p)
+int stat__print(FILE *f, const struct stat_runs *s, const struct count_result *r, const struct stat_print_opts *p)
 {
+	int err = 0;
+
 	switch (p->format) {
 	case STAT_CSV:
-		print_csv(f, s, p->sep);
+	case STAT_JSONL:
+		err = print_rows(f, s, r, p);
 		break;
 	case STAT_JSON:
 		print_json(f, s, p);
 		break;
 	default:
-		print_text(f, s, p);
+		err = print_text(f, s, r, p);
 		break;
 	}
+	if (err)
+		return err;
 	return fflush(f) || ferror(f) ? -(errno ? errno : EIO) : 0;
 }

@@ -41,7 +41,17 @@ struct stat_runs {
 	size_t vals_alloc;
 };
 
-enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON };
+/* STAT_JSON is mperf's document (--mperf-json), STAT_JSONL perf's -j lines. */
+enum stat_format { STAT_TEXT, STAT_CSV, STAT_JSON, STAT_JSONL };
+
+/* perf's aggregation: the sum (default), -A, --per-core, --per-socket, --per-die, --per-node, --per-thread. */
+enum stat_aggr { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_CORE, STAT_AGGR_SOCKET, STAT_AGGR_DIE, STAT_AGGR_NODE,
+		 STAT_AGGR_THREAD };
+
+/* Where CPU n is (cmd/ reads it from the host's topology): cpu_ids[n]. */
+struct stat_cpu_ids {
+	int socket, die, core, node;
+};
 
 struct stat_print_opts {
 	enum stat_format format;
@@ -53,6 +63,16 @@ struct stat_print_opts {
 	const struct check_findings *check;	/* --check's findings, NULL without --check */
 	double tolerance;
 	const struct stat_compare *cmp;	/* --baseline's comparison, or NULL */
+	/* perf's modes: */
+	enum stat_aggr aggr;
+	const struct stat_cpu_ids *cpu_ids;	/* by CPU number, nr_cpu_ids of them (the --per-* modes) */
+	int nr_cpu_ids;
+	/* --per-thread: a thread's name in buf (its comm), or "" */
+	void (*comm)(int tid, char *buf, size_t len);
+	long interval_ms;	/* -I: the interval, which the "CPUs utilized" of a row divides by */
+	int interval_rows;	/* -I: the intervals printed so far (perf's header every 25) */
+	bool summary;		/* -I --summary: the totals after the intervals, perf's way */
+	bool table;		/* --table: each run's elapsed time before the mean's (text, -r) */
 };
 
 void stat_acc__add(struct stat_acc *a, double v);
@@ -71,8 +91,14 @@ double stat_runs__value(const struct stat_runs *s, int r, size_t i);
  */
 void stat__subject(char *buf, size_t len, const struct count_opts *o);
 
-/* Print s in p's format.  0, or -errno of a failed write (not logged). */
-int stat__print(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p);
+/*
+ * Print s in p's format.  r is the run's counts (its cells) for
+ * p->aggr's rows; NULL with STAT_AGGR_GLOBAL.  0, or -errno of a failed
+ * write (not logged), -ENOMEM.
+ */
+int stat__print(FILE *f, const struct stat_runs *s, const struct count_result *r, const struct stat_print_opts *p);
+/* -I: one interval's rows (iv: record__count's tick), perf's header every 25 in text.  0, -errno, -ENOMEM. */
+int stat__print_interval(FILE *f, const struct count_result *iv, struct stat_print_opts *p);
 
 /* ---- --baseline: this stat's runs against a previous document's ---- */
 

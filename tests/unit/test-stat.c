@@ -117,7 +117,7 @@ static char *print(const struct stat_runs *s, enum stat_format fmt)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	stat__print(f, s, &p);
+	stat__print(f, s, NULL, &p);
 	fclose(f);
 	return buf;
 }
