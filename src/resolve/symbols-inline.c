@@ -94,8 +94,7 @@ static Dwarf *dso_dwarf(struct dso *d)
 	return d->dw;
 }
 
-/* The address the DWARF uses for an address of file-offset space. */
-static uint64_t offset_to_vaddr(const struct dso *d, uint64_t off)
+uint64_t offset_to_vaddr(const struct dso *d, uint64_t off)
 {
 	for (size_t k = 0; k < d->sg.n; k++)
 		if (off >= d->sg.v[k].p_offset && off < d->sg.v[k].p_offset + d->sg.v[k].p_filesz)

@@ -52,6 +52,23 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
  */
 const char *symcache__runtime_path(struct symcache *c, const char *path);
 /*
+ * Annotation's view of a user DSO at path, in the file-offset space of
+ * symcache__find's addresses and symbols, read from the file that ran
+ * (symcache__runtime_path) and its symbol file's DWARF:
+ * symcache__vaddr gives the ELF address of off (objdump's), off itself
+ * when no loaded segment holds it; symcache__offset goes back (false
+ * when none holds vaddr); symcache__section names the section holding
+ * off (NULL: none); symcache__read reads len bytes at off (the count, or
+ * a negative errno, not logged); symcache__srcline gives the line the
+ * DWARF line table places at off and its file, 0 when there is none.
+ * Names stay valid while the cache lives.
+ */
+uint64_t symcache__vaddr(struct symcache *c, const char *path, uint64_t off);
+bool symcache__offset(struct symcache *c, const char *path, uint64_t vaddr, uint64_t *off);
+const char *symcache__section(struct symcache *c, const char *path, uint64_t off);
+long symcache__read(struct symcache *c, const char *path, uint64_t off, void *buf, size_t len);
+int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const char **file);
+/*
  * The kernel and the vdso of this machine serve a recording that names no
  * build id for them, or the same as theirs; another id gets no symbols.
  *
