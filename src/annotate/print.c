@@ -130,23 +130,29 @@ static void source_text(struct lst *L, const char *file, int line)
 	L->src[i].last = line;
 }
 
-/* The lines objdump -l (-S) prints before the instruction at off: a new function, a new file:line. */
+/*
+ * The lines objdump -l (-S) prints before the instruction at off: a new
+ * function, a new file:line.  The inline frames are looked up where the
+ * line table's row changes, where a new inlined call can start: each
+ * lookup walks the DWARF's scopes, too slow for every instruction.
+ */
 static void context_lines(struct lst *L, uint64_t off)
 {
 	struct ann *A = L->A;
 	const char *const *names;
-	const char *file, *fn;
+	const char *file, *fn = L->fn;
 	char buf[4096];
-	int line;
+	int line = symcache__srcline(A->syms, L->s->dso, L->s->start + off, &file);
+	bool moved = line > 0 && (!L->file || L->line != line || strcmp(L->file, file));
 
-	fn = symcache__inlines(A->syms, L->s->dso, L->s->start + off, &names) ? names[0] : L->s->name;
+	if (!L->fn || moved)
+		fn = symcache__inlines(A->syms, L->s->dso, L->s->start + off, &names) ? names[0] : L->s->name;
 	if (!L->fn || strcmp(L->fn, fn)) {
 		snprintf(buf, sizeof(buf), "%s():", fn);
 		text_line(L, buf);
 		L->fn = fn;
 	}
-	line = symcache__srcline(A->syms, L->s->dso, L->s->start + off, &file);
-	if (line > 0 && (!L->file || L->line != line || strcmp(L->file, file))) {
+	if (moved) {
 		snprintf(buf, sizeof(buf), "%s:%d", file, line);
 		text_line(L, buf);
 		if (!A->o->no_source)
