@@ -192,7 +192,7 @@ static int hit_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* The symbols of a view, hottest first (its leader's period, then its samples). */
+/* The symbols of a view, hottest first (its leader's period). */
 static int asym_cmp(const void *a, const void *b, void *arg)
 {
 	const struct asym *x = *(struct asym *const *)a, *y = *(struct asym *const *)b;
@@ -200,9 +200,14 @@ static int asym_cmp(const void *a, const void *b, void *arg)
 
 	if (x->period[view_lead] != y->period[view_lead])
 		return x->period[view_lead] < y->period[view_lead] ? 1 : -1;
-	if (x->nr[view_lead] != y->nr[view_lead])
-		return x->nr[view_lead] < y->nr[view_lead] ? 1 : -1;
-	return strcmp(x->name, y->name);
+	/* perf's ties: by the DSO's short name, then by address */
+	const char *bx = strrchr(x->dso, '/') ? strrchr(x->dso, '/') + 1 : x->dso;
+	const char *by = strrchr(y->dso, '/') ? strrchr(y->dso, '/') + 1 : y->dso;
+	int c = strcmp(bx, by);
+
+	if (c)
+		return c;
+	return x->start < y->start ? -1 : x->start > y->start;
 }
 
 /* perf's name of a group: its name (or "anon group") and its members in braces; forced: the members. */

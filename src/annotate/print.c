@@ -186,9 +186,9 @@ static void insn_text(struct lst *L, const struct row *r, char *buf, size_t cap)
 	}
 	len += (size_t)snprintf(buf + len, cap - len, "%-6s ", in->mnem);
 	if (in->target || in->rip) {
-		uint64_t to = in->target ? in->to : in->at, off, a;
+		uint64_t to = in->target ? in->to : in->at, off;
 		const struct sym *sym = symcache__offset(A->syms, L->s->dso, to, &off) ?
-					symcache__find(A->syms, L->s->dso, 0, 0, off, &a) : NULL;
+					symcache__nearest(A->syms, L->s->dso, off) : NULL;
 		char name[1024] = "";
 
 		if (sym && off > sym->start)
@@ -355,8 +355,8 @@ static int cannot(struct ann *A, const struct asym *s)
 			  "-k/--vmlinux, or add it to the build-id cache (perf buildid-cache -vu vmlinux)",
 			  s->name, n ? " with build id " : "", hex);
 	else
-		mperf_log(MPERF_LOG_WARN, "cannot annotate %s: %s%s%s is not here: give its directory with --symfs, "
-			  "or add the file to the build-id cache", s->name, s->dso,
+		mperf_log(MPERF_LOG_WARN, "cannot annotate %s: %s%s%s is neither here nor in the build-id cache "
+			  "(~/.debug): copy the file there (perf buildid-cache -a FILE)", s->name, s->dso,
 			  n ? " with build id " : "", hex);
 	return 0;
 }
@@ -371,7 +371,7 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	long len;
 	int hlen, err = 0;
 
-	if (s->kernel || !symcache__runtime_path(A->syms, s->dso))
+	if (s->kernel)
 		return cannot(A, s);
 	if (s->end <= s->start || s->end - s->start > MAX_CODE || !(code = malloc(s->end - s->start)))
 		return s->end - s->start > MAX_CODE ? 0 : mperf_error(-ENOMEM, "out of memory");

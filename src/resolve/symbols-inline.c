@@ -79,6 +79,9 @@ static Dwarf *dso_dwarf(struct dso *d)
 {
 	const char *src = d->symsrc ? d->symsrc : d->runtime ? d->runtime : d->path;
 
+	/* annotation opened the whole DWARF (symbols-line.c): the same answers, inflated once */
+	if (d->ln_dw)
+		return d->ln_dw;
 	if (d->dw_tried)
 		return d->dw;
 	d->dw_tried = true;

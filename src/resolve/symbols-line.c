@@ -32,18 +32,33 @@ void dso_free_lines(struct dso *d)
 		close(d->img_fd);
 }
 
+/* The file that ran for d: its own, the build-id cache's copy, or for the vdso the cache's image. */
+static int open_image(struct symcache *c, struct dso *d)
+{
+	unsigned char id[HOST_BUILD_ID_MAX];
+	char hex[2 * HOST_BUILD_ID_MAX + 1], p[4096];
+	size_t n;
+
+	if (d->path[0] == '/')
+		return d->usable ? host_open_regular(d->runtime ? d->runtime : d->path) : -1;
+	if (strcmp(d->path, "[vdso]") || !(n = recorded_id(c, d->path, id)))
+		return -1;
+	host_build_id_hex(id, n, hex);
+	return cache_file(p, sizeof(p), hex, "vdso") ? open_matching(p, hex) : -1;
+}
+
 /* The DSO at path with the file that ran, or NULL. */
 static struct dso *image_dso(struct symcache *c, const char *path)
 {
-	struct dso *d = path[0] == '/' ? dso_by_name(c, path) : NULL;
+	struct dso *d = dso_by_name(c, path);
 
-	if (!d || !d->usable)
+	if (!d)
 		return NULL;
 	c->last_path = path;
 	c->last_dso = d;
 	if (!d->img_tried) {
 		d->img_tried = true;
-		d->img_fd = host_open_regular(d->runtime ? d->runtime : d->path);
+		d->img_fd = open_image(c, d);
 		if (d->img_fd >= 0 && !(d->img_elf = elf_begin(d->img_fd, ELF_C_READ_MMAP, NULL)))
 			d->img_elf = NULL;
 	}
@@ -62,7 +77,7 @@ bool symcache__offset(struct symcache *c, const char *path, uint64_t vaddr, uint
 	struct dso *d = image_dso(c, path);
 
 	for (size_t k = 0; d && k < d->sg.n; k++)
-		if (vaddr >= d->sg.v[k].p_vaddr && vaddr < d->sg.v[k].p_vaddr + d->sg.v[k].p_filesz) {
+		if (vaddr >= d->sg.v[k].p_vaddr && vaddr < d->sg.v[k].p_vaddr + d->sg.v[k].p_memsz) {
 			*off = vaddr - d->sg.v[k].p_vaddr + d->sg.v[k].p_offset;
 			return true;
 		}
@@ -129,4 +144,20 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
 		return 0;
 	*file = dwarf_linesrc(l, NULL, NULL);
 	return *file ? line : 0;
+}
+
+const struct sym *symcache__nearest(struct symcache *c, const char *path, uint64_t off)
+{
+	struct dso *d = dso_by_name(c, path);
+	const struct sym *s;
+	size_t i;
+
+	if (!d)
+		return NULL;
+	c->last_path = path;
+	c->last_dso = d;
+	if (d->plt && (s = find_in(d->plt, off)))
+		return s;
+	i = d->syms ? first_after(d, off) : 0;
+	return i ? &d->syms[i - 1] : NULL;
 }

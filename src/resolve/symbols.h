@@ -54,7 +54,8 @@ const char *symcache__runtime_path(struct symcache *c, const char *path);
 /*
  * Annotation's view of a user DSO at path, in the file-offset space of
  * symcache__find's addresses and symbols, read from the file that ran
- * (symcache__runtime_path) and its symbol file's DWARF:
+ * (symcache__runtime_path; for the vdso, the build-id cache's image)
+ * and its symbol file's DWARF:
  * symcache__vaddr gives the ELF address of off (objdump's), off itself
  * when no loaded segment holds it; symcache__offset goes back (false
  * when none holds vaddr); symcache__section names the section holding
@@ -68,6 +69,11 @@ bool symcache__offset(struct symcache *c, const char *path, uint64_t vaddr, uint
 const char *symcache__section(struct symcache *c, const char *path, uint64_t off);
 long symcache__read(struct symcache *c, const char *path, uint64_t off, void *buf, size_t len);
 int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const char **file);
+/*
+ * The symbol objdump names an address off by (<sym+0xoff>): a PLT entry
+ * covering it, else the last symbol starting at or before it; NULL: none.
+ */
+const struct sym *symcache__nearest(struct symcache *c, const char *path, uint64_t off);
 /*
  * The kernel and the vdso of this machine serve a recording that names no
  * build id for them, or the same as theirs; another id gets no symbols.
