@@ -40,6 +40,8 @@ struct lst {			/* one listing being printed */
 	uint64_t *nr, *period;	/* per row and member */
 	struct row *r;
 	size_t n;
+	struct symcache_scope *sc;	/* the functions the DWARF places over the code */
+	size_t nsc;
 	const char *fn;		/* the last function line, file and line printed */
 	const char *file;
 	int line;
@@ -130,29 +132,31 @@ static void source_text(struct lst *L, const char *file, int line)
 	L->src[i].last = line;
 }
 
-/*
- * The lines objdump -l (-S) prints before the instruction at off: a new
- * function, a new file:line.  The inline frames are looked up where the
- * line table's row changes, where a new inlined call can start: each
- * lookup walks the DWARF's scopes, too slow for every instruction.
- */
+/* The innermost function the DWARF places at vaddr (the symbol's name when none). */
+static const char *function_at(const struct lst *L, uint64_t vaddr)
+{
+	const struct symcache_scope *best = NULL;
+
+	for (size_t i = 0; i < L->nsc; i++)
+		if (vaddr >= L->sc[i].lo && vaddr < L->sc[i].hi && (!best || L->sc[i].depth > best->depth))
+			best = &L->sc[i];
+	return best ? best->name : L->s->name;
+}
+
+/* The lines objdump -l (-S) prints before the instruction at off: a new function, a new file:line. */
 static void context_lines(struct lst *L, uint64_t off)
 {
 	struct ann *A = L->A;
-	const char *const *names;
-	const char *file, *fn = L->fn;
+	const char *file, *fn = function_at(L, L->vstart + off);
 	char buf[4096];
 	int line = symcache__srcline(A->syms, L->s->dso, L->s->start + off, &file);
-	bool moved = line > 0 && (!L->file || L->line != line || strcmp(L->file, file));
 
-	if (!L->fn || moved)
-		fn = symcache__inlines(A->syms, L->s->dso, L->s->start + off, &names) ? names[0] : L->s->name;
 	if (!L->fn || strcmp(L->fn, fn)) {
 		snprintf(buf, sizeof(buf), "%s():", fn);
 		text_line(L, buf);
 		L->fn = fn;
 	}
-	if (moved) {
+	if (line > 0 && (!L->file || L->line != line || strcmp(L->file, file))) {
 		snprintf(buf, sizeof(buf), "%s:%d", file, line);
 		text_line(L, buf);
 		if (!A->o->no_source)
@@ -403,6 +407,9 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	text_line(&L, "");
 	snprintf(buf, sizeof(buf), "%016" PRIx64 " <%s>:", L.vstart, s->name);
 	text_line(&L, buf);
+	/* the line table first: the scopes then share its DWARF */
+	symcache__srcline(A->syms, s->dso, s->start, &section);
+	L.nsc = symcache__scopes(A->syms, s->dso, s->start, &L.sc);
 	for (size_t k = 0; k < L.n; k++) {
 		context_lines(&L, L.r[k].off);
 		insn_line(&L, k);
@@ -415,6 +422,7 @@ out:
 		free(L.src[i].text);
 		free(L.src[i].lines);
 	}
+	symcache__scopes_free(L.sc, L.nsc);
 	free(L.r);
 	free(L.nr);
 	free(L.period);

@@ -52,6 +52,23 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
  */
 const char *symcache__runtime_path(struct symcache *c, const char *path);
 /*
+ * The functions the DWARF places over the code of the function at start
+ * (a user DSO's file-offset address): the function itself (depth 0) and
+ * each inlined instance in it, nested deeper, as address ranges of the
+ * DWARF (the ELF addresses of symcache__vaddr), names demangled.  At an
+ * address, the deepest range holding it is the function addr2line -i
+ * names first.  Looked up once for the whole function: a lookup per
+ * address (symcache__inlines) walks the compile unit each time.  The
+ * count, 0 when there is no such DWARF; free with symcache__scopes_free.
+ */
+struct symcache_scope {
+	uint64_t lo, hi;	/* [lo, hi) */
+	const char *name;
+	int depth;
+};
+size_t symcache__scopes(struct symcache *c, const char *path, uint64_t start, struct symcache_scope **out);
+void symcache__scopes_free(struct symcache_scope *v, size_t n);
+/*
  * Annotation's view of a user DSO at path, in the file-offset space of
  * symcache__find's addresses and symbols, read from the file that ran
  * (symcache__runtime_path; for the vdso, the build-id cache's image)
