@@ -57,6 +57,13 @@ test_expect_success 'bad values are usage errors' '
 	test_expect_code 129 "$MPERF" annotate -i one.data -n --show-total-period
 '
 
+test_expect_success CORPUS 'corpus files: a missing binary, an arch capstone is not asked for: one line each' '
+	"$MPERF" annotate --stdio -i "$CORPUS/multi-event-single-process.perf.data" >out 2>err &&
+	grep -E "cannot annotate the [0-9]+ samples in /.*: the file with build id [0-9a-f]{40} is neither here" err &&
+	test_expect_code 125 "$MPERF" annotate --stdio -i "$CORPUS/perf.data.armv7-3.4" >out 2>err &&
+	test "$(wc -l <err)" = 1 && grep -q "cannot disassemble armv7l code" err
+'
+
 test_expect_success PERF 'beside perf: the same samples at each address, the same hottest instruction' '
 	"$PERF" record -q -o perf.data "$NOPLOOP" 1 2>/dev/null &&
 	"$PERF" annotate -i perf.data --stdio -n main 2>/dev/null >p &&

@@ -6,6 +6,7 @@
  * shown together, as perf annotate 6.1 goes through its histograms.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
@@ -143,6 +144,43 @@ static int grow_events(struct ann *A, size_t nev)
 	return 0;
 }
 
+/* A sample in a DSO whose file is not here: counted, to say once at the end. */
+static int missing(struct ann *A, const char *dso)
+{
+	size_t i;
+
+	for (i = 0; i < A->nmissing && A->missing[i].dso != dso; i++)
+		;
+	if (i == A->nmissing) {
+		if (ALLOC_GROW(A->missing, A->nmissing + 1, A->missing_cap))
+			return mperf_error(-ENOMEM, "out of memory");
+		A->missing[A->nmissing].dso = dso;
+		A->missing[A->nmissing++].nr = 0;
+	}
+	A->missing[i].nr++;
+	return 0;
+}
+
+/* One line per DSO whose samples cannot be annotated: which build id to give. */
+static void say_missing(struct ann *A)
+{
+	for (size_t i = 0; i < A->nmissing; i++) {
+		unsigned char id[HOST_BUILD_ID_MAX];
+		char hex[2 * HOST_BUILD_ID_MAX + 1] = "";
+		size_t n = pdata__build_id(A->p, A->missing[i].dso, id);
+
+		host_build_id_hex(id, n, hex);
+		if (A->missing[i].dso[0] == '[')
+			mperf_log(MPERF_LOG_WARN, "cannot annotate the %" PRIu64 " samples in %s: no vmlinux or kallsyms%s%s "
+				  "is here: give one with -k/--vmlinux", A->missing[i].nr, A->missing[i].dso,
+				  n ? " with build id " : "", hex);
+		else
+			mperf_log(MPERF_LOG_WARN, "cannot annotate the %" PRIu64 " samples in %s: the file%s%s is neither "
+				  "here nor in the build-id cache (~/.debug)", A->missing[i].nr, A->missing[i].dso,
+				  n ? " with build id " : "", hex);
+	}
+}
+
 static int on_sample(void *arg, const struct session_sample *ss)
 {
 	struct ann *A = arg;
@@ -166,6 +204,10 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		return 0;
 	A->tot_nr[ss->evsel]++;
 	A->tot_period[ss->evsel] += ss->period;
+	if (!sym && r->found && ((ss->cpumode == PERF_RECORD_MISC_USER && r->dso[0] == '/' &&
+				  strncmp(r->dso, "/tmp/perf-", 10) && !symcache__runtime_path(A->syms, r->dso)) ||
+				 (kernel && !strcmp(r->dso, "[kernel.kallsyms]"))))
+		return missing(A, r->dso);
 	if (!sym)
 		return 0;
 	if (!(s = asym_of(A, r->dso, sym->name, sym->start, sym->end, kernel)) ||
@@ -316,6 +358,8 @@ static int on_finish(void *arg, struct machine *m)
 		qsort(A->v[i].hits, A->v[i].nhits, sizeof(*A->v[i].hits), hit_cmp);
 	for (size_t i = 0; i < nv && !err; i++)
 		err = print_view(A, &v[i]);
+	if (!err)
+		say_missing(A);
 	free(v);
 	return err;
 }
@@ -354,6 +398,7 @@ int annotate__run(struct pdata *p, const char *label, const struct annotate_opts
 	free(A.tot_period);
 	free(A.prev_buf);
 	free(A.warned);
+	free(A.missing);
 	symcache__delete(A.syms);
 	disasm__delete(A.dis);
 	return ret;

@@ -50,6 +50,8 @@ struct ann {
 	char *prev_buf;
 	const char **warned;		/* the DSOs said to be missing */
 	size_t nwarned, warned_cap;
+	struct { const char *dso; uint64_t nr; } *missing;	/* DSOs with samples and no file */
+	size_t nmissing, missing_cap;
 };
 
 /* Print symbol s for the events of view w: 0, or a negative code (logged). */
