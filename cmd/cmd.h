@@ -50,6 +50,7 @@ int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);

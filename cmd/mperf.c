@@ -23,6 +23,7 @@ static const struct cmd {
 	{ "diff", cmd_diff, "Compare two perf.data files' profiles, as perf diff" },
 	{ "stat", cmd_stat, "Run a command and count its events, as perf stat" },
 	{ "list", cmd_list, "List the events this machine offers" },
+	{ "annotate", cmd_annotate, "Read perf.data and show where in each symbol its samples fall, as perf annotate" },
 	{ "script", cmd_script, "Read perf.data (mperf's or perf's) and print each sample, as perf script" },
 	{ "doctor", cmd_doctor, "Say what profiling may do on this machine, and why" },
 	{ "buildid-list", cmd_buildid_list, "List the build ids of the DSOs a perf.data names, as perf buildid-list" },

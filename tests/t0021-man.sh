@@ -25,7 +25,7 @@ test_expect_success GROFF 'groff -man -ww -z: no warning on any page' '
 '
 
 # Every long option in a command's -h text is documented in its page.
-for cmd in record report stat diff; do
+for cmd in record report stat diff annotate; do
 	test_expect_success MANDOC "every option of mperf $cmd -h is in mperf-$cmd(1)" '
 		mandoc -Tascii "$MPERF_ROOT/man/mperf-'$cmd'.1" | col -b >page &&
 		"$MPERF" '$cmd' -h | grep -o -- "--[a-z][a-z-]*" | sort -u >opts &&

@@ -26,6 +26,7 @@ test_expect_success 'make install PREFIX=/usr DESTDIR=...: the binary, the man p
 	./usr/share/bash-completion/completions/mperf
 	./usr/share/man
 	./usr/share/man/man1
+	./usr/share/man/man1/mperf-annotate.1
 	./usr/share/man/man1/mperf-archive.1
 	./usr/share/man/man1/mperf-buildid-list.1
 	./usr/share/man/man1/mperf-diff.1
@@ -74,7 +75,7 @@ test_expect_success 'mperf rec<TAB>: record' '
 
 test_expect_success 'mperf <TAB>: every command' '
 	complete_words mperf "" | sort >out &&
-	printf "archive\nbuildid-list\ndiff\ndoctor\nhelp\nlist\nrecord\nreport\nscript\nstat\n" >expect &&
+	printf "annotate\narchive\nbuildid-list\ndiff\ndoctor\nhelp\nlist\nrecord\nreport\nscript\nstat\n" >expect &&
 	diff expect out
 '
 

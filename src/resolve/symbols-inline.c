@@ -79,6 +79,9 @@ static Dwarf *dso_dwarf(struct dso *d)
 {
 	const char *src = d->symsrc ? d->symsrc : d->runtime ? d->runtime : d->path;
 
+	/* annotation opened the whole DWARF (symbols-line.c): the same answers, inflated once */
+	if (d->ln_dw)
+		return d->ln_dw;
 	if (d->dw_tried)
 		return d->dw;
 	d->dw_tried = true;
@@ -94,8 +97,7 @@ static Dwarf *dso_dwarf(struct dso *d)
 	return d->dw;
 }
 
-/* The address the DWARF uses for an address of file-offset space. */
-static uint64_t offset_to_vaddr(const struct dso *d, uint64_t off)
+uint64_t offset_to_vaddr(const struct dso *d, uint64_t off)
 {
 	for (size_t k = 0; k < d->sg.n; k++)
 		if (off >= d->sg.v[k].p_offset && off < d->sg.v[k].p_offset + d->sg.v[k].p_filesz)
@@ -230,4 +232,101 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
 	}
 	*names = i->names;
 	return i->n;
+}
+
+/* Room for one more scope in *v: its slot, or NULL. */
+static struct symcache_scope *scope_add(struct symcache_scope **v, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+		struct symcache_scope *nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		*v = nv;
+		*cap = c;
+	}
+	return &(*v)[(*n)++];
+}
+
+/* die's address ranges as scopes named name at depth, into v. */
+static int add_ranges(Dwarf_Die *die, const char *name, int depth, struct symcache_scope **v, size_t *n,
+		      size_t *cap)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	char *copy;
+
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		struct symcache_scope *s = scope_add(v, n, cap);
+
+		if (!s || (!(copy = demangle(name)) && !(copy = strdup(name))))
+			return -ENOMEM;
+		*s = (struct symcache_scope){ .lo = lo, .hi = hi, .name = copy, .depth = depth };
+	}
+	return 0;
+}
+
+/* The inlined instances under die (blocks looked into), each at its depth. */
+static int walk_inlines(Dwarf_Die *die, int depth, struct symcache_scope **v, size_t *n, size_t *cap)
+{
+	Dwarf_Die child;
+	const char *name;
+	int err;
+
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_inlined_subroutine) {
+			if ((name = die_name(&child)) && (err = add_ranges(&child, name, depth + 1, v, n, cap)))
+				return err;
+			if ((err = walk_inlines(&child, depth + 1, v, n, cap)))
+				return err;
+		} else if (tag == DW_TAG_lexical_block || tag == DW_TAG_try_block || tag == DW_TAG_catch_block) {
+			if ((err = walk_inlines(&child, depth, v, n, cap)))
+				return err;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+size_t symcache__scopes(struct symcache *c, const char *path, uint64_t start, struct symcache_scope **out)
+{
+	struct dso *d = dso_by_name(c, path);
+	Dwarf *dw;
+	Dwarf_Die cu, fn;
+	struct symcache_scope *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t pc;
+	const char *name;
+
+	*out = NULL;
+	if (!d || !d->syms || path[0] != '/' || !(dw = dso_dwarf(d)))
+		return 0;
+	c->last_path = path;
+	c->last_dso = d;
+	pc = offset_to_vaddr(d, start);
+	if (!dwarf_addrdie(dw, pc, &cu) || dwarf_child(&cu, &fn) != 0)
+		return 0;
+	/* the subprogram at pc: one pass over the CU's children, not one per address */
+	for (int r = 0; dwarf_tag(&fn) != DW_TAG_subprogram || dwarf_haspc(&fn, pc) != 1; ) {
+		if ((r = dwarf_siblingof(&fn, &fn)) != 0)
+			return 0;
+	}
+	if (!(name = last_alias_name(&fn, pc)) || add_ranges(&fn, name, 0, &v, &n, &cap) ||
+	    walk_inlines(&fn, 0, &v, &n, &cap)) {
+		symcache__scopes_free(v, n);
+		return 0;
+	}
+	*out = v;
+	return n;
+}
+
+void symcache__scopes_free(struct symcache_scope *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free((char *)v[i].name);
+	free(v);
 }

@@ -69,6 +69,11 @@ struct dso {
 	int dw_fd;
 	bool dw_tried;
 	struct inl **inl;	/* [INL_BUCKETS], made at the first lookup */
+	/* Annotation's line table and sections (symbols-line.c), opened at its first lookup. */
+	Dwarf *ln_dw;		/* the symbol file's DWARF, its line table kept */
+	Elf *ln_elf, *img_elf;	/* that file; the runtime image (section names, code bytes) */
+	int ln_fd, img_fd;
+	bool ln_tried, img_tried;
 };
 
 struct symcache {
@@ -171,6 +176,16 @@ void copy_join(struct symcache *c);
 void ksyms_free(struct ksyms *k);
 void kimage_free(struct kimage *ki);
 void kmods_free(struct kmod *m);
+
+/* symbols-inline.c */
+
+/* The address the DWARF uses for an address of d's file-offset space. */
+uint64_t offset_to_vaddr(const struct dso *d, uint64_t off);
+
+/* symbols-line.c */
+
+/* Close what annotation's lookups opened of d. */
+void dso_free_lines(struct dso *d);
 
 /* demangle.c */
 

@@ -86,6 +86,7 @@ void dso_free(struct dso *d)
 			free(i);
 		}
 	free(d->inl);
+	dso_free_lines(d);
 	dso_free_tables(d);
 	free(d);
 }

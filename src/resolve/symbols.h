@@ -54,6 +54,46 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
  */
 const char *symcache__runtime_path(struct symcache *c, const char *path);
 /*
+ * The functions the DWARF places over the code of the function at start
+ * (a user DSO's file-offset address): the function itself (depth 0) and
+ * each inlined instance in it, nested deeper, as address ranges of the
+ * DWARF (the ELF addresses of symcache__vaddr), names demangled.  At an
+ * address, the deepest range holding it is the function addr2line -i
+ * names first.  Looked up once for the whole function: a lookup per
+ * address (symcache__inlines) walks the compile unit each time.  The
+ * count, 0 when there is no such DWARF; free with symcache__scopes_free.
+ */
+struct symcache_scope {
+	uint64_t lo, hi;	/* [lo, hi) */
+	const char *name;
+	int depth;
+};
+size_t symcache__scopes(struct symcache *c, const char *path, uint64_t start, struct symcache_scope **out);
+void symcache__scopes_free(struct symcache_scope *v, size_t n);
+/*
+ * Annotation's view of a user DSO at path, in the file-offset space of
+ * symcache__find's addresses and symbols, read from the file that ran
+ * (symcache__runtime_path; for the vdso, the build-id cache's image)
+ * and its symbol file's DWARF:
+ * symcache__vaddr gives the ELF address of off (objdump's), off itself
+ * when no loaded segment holds it; symcache__offset goes back (false
+ * when none holds vaddr); symcache__section names the section holding
+ * off (NULL: none); symcache__read reads len bytes at off (the count, or
+ * a negative errno, not logged); symcache__srcline gives the line the
+ * DWARF line table places at off and its file, 0 when there is none.
+ * Names stay valid while the cache lives.
+ */
+uint64_t symcache__vaddr(struct symcache *c, const char *path, uint64_t off);
+bool symcache__offset(struct symcache *c, const char *path, uint64_t vaddr, uint64_t *off);
+const char *symcache__section(struct symcache *c, const char *path, uint64_t off);
+long symcache__read(struct symcache *c, const char *path, uint64_t off, void *buf, size_t len);
+int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const char **file);
+/*
+ * The symbol objdump names an address off by (<sym+0xoff>): a PLT entry
+ * covering it, else the last symbol starting at or before it; NULL: none.
+ */
+const struct sym *symcache__nearest(struct symcache *c, const char *path, uint64_t off);
+/*
  * The kernel and the vdso of this machine serve a recording that names no
  * build id for them, or the same as theirs; another id gets no symbols.
  *

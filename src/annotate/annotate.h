@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_ANNOTATE_ANNOTATE_H
+#define MPERF_ANNOTATE_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * mperf annotate: where inside each symbol a recording's samples fall,
+ * per instruction, in perf annotate 6.1's --stdio shape (perf's --group
+ * view for a group of events: one column per event), the code
+ * disassembled in-process (disasm.c, libcapstone), source lines from the
+ * DWARF line table.  A view on src/resolve, as report's views are.
+ */
+struct pdata;
+
+enum annotate_percent {	/* perf's --percent-type */
+	ANNOTATE_LOCAL_PERIOD, ANNOTATE_GLOBAL_PERIOD, ANNOTATE_LOCAL_HITS, ANNOTATE_GLOBAL_HITS,
+};
+
+struct annotate_opts {
+	const char *const *symbols;	/* only these symbols (NULL: every symbol with samples) */
+	size_t nr_symbols;
+	const char *dsos;		/* -d: only these DSOs, comma-separated (NULL: all) */
+	bool show_nr_samples;		/* -n: samples instead of percentages */
+	bool show_total_period;		/* periods instead of percentages */
+	enum annotate_percent percent;
+	bool intel;			/* -M intel */
+	bool asm_raw;			/* the instructions' bytes */
+	bool print_line;		/* -l: the source lines' summary and each instruction's line */
+	bool no_source;			/* no source text beside the file:line lines */
+	bool group;			/* every event in one group (--group) */
+	double percent_limit;		/* symbols under this share of their event's period left out */
+	const char *vmlinux, *kallsyms;	/* the kernel's image or symbols (NULL: as report finds them) */
+};
+
+/* perf's --percent-type names: local-period, global-period, local-hits, global-hits (either order). */
+int annotate__percent_type(const char *s, enum annotate_percent *p);
+/*
+ * Annotate recording p (named label in messages) onto f.  A symbol that
+ * cannot be shown (a kernel symbol with no vmlinux, a DSO whose file is
+ * missing) is one warning naming what to give.  0 or a negative code
+ * (logged, but -EPIPE).
+ */
+int annotate__run(struct pdata *p, const char *label, const struct annotate_opts *o, FILE *f);
+
+#endif

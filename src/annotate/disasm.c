@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Disassembly through libcapstone: one handle per annotation, one
+ * instruction at a time with its details (a branch's target, a
+ * RIP-relative operand), its text respaced as objdump spaces AT&T
+ * operands.
+ */
+#include <capstone/capstone.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "disasm.h"
+
+struct disasm {
+	csh h, hi;		/* hi: Intel syntax, for objdump's AT&T mnemonics */
+	cs_insn *insn, *ii;
+	cs_arch arch;
+	bool att;
+};
+
+struct disasm *disasm__new(const char *arch, bool intel)
+{
+	struct disasm *d = calloc(1, sizeof(*d));
+	cs_mode mode;
+
+	if (!d)
+		return NULL;
+	if (!arch || !strcmp(arch, "x86_64") || !strcmp(arch, "x86")) {
+		d->arch = CS_ARCH_X86;
+		mode = CS_MODE_64;
+	} else if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64")) {
+		d->arch = CS_ARCH_ARM64;
+		mode = CS_MODE_ARM;
+	} else {
+		free(d);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (cs_open(d->arch, mode, &d->h) != CS_ERR_OK) {
+		free(d);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	d->att = d->arch == CS_ARCH_X86 && !intel;
+	if (d->att)
+		cs_option(d->h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(d->h, CS_OPT_DETAIL, CS_OPT_ON);
+	if (d->att && cs_open(d->arch, mode, &d->hi) != CS_ERR_OK)
+		d->att = false;
+	if (!(d->insn = cs_malloc(d->h)) || (d->att && !(d->ii = cs_malloc(d->hi)))) {
+		if (d->insn)
+			cs_free(d->insn, 1);
+		if (d->att)
+			cs_close(&d->hi);
+		cs_close(&d->h);
+		free(d);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return d;
+}
+
+void disasm__delete(struct disasm *d)
+{
+	if (!d)
+		return;
+	cs_free(d->insn, 1);
+	cs_close(&d->h);
+	if (d->att) {
+		cs_free(d->ii, 1);
+		cs_close(&d->hi);
+	}
+	free(d);
+}
+
+/*
+ * objdump writes AT&T operands without a space after their commas, and
+ * immediates and displacements in hex ("$0x1", "0x8(%rsp)"), where
+ * capstone writes the small ones in decimal; a scale stays decimal.
+ */
+static void copy_ops(char *dst, size_t cap, const char *src, bool att)
+{
+	size_t n = 0;
+
+	for (const char *p = src; *p && n + 24 < cap; p++) {
+		if (att && p[0] == ' ' && n && dst[n - 1] == ',')
+			continue;
+		if (att && isdigit((unsigned char)*p) && strncmp(p, "0x", 2)) {
+			const char *q = p;
+			char prev = p > src && p[-1] == '-' ? (p - 1 > src ? p[-2] : ' ') : (p > src ? p[-1] : ' ');
+			unsigned long v = strtoul(p, (char **)&q, 10);
+
+			/* "$1", "$-1", "8(", "-8(" at an operand's start */
+			if (prev == '$' || ((prev == ' ' || prev == ',' || prev == ':' || p == src ||
+					     (p - 1 == src && p[-1] == '-')) && *q == '(')) {
+				n += (size_t)snprintf(dst + n, cap - n, "0x%lx", v);
+				p = q - 1;
+				continue;
+			}
+			while (p < q - 1 && n + 1 < cap)
+				dst[n++] = *p++;
+		}
+		dst[n++] = *p;
+	}
+	dst[n] = 0;
+}
+
+/*
+ * objdump's AT&T mnemonic: capstone's always has the operand size's
+ * suffix, objdump's only where no register operand gives the size (and
+ * never on call, ret, push, pop, jmp); the Intel mnemonic is the one
+ * without.  movd of a 64-bit register is objdump's movq.
+ */
+static void att_mnemonic(struct disasm *d, const cs_insn *i, char *out, size_t cap)
+{
+	static const char *const bare[] = { "call", "ret", "push", "pop", "jmp", "leave" };
+	const cs_x86 *x = &i->detail->x86;
+	const uint8_t *p = i->bytes;
+	size_t n = i->size, il, al = strlen(i->mnemonic);
+	uint64_t a = i->address;
+	bool reg = false;
+
+	snprintf(out, cap, "%s", i->mnemonic);
+	if (!cs_disasm_iter(d->hi, &p, &n, &a, d->ii))
+		return;
+	il = strlen(d->ii->mnemonic);
+	if (!strcmp(i->mnemonic, "movd") && !strcmp(d->ii->mnemonic, "movq")) {
+		snprintf(out, cap, "movq");
+		return;
+	}
+	if (al != il + 1 || strncmp(i->mnemonic, d->ii->mnemonic, il) || !strchr("bwlq", i->mnemonic[il]))
+		return;
+	for (uint8_t k = 0; k < x->op_count; k++)
+		reg |= x->operands[k].type == X86_OP_REG;
+	for (size_t k = 0; k < sizeof(bare) / sizeof(bare[0]); k++)
+		reg |= !strcmp(d->ii->mnemonic, bare[k]);
+	if (reg)
+		out[il] = 0;
+}
+
+/* A direct jump or call of x86: its target. */
+static bool x86_target(struct disasm *d, const cs_insn *i, uint64_t *to)
+{
+	const cs_x86 *x = &i->detail->x86;
+
+	if (!cs_insn_group(d->h, i, CS_GRP_JUMP) && !cs_insn_group(d->h, i, CS_GRP_CALL))
+		return false;
+	if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		return false;
+	*to = (uint64_t)x->operands[0].imm;
+	return true;
+}
+
+/* A RIP-relative memory operand of x86: the address it names. */
+static bool x86_rip(const cs_insn *i, uint64_t *at)
+{
+	const cs_x86 *x = &i->detail->x86;
+
+	for (uint8_t k = 0; k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_MEM && x->operands[k].mem.base == X86_REG_RIP) {
+			*at = i->address + i->size + (uint64_t)x->operands[k].mem.disp;
+			return true;
+		}
+	return false;
+}
+
+/* A direct branch of aarch64 (b, bl, b.cond, cbz, tbz...): its target, its last operand. */
+static bool arm64_target(struct disasm *d, const cs_insn *i, uint64_t *to)
+{
+	const cs_arm64 *a = &i->detail->arm64;
+
+	if ((!cs_insn_group(d->h, i, CS_GRP_JUMP) && !cs_insn_group(d->h, i, CS_GRP_CALL)) || !a->op_count ||
+	    a->operands[a->op_count - 1].type != ARM64_OP_IMM)
+		return false;
+	*to = (uint64_t)a->operands[a->op_count - 1].imm;
+	return true;
+}
+
+void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, struct dinsn *out)
+{
+	const uint8_t *p = code;
+	size_t n = len;
+	uint64_t a = addr;
+	cs_insn *i = d->insn;
+
+	memset(out, 0, sizeof(*out));
+	if (!cs_disasm_iter(d->h, &p, &n, &a, i)) {
+		out->size = 1;
+		out->bytes[0] = code[0];
+		strcpy(out->mnem, "(bad)");
+		return;
+	}
+	out->size = i->size;
+	memcpy(out->bytes, i->bytes, i->size < sizeof(out->bytes) ? i->size : sizeof(out->bytes));
+	if (d->att)
+		att_mnemonic(d, i, out->mnem, sizeof(out->mnem));
+	else
+		snprintf(out->mnem, sizeof(out->mnem), "%s", i->mnemonic);
+	copy_ops(out->ops, sizeof(out->ops), i->op_str, d->arch == CS_ARCH_X86);
+	if (d->arch == CS_ARCH_X86) {
+		out->target = x86_target(d, i, &out->to);
+		out->rip = !out->target && x86_rip(i, &out->at);
+	} else {
+		out->target = arm64_target(d, i, &out->to);
+	}
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_ANNOTATE_INTERNAL_H
+#define MPERF_ANNOTATE_INTERNAL_H
+
+/* What annotate.c (the samples, per symbol) gives print.c (one symbol's listing). */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "annotate.h"
+
+struct symcache;
+struct pdata;
+
+struct ahit {			/* one sample */
+	uint64_t off;		/* in the DSO's file-offset space (the kernel: its address) */
+	uint32_t ev;
+	uint64_t period;
+};
+
+struct asym {			/* a symbol with samples */
+	const char *dso;	/* the machine's name (stable while the session's machine lives) */
+	char *name;
+	uint64_t start, end;
+	bool kernel;
+	struct ahit *hits;	/* sorted by offset before printing */
+	size_t nhits, cap;
+	uint64_t *nr, *period;	/* per event */
+};
+
+struct view {			/* the events shown together: a group, or one event */
+	size_t lead, n;
+	const char *name;	/* the header's event name */
+	char buf[1024];
+};
+
+struct ann {
+	struct pdata *p;
+	const char *label;
+	const struct annotate_opts *o;
+	FILE *f;
+	struct symcache *syms;
+	size_t nev;
+	uint64_t *tot_nr, *tot_period;	/* per event: every sample kept */
+	struct asym *v;
+	size_t n, cap;
+	size_t *slot, nslot;		/* hash of (dso, start) -> index + 1 */
+	struct disasm *dis;
+	const char *prev_path;		/* -l: the last " // file:line" printed (perf keeps it across symbols) */
+	char *prev_buf;
+	const char **warned;		/* the DSOs said to be missing */
+	size_t nwarned, warned_cap;
+	struct { const char *dso; uint64_t nr; } *missing;	/* DSOs with samples and no file */
+	size_t nmissing, missing_cap;
+};
+
+/* Print symbol s for the events of view w: 0, or a negative code (logged). */
+int annotate_print(struct ann *A, struct asym *s, const struct view *w);
+
+#endif

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One symbol's listing, in perf annotate 6.1's --stdio shape: the header
+ * with the symbol's samples, then the lines perf reads from `objdump -l
+ * -d [-S]` (numbered as perf numbers them), each instruction with its
+ * share of the symbol's samples per event, its address and its text; the
+ * code is disassembled here (disasm.c), the function and file:line lines
+ * come from the DWARF (symcache__inlines, symcache__srcline).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../host/host.h"
+#include "../lib/alloc.h"
+#include "../lib/log.h"
+#include "../perfdata/perfdata.h"
+#include "../resolve/symbols.h"
+#include "disasm.h"
+#include "internal.h"
+
+/* perf annotates at most this much of one symbol */
+#define MAX_CODE (64u << 20)
+#define MIN_GREEN 0.5
+
+struct row {			/* an instruction */
+	struct dinsn in;
+	uint64_t off;		/* from the symbol's start */
+	char *path;		/* -l: its "file:line" (when it is over MIN_GREEN) */
+};
+
+struct lst {			/* one listing being printed */
+	struct ann *A;
+	struct asym *s;
+	const struct view *w;
+	uint64_t vstart;	/* the symbol's ELF address */
+	int cell, width;	/* one event's column; all of them */
+	int aw;			/* the address column */
+	int line_nr;		/* perf's number of the next line */
+	uint64_t *nr, *period;	/* per row and member */
+	struct row *r;
+	size_t n;
+	struct symcache_scope *sc;	/* the functions the DWARF places over the code */
+	size_t nsc;
+	const char *fn;		/* the last function line, file and line printed */
+	const char *file;
+	int line;
+	struct { char *path, *text; char **lines; size_t n; int last; } src[8];
+	size_t nsrc;
+};
+
+static const char *percent_name(enum annotate_percent p)
+{
+	static const char *const n[] = { "local period", "global period", "local hits", "global hits" };
+
+	return n[p];
+}
+
+static double percent(const struct lst *L, size_t k, size_t m)
+{
+	size_t ev = L->w->lead + m;
+	const struct asym *s = L->s;
+	uint64_t v, tot;
+
+	switch (L->A->o->percent) {
+	case ANNOTATE_LOCAL_PERIOD: v = L->period[k * L->w->n + m]; tot = s->period[ev]; break;
+	case ANNOTATE_GLOBAL_PERIOD: v = L->period[k * L->w->n + m]; tot = L->A->tot_period[ev]; break;
+	case ANNOTATE_LOCAL_HITS: v = L->nr[k * L->w->n + m]; tot = s->nr[ev]; break;
+	default: v = L->nr[k * L->w->n + m]; tot = L->A->tot_nr[ev]; break;
+	}
+	return tot ? 100.0 * (double)v / (double)tot : 0.0;
+}
+
+/* A line that is not an instruction, numbered. */
+static void text_line(struct lst *L, const char *s)
+{
+	if (!*s)
+		fprintf(L->A->f, " %*s:\n", L->width, " ");
+	else
+		fprintf(L->A->f, " %*s: %-*d %s\n", L->width, " ", L->aw, L->line_nr, s);
+	L->line_nr++;
+}
+
+/* A source file's lines, read once per listing; NULL when it cannot be read. */
+static int src_of(struct lst *L, const char *path)
+{
+	size_t i, cap = 0;
+	FILE *f;
+	char *t = NULL;
+	size_t len = 0;
+
+	for (i = 0; i < L->nsrc; i++)
+		if (!strcmp(L->src[i].path, path))
+			return L->src[i].lines ? (int)i : -1;
+	if (L->nsrc == sizeof(L->src) / sizeof(L->src[0]))
+		return -1;
+	i = L->nsrc++;
+	memset(&L->src[i], 0, sizeof(L->src[i]));
+	if (!(L->src[i].path = strdup(path)) || !(f = fopen(path, "r")))
+		return -1;
+	if (getdelim(&t, &len, 0, f) < 0) {
+		fclose(f);
+		free(t);
+		return -1;
+	}
+	fclose(f);
+	L->src[i].text = t;
+	for (char *p = t; p && *p; ) {
+		char *nl = strchr(p, '\n');
+
+		if (ALLOC_GROW(L->src[i].lines, L->src[i].n + 1, cap))
+			break;
+		L->src[i].lines[L->src[i].n++] = p;
+		if (nl)
+			*nl = 0;
+		p = nl ? nl + 1 : NULL;
+	}
+	return L->src[i].lines ? (int)i : -1;
+}
+
+/* The source text objdump -S prints at a new line: from the last one printed of its file, else the line. */
+static void source_text(struct lst *L, const char *file, int line)
+{
+	int i = src_of(L, file);
+	int from;
+
+	if (i < 0 || line <= 0 || (size_t)line > L->src[i].n)
+		return;
+	from = L->src[i].last && L->src[i].last < line && line - L->src[i].last <= 8 ? L->src[i].last + 1 : line;
+	for (int l = from; l <= line; l++)
+		text_line(L, L->src[i].lines[l - 1]);
+	L->src[i].last = line;
+}
+
+/* The innermost function the DWARF places at vaddr (the symbol's name when none). */
+static const char *function_at(const struct lst *L, uint64_t vaddr)
+{
+	const struct symcache_scope *best = NULL;
+
+	for (size_t i = 0; i < L->nsc; i++)
+		if (vaddr >= L->sc[i].lo && vaddr < L->sc[i].hi && (!best || L->sc[i].depth > best->depth))
+			best = &L->sc[i];
+	return best ? best->name : L->s->name;
+}
+
+/* The lines objdump -l (-S) prints before the instruction at off: a new function, a new file:line. */
+static void context_lines(struct lst *L, uint64_t off)
+{
+	struct ann *A = L->A;
+	const char *file, *fn = function_at(L, L->vstart + off);
+	char buf[4096];
+	int line = symcache__srcline(A->syms, L->s->dso, L->s->start + off, &file);
+
+	if (!L->fn || strcmp(L->fn, fn)) {
+		snprintf(buf, sizeof(buf), "%s():", fn);
+		text_line(L, buf);
+		L->fn = fn;
+	}
+	if (line > 0 && (!L->file || L->line != line || strcmp(L->file, file))) {
+		snprintf(buf, sizeof(buf), "%s:%d", file, line);
+		text_line(L, buf);
+		if (!A->o->no_source)
+			source_text(L, file, line);
+		L->file = file;
+		L->line = line;
+	}
+}
+
+/* objdump's text of an instruction: bytes (--asm-raw), mnemonic, operands, a target's symbol. */
+static void insn_text(struct lst *L, const struct row *r, char *buf, size_t cap)
+{
+	struct ann *A = L->A;
+	const struct dinsn *in = &r->in;
+	size_t len = 0;
+	int col = snprintf(NULL, 0, "%" PRIx64 ":", L->vstart + r->off);
+
+	len += (size_t)snprintf(buf, cap, "%*s", 8 - col % 8, "");
+	if (A->o->asm_raw) {
+		size_t b0 = len;
+
+		for (unsigned k = 0; k < in->size && k < 7; k++)
+			len += (size_t)snprintf(buf + len, cap - len, "%02x ", in->bytes[k]);
+		len += (size_t)snprintf(buf + len, cap - len, "%*s", (int)(21 - (len - b0)), "");
+		col += (int)(len);
+		len += (size_t)snprintf(buf + len, cap - len, "%*s", 8 - col % 8, "");
+	}
+	if (!in->ops[0] && !in->target) {
+		snprintf(buf + len, cap - len, "%s", in->mnem);
+		return;
+	}
+	len += (size_t)snprintf(buf + len, cap - len, "%-6s ", in->mnem);
+	if (in->target || in->rip) {
+		uint64_t to = in->target ? in->to : in->at, off;
+		const struct sym *sym = symcache__offset(A->syms, L->s->dso, to, &off) ?
+					symcache__nearest(A->syms, L->s->dso, off) : NULL;
+		char name[1024] = "";
+
+		if (sym && off > sym->start)
+			snprintf(name, sizeof(name), " <%s+0x%" PRIx64 ">", sym->name, off - sym->start);
+		else if (sym)
+			snprintf(name, sizeof(name), " <%s>", sym->name);
+		if (in->target)
+			snprintf(buf + len, cap - len, "%" PRIx64 "%s", to, name);
+		else
+			snprintf(buf + len, cap - len, "%s        # %" PRIx64 "%s", in->ops, to, name);
+		return;
+	}
+	snprintf(buf + len, cap - len, "%s", in->ops);
+}
+
+static void insn_line(struct lst *L, size_t k)
+{
+	struct ann *A = L->A;
+	char buf[2048];
+
+	for (size_t m = 0; m < L->w->n; m++) {
+		if (A->o->show_total_period)
+			fprintf(A->f, " %11" PRIu64, L->period[k * L->w->n + m]);
+		else if (A->o->show_nr_samples)
+			fprintf(A->f, " %7" PRIu64, L->nr[k * L->w->n + m]);
+		else
+			fprintf(A->f, " %7.2f", percent(L, k, m));
+	}
+	insn_text(L, &L->r[k], buf, sizeof(buf));
+	fprintf(A->f, " :   %*" PRIx64 ":%s", L->aw, L->vstart + L->r[k].off, buf);
+	if (L->r[k].path && (!A->prev_path || strcmp(A->prev_path, L->r[k].path))) {
+		fprintf(A->f, " // %s", L->r[k].path);
+		free(A->prev_buf);
+		A->prev_path = A->prev_buf = strdup(L->r[k].path);
+	}
+	fputc('\n', A->f);
+	L->line_nr++;
+}
+
+/* Disassemble the symbol's code and count its samples per instruction and member. */
+static int disassemble(struct lst *L, const uint8_t *code, size_t len)
+{
+	size_t cap = 0, h = 0, nm = L->w->n;
+	const struct asym *s = L->s;
+
+	for (uint64_t off = 0; off < len; ) {
+		struct row *r;
+
+		if (ALLOC_GROW(L->r, L->n + 1, cap))
+			return -ENOMEM;
+		r = &L->r[L->n++];
+		memset(r, 0, sizeof(*r));
+		r->off = off;
+		disasm__one(L->A->dis, code + off, len - off, L->vstart + off, &r->in);
+		off += r->in.size;
+	}
+	if (!(L->nr = calloc(L->n * nm + 1, sizeof(*L->nr))) || !(L->period = calloc(L->n * nm + 1, sizeof(*L->period))))
+		return -ENOMEM;
+	for (size_t k = 0; k < L->n; k++) {
+		uint64_t end = s->start + (k + 1 < L->n ? L->r[k + 1].off : len);
+
+		for (; h < s->nhits && s->hits[h].off < end; h++) {
+			const struct ahit *x = &s->hits[h];
+
+			if (x->ev < L->w->lead || x->ev >= L->w->lead + nm)
+				continue;
+			L->nr[k * nm + x->ev - L->w->lead]++;
+			L->period[k * nm + x->ev - L->w->lead] += x->period;
+		}
+	}
+	return 0;
+}
+
+struct sumline {
+	const char *path;
+	double *pct;
+};
+
+static int sum_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sumline *x = a, *y = b;
+	size_t n = *(const size_t *)arg;
+
+	for (size_t m = 0; m < n; m++)
+		if (x->pct[m] != y->pct[m])
+			return x->pct[m] < y->pct[m] ? 1 : -1;
+	return 0;
+}
+
+/* -l: each instruction over MIN_GREEN gets its file:line; their sums, highest first, as perf's summary. */
+static int print_summary(struct lst *L)
+{
+	size_t nm = L->w->n, ns = 0;
+	struct sumline *v = calloc(L->n + 1, sizeof(*v));
+	double *pct = calloc((L->n + 1) * nm, sizeof(*pct));
+	const char *const *unused;
+	FILE *f = L->A->f;
+
+	(void)unused;
+	if (!v || !pct) {
+		free(v);
+		free(pct);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < L->n; k++) {
+		double max = 0;
+		const char *file;
+		int line;
+		size_t i;
+		char buf[4096];
+
+		for (size_t m = 0; m < nm; m++)
+			max = percent(L, k, m) > max ? percent(L, k, m) : max;
+		if (max <= MIN_GREEN)
+			continue;
+		line = symcache__srcline(L->A->syms, L->s->dso, L->s->start + L->r[k].off, &file);
+		if (line > 0)
+			snprintf(buf, sizeof(buf), "%s:%d", strrchr(file, '/') ? strrchr(file, '/') + 1 : file, line);
+		else
+			snprintf(buf, sizeof(buf), "??:0");
+		if (!(L->r[k].path = strdup(buf)))
+			break;
+		for (i = 0; i < ns && strcmp(v[i].path, buf); i++)
+			;
+		if (i == ns) {
+			v[ns].path = L->r[k].path;
+			v[ns++].pct = pct + i * nm;
+		}
+		for (size_t m = 0; m < nm; m++)
+			v[i].pct[m] += percent(L, k, m);
+	}
+	qsort_r(v, ns, sizeof(*v), sum_cmp, &nm);
+	fprintf(f, "\nSorted summary for file %s\n----------------------------------------------\n\n", L->s->dso);
+	if (!ns)
+		fprintf(f, " Nothing higher than %1.1f%%\n", MIN_GREEN);
+	for (size_t i = 0; i < ns; i++) {
+		for (size_t m = 0; m < nm; m++)
+			fprintf(f, " %7.2f", v[i].pct[m]);
+		fprintf(f, " %s\n", v[i].path);
+	}
+	free(v);
+	free(pct);
+	return 0;
+}
+
+/*
+ * A symbol whose code is not here: one line saying what to give, once
+ * per DSO, as perf warns once per DSO.  0: said (or said before).
+ */
+static int cannot(struct ann *A, const struct asym *s)
+{
+	unsigned char id[HOST_BUILD_ID_MAX];
+	char hex[2 * HOST_BUILD_ID_MAX + 1] = "";
+	size_t n = pdata__build_id(A->p, s->kernel ? "[kernel.kallsyms]" : s->dso, id);
+
+	for (size_t i = 0; i < A->nwarned; i++)
+		if (A->warned[i] == s->dso)
+			return 0;
+	if (!ALLOC_GROW(A->warned, A->nwarned + 1, A->warned_cap))
+		A->warned[A->nwarned++] = s->dso;
+	host_build_id_hex(id, n, hex);
+	if (s->kernel)
+		mperf_log(MPERF_LOG_WARN, "cannot annotate %s: no vmlinux%s%s was found: give one with "
+			  "-k/--vmlinux, or add it to the build-id cache (perf buildid-cache -vu vmlinux)",
+			  s->name, n ? " with build id " : "", hex);
+	else
+		mperf_log(MPERF_LOG_WARN, "cannot annotate %s: %s%s%s is neither here nor in the build-id cache "
+			  "(~/.debug): copy the file there (perf buildid-cache -a FILE)", s->name, s->dso,
+			  n ? " with build id " : "", hex);
+	return 0;
+}
+
+int annotate_print(struct ann *A, struct asym *s, const struct view *w)
+{
+	struct lst L = { .A = A, .s = s, .w = w };
+	const char *base = strrchr(s->dso, '/') ? strrchr(s->dso, '/') + 1 : s->dso;
+	const char *section;
+	char buf[4096];
+	uint8_t *code = NULL;
+	long len;
+	int hlen, err = 0;
+
+	if (s->kernel)
+		return cannot(A, s);
+	if (s->end <= s->start || s->end - s->start > MAX_CODE || !(code = malloc(s->end - s->start)))
+		return s->end - s->start > MAX_CODE ? 0 : mperf_error(-ENOMEM, "out of memory");
+	len = symcache__read(A->syms, s->dso, s->start, code, s->end - s->start);
+	if (len <= 0) {
+		free(code);
+		return cannot(A, s);
+	}
+	L.vstart = symcache__vaddr(A->syms, s->dso, s->start);
+	L.cell = A->o->show_total_period ? 12 : 8;
+	L.width = L.cell * (int)w->n;
+	if ((err = disassemble(&L, code, (size_t)len)))
+		goto out;
+	L.aw = snprintf(NULL, 0, "%" PRIx64, L.vstart + L.r[L.n - 1].off);
+	if (A->o->print_line && (err = print_summary(&L)))
+		goto out;
+	hlen = fprintf(A->f, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: %s)\n",
+		       L.width, L.width, A->o->show_total_period ? "Period" : A->o->show_nr_samples ? "Samples" : "Percent",
+		       base, w->name, s->nr[w->lead], percent_name(A->o->percent));
+	for (int i = 0; i < hlen + 4; i++)
+		fputc('-', A->f);
+	fputc('\n', A->f);
+	section = symcache__section(A->syms, s->dso, s->start);
+	text_line(&L, "");
+	text_line(&L, "");
+	text_line(&L, "");
+	snprintf(buf, sizeof(buf), "Disassembly of section %s:", section ? section : ".text");
+	text_line(&L, buf);
+	text_line(&L, "");
+	snprintf(buf, sizeof(buf), "%016" PRIx64 " <%s>:", L.vstart, s->name);
+	text_line(&L, buf);
+	/* the line table first: the scopes then share its DWARF */
+	symcache__srcline(A->syms, s->dso, s->start, &section);
+	L.nsc = symcache__scopes(A->syms, s->dso, s->start, &L.sc);
+	for (size_t k = 0; k < L.n; k++) {
+		context_lines(&L, L.r[k].off);
+		insn_line(&L, k);
+	}
+out:
+	for (size_t i = 0; i < L.n; i++)
+		free(L.r[i].path);
+	for (size_t i = 0; i < L.nsrc; i++) {
+		free(L.src[i].path);
+		free(L.src[i].text);
+		free(L.src[i].lines);
+	}
+	symcache__scopes_free(L.sc, L.nsc);
+	free(L.r);
+	free(L.nr);
+	free(L.period);
+	free(code);
+	return err == -ENOMEM ? mperf_error(err, "out of memory") : err;
+}

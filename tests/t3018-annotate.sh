@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# mperf annotate: perf annotate --stdio's listing, disassembled by
+# capstone.  The shares of a symbol's instructions add up to 100%, its
+# samples (-n) to the header's count, which is report -n's row; a file
+# with two events in one listing (--group) has two columns; and, beside
+# perf, the samples per instruction address and the hottest instruction
+# are perf annotate's (the text differs: objdump's and capstone's).
+. "$(dirname "$0")/lib.sh"
+
+# rows FILE: "address count..." of each instruction line
+rows () {
+	sed -n 's/^ *\([0-9. ]*[0-9]\) : *\([0-9a-f]*\):.*/\2 \1/p' "$1"
+}
+
+test_expect_success SETUP 'record noploop' '
+	"$MPERF" record -q -o one.data "$NOPLOOP" 1 &&
+	"$MPERF" record -q -e cpu-clock,task-clock -o two.data "$NOPLOOP" 1
+'
+
+test_expect_success 'main: the shares add up to 100%, hottest first' '
+	"$MPERF" annotate -i one.data --stdio main >out &&
+	head -n 1 out | grep -q "Source code & Disassembly of noploop for cpu-clock.* samples, percent: local period)" &&
+	grep -q "<main>:$" out &&
+	rows out | awk "{ s += \$2 } END { exit !(s > 99.5 && s < 100.5) }" &&
+	"$MPERF" annotate -i one.data --stdio >all &&
+	head -n 1 all | grep -q "Disassembly of noploop "
+'
+
+test_expect_success 'main: -n sums to the header, which is report -n'"'"'s row' '
+	"$MPERF" annotate -i one.data --stdio -n main >out &&
+	n=$(sed -n "1s/.*(\([0-9]*\) samples.*/\1/p" out) &&
+	test "$(rows out | awk "{ s += \$2 } END { print s }")" = "$n" &&
+	"$MPERF" report -i one.data --stdio -n --sort dso,sym >rep &&
+	grep -E "^ +[0-9.]+% +$n +noploop +\[\.\] main$" rep
+'
+
+test_expect_success 'two events, --group: two columns, each summing to its samples' '
+	"$MPERF" annotate -i two.data --stdio --group -n main >out &&
+	head -n 1 out | grep -q "for cpu-clock, task-clock (" &&
+	rows out | awk "NF != 3 { exit 1 } { a += \$2; b += \$3 } END { exit !(a > 0 && b > 0) }" &&
+	"$MPERF" annotate -i two.data --stdio -n main >sep &&
+	test "$(grep -c "Source code & Disassembly" sep)" = 2
+'
+
+test_expect_success 'jump targets are named <sym+off>; -M intel; --asm-raw' '
+	"$MPERF" annotate -i one.data --stdio main >out &&
+	grep -Eq ":   j[a-z]+ +[0-9a-f]+ <main\+0x[0-9a-f]+>$" out &&
+	"$MPERF" annotate -i one.data --stdio -M intel main >intel &&
+	! grep -q "%r" intel &&
+	"$MPERF" annotate -i one.data --stdio --asm-raw main >raw &&
+	grep -Eq ":  +([0-9a-f]{2} )+ +[a-z]" raw
+'
+
+test_expect_success 'bad values are usage errors' '
+	test_expect_code 129 "$MPERF" annotate -i one.data -M foo &&
+	test_expect_code 129 "$MPERF" annotate -i one.data --percent-type foo &&
+	test_expect_code 129 "$MPERF" annotate -i one.data -n --show-total-period
+'
+
+test_expect_success CORPUS 'corpus files: a missing binary, an arch capstone is not asked for: one line each' '
+	"$MPERF" annotate --stdio -i "$CORPUS/multi-event-single-process.perf.data" >out 2>err &&
+	grep -E "cannot annotate the [0-9]+ samples in /.*: the file with build id [0-9a-f]{40} is neither here" err &&
+	test_expect_code 125 "$MPERF" annotate --stdio -i "$CORPUS/perf.data.armv7-3.4" >out 2>err &&
+	test "$(wc -l <err)" = 1 && grep -q "cannot disassemble armv7l code" err
+'
+
+test_expect_success PERF 'beside perf: the same samples at each address, the same hottest instruction' '
+	"$PERF" record -q -o perf.data "$NOPLOOP" 1 2>/dev/null &&
+	"$PERF" annotate -i perf.data --stdio -n main 2>/dev/null >p &&
+	"$MPERF" annotate -i perf.data --stdio -n main >m &&
+	rows p | awk "\$2 > 0" >pr &&
+	rows m | awk "\$2 > 0" >mr &&
+	test -s pr &&
+	diff pr mr &&
+	test "$(sort -k2 -n -r pr | head -n 1 | cut -d" " -f1)" = "$(sort -k2 -n -r mr | head -n 1 | cut -d" " -f1)"
+'
+
+test_done
