@@ -641,6 +641,7 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 		return cmd_usage_error("report", "--group-sort-idx needs a file with event groups (%s)",
 				       pdata__is_pipe(p) ? "perf refuses it for a pipe-mode stream, whose groups come later" :
 				       "this one has none");
+	cmd_pager_start();
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (a->header) {
 		struct stat st;
