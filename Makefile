@@ -270,6 +270,7 @@ bench: all
 	bench/diff-vs-perf.sh
 	bench/buildid-list-vs-perf.sh
 	bench/export-vs-perf.sh
+	bench/tui-startup-vs-perf.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
 # pages and the bash completion; make uninstall removes exactly those files.
