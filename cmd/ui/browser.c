@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../../src/lib/alloc.h"
+#include "../../src/lib/log.h"
 #include "../../src/report/report.h"
 #include "ui.h"
 
@@ -630,12 +631,15 @@ int ui_report_browse(const struct ui_report *r)
 	curs_set(0);
 	colors_init(r->color);
 	first = next_shown(d, d->nr_sec - 1, 1);
+	/* What src/ says meanwhile (`i`'s header) waits for the terminal, not to draw over the screen. */
+	mperf_log_hold();
 	if (d->nr_sec > 1)
 		menu(r);
 	else if (d->sec[first].shown)
 		hists_from(r, &first);
 	endwin();
 	delscreen(scr);
+	mperf_log_release(true);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
 	return 0;
