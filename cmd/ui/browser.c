@@ -195,7 +195,7 @@ static void draw_bars(const char *title, const char *help)
 	draw_text(LINES - 1, help, strlen(help), colors ? COLOR_PAIR(PAIR_HELP) : A_NORMAL);
 }
 
-/* A line typed on the help line after prompt, into buf; false when Esc cancels it. */
+/* A line typed on the help line after prompt, edited in buf; false when Esc cancels it. */
 static bool prompt_line(const char *prompt, char *buf, size_t len)
 {
 	size_t n = strlen(buf);
@@ -466,9 +466,14 @@ static bool hist_key(struct ui_hist *h, int k)
 			h->expanded[i] = k == 'E';
 		break;
 	case '/':
-	case 'f':
-		prompt_line("Symbol to show (empty: all): ", h->filter, sizeof(h->filter));
+	case 'f': {
+		char f[sizeof(h->filter)];
+
+		memcpy(f, h->filter, sizeof(f));
+		if (prompt_line("Symbol to show (empty: all): ", f, sizeof(f)))
+			memcpy(h->filter, f, sizeof(f));
 		break;
+	}
 	case 'd':
 	case 't':
 		hist_zoom(h, k);
