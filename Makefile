@@ -11,7 +11,7 @@ PKG_CONFIG ?= pkg-config
 # The libraries the code links, as pkg-config names them; configure checks
 # the same list.  One call for all of them: pkg-config says nothing when any
 # one is missing, so nothing else may hide in this list.
-REQUIRED_PKGS = libelf libdw libtraceevent libzstd zlib capstone
+REQUIRED_PKGS = libelf libdw libtraceevent libzstd zlib capstone ncursesw
 ifndef PKG_LIBS
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(REQUIRED_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
@@ -19,7 +19,7 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(REQUIRED_PKGS) 2>/dev/null)
 # in the compiler's default paths (libtraceevent's headers under traceevent/).
 ifeq ($(strip $(PKG_LIBS)),)
 PKG_CFLAGS := -I/usr/include/traceevent
-PKG_LIBS := -ldw -lelf -ltraceevent -lzstd -lz -lcapstone
+PKG_LIBS := -ldw -lelf -ltraceevent -lzstd -lz -lcapstone -lncursesw -ltinfo
 endif
 endif
 
@@ -58,7 +58,7 @@ SHARES = $(B)/workloads/old/shares $(B)/workloads/new/shares $(B)/workloads/base
 	$(B)/workloads/hot/shares $(B)/workloads/slow/shares
 NOPERF = $(B)/workloads/noperf
 LIB_SRC = $(wildcard src/lib/*.c src/ring/*.c src/perfdata/*.c src/host/*.c src/record/*.c src/resolve/*.c src/report/*.c src/annotate/*.c src/stat/*.c)
-CMD_SRC = $(wildcard cmd/*.c)
+CMD_SRC = $(wildcard cmd/*.c cmd/ui/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(B)/%.o)
 CMD_OBJ = $(CMD_SRC:%.c=$(B)/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
@@ -270,6 +270,7 @@ bench: all
 	bench/diff-vs-perf.sh
 	bench/buildid-list-vs-perf.sh
 	bench/export-vs-perf.sh
+	bench/tui-startup-vs-perf.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
 # pages and the bash completion; make uninstall removes exactly those files.

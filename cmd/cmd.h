@@ -56,6 +56,19 @@ int cmd_doctor(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 
+/*
+ * The pager (cmd/pager.c): cmd_pager_set(-1) for --no-pager, 1 for
+ * --paginate (even when the output is not a terminal).  A command calls
+ * cmd_pager_start before its text: it pages when standard output is a
+ * terminal and a pager is chosen (true then).  main() calls
+ * cmd_pager_wait after the command: its end of the pipe closed, it waits
+ * for the pager to quit.  cmd_pager_program: the pager's command, or NULL.
+ */
+void cmd_pager_set(int choice);
+bool cmd_pager_start(void);
+void cmd_pager_wait(void);
+const char *cmd_pager_program(void);
+
 /* -q: from now on only errors (a failed check's findings among them) reach stderr. */
 void cmd_set_quiet(void);
 /* -v: debug lines too (each perf_event_open). */

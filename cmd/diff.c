@@ -407,6 +407,7 @@ int cmd_diff(int argc, char **argv)
 			if (!strcmp(sd[s].labels[i], "-"))
 				sd[s].labels[i] = "stdin";
 		}
+	cmd_pager_start();
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (a.out != OUT_DIFF) {
 		/* the check reads the files, then the stacks are read from their first record again */

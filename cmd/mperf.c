@@ -259,7 +259,7 @@ static int exit_status(int ret)
 
 /* Keep in step with the SYNOPSIS of man/mperf.1 (t0020 compares them). */
 static const char mperf_usage[] =
-	"usage: mperf [--version] [-h | --help] command [args]\n"
+	"usage: mperf [--version] [-h | --help] [--no-pager | -p | --paginate] command [args]\n"
 	"   or: mperf help [command]\n";
 
 static void usage(FILE *f)
@@ -313,6 +313,7 @@ static int run_command(const struct cmd *c, int argc, char **argv)
 		}
 		ret = -EPIPE;
 	}
+	cmd_pager_wait();
 	return exit_status(ret);
 }
 
@@ -322,6 +323,14 @@ int main(int argc, char **argv)
 
 	mperf_set_log(log_to_stderr);
 	json_set_invocation(MPERF_VERSION_STRING, argc, argv);
+	/* perf's and git's options before the command: the pager, for that command. */
+	while (argc > 1 && (!strcmp(argv[1], "--no-pager") || !strcmp(argv[1], "-p") ||
+			    !strcmp(argv[1], "--paginate"))) {
+		cmd_pager_set(!strcmp(argv[1], "--no-pager") ? -1 : 1);
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

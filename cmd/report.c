@@ -18,13 +18,14 @@
 #include "../src/stat/stat.h"
 #include "cmd.h"
 #include "options.h"
+#include "ui/ui.h"
 
 /*
  * The synopsis (up to the first blank line) is the SYNOPSIS of
  * man/mperf-report.1, word for word (t0020 compares them).
  */
 static const char report_usage[] =
-	"usage: mperf report [-i file] [--stdio | --json] [-s keys] [--percent-limit p]\n"
+	"usage: mperf report [-i file] [--stdio | --tui | --json] [-s keys] [--percent-limit p]\n"
 	"                    [--percentage relative|absolute] [--comms list]\n"
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
@@ -49,7 +50,7 @@ static const char report_trailer[] =
 enum {
 	R_DUMP = 1 << 0, R_STATS = 1 << 1, R_JSON = 1 << 2, R_STDIO = 1 << 3, R_HEADER_ONLY = 1 << 4,
 	R_HEADER = 1 << 5, R_CHECK = 1 << 6, R_HIST = 1 << 7, R_FORMAT = 1 << 8, R_OUTPUT = 1 << 9,
-	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11,
+	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11, R_TUI = 1 << 12,
 };
 
 static const struct cmd_opt report_opts[] = {
@@ -67,7 +68,15 @@ static const struct cmd_opt report_opts[] = {
 	{ 'Q', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT", "how far like events may differ (default: 5)" },
 	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
 	  "exit N (1 to 124) when the check fails, instead of 3" },
-	{ 'T', 0, "stdio", CMD_ARG_NONE, NULL, "text output, perf report --stdio's (the default)", NULL, R_STDIO },
+	{ 'T', 0, "stdio", CMD_ARG_NONE, NULL,
+	  "text output, perf report --stdio's (the default when standard\n"
+	  "output is not a terminal), through the pager on a terminal", NULL, R_STDIO },
+	{ 'T', 0, "no-tui", CMD_ARG_NONE, NULL, "the same as --stdio", NULL, R_STDIO },
+	{ 'V', 0, "tui", CMD_ARG_NONE, NULL,
+	  "browse the histograms on the terminal, as perf's TUI (the default\n"
+	  "when standard input and output are a terminal; see BROWSER in\n"
+	  "mperf-report(1))", NULL, R_TUI },
+	{ 'z', 0, "no-color", CMD_ARG_NONE, NULL, "no colours in the browser (also: NO_COLOR set)" },
 	{ 'J', 0, "json", CMD_ARG_NONE, NULL, "the histograms as one JSON document (see mperf-report(1))", NULL,
 	  R_JSON },
 	{ 'H', 0, "header", CMD_ARG_NONE, NULL, "print the file's header and features first", NULL, R_HEADER },
@@ -155,6 +164,8 @@ static const struct cmd_conflict report_conflicts[] = {
 	{ { R_VMLINUX, R_KALLSYMS }, { R_DUMP, R_STATS, R_CHECK, R_HEADER_ONLY }, 0,
 	  "{a} cannot be used with {b}, which names no symbols" },
 	{ { R_DUMP }, { R_STATS }, 0, "-D and --stats cannot be used together (-D ends with the stats)" },
+	{ { R_TUI }, { R_STDIO, R_JSON, R_DUMP, R_STATS, R_FORMAT, R_HEADER_ONLY, R_HEADER, R_CHECK }, 0,
+	  "--tui cannot be used with {b}: the browser shows the histograms alone" },
 	{ { R_HIST }, { R_DUMP, R_STATS }, 0,
 	  "{a} cannot be used with {b}, which prints records and their totals, not histograms" },
 	{ { R_HEADER_ONLY }, { R_DUMP, R_STATS }, 0, "--header-only cannot be used with {b}" },
@@ -304,6 +315,7 @@ static int parse_call_graph(const char *arg, struct report_hist_opts *o)
 struct report_args {
 	const char *input;
 	bool dump, stats, header, header_only, show_info, check, inverted;
+	bool stdio, tui, no_color;	/* --stdio/--no-tui, --tui, --no-color */
 	struct report_hist_opts ho;
 	struct report_export_opts eo;
 	const char *output;
@@ -463,6 +475,37 @@ static int hist_view(struct pdata *p, const char *label, const struct report_his
 	return ret >= 0 && damage ? damage : ret;
 }
 
+/*
+ * The browser on the histograms' text (hist_view's, cut by
+ * report__hist_doc); the text through the pager when the terminal cannot
+ * take the browser.  A file with branch stacks gets hist_view's text.
+ */
+static int browse_view(struct pdata *p, const char *label, const struct report_args *a)
+{
+	struct report_hist_doc d;
+	struct ui_report r = { .p = p, .label = label, .doc = &d, .color = !a->no_color };
+	const char *no_color = getenv("NO_COLOR");
+	struct stat st;
+	int damage, ret = report__branch_wanted(p, label, &a->ho, &damage);
+
+	if (ret != 0) {
+		cmd_pager_start();
+		return ret > 0 ? report__branch(p, label, &a->ho, stdout) : ret;
+	}
+	ret = report__hist_doc(p, label, &a->ho, &d);
+	if (ret < 0 && cmd_damaged(ret) != EXIT_DAMAGED)
+		return ret;
+	if (no_color && *no_color)
+		r.color = false;
+	r.mtime = strcmp(a->input, "-") && stat(a->input, &st) == 0 ? st.st_mtime : 0;
+	if (ui_report_browse(&r) < 0) {
+		cmd_pager_start();
+		fwrite(d.text, 1, d.len, stdout);
+	}
+	report_hist_doc__free(&d);
+	return ret < 0 ? ret : damage;
+}
+
 /* An option that shapes the histograms. */
 static int report_hist_option(struct report_args *a, int id, char *arg)
 {
@@ -584,6 +627,13 @@ static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	case 'J':
 		a->ho.json = true;
 		break;
+	case 'T':
+	case 'V':
+		*(opt->id == 'T' ? &a->stdio : &a->tui) = true;
+		break;
+	case 'z':
+		a->no_color = true;
+		break;
 	case 'H':
 	case 'O':
 		a->header = true;
@@ -641,6 +691,10 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 		return cmd_usage_error("report", "--group-sort-idx needs a file with event groups (%s)",
 				       pdata__is_pipe(p) ? "perf refuses it for a pipe-mode stream, whose groups come later" :
 				       "this one has none");
+	if (!a->stdio && !a->header && !format && !a->check && !a->stats && !a->dump && !a->ho.json &&
+	    (a->tui || isatty(STDOUT_FILENO)) && ui_usable())
+		return cmd_damaged(browse_view(p, label, a));
+	cmd_pager_start();
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	if (a->header) {
 		struct stat st;

@@ -109,6 +109,7 @@ int cmd_script(int argc, char **argv)
 	p = pdata__open(input);
 	if (!p)
 		return -errno;	/* said by the reader */
+	cmd_pager_start();
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	ret = 0;
 	if (o->header) {

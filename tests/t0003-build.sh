@@ -87,7 +87,7 @@ test_expect_success DEPS 'make deps after a failed configure' '
 	! test -e config.mak
 '
 
-test_expect_success 'make without config.mak builds with the defaults, linking libelf, libdw, libtraceevent, libzstd and zlib' '
+test_expect_success 'make without config.mak builds with the defaults, linking libelf, libdw, libtraceevent, libzstd, zlib and ncursesw' '
 	cd tree &&
 	make -j2 V=1 mperf >out 2>&1 &&
 	built &&
@@ -95,7 +95,8 @@ test_expect_success 'make without config.mak builds with the defaults, linking l
 	grep -e " -o mperf .*-ldw" out &&
 	grep -e " -o mperf .*-ltraceevent" out &&
 	grep -e " -o mperf .*-lzstd" out &&
-	grep -e " -o mperf .*-lz\( \|\$\)" out
+	grep -e " -o mperf .*-lz\( \|\$\)" out &&
+	grep -e " -o mperf .*-lncursesw" out
 '
 
 test_expect_success 'configure with the libraries writes config.mak and records its options' '
@@ -107,6 +108,7 @@ test_expect_success 'configure with the libraries writes config.mak and records 
 	grep "^PKG_LIBS = .*-ltraceevent" config.mak &&
 	grep "^HAVE_LIBTRACEEVENT = 1\$" config.mak &&
 	grep "^HAVE_LIBDW = 1\$" config.mak &&
+	grep "^HAVE_NCURSESW = 1\$" config.mak &&
 	! grep "not used yet" out &&
 	grep "^CC = cc -pipe\$" config.mak &&
 	grep "^prefix = /opt/it'\''s\$" config.mak &&

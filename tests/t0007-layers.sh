@@ -31,11 +31,11 @@ layers () {
 
 # The code of src/ (and of cmd/, for the first rule), once.
 code_lines "$SRC"/*/*.[ch] >"$TRASH_DIRECTORY/src.code"
-code_lines "$CMD"/*.[ch] >"$TRASH_DIRECTORY/cmd.code"
+code_lines "$CMD"/*.[ch] "$CMD"/ui/*.[ch] >"$TRASH_DIRECTORY/cmd.code"
 
 test_expect_success PLAIN 'the page has its layers block, one line per module' '
 	layers >rules &&
-	for m in lib ring host perfdata record report stat cmd; do
+	for m in lib ring host perfdata record report stat ui cmd; do
 		test "$(grep -c "^$m *->" rules)" = 1 || { fail "no rule for $m"; exit 1; }
 	done &&
 	grep -q "^interface:" rules
@@ -43,14 +43,18 @@ test_expect_success PLAIN 'the page has its layers block, one line per module' '
 
 # Every quoted include of src/ and cmd/ as "FILE LINE INCLUDED MODULE
 # INCLUDED-MODULE": src/M/x.c's "y.h" is M's, its "../N/y.h" N's;
-# cmd/x.c's "../src/N/y.h" is N's, its "y.h" cmd's.
+# cmd/x.c's "../src/N/y.h" is N's, its "y.h" cmd's, its "ui/y.h" ui's;
+# cmd/ui/x.c's "../../src/N/y.h" is N's, its "y.h" ui's, its "../y.h" cmd's.
 include_lines () {
-	(cd "$MPERF_ROOT" && grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' src/*/*.[ch] cmd/*.[ch]) |
+	(cd "$MPERF_ROOT" && grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' src/*/*.[ch] cmd/*.[ch] cmd/ui/*.[ch]) |
 	sed 's|^\([^:]*\):\([0-9]*\):[^"]*"\([^"]*\)".*|\1 \2 \3|' |
 	awk '{
-		own = $1 ~ /^cmd\// ? "cmd" : $1; sub(/^src\//, "", own); sub(/\/.*/, "", own)
+		own = $1 ~ /^cmd\/ui\// ? "ui" : $1 ~ /^cmd\// ? "cmd" : $1; sub(/^src\//, "", own); sub(/\/.*/, "", own)
 		inc = $3
-		if (inc ~ /^\.\.\/src\//) { sub(/^\.\.\/src\//, "", inc); mod = inc; sub(/\/.*/, "", mod) }
+		if (own == "ui" && inc ~ /^\.\.\/\.\.\/src\//) { sub(/^\.\.\/\.\.\/src\//, "", inc); mod = inc; sub(/\/.*/, "", mod) }
+		else if (own == "ui" && inc ~ /^\.\.\/[^\/]*$/) mod = "cmd"
+		else if (own == "cmd" && inc ~ /^ui\/[^\/]*$/) mod = "ui"
+		else if (inc ~ /^\.\.\/src\//) { sub(/^\.\.\/src\//, "", inc); mod = inc; sub(/\/.*/, "", mod) }
 		else if (inc ~ /^\.\.\//) { sub(/^\.\.\//, "", inc); mod = inc; sub(/\/.*/, "", mod) }
 		else if (inc ~ /\//) mod = "?"
 		else mod = own
@@ -90,7 +94,7 @@ test_expect_success PLAIN 'each outside library is included where the page says,
 	layers >rules &&
 	grep "^uses " rules >uses &&
 	test -s uses &&
-	(cd "$MPERF_ROOT" && grep -Hn "^[[:space:]]*#[[:space:]]*include[[:space:]]*<" src/*/*.[ch] cmd/*.[ch]) |
+	(cd "$MPERF_ROOT" && grep -Hn "^[[:space:]]*#[[:space:]]*include[[:space:]]*<" src/*/*.[ch] cmd/*.[ch] cmd/ui/*.[ch]) |
 		sed "s|^\([^:]*\):\([0-9]*\):[^<]*<\([^>]*\)>.*|\1 \2 \3|" >sys &&
 	set -f &&
 	while read -r _ spec; do
@@ -101,7 +105,7 @@ test_expect_success PLAIN 'each outside library is included where the page says,
 				case $inc in $h) ;; *) continue ;; esac
 				ok=
 				for f in $files; do
-					test "$file" = "src/$f" && ok=1
+					test "$file" = "src/$f" -o "$file" = "${f#../}" && ok=1
 				done
 				test -n "$ok" || echo "$file:$line: includes <$inc>, which the page allows only in$files"
 			done <sys
@@ -110,7 +114,7 @@ test_expect_success PLAIN 'each outside library is included where the page says,
 		for f in $files; do
 			used=
 			while read -r file line inc; do
-				test "$file" = "src/$f" || continue
+				test "$file" = "src/$f" -o "$file" = "${f#../}" || continue
 				for h in $headers; do
 					h=${h#<} h=${h%>}
 					case $inc in $h) used=1 ;; esac

@@ -129,6 +129,10 @@ struct hist {
 	bool group_view;		/* perf's event_group: a group shows as its leader's histogram */
 	bool forced;			/* --group of a file without groups: every event in one */
 	size_t sort_nm;			/* the members of the histogram being sorted */
+	/* report__hist_doc: where print_text's parts begin (NULL for --stdio) */
+	struct report_hist_doc *doc;
+	size_t sec_cap, row_cap;
+	int doc_err;
 };
 
 static const char *intern(struct hist *H, const char *s)
@@ -1444,6 +1448,91 @@ static void print_value(struct out *out, const struct hists *ms, const struct he
 	}
 }
 
+/* ---- the browser's document (report__hist_doc): where print_text's parts begin ---- */
+
+static size_t doc_off(struct out *out)
+{
+	off_t off;
+
+	out_flush(out);
+	off = ftello(out->f);
+	return off < 0 ? 0 : (size_t)off;
+}
+
+/* A histogram begins (shown: print_text prints it, from here). */
+static void doc_section(struct hist *H, struct out *out, size_t i, bool shown)
+{
+	struct report_hist_doc *d = H->doc;
+	struct report_hist_section *sec;
+	uint64_t samples = 0;
+
+	if (!d || H->doc_err || (H->doc_err = ALLOC_GROW(d->sec, d->nr_sec + 1, H->sec_cap)))
+		return;
+	for (size_t m = 0; m < shown_members(H, i); m++)
+		samples += H->h[i + m].nr_samples;
+	sec = &d->sec[d->nr_sec++];
+	*sec = (struct report_hist_section){
+		.ev = i, .name = pdata__evsel(H->p, i) ? pdata__evsel(H->p, i)->name : "", .samples = samples,
+		.lost = H->h[i].lost, .shown = shown, .first_row = d->nr_rows,
+	};
+	if (shown)
+		sec->head = sec->cols = doc_off(out);
+}
+
+enum doc_mark { DOC_HEAD_END, DOC_COLS, DOC_COLS_END };
+
+/* The end of the header lines, the column line's beginning or its end. */
+static void doc_mark(struct hist *H, struct out *out, enum doc_mark what)
+{
+	struct report_hist_section *sec;
+	size_t off;
+
+	if (!H->doc || H->doc_err || !H->doc->nr_sec)
+		return;
+	sec = &H->doc->sec[H->doc->nr_sec - 1];
+	off = doc_off(out);
+	if (what == DOC_HEAD_END)
+		sec->head_len = off - sec->head - 1;	/* without the last '\n' */
+	else if (what == DOC_COLS)
+		sec->cols = off;
+	else
+		sec->cols_len = off - sec->cols - 1;
+}
+
+/* An entry's line begins (chain false), or its chain lines (true). */
+static void doc_row(struct hist *H, struct out *out, const struct hent *h, bool chain)
+{
+	struct report_hist_doc *d = H->doc;
+	struct report_hist_row *r;
+
+	if (!d || H->doc_err)
+		return;
+	if (chain) {
+		r = &d->row[d->nr_rows - 1];
+		r->line_len = doc_off(out) - r->line - 1;
+		r->chain = r->line + r->line_len + 1;
+		return;
+	}
+	if ((H->doc_err = ALLOC_GROW(d->row, d->nr_rows + 1, H->row_cap)))
+		return;
+	r = &d->row[d->nr_rows++];
+	memset(r, 0, sizeof(*r));
+	r->line = doc_off(out);
+	entry_of(h, &r->e);
+	d->sec[d->nr_sec - 1].nr_rows++;
+}
+
+/* The end of the current entry's chain lines. */
+static void doc_row_end(struct hist *H, struct out *out)
+{
+	struct report_hist_row *r;
+
+	if (!H->doc || H->doc_err)
+		return;
+	r = &H->doc->row[H->doc->nr_rows - 1];
+	r->chain_len = doc_off(out) - r->chain;
+}
+
 /* perf's ipc_null column, added to the sort keys when their text names "symbol" */
 #define IPC_NULL_HEADER "IPC   [IPC Coverage]"
 
@@ -1499,8 +1588,10 @@ static int print_text(struct hist *H, struct out *out)
 
 		if (H->group_view && H->lead && H->lead[i] != i)
 			continue;	/* shown in its leader's */
-		if (!hs->nr_samples)
+		if (!hs->nr_samples) {
+			doc_section(H, out, i, false);
 			continue;	/* like perf (report.skip-empty) */
+		}
 		H->sort_nm = nm;
 		/* the chains of entries the collapse merged are sorted whole */
 		if (order_entries(H, hs) || sort_chains(H, hs))
@@ -1522,6 +1613,7 @@ static int print_text(struct hist *H, struct out *out)
 				width[c] = 16;
 		if (printed++)
 			out_str(out, "\n\n");
+		doc_section(H, out, i, true);
 		/* A group's header counts every member's samples and periods. */
 		for (size_t m = 0; m < nm; m++) {
 			nr_samples += H->h[i + m].pct_samples;
@@ -1536,7 +1628,10 @@ static int print_text(struct hist *H, struct out *out)
 				group_desc(out, H, i, false);
 			else
 				out_str(out, pdata__evsel(H->p, i)->name);
-			out_printf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", nr_events);
+			out_printf(out, "'\n# Event count (approx.): %" PRIu64 "\n", nr_events);
+			doc_mark(H, out, DOC_HEAD_END);
+			out_str(out, "#\n");
+			doc_mark(H, out, DOC_COLS);
 			for (int v = 0; v < nv; v++)
 				out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
 			for (int c = 0; c < nc; c++)
@@ -1544,6 +1639,7 @@ static int print_text(struct hist *H, struct out *out)
 			if (ipc)
 				out_str(out, "  " IPC_NULL_HEADER);
 			out_char(out, '\n');
+			doc_mark(H, out, DOC_COLS_END);
 			for (int v = 0; v < nv; v++) {
 				out_str(out, v ? "  " : "# ");
 				for (int d = 0; d < (int)nm * hc_len(vc[v]); d++)
@@ -1568,6 +1664,7 @@ static int print_text(struct hist *H, struct out *out)
 			/* perf's --percent-limit looks at the Children share when there is one. */
 			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
 				continue;
+			doc_row(H, out, h, false);
 			for (int v = 0; v < nv; v++) {
 				out_str(out, "  ");
 				for (size_t m = 0; m < nm; m++)
@@ -1580,8 +1677,10 @@ static int print_text(struct hist *H, struct out *out)
 			if (ipc)
 				out_str(out, "  -      -            ");
 			out_char(out, '\n');
+			doc_row(H, out, h, true);
 			if (h->cc && H->show)
 				cc_tree_print(out, h->cc, &pp, hs->total_period, H->children ? h->acc : h->period);
+			doc_row_end(H, out);
 		}
 	}
 	/* Nothing shown when every sample is a group's whose leader has none (perf skips it whole). */
@@ -1935,4 +2034,54 @@ void report_hists__free(struct report_hists *rh)
 		return;
 	hist_free(&rh->H);
 	free(rh);
+}
+
+/* ---- the browser's document ---- */
+
+int report__hist_doc(struct pdata *p, const char *label, const struct report_hist_opts *o, struct report_hist_doc *d)
+{
+	struct report_hists *rh = calloc(1, sizeof(*rh));
+	struct out out;
+	FILE *f;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	if (!rh)
+		return mperf_error(-ENOMEM, "out of memory");
+	d->h = rh;
+	rh->o = *o;
+	rh->o.json = false;
+	ret = hist_read_fast(&rh->H, p, label, &rh->o);
+	if (ret < 0)
+		goto fail;
+	rh->H.doc = d;
+	f = open_memstream(&d->text, &d->len);
+	if (!f || setup_groups(&rh->H) || out_init(&out, f)) {
+		if (f)
+			fclose(f);
+		ret = mperf_error(-ENOMEM, "out of memory");
+		goto fail;
+	}
+	percent_base(&rh->H);
+	ret = out_close(&out, print_text(&rh->H, &out), label);
+	if (fclose(f) && ret >= 0)
+		ret = mperf_error(-ENOMEM, "out of memory");
+	if (ret >= 0 && rh->H.doc_err)
+		ret = mperf_error(rh->H.doc_err, "out of memory");
+	if (ret < 0)
+		goto fail;
+	/* A damaged file: what came before the damage, and the damage. */
+	return rh->H.damage;
+fail:
+	report_hist_doc__free(d);
+	return ret;
+}
+
+void report_hist_doc__free(struct report_hist_doc *d)
+{
+	report_hists__free(d->h);
+	free(d->text);
+	free(d->sec);
+	free(d->row);
+	memset(d, 0, sizeof(*d));
 }

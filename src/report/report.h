@@ -209,6 +209,43 @@ void report_hists__event(const struct report_hists *h, size_t ev, struct report_
 void report_hists__entry(const struct report_hists *h, size_t ev, size_t i, struct report_entry *r);
 void report_hists__free(struct report_hists *h);
 
+/*
+ * The text of report__hist, cut into its parts, for the report browser
+ * (cmd/ui): the same bytes as --stdio prints, and where each event's
+ * histogram, its column header, each entry's line and its call-chain
+ * lines begin, with the entry's keys (to zoom and filter by).  Offsets
+ * are into text; a line's length leaves out its '\n'.
+ */
+struct report_hist_row {
+	size_t line, line_len;		/* the entry's line */
+	size_t chain, chain_len;	/* its chain's lines, each ending in '\n' (0 long: none) */
+	struct report_entry e;		/* its keys (strings valid until report_hist_doc__free) */
+};
+
+struct report_hist_section {
+	size_t ev;			/* the event (a group's leader) */
+	const char *name;		/* the event's name (valid while p is open) */
+	uint64_t samples, lost;		/* the event's samples (a group's, every member's) and lost samples */
+	bool shown;			/* --stdio prints it (it has samples) */
+	size_t head, head_len;		/* its "# Samples:" and "# Event count" lines, or 0 long (-q) */
+	size_t cols, cols_len;		/* the line naming the columns, or 0 long (-q) */
+	size_t first_row, nr_rows;	/* its entries, in rows */
+};
+
+struct report_hist_doc {
+	char *text;
+	size_t len;
+	struct report_hist_section *sec;	/* every event but group members, in the file's order */
+	size_t nr_sec;
+	struct report_hist_row *row;
+	size_t nr_rows;
+	struct report_hists *h;		/* what the rows' strings point into */
+};
+
+/* d filled as report__hist prints p's histograms (the usual view); 0 or a negative code (logged). */
+int report__hist_doc(struct pdata *p, const char *label, const struct report_hist_opts *o, struct report_hist_doc *d);
+void report_hist_doc__free(struct report_hist_doc *d);
+
 /* mperf diff's computations, as perf diff's -c names them. */
 enum report_diff_compute { REPORT_DIFF_DELTA, REPORT_DIFF_DELTA_ABS, REPORT_DIFF_RATIO, REPORT_DIFF_WDIFF };
 

@@ -514,6 +514,60 @@ static void test_chains(void)
 	viewimg_free(&cc_img);
 }
 
+/* report__hist_doc: the text of report__hist, byte for byte, and its parts where they are. */
+static void check_doc(const struct viewimg *v, const struct report_hist_opts *o, const char *what)
+{
+	char *t = view_run(v, VIEW_HIST, o, NULL, NULL);
+	struct pdata *p = pdata__open_mem(v->buf, v->len);
+	struct report_hist_doc d;
+	int ret = p ? report__hist_doc(p, "test", o, &d) : -EINVAL;
+	bool parts = true;
+
+	is_int(ret, 0, "%s: report__hist_doc returns 0", what);
+	if (ret) {
+		skip(3, "no document");
+		goto out;
+	}
+	ok(d.len == strlen(t) && !memcmp(d.text, t, d.len), "%s: its text is report__hist's", what);
+	for (size_t i = 0; i < d.nr_sec; i++) {
+		const struct report_hist_section *sec = &d.sec[i];
+
+		if (!sec->shown)
+			continue;
+		parts &= !strncmp(d.text + sec->head, "# Samples: ", 11) && d.text[sec->head + sec->head_len] == '\n';
+		parts &= !strncmp(d.text + sec->cols, "# ", 2) && d.text[sec->cols + sec->cols_len] == '\n';
+		for (size_t r = sec->first_row; r < sec->first_row + sec->nr_rows; r++) {
+			const struct report_hist_row *row = &d.row[r];
+
+			parts &= d.text[row->line - 1] == '\n' && d.text[row->line + row->line_len] == '\n';
+			parts &= memchr(d.text + row->line, '%', row->line_len) != NULL;
+			parts &= !row->chain_len || (row->chain == row->line + row->line_len + 1 &&
+						     d.text[row->chain + row->chain_len - 1] == '\n');
+		}
+	}
+	ok(parts, "%s: each header, column line, entry line and chain where the document says", what);
+	ok(d.nr_sec >= 1 && d.nr_rows >= 2 && d.row[0].line < d.row[1].line && d.row[0].e.comm,
+	   "%s: its entries with their keys, in the text's order", what);
+	report_hist_doc__free(&d);
+out:
+	if (p)
+		pdata__close(p);
+	free(t);
+}
+
+static void test_doc(void)
+{
+	struct report_hist_opts o = view_hist_defaults();
+
+	check_doc(&img, &o, "doc, two events");
+	if (build_chains()) {
+		skip(4, "no image with chains");
+		return;
+	}
+	check_doc(&cc_img, &o, "doc, chains");
+	viewimg_free(&cc_img);
+}
+
 int main(void)
 {
 	if (view_exe(&exe) || strcmp(exe.base, "test-hist") || build()) {
@@ -530,6 +584,7 @@ int main(void)
 	test_lost();
 	test_group();
 	test_chains();
+	test_doc();
 	viewimg_free(&img);
 	return done_testing();
 }

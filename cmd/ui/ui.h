@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef MPERF_UI_H
+#define MPERF_UI_H
+
+#include <stdbool.h>
+#include <time.h>
+
+/*
+ * The report browser (cmd/ui/browser.c), perf report's TUI on ncurses:
+ * the histograms' text as report__hist_doc cut it, the same bytes as
+ * --stdio prints, browsed on the terminal.  It draws on the terminal and
+ * reads its keys; it never exits (a fatal signal restores the terminal,
+ * then ends the process as the signal would).
+ */
+struct pdata;
+struct report_hist_doc;
+
+struct ui_report {
+	struct pdata *p;			/* open: `i` prints its header */
+	const char *label;
+	time_t mtime;				/* the input's, for the header's "captured on" */
+	const struct report_hist_doc *doc;
+	bool color;				/* false: --no-color, NO_COLOR */
+};
+
+/* Whether the browser can run here: standard input and output a terminal whose TERM curses knows. */
+bool ui_usable(void);
+/* Browse until the user quits: 0; -1 when the terminal could not be set up (nothing drawn). */
+int ui_report_browse(const struct ui_report *r);
+
+#endif
