@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../src/lib/json.h"
 #include "../src/lib/log.h"
@@ -108,6 +109,13 @@ int cmd_kernel_file(const char *cmd, int opt, const char *path)
 		return 0;
 	cmd_error(cmd, "cannot read %s '%s': %s", opt == 'k' ? "--vmlinux" : "--kallsyms", path, strerror(errno));
 	return EXIT_MPERF;
+}
+
+const char *cmd_default_input(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 }
 
 void cmd_hint(const char *cmd)

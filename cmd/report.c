@@ -54,7 +54,8 @@ enum {
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
-	  "input file (default: perf.data; '-' reads a pipe-mode stream from stdin)" },
+	  "input file (default: perf.data, or stdin when it is a pipe;\n"
+	  "'-' reads a pipe-mode stream from stdin)" },
 	{ 'D', 'D', "dump-raw-trace", CMD_ARG_NONE, NULL,
 	  "dump every record as perf report -D does, then per-event stats", "-D", R_DUMP },
 	{ 'W', 0, "stats", CMD_ARG_NONE, NULL,
@@ -672,7 +673,7 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {
-		.input = "perf.data",
+		.input = cmd_default_input(),
 		.eo = { .format = REPORT_EXPORT_FOLDED },
 		.tolerance = STAT_CHECK_TOLERANCE,
 		.check_status = STAT_EXIT_CHECK,

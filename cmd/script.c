@@ -23,7 +23,8 @@ enum { SCRIPT_VMLINUX = 1 << 0, SCRIPT_KALLSYMS = 1 << 1 };
 
 static const struct cmd_opt script_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
-	  "input file (default: perf.data; '-' reads a pipe-mode stream from stdin)" },
+	  "input file (default: perf.data, or stdin when it is a pipe;\n"
+	  "'-' reads a pipe-mode stream from stdin)" },
 	{ 'F', 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",
 	  "the fields to print, as perf script takes them: [TYPE:]FIELD,...\n"
 	  "sets them (TYPE: hw, sw, trace, raw, break; all without one),\n"
@@ -87,7 +88,7 @@ static const struct cmd_options script_options = {
 
 int cmd_script(int argc, char **argv)
 {
-	struct script_args a = { .input = "perf.data" };
+	struct script_args a = { .input = cmd_default_input() };
 	struct report_script_opts *o = &a.o;
 	const char *input, *label;
 	static char obuf[1 << 16];
