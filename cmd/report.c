@@ -29,7 +29,8 @@ static const char report_usage[] =
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
-	"                    [-b | --no-branch-stack] [-q] [-k file | --kallsyms file]\n"
+	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
+	"                    [--symbol-filter part] [-f] [-q] [-k file | --kallsyms file]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
@@ -51,6 +52,9 @@ enum {
 	R_HEADER = 1 << 5, R_CHECK = 1 << 6, R_HIST = 1 << 7, R_FORMAT = 1 << 8, R_OUTPUT = 1 << 9,
 	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11,
 };
+
+/* Ids of options whose letter another option's id already is. */
+enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -102,6 +106,16 @@ static const struct cmd_opt report_opts[] = {
 	{ 'S', 'S', "symbols", CMD_ARG_REQUIRED, "S", "only these symbols, by name (comma-separated)", NULL, R_HIST },
 	{ 'p', 0, "pid", CMD_ARG_REQUIRED, "PIDS", "only these processes (comma-separated)", NULL, R_HIST },
 	{ 't', 0, "tid", CMD_ARG_REQUIRED, "TIDS", "only these threads (comma-separated)", NULL, R_HIST },
+	{ OPT_CPU, 'C', "cpu", CMD_ARG_REQUIRED, "CPUS",
+	  "only the samples of these CPUs (0,2-3); the file must record them", NULL, R_HIST },
+	{ OPT_TIME, 0, "time", CMD_ARG_REQUIRED, "RANGES",
+	  "only the samples in these times, as perf: start,stop in seconds\n"
+	  "(several separated by spaces), or percent slices of the file's\n"
+	  "time: 10%/2, 0%-10%,30%-40%, 25%", NULL, R_HIST },
+	{ OPT_SYMFILTER, 0, "symbol-filter", CMD_ARG_REQUIRED, "PART",
+	  "only the symbols whose name holds PART", NULL, R_HIST },
+	{ OPT_FORCE, 'f', "force", CMD_ARG_NONE, NULL,
+	  "accepted as perf takes it (mperf reads files of any owner)" },
 	{ 'C', 0, "children", CMD_ARG_NONE, NULL,
 	  "with call chains (the default when the file has them): each\n"
 	  "entry also gets what its callees cost (Children), with its chains", NULL, R_HIST },
@@ -534,6 +548,15 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 		if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
 			return cmd_usage_error("report", "invalid --percentage '%s' (relative or absolute)", arg);
 		ho->relative = !strcmp(arg, "relative");
+		break;
+	case OPT_CPU:
+		ho->filter.cpu_list = arg;
+		break;
+	case OPT_TIME:
+		ho->filter.time = arg;
+		break;
+	case OPT_SYMFILTER:
+		ho->symbol_filter = arg;
 		break;
 	case 'c':
 		ho->comm = arg;

@@ -16,6 +16,7 @@
 #include "../lib/rbtree.h"
 #include "../lib/strset.h"
 #include "callchain.h"
+#include "filter.h"
 #include "out.h"
 #include "report.h"
 #include "sortkey.h"
@@ -97,6 +98,7 @@ struct hist {
 	size_t nr, h_cap;
 	struct symcache *syms;
 	struct strset strs;		/* comms and dso names */
+	struct sfilter filt;		/* -C, --time */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
 	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
 	bool collapses;			/* a key has a collapse function: perf builds its collapse tree */
@@ -167,6 +169,8 @@ static bool listed_id(const char *list, int id)
 /* Whether --symbols hides entry k, by its symbol's name (an unresolved address: hidden). */
 static bool sym_hidden(const struct hist *H, const struct hent *k)
 {
+	if (H->o->symbol_filter && !(k->sym && strstr(k->sym, H->o->symbol_filter)))
+		return true;	/* perf's --symbol-filter: a part of the name; no symbol, hidden */
 	return H->o->sym && !(k->sym && listed(H->o->sym, k->sym));
 }
 
@@ -929,6 +933,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 
 	if (H->copy && symcache__kallsyms_stale(H->syms, false))
 		return -ECANCELED;	/* read again: hist_read_fast */
+	if (sfilter_skip(&H->filt, ss->smp))
+		return 0;	/* perf drops it before it counts anywhere */
 	if (!H->decided && decide_chains(H))
 		return -1;	/* said */
 	if (H->chains && !H->ksyms_ready)
@@ -1536,7 +1542,10 @@ static int print_text(struct hist *H, struct out *out)
 				group_desc(out, H, i, false);
 			else
 				out_str(out, pdata__evsel(H->p, i)->name);
-			out_printf(out, "'\n# Event count (approx.): %" PRIu64 "\n#\n", nr_events);
+			out_char(out, '\'');
+			if (o->filter.time)	/* perf's, whatever the form */
+				out_printf(out, " (time slices: %s)", o->filter.time);
+			out_printf(out, "\n# Event count (approx.): %" PRIu64 "\n#\n", nr_events);
 			for (int v = 0; v < nv; v++)
 				out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
 			for (int c = 0; c < nc; c++)
@@ -1769,6 +1778,8 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	if (!H->kdso)
 		return mperf_error(-ENOMEM, "out of memory");
 	stackwalk__init(&H->walk, H->syms, &H->strs);
+	if ((ret = sfilter_init(&H->filt, &o->filter, p, label)))
+		return ret;
 	if (o->max_stack && o->max_stack < H->walk.max_stack)
 		H->walk.max_stack = o->max_stack;
 	set_keys(H);
@@ -1836,6 +1847,7 @@ static void hist_free(struct hist *H)
 		free(H->h[i].v);
 	}
 	stackwalk__release(&H->walk);
+	sfilter_release(&H->filt);
 	free(H->seen);
 	for (size_t i = 0; H->cmemo && i < CMEMO; i++) {
 		free(H->cmemo[i].fr);
