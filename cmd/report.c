@@ -418,20 +418,6 @@ static int export_to(struct pdata *p, const char *label, const struct report_exp
 	return cmd_damaged(ret ? ret : cret);
 }
 
-/* A comma-separated list of ids, as perf's --pid and --tid take. */
-static bool id_list(const char *s)
-{
-	do {
-		char *end;
-
-		errno = 0;
-		if (*s < '0' || *s > '9' || strtol(s, &end, 10) > INT_MAX || errno)
-			return false;
-		s = end;
-	} while (*s == ',' && *++s);
-	return !*s;
-}
-
 /*
  * The first entry of a -S list that perf takes for an address (one that
  * reads whole as a hex number: "b", "0x4005d6"), which it filters by
@@ -575,7 +561,7 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 	}
 	case 'p':
 	case 't':
-		if (!id_list(arg))
+		if (!cmd_id_list(arg))
 			return cmd_usage_error("report", "invalid %s list '%s' (comma-separated ids)",
 					       id == 'p' ? "--pid" : "--tid", arg);
 		*(id == 'p' ? &ho->pid : &ho->tid) = arg;

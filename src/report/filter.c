@@ -276,6 +276,33 @@ bool sfilter_skip(const struct sfilter *f, const struct pd_sample *s)
 	return false;
 }
 
+bool sfilter_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; ) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+bool sfilter_listed_id(const char *list, int id)
+{
+	for (const char *p = list; p && *p; ) {
+		char *end;
+
+		if (strtol(p, &end, 10) == id)
+			return true;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}
+
 void sfilter_release(struct sfilter *f)
 {
 	free(f->cpus);

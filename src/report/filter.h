@@ -36,5 +36,9 @@ int sfilter_init(struct sfilter *f, const struct report_sample_filter *o, struct
 /* Whether the sample is dropped (a sample without a time is kept, as perf keeps it). */
 bool sfilter_skip(const struct sfilter *f, const struct pd_sample *s);
 void sfilter_release(struct sfilter *f);
+/* Whether name is an entry of the comma-separated list (--comms, -S...). */
+bool sfilter_listed(const char *list, const char *name);
+/* Whether id is one of the comma-separated decimal ids (checked by cmd/). */
+bool sfilter_listed_id(const char *list, int id);
 
 #endif

@@ -138,40 +138,12 @@ static const char *intern(struct hist *H, const char *s)
 	return strset_intern(&H->strs, s);
 }
 
-static bool listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p; ) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		p = comma ? comma + 1 : NULL;
-	}
-	return false;
-}
-
-/* list: comma-separated decimal ids (checked by the caller). */
-static bool listed_id(const char *list, int id)
-{
-	for (const char *p = list; p && *p; ) {
-		char *end;
-
-		if (strtol(p, &end, 10) == id)
-			return true;
-		p = *end == ',' ? end + 1 : NULL;
-	}
-	return false;
-}
-
 /* Whether --symbols hides entry k, by its symbol's name (an unresolved address: hidden). */
 static bool sym_hidden(const struct hist *H, const struct hent *k)
 {
 	if (H->o->symbol_filter && !(k->sym && strstr(k->sym, H->o->symbol_filter)))
 		return true;	/* perf's --symbol-filter: a part of the name; no symbol, hidden */
-	return H->o->sym && !(k->sym && listed(H->o->sym, k->sym));
+	return H->o->sym && !(k->sym && sfilter_listed(H->o->sym, k->sym));
 }
 
 /*
@@ -182,13 +154,13 @@ static bool sym_hidden(const struct hist *H, const struct hent *k)
  */
 static bool filtered(const struct hist *H, const struct hent *k, const char *dso_long)
 {
-	if (H->o->comm && !listed(H->o->comm, k->comm))
+	if (H->o->comm && !sfilter_listed(H->o->comm, k->comm))
 		return true;
-	if (H->o->dso && !(k->dso && (listed(H->o->dso, k->dso) || (dso_long && listed(H->o->dso, dso_long)))))
+	if (H->o->dso && !(k->dso && (sfilter_listed(H->o->dso, k->dso) || (dso_long && sfilter_listed(H->o->dso, dso_long)))))
 		return true;
 	if (!k->kernel_pending && sym_hidden(H, k))
 		return true;	/* a kernel sample's symbol is checked once kallsyms is read */
-	return (H->o->pid && !listed_id(H->o->pid, k->pid)) || (H->o->tid && !listed_id(H->o->tid, k->tid));
+	return (H->o->pid && !sfilter_listed_id(H->o->pid, k->pid)) || (H->o->tid && !sfilter_listed_id(H->o->tid, k->tid));
 }
 
 /*

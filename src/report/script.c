@@ -15,6 +15,7 @@
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/strset.h"
+#include "filter.h"
 #include "out.h"
 #include "report.h"
 #include "../resolve/session.h"
@@ -182,6 +183,9 @@ struct script {
 	struct strset strs;
 	struct stackwalk walk;
 	bool have_walk;
+	struct sfilter filt;		/* -C, --time */
+	unsigned max_stack;		/* frames of a chain printed */
+	uint64_t initial_time, previous_time;	/* --reltime's first sample, --deltatime's last */
 };
 
 static int output_type(const struct perf_event_attr *a)
@@ -224,7 +228,7 @@ static int need_bit(struct script *S, int t, const struct pd_evsel *ev, uint64_t
 static int check_fields(struct script *S)
 {
 	S->checked = true;
-	for (size_t i = 0; i < pdata__nr_evsel(S->p); i++)
+	for (size_t i = 0; i < pdata__nr_evsel(S->p) && !S->o.hide_call_graph; i++)	/* -G: perf's no_callchain */
 		if (pdata__evsel(S->p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			S->use_callchain = true;
 	if (pdata__has_feat(S->p, PD_FEAT_STAT))
@@ -632,7 +636,7 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 	struct out *o = &S->out;
 	int cpumode = PERF_RECORD_MISC_USER, n = 0;
 
-	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < smp->callchain_nr && n < (int)S->max_stack; i++) {
 		uint64_t ip = pd_sample_callchain(smp, i);
 
 		if (ip < PERF_CONTEXT_MAX)
@@ -641,7 +645,7 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 			return 0;
 	}
 	n = 0;
-	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < smp->callchain_nr && n < (int)S->max_stack; i++) {
 		uint64_t ip = pd_sample_callchain(smp, i), addr = ip;
 		const struct sym *sym = NULL;
 		struct resolved r;
@@ -680,6 +684,8 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 
 	if (!S->have_walk) {
 		stackwalk__init(&S->walk, S->syms, &S->strs);
+		if (S->max_stack < S->walk.max_stack)
+			S->walk.max_stack = S->max_stack;
 		S->have_walk = true;
 	}
 	if ((n = stackwalk__chain(&S->walk, ss)) < 0)
@@ -719,6 +725,54 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 	return 0;
 }
 
+/* perf's time column: --reltime from the first sample printed, --deltatime from the last; --ns. */
+static void print_time(struct script *S, uint64_t time)
+{
+	uint64_t t = time;
+	char buf[48];
+
+	if (S->o.reltime) {
+		if (!S->initial_time)
+			S->initial_time = time;
+		t = time - S->initial_time;
+	} else if (S->o.deltatime) {
+		t = S->previous_time ? time - S->previous_time : 0;
+		S->previous_time = time;
+	}
+	if (S->o.ns) {
+		snprintf(buf, sizeof(buf), "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
+		out_str(&S->out, buf);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+	out_str_w(&S->out, buf, 12);
+	out_str(&S->out, ": ");
+}
+
+/*
+ * perf's al.filtered: --comms, --pid, --tid, and -S by the name of the
+ * sample's symbol; an unresolved sample is hidden by -S.
+ */
+static bool hidden(struct script *S, const struct session_sample *ss)
+{
+	const struct report_script_opts *o = &S->o;
+	const struct sym *sym = NULL;
+	struct resolved r = ss->where;
+	uint64_t addr = ss->smp->ip;
+
+	if ((o->comm && !sfilter_listed(o->comm, ss->where.comm)) ||
+	    (o->pid && !sfilter_listed_id(o->pid, ss->where.pid)) || (o->tid && !sfilter_listed_id(o->tid, ss->where.tid)))
+		return true;
+	if (!o->sym)
+		return false;
+	kernel_map(S, ss->cpumode, ss->smp->ip, &r);
+	if (r.found)
+		sym = find_sym(S, &r, ss->cpumode, ss->smp->ip, &addr);
+	if (!sym)
+		return true;
+	return !sfilter_listed(o->sym, sym->name);
+}
+
 static int max_name_len(const struct script *S)
 {
 	int w = 0;
@@ -749,8 +803,12 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		return err;
 	if (!S->checked && (err = check_fields(S)))
 		return err;
+	if (sfilter_skip(&S->filt, smp))
+		return 0;	/* perf drops it before it resolves it */
 	/* perf resolves every sample, whatever the fields show of it */
 	stackwalk_kernel_hit(S->syms, ss->cpumode, &ss->where);
+	if ((S->o.comm || S->o.pid || S->o.tid || S->o.sym) && hidden(S, ss))
+		return 0;
 	f = S->o.type[output_type(&ev->attr)].fields;
 	if (!f)
 		return 0;
@@ -785,14 +843,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		out_i64(o, cpu < 0 ? -(int64_t)cpu : cpu);
 		out_str(o, "] ");
 	}
-	if (f & SCRIPT_F_TIME) {
-		char t[48];
-		uint64_t sec = smp->time / 1000000000, usec = smp->time % 1000000000 / 1000;
-
-		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, sec, usec);
-		out_str_w(o, t, 12);
-		out_str(o, ": ");
-	}
+	if (f & SCRIPT_F_TIME)
+		print_time(S, smp->time);
 	if (f & SCRIPT_F_PERIOD) {
 		uint64_t period = ss->from_read || (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ?
 				  ss->period : ev->attr.sample_period;
@@ -841,7 +893,7 @@ static int on_record(void *arg, const struct session_record *r)
 
 int report__script(struct pdata *p, const char *label, const struct report_script_opts *o, FILE *f)
 {
-	struct script S = { .p = p, .label = label, .o = *o };
+	struct script S = { .p = p, .label = label, .o = *o, .max_stack = o->max_stack ? o->max_stack : MAX_STACK };
 	struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &S, .machine = true };
 	int ret = 0;
 
@@ -855,7 +907,8 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 	if (!pdata__is_pipe(p))
 		symcache__load_kernel_async(S.syms);
 	/* A file's events are known now; a stream's come with it (checked at its first sample). */
-	if (!pdata__is_pipe(p) && !(ret = load_tracing(&S)))
+	ret = sfilter_init(&S.filt, &o->filter, p, label);
+	if (!ret && !pdata__is_pipe(p) && !(ret = load_tracing(&S)))
 		ret = check_fields(&S);
 	if (!ret)
 		ret = session__run(p, label, &ops);
@@ -868,6 +921,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 	if (S.have_walk)
 		stackwalk__release(&S.walk);
 	strset_free(&S.strs);
+	sfilter_release(&S.filt);
 	symcache__delete(S.syms);
 	return ret;
 }
