@@ -172,7 +172,8 @@ units: $(UNIT_BIN)
 #               that lower kernel.perf_event_max_sample_rate (when
 #               MPERF_TEST_SYSCTL=1)
 # .ci/run runs check, check-perf, the slow and lone tests, then check again
-# under sanitizers.
+# under sanitizers (SANITIZE=...: the tests marked PLAIN, which run none of
+# mperf's code, skip there).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PROVE = prove --timer -j$(JOBS)
 TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
@@ -184,7 +185,7 @@ TESTS = $(filter-out $(TESTS_SLOW) $(TESTS_ALONE),$(sort $(wildcard tests/t[0-9]
 TESTS_PERF = $(shell grep -l "^test_expect_success [A-Z_!,]*PERF" $(TESTS))
 
 check: all units
-	MPERF_TEST_PERF=0 $(PROVE) $(UNIT_BIN) $(TESTS)
+	MPERF_TEST_PERF=0 $(if $(SANITIZE),MPERF_TEST_SANITIZED=1) $(PROVE) $(UNIT_BIN) $(TESTS)
 
 check-perf: all units
 	MPERF_TEST_ONLY_PERF=1 $(PROVE) $(TESTS_PERF)
@@ -208,19 +209,21 @@ $(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
 
 fuzz: $(FUZZ_BIN)
 
-fuzz-smoke: fuzz
-	@for h in reader ring consumers; do \
-		rm -rf $(B)/fuzz/work-$$h && mkdir -p $(B)/fuzz/work-$$h && \
-		cp tests/fuzz/corpus/$$h/* $(B)/fuzz/work-$$h/ 2>/dev/null; \
-		echo "fuzz-$$h: $(FUZZ_SECONDS) s"; \
-		wrap=; test $$h != consumers || wrap=tests/fuzz/no-kallsyms.sh; \
-		$$wrap $(B)/fuzz/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
-			-artifact_prefix=$(B)/fuzz/ $(B)/fuzz/work-$$h tests/fuzz/corpus/$$h \
-			>$(B)/fuzz/$$h.log 2>&1 || { tail -n 12 $(B)/fuzz/$$h.log; \
-			echo "fuzz-$$h: the report's first frames:"; \
-			grep -m1 -A24 -E 'ERROR: |runtime error|deadly signal' $(B)/fuzz/$$h.log; exit 1; }; \
-		grep -E 'stat::number_of_executed_units|stat::peak_rss' $(B)/fuzz/$$h.log; \
-	done
+# Each harness is its own target, so that make -jN fuzzes N at a time.
+FUZZ_SMOKE = $(addprefix fuzz-smoke-,reader ring consumers)
+fuzz-smoke: $(FUZZ_SMOKE)
+
+$(FUZZ_SMOKE): fuzz-smoke-%: $(B)/fuzz/fuzz-%
+	@rm -rf $(B)/fuzz/work-$* && mkdir -p $(B)/fuzz/work-$* && \
+	cp tests/fuzz/corpus/$*/* $(B)/fuzz/work-$*/ 2>/dev/null; \
+	echo "fuzz-$*: $(FUZZ_SECONDS) s"; \
+	wrap=; test $* != consumers || wrap=tests/fuzz/no-kallsyms.sh; \
+	$$wrap $(B)/fuzz/fuzz-$* -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+		-artifact_prefix=$(B)/fuzz/ $(B)/fuzz/work-$* tests/fuzz/corpus/$* \
+		>$(B)/fuzz/$*.log 2>&1 || { tail -n 12 $(B)/fuzz/$*.log; \
+		echo "fuzz-$*: the report's first frames:"; \
+		grep -m1 -A24 -E 'ERROR: |runtime error|deadly signal' $(B)/fuzz/$*.log; exit 1; }; \
+	grep -E 'stat::number_of_executed_units|stat::peak_rss' $(B)/fuzz/$*.log | sed 's/^/fuzz-$*: /'
 
 # A config.mak older than configure may disagree with what configure checks
 # now: rerun configure with the options it recorded, then make starts over
@@ -289,5 +292,5 @@ uninstall:
 clean:
 	rm -rf $(B) mperf
 
-.PHONY: all units check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke FORCE
+.PHONY: all units check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke $(FUZZ_SMOKE) FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)

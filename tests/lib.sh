@@ -180,9 +180,20 @@ corpus_view () {
 	) | case $view in
 		dump) corpus_dump_body ;;
 		stdio) grep -v "^# (Tip:" ;;
+		# "captured on" is the file's mtime, which a copy of the corpus changes.
+		header) grep -v "^# captured on" ;;
 		*) cat ;;
 	esac
 }
+
+# PLAIN: the plain pass, not the sanitizer pass (make check SANITIZE=...
+# sets MPERF_TEST_SANITIZED=1): for tests that run none of mperf's code
+# (source checks) or run another program on its output (a browser on an
+# SVG), which the plain pass has run already.
+have_plain () { test -z "${MPERF_TEST_SANITIZED:-}"; }
+have_python () { command -v python3 >/dev/null 2>&1; }
+# a headless Chromium runs the SVG's script: not mperf's code (see PLAIN)
+have_chromium () { have_plain && command -v chromium >/dev/null 2>&1; }
 
 # SETUP: always there; it marks a test whose files later PERF tests read,
 # so that make check-perf (MPERF_TEST_ONLY_PERF=1) runs it too.

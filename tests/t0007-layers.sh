@@ -33,7 +33,7 @@ layers () {
 code_lines "$SRC"/*/*.[ch] >"$TRASH_DIRECTORY/src.code"
 code_lines "$CMD"/*.[ch] >"$TRASH_DIRECTORY/cmd.code"
 
-test_expect_success 'the page has its layers block, one line per module' '
+test_expect_success PLAIN 'the page has its layers block, one line per module' '
 	layers >rules &&
 	for m in lib ring host perfdata record report stat cmd; do
 		test "$(grep -c "^$m *->" rules)" = 1 || { fail "no rule for $m"; exit 1; }
@@ -58,7 +58,7 @@ include_lines () {
 	}'
 }
 
-test_expect_success 'each module includes only its own headers and the floors the page allows' '
+test_expect_success PLAIN 'each module includes only its own headers and the floors the page allows' '
 	layers >rules &&
 	include_lines >incs &&
 	test -s incs &&
@@ -68,7 +68,7 @@ test_expect_success 'each module includes only its own headers and the floors th
 	test_must_be_empty bad
 '
 
-test_expect_success 'across modules, only interface headers (the page'\''s interface line)' '
+test_expect_success PLAIN 'across modules, only interface headers (the page'\''s interface line)' '
 	layers >rules &&
 	interface=$(sed -n "s/^interface: *//p" rules) &&
 	test -n "$interface" &&
@@ -86,7 +86,7 @@ test_expect_success 'across modules, only interface headers (the page'\''s inter
 	test_must_be_empty bad
 '
 
-test_expect_success 'each outside library is included where the page says, and only there (its uses lines)' '
+test_expect_success PLAIN 'each outside library is included where the page says, and only there (its uses lines)' '
 	layers >rules &&
 	grep "^uses " rules >uses &&
 	test -s uses &&
@@ -123,7 +123,7 @@ test_expect_success 'each outside library is included where the page says, and o
 	test_must_be_empty bad
 '
 
-test_expect_success 'no byte-offset reads (pd_u16, pd_u32, pd_u64) outside src/perfdata' '
+test_expect_success PLAIN 'no byte-offset reads (pd_u16, pd_u32, pd_u64) outside src/perfdata' '
 	cat "$TRASH_DIRECTORY/src.code" "$TRASH_DIRECTORY/cmd.code" | grep -v "^src/perfdata/" >code &&
 	test -s code &&
 	grep -E "\<pd_u(16|32|64)\>" code >bad || : &&
@@ -134,14 +134,14 @@ test_expect_success 'no byte-offset reads (pd_u16, pd_u32, pd_u64) outside src/p
 # display.c) and says everything else through the log hook: it never names
 # stdout or stderr, never calls the functions that write to them, and
 # never exits (but the forked workload, before its exec: _exit).
-test_expect_success 'src/ never prints to stdout or stderr' '
+test_expect_success PLAIN 'src/ never prints to stdout or stderr' '
 	cp "$TRASH_DIRECTORY/src.code" code &&
 	test -s code &&
 	grep -E "\<(stdout|stderr)\>|\<(printf|vprintf|puts|putchar|perror)[[:space:]]*\(" code >bad || : &&
 	test_must_be_empty bad
 '
 
-test_expect_success 'src/ never exits; _exit only in the forked workload' '
+test_expect_success PLAIN 'src/ never exits; _exit only in the forked workload' '
 	cp "$TRASH_DIRECTORY/src.code" code &&
 	test -s code &&
 	grep -E "\<(exit|_Exit|abort|quick_exit)[[:space:]]*\(" code >bad || : &&

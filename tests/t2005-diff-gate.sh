@@ -9,8 +9,6 @@
 #   same: base's build again (945, 955, 962)
 . "$(dirname "$0")/lib.sh"
 
-have_python () { command -v python3 >/dev/null 2>&1; }
-have_chromium () { command -v chromium >/dev/null 2>&1; }
 # python3-markdown is Debian's: its python3 may not be the first in PATH
 have_markdown () {
 	for MD_PYTHON in python3 /usr/bin/python3; do

@@ -7,7 +7,6 @@
 # Self view, and the chains perf report prints itself.
 . "$(dirname "$0")/lib.sh"
 
-have_python () { command -v python3 >/dev/null 2>&1; }
 
 test_expect_success SETUP 'mperf records callpaths with -g, two events; and with --call-graph dwarf' '
 	"$MPERF" record -q -e cpu-clock,task-clock -g -o mperf.data "$CALLPATHS" 0.6 &&
@@ -94,7 +93,6 @@ test_expect_success PYTHON 'folded: the counts add up to each event samples, the
 	done
 '
 
-have_chromium () { command -v chromium >/dev/null 2>&1; }
 
 # svg_check FILE.svg EVENT-SAMPLES...: parse the flame graph: in each
 # event's group, every frame as wide as its samples (one scale), children
