@@ -19,6 +19,7 @@ static const char script_usage[] =
 	"usage: mperf script [-i file] [-F fields]... [--header] [-k file | --kallsyms file]\n"
 	"                    [-C cpus] [--time ranges] [--comms list] [--pid list] [--tid list]\n"
 	"                    [-S list] [--ns] [--reltime | --deltatime] [-G] [--max-stack n]\n"
+	"                    [--show-task-events] [--show-mmap-events] [--show-lost-events]\n"
 	"   or: mperf script -h\n"
 	"\n";
 
@@ -54,6 +55,9 @@ static const struct cmd_opt script_opts[] = {
 	{ 'd', 0, "deltatime", CMD_ARG_NONE, NULL, "the time from the previous sample shown", NULL, SCRIPT_DELTATIME },
 	{ 'G', 'G', "hide-call-graph", CMD_ARG_NONE, NULL, "no call chains: each sample on one line" },
 	{ 'M', 0, "max-stack", CMD_ARG_REQUIRED, "N", "print N frames of each chain at most (default: 127)" },
+	{ 'A', 0, "show-task-events", CMD_ARG_NONE, NULL, "the COMM, FORK and EXIT records too" },
+	{ 'B', 0, "show-mmap-events", CMD_ARG_NONE, NULL, "the MMAP and MMAP2 records too" },
+	{ 'D', 0, "show-lost-events", CMD_ARG_NONE, NULL, "the LOST records too" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
 
@@ -114,6 +118,15 @@ static int script_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case 'G':
 		a->o.hide_call_graph = true;
+		break;
+	case 'A':
+		a->o.show_task = true;
+		break;
+	case 'B':
+		a->o.show_mmap = true;
+		break;
+	case 'D':
+		a->o.show_lost = true;
 		break;
 	case 'M': {
 		char *end;

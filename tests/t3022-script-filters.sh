@@ -46,6 +46,15 @@ test_expect_success '--max-stack 1: one frame a sample' '
 	test "$(cat frames)" -le "$(wc -l <flat)"
 '
 
+test_expect_success '--show-task-events and --show-mmap-events: the exec, the maps, the exit, among the samples' '
+	"$MPERF" script -i a.data -G --show-task-events --show-mmap-events >side &&
+	grep -q "PERF_RECORD_COMM exec: callpaths:" side &&
+	grep -q "PERF_RECORD_MMAP2 .*/callpaths$" side &&
+	grep -q "PERF_RECORD_EXIT(" side &&
+	test $(grep -vc PERF_RECORD_ side) = $(wc -l <flat) &&
+	"$MPERF" script -i a.data -G --show-task-events | grep -v PERF_RECORD_ | cmp - flat
+'
+
 # A value refused before the file is read is a usage error (129); one the
 # file's samples decide, as script's fields, mperf's failure (125).
 for bad in "129 --pid a" "129 --max-stack 0" "129 --reltime --deltatime" "125 --time 2,1" "125 -C x"; do
@@ -76,6 +85,22 @@ test_expect_success PERF 'every filter and form: as perf script prints them' '
 	done &&
 	for args in "--max-stack 2" "--max-stack 5 -G" "--reltime --ns"; do
 		same_script d.data $args || { echo "differs: $args"; return 1; }
+	done
+'
+
+test_expect_success PERF '--show-task-events, --show-mmap-events, --show-lost-events: as perf script prints them' '
+	for args in "--show-task-events" "--show-mmap-events" "--show-lost-events" \
+		    "--show-task-events --show-mmap-events -C 1" "--show-task-events --reltime -G"; do
+		same_script p.data $args || { echo "differs: $args"; return 1; }
+	done &&
+	same_script d.data --show-task-events --show-mmap-events --show-lost-events
+'
+
+test_expect_success PERF,CORPUS '--show-*-events on files of other machines (no sample_id_all, groups, namespaces)' '
+	for f in perf.data.busy.0-3.8 perf.data.callgraph-3.8 perf.data.forkexit-3.8 \
+		 perf.data.ctx_switch_namespaces-4.14 multi-event-single-process.perf.data; do
+		same_script "$CORPUS/$f" --show-task-events --show-mmap-events --show-lost-events ||
+			{ echo "differs: $f"; return 1; }
 	done
 '
 

@@ -268,12 +268,14 @@ bool sfilter_skip(const struct sfilter *f, const struct pd_sample *s)
 		if (!in)
 			return true;
 	}
-	if (f->cpus) {
-		uint32_t c = s->cpu;
+	return sfilter_skip_cpu(f, s);
+}
 
-		return c / 64 >= f->nr_cpu_words || !(f->cpus[c / 64] & (1ull << (c % 64)));
-	}
-	return false;
+bool sfilter_skip_cpu(const struct sfilter *f, const struct pd_sample *s)
+{
+	uint32_t c = s->cpu;
+
+	return f->cpus && (c / 64 >= f->nr_cpu_words || !(f->cpus[c / 64] & (1ull << (c % 64))));
 }
 
 bool sfilter_listed(const char *list, const char *name)

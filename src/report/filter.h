@@ -35,6 +35,8 @@ struct sfilter {
 int sfilter_init(struct sfilter *f, const struct report_sample_filter *o, struct pdata *p, const char *label);
 /* Whether the sample is dropped (a sample without a time is kept, as perf keeps it). */
 bool sfilter_skip(const struct sfilter *f, const struct pd_sample *s);
+/* Whether -C alone drops it (perf's filter_cpu, which script's side-band records pass too). */
+bool sfilter_skip_cpu(const struct sfilter *f, const struct pd_sample *s);
 void sfilter_release(struct sfilter *f);
 /* Whether name is an entry of the comma-separated list (--comms, -S...). */
 bool sfilter_listed(const char *list, const char *name);
