@@ -19,8 +19,8 @@ static const char buildid_list_usage[] =
 
 static const struct cmd_opt buildid_list_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
-	  "input file (default: perf.data; '-' reads a pipe-mode stream from\n"
-	  "stdin); an ELF file: its own build id" },
+	  "input file (default: perf.data, or stdin when it is a pipe; '-'\n"
+	  "reads a pipe-mode stream from stdin); an ELF file: its own build id" },
 	{ 'H', 'H', "with-hits", CMD_ARG_NONE, NULL, "only the DSOs a sample fell in" },
 	{ 'k', 'k', "kernel", CMD_ARG_NONE, NULL, "the running kernel's build id" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
@@ -60,7 +60,7 @@ static const struct cmd_options buildid_list_options = {
 
 int cmd_buildid_list(int argc, char **argv)
 {
-	struct buildid_list_args a = { .input = "perf.data" };
+	struct buildid_list_args a = { .input = cmd_default_input() };
 	const char *input;
 	struct cmd_parse parse;
 	unsigned char id[HOST_BUILD_ID_MAX];

@@ -128,6 +128,13 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  * else said in one line, as perf refuses it before reading, and EXIT_MPERF.
  */
 int cmd_kernel_file(const char *cmd, int opt, const char *path);
+/* A comma-separated list of ids, as perf's --pid and --tid take them. */
+bool cmd_id_list(const char *s);
+/*
+ * The input without -i, as perf's: standard input when it is a pipe (a
+ * pipe-mode stream, perf record -o - | mperf report), else perf.data.
+ */
+const char *cmd_default_input(void);
 /* "hint: see 'mperf <cmd> -h'" on stderr (cmd NULL: 'mperf --help'). */
 void cmd_hint(const char *cmd);
 /* "hint: <msg>" on stderr: where to look, when it is not -h. */

@@ -2,11 +2,13 @@
 /* main(): the command table, the log hook, help, and the final check of stdout. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../src/lib/json.h"
 #include "../src/lib/log.h"
@@ -109,6 +111,27 @@ int cmd_kernel_file(const char *cmd, int opt, const char *path)
 		return 0;
 	cmd_error(cmd, "cannot read %s '%s': %s", opt == 'k' ? "--vmlinux" : "--kallsyms", path, strerror(errno));
 	return EXIT_MPERF;
+}
+
+/* A comma-separated list of ids, as perf's --pid and --tid take. */
+bool cmd_id_list(const char *s)
+{
+	do {
+		char *end;
+
+		errno = 0;
+		if (*s < '0' || *s > '9' || strtol(s, &end, 10) > INT_MAX || errno)
+			return false;
+		s = end;
+	} while (*s == ',' && *++s);
+	return !*s;
+}
+
+const char *cmd_default_input(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 }
 
 void cmd_hint(const char *cmd)

@@ -30,7 +30,8 @@ static const char report_usage[] =
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
-	"                    [-b | --no-branch-stack] [-q] [-k file | --kallsyms file]\n"
+	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
+	"                    [--symbol-filter part] [-f] [-q] [-k file | --kallsyms file]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
 	"   or: mperf report [-i file] --check [--check-tolerance pct]\n"
@@ -53,9 +54,13 @@ enum {
 	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11, R_TUI = 1 << 12,
 };
 
+/* Ids of options whose letter another option's id already is. */
+enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE };
+
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
-	  "input file (default: perf.data; '-' reads a pipe-mode stream from stdin)" },
+	  "input file (default: perf.data, or stdin when it is a pipe;\n"
+	  "'-' reads a pipe-mode stream from stdin)" },
 	{ 'D', 'D', "dump-raw-trace", CMD_ARG_NONE, NULL,
 	  "dump every record as perf report -D does, then per-event stats", "-D", R_DUMP },
 	{ 'W', 0, "stats", CMD_ARG_NONE, NULL,
@@ -110,6 +115,16 @@ static const struct cmd_opt report_opts[] = {
 	{ 'S', 'S', "symbols", CMD_ARG_REQUIRED, "S", "only these symbols, by name (comma-separated)", NULL, R_HIST },
 	{ 'p', 0, "pid", CMD_ARG_REQUIRED, "PIDS", "only these processes (comma-separated)", NULL, R_HIST },
 	{ 't', 0, "tid", CMD_ARG_REQUIRED, "TIDS", "only these threads (comma-separated)", NULL, R_HIST },
+	{ OPT_CPU, 'C', "cpu", CMD_ARG_REQUIRED, "CPUS",
+	  "only the samples of these CPUs (0,2-3); the file must record them", NULL, R_HIST },
+	{ OPT_TIME, 0, "time", CMD_ARG_REQUIRED, "RANGES",
+	  "only the samples in these times, as perf: start,stop in seconds\n"
+	  "(several separated by spaces), or percent slices of the file's\n"
+	  "time: 10%/2, 0%-10%,30%-40%, 25%", NULL, R_HIST },
+	{ OPT_SYMFILTER, 0, "symbol-filter", CMD_ARG_REQUIRED, "PART",
+	  "only the symbols whose name holds PART", NULL, R_HIST },
+	{ OPT_FORCE, 'f', "force", CMD_ARG_NONE, NULL,
+	  "accepted as perf takes it (mperf reads files of any owner)" },
 	{ 'C', 0, "children", CMD_ARG_NONE, NULL,
 	  "with call chains (the default when the file has them): each\n"
 	  "entry also gets what its callees cost (Children), with its chains", NULL, R_HIST },
@@ -415,20 +430,6 @@ static int export_to(struct pdata *p, const char *label, const struct report_exp
 	return cmd_damaged(ret ? ret : cret);
 }
 
-/* A comma-separated list of ids, as perf's --pid and --tid take. */
-static bool id_list(const char *s)
-{
-	do {
-		char *end;
-
-		errno = 0;
-		if (*s < '0' || *s > '9' || strtol(s, &end, 10) > INT_MAX || errno)
-			return false;
-		s = end;
-	} while (*s == ',' && *++s);
-	return !*s;
-}
-
 /*
  * The first entry of a -S list that perf takes for an address (one that
  * reads whole as a hex number: "b", "0x4005d6"), which it filters by
@@ -577,6 +578,15 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 			return cmd_usage_error("report", "invalid --percentage '%s' (relative or absolute)", arg);
 		ho->relative = !strcmp(arg, "relative");
 		break;
+	case OPT_CPU:
+		ho->filter.cpu_list = arg;
+		break;
+	case OPT_TIME:
+		ho->filter.time = arg;
+		break;
+	case OPT_SYMFILTER:
+		ho->symbol_filter = arg;
+		break;
 	case 'c':
 		ho->comm = arg;
 		break;
@@ -594,7 +604,7 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 	}
 	case 'p':
 	case 't':
-		if (!id_list(arg))
+		if (!cmd_id_list(arg))
 			return cmd_usage_error("report", "invalid %s list '%s' (comma-separated ids)",
 					       id == 'p' ? "--pid" : "--tid", arg);
 		*(id == 'p' ? &ho->pid : &ho->tid) = arg;
@@ -726,7 +736,7 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {
-		.input = "perf.data",
+		.input = cmd_default_input(),
 		.eo = { .format = REPORT_EXPORT_FOLDED },
 		.tolerance = STAT_CHECK_TOLERANCE,
 		.check_status = STAT_EXIT_CHECK,

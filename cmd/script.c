@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "../src/perfdata/perfdata.h"
@@ -16,14 +17,18 @@
  */
 static const char script_usage[] =
 	"usage: mperf script [-i file] [-F fields]... [--header] [-k file | --kallsyms file]\n"
+	"                    [-C cpus] [--time ranges] [--comms list] [--pid list] [--tid list]\n"
+	"                    [-S list] [--ns] [--reltime | --deltatime] [-G] [--max-stack n]\n"
+	"                    [--show-task-events] [--show-mmap-events] [--show-lost-events]\n"
 	"   or: mperf script -h\n"
 	"\n";
 
-enum { SCRIPT_VMLINUX = 1 << 0, SCRIPT_KALLSYMS = 1 << 1 };
+enum { SCRIPT_VMLINUX = 1 << 0, SCRIPT_KALLSYMS = 1 << 1, SCRIPT_RELTIME = 1 << 2, SCRIPT_DELTATIME = 1 << 3 };
 
 static const struct cmd_opt script_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
-	  "input file (default: perf.data; '-' reads a pipe-mode stream from stdin)" },
+	  "input file (default: perf.data, or stdin when it is a pipe;\n"
+	  "'-' reads a pipe-mode stream from stdin)" },
 	{ 'F', 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",
 	  "the fields to print, as perf script takes them: [TYPE:]FIELD,...\n"
 	  "sets them (TYPE: hw, sw, trace, raw, break; all without one),\n"
@@ -36,12 +41,31 @@ static const struct cmd_opt script_opts[] = {
 	  "(else as mperf report finds them: see mperf-report(1))", NULL, SCRIPT_VMLINUX },
 	{ 'L', 0, "kallsyms", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols from this kallsyms file", NULL,
 	  SCRIPT_KALLSYMS },
+	{ 'C', 'C', "cpu", CMD_ARG_REQUIRED, "CPUS", "only the samples of these CPUs (0,2-3)" },
+	{ 'T', 0, "time", CMD_ARG_REQUIRED, "RANGES",
+	  "only the samples in these times, as perf: start,stop in seconds\n"
+	  "(several separated by spaces; with --reltime from the first\n"
+	  "sample), or percent slices: 10%/2, 0%-10%,30%-40%, 25%" },
+	{ 'c', 0, "comms", CMD_ARG_REQUIRED, "C", "only these commands (comma-separated)" },
+	{ 'p', 0, "pid", CMD_ARG_REQUIRED, "PIDS", "only these processes (comma-separated)" },
+	{ 't', 0, "tid", CMD_ARG_REQUIRED, "TIDS", "only these threads (comma-separated)" },
+	{ 'S', 'S', "symbols", CMD_ARG_REQUIRED, "S", "only the samples in these symbols, by name" },
+	{ 'n', 0, "ns", CMD_ARG_NONE, NULL, "the time in nanoseconds" },
+	{ 'r', 0, "reltime", CMD_ARG_NONE, NULL, "the time from the first sample shown", NULL, SCRIPT_RELTIME },
+	{ 'd', 0, "deltatime", CMD_ARG_NONE, NULL, "the time from the previous sample shown", NULL, SCRIPT_DELTATIME },
+	{ 'G', 'G', "hide-call-graph", CMD_ARG_NONE, NULL, "no call chains: each sample on one line" },
+	{ 'M', 0, "max-stack", CMD_ARG_REQUIRED, "N", "print N frames of each chain at most (default: 127)" },
+	{ 'A', 0, "show-task-events", CMD_ARG_NONE, NULL, "the COMM, FORK and EXIT records too" },
+	{ 'B', 0, "show-mmap-events", CMD_ARG_NONE, NULL, "the MMAP and MMAP2 records too" },
+	{ 'D', 0, "show-lost-events", CMD_ARG_NONE, NULL, "the LOST records too" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
 
 static const struct cmd_conflict script_conflicts[] = {
 	{ { SCRIPT_VMLINUX }, { SCRIPT_KALLSYMS }, 0,
 	  "-k/--vmlinux and --kallsyms cannot be used together (one source of kernel symbols)" },
+	{ { SCRIPT_RELTIME }, { SCRIPT_DELTATIME }, 0,
+	  "--reltime and --deltatime cannot be used together, as in perf (one origin for the time)" },
 };
 
 struct script_args {
@@ -64,6 +88,57 @@ static int script_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	case 'H':
 		a->o.header = true;
 		break;
+	case 'C':
+		a->o.filter.cpu_list = arg;
+		break;
+	case 'T':
+		a->o.filter.time = arg;
+		break;
+	case 'c':
+		a->o.comm = arg;
+		break;
+	case 'p':
+	case 't':
+		if (!cmd_id_list(arg))
+			return cmd_usage_error("script", "invalid %s list '%s' (comma-separated ids)",
+					       opt->id == 'p' ? "--pid" : "--tid", arg);
+		*(opt->id == 'p' ? &a->o.pid : &a->o.tid) = arg;
+		break;
+	case 'S':
+		a->o.sym = arg;
+		break;
+	case 'n':
+		a->o.ns = true;
+		break;
+	case 'r':
+		a->o.reltime = a->o.filter.reltime = true;
+		break;
+	case 'd':
+		a->o.deltatime = true;
+		break;
+	case 'G':
+		a->o.hide_call_graph = true;
+		break;
+	case 'A':
+		a->o.show_task = true;
+		break;
+	case 'B':
+		a->o.show_mmap = true;
+		break;
+	case 'D':
+		a->o.show_lost = true;
+		break;
+	case 'M': {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (end == arg || *end || errno || !n || arg[0] == '-')
+			return cmd_usage_error("script", "invalid --max-stack '%s' (a number of frames, 1 or more)", arg);
+		a->o.max_stack = n > 127 ? 127 : (unsigned)n;
+		break;
+	}
 	case 'k':
 	case 'L':
 		if (cmd_kernel_file("script", opt->id, arg))
@@ -87,7 +162,7 @@ static const struct cmd_options script_options = {
 
 int cmd_script(int argc, char **argv)
 {
-	struct script_args a = { .input = "perf.data" };
+	struct script_args a = { .input = cmd_default_input() };
 	struct report_script_opts *o = &a.o;
 	const char *input, *label;
 	static char obuf[1 << 16];

@@ -21,6 +21,7 @@
 #include "../lib/log.h"
 #include "../lib/rbtree.h"
 #include "../lib/strset.h"
+#include "filter.h"
 #include "out.h"
 #include "report.h"
 #include "sortkey.h"
@@ -47,6 +48,7 @@ struct bhists {
 
 struct branch {
 	const struct report_hist_opts *o;
+	struct sfilter filt;		/* -C, --time */
 	struct pdata *p;
 	const char *label;
 	struct symcache *syms;
@@ -278,6 +280,9 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	struct bhists *hs;
 	const char *comm;
 
+	if (sfilter_skip(&B->filt, ss->smp))
+		return 0;	/* perf drops it before it counts anywhere */
+
 	/* perf skips a sample without a branch stack (one of another event). */
 	if (ss->from_read || !ev || !(ev->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) || !ss->machine)
 		return 0;
@@ -435,7 +440,10 @@ static void print_text(struct branch *B, struct out *out)
 		if (!o->quiet) {	/* perf -q: the rows alone */
 			out_str(out, "# Samples: ");
 			out_samples_abbrev(out, hs->nr_samples);
-			out_printf(out, " of event '%s'\n", pdata__evsel(B->p, i)->name);
+			out_printf(out, " of event '%s'", pdata__evsel(B->p, i)->name);
+			if (o->filter.time)	/* perf's, whatever the form */
+				out_printf(out, " (time slices: %s)", o->filter.time);
+			out_char(out, '\n');
 			out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total);
 			out_str(out, o->show_nr ? "# Overhead       Samples" : "# Overhead");
 			for (int c = 0; c < nc; c++)
@@ -557,7 +565,13 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 			symcache__load_kernel_async(B.syms);
 			break;
 		}
-	ret = session__run(p, label, &ops);
+	if (o->symbol_filter)
+		ret = mperf_error(-MPERF_ERR_USAGE, "'%s': --symbol-filter is not supported in the branch view "
+				  "(--no-branch-stack gives the usual one)", label);
+	else
+		ret = sfilter_init(&B.filt, &o->filter, p, label);
+	if (ret >= 0)
+		ret = session__run(p, label, &ops);
 	if (ret >= 0 && out_init(&out, f)) {
 		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {
@@ -583,6 +597,7 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 		free(B.h[i].v);
 	}
 	free(B.h);
+	sfilter_release(&B.filt);
 	strset_free(&B.strs);
 	symcache__delete(B.syms);
 	return ret;

@@ -16,6 +16,7 @@
 #include "../lib/rbtree.h"
 #include "../lib/strset.h"
 #include "callchain.h"
+#include "filter.h"
 #include "out.h"
 #include "report.h"
 #include "sortkey.h"
@@ -97,6 +98,7 @@ struct hist {
 	size_t nr, h_cap;
 	struct symcache *syms;
 	struct strset strs;		/* comms and dso names */
+	struct sfilter filt;		/* -C, --time */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
 	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
 	bool collapses;			/* a key has a collapse function: perf builds its collapse tree */
@@ -140,38 +142,12 @@ static const char *intern(struct hist *H, const char *s)
 	return strset_intern(&H->strs, s);
 }
 
-static bool listed(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p; ) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		p = comma ? comma + 1 : NULL;
-	}
-	return false;
-}
-
-/* list: comma-separated decimal ids (checked by the caller). */
-static bool listed_id(const char *list, int id)
-{
-	for (const char *p = list; p && *p; ) {
-		char *end;
-
-		if (strtol(p, &end, 10) == id)
-			return true;
-		p = *end == ',' ? end + 1 : NULL;
-	}
-	return false;
-}
-
 /* Whether --symbols hides entry k, by its symbol's name (an unresolved address: hidden). */
 static bool sym_hidden(const struct hist *H, const struct hent *k)
 {
-	return H->o->sym && !(k->sym && listed(H->o->sym, k->sym));
+	if (H->o->symbol_filter && !(k->sym && strstr(k->sym, H->o->symbol_filter)))
+		return true;	/* perf's --symbol-filter: a part of the name; no symbol, hidden */
+	return H->o->sym && !(k->sym && sfilter_listed(H->o->sym, k->sym));
 }
 
 /*
@@ -182,13 +158,13 @@ static bool sym_hidden(const struct hist *H, const struct hent *k)
  */
 static bool filtered(const struct hist *H, const struct hent *k, const char *dso_long)
 {
-	if (H->o->comm && !listed(H->o->comm, k->comm))
+	if (H->o->comm && !sfilter_listed(H->o->comm, k->comm))
 		return true;
-	if (H->o->dso && !(k->dso && (listed(H->o->dso, k->dso) || (dso_long && listed(H->o->dso, dso_long)))))
+	if (H->o->dso && !(k->dso && (sfilter_listed(H->o->dso, k->dso) || (dso_long && sfilter_listed(H->o->dso, dso_long)))))
 		return true;
 	if (!k->kernel_pending && sym_hidden(H, k))
 		return true;	/* a kernel sample's symbol is checked once kallsyms is read */
-	return (H->o->pid && !listed_id(H->o->pid, k->pid)) || (H->o->tid && !listed_id(H->o->tid, k->tid));
+	return (H->o->pid && !sfilter_listed_id(H->o->pid, k->pid)) || (H->o->tid && !sfilter_listed_id(H->o->tid, k->tid));
 }
 
 /*
@@ -933,6 +909,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 
 	if (H->copy && symcache__kallsyms_stale(H->syms, false))
 		return -ECANCELED;	/* read again: hist_read_fast */
+	if (sfilter_skip(&H->filt, ss->smp))
+		return 0;	/* perf drops it before it counts anywhere */
 	if (!H->decided && decide_chains(H))
 		return -1;	/* said */
 	if (H->chains && !H->ksyms_ready)
@@ -1628,7 +1606,10 @@ static int print_text(struct hist *H, struct out *out)
 				group_desc(out, H, i, false);
 			else
 				out_str(out, pdata__evsel(H->p, i)->name);
-			out_printf(out, "'\n# Event count (approx.): %" PRIu64 "\n", nr_events);
+			out_char(out, '\'');
+			if (o->filter.time)	/* perf's, whatever the form */
+				out_printf(out, " (time slices: %s)", o->filter.time);
+			out_printf(out, "\n# Event count (approx.): %" PRIu64 "\n", nr_events);
 			doc_mark(H, out, DOC_HEAD_END);
 			out_str(out, "#\n");
 			doc_mark(H, out, DOC_COLS);
@@ -1868,6 +1849,8 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	if (!H->kdso)
 		return mperf_error(-ENOMEM, "out of memory");
 	stackwalk__init(&H->walk, H->syms, &H->strs);
+	if ((ret = sfilter_init(&H->filt, &o->filter, p, label)))
+		return ret;
 	if (o->max_stack && o->max_stack < H->walk.max_stack)
 		H->walk.max_stack = o->max_stack;
 	set_keys(H);
@@ -1935,6 +1918,7 @@ static void hist_free(struct hist *H)
 		free(H->h[i].v);
 	}
 	stackwalk__release(&H->walk);
+	sfilter_release(&H->filt);
 	free(H->seen);
 	for (size_t i = 0; H->cmemo && i < CMEMO; i++) {
 		free(H->cmemo[i].fr);

@@ -103,6 +103,18 @@ enum report_cc_value { REPORT_CC_PERCENT, REPORT_CC_PERIOD, REPORT_CC_COUNT };
 #define REPORT_JSON_VERSION 2
 #define REPORT_DIFF_JSON_VERSION 2
 
+/*
+ * The samples report and script keep, as perf drops them before they
+ * count anywhere: -C/--cpu's CPUs ("0,2-3") and --time's ranges, in
+ * perf's forms ("start,stop" in seconds, several separated by spaces;
+ * "10%/2", "0%-10%,30%-40%", "25%" of the file's sample times).
+ */
+struct report_sample_filter {
+	const char *cpu_list;			/* -C, or NULL */
+	const char *time;			/* --time, or NULL */
+	bool reltime;				/* script --reltime: --time's values from the first sample */
+};
+
 struct report_hist_opts {
 	enum report_key keys[REPORT_MAX_KEYS];	/* sort order (default comm,dso,sym) */
 	int nr_keys;
@@ -111,6 +123,8 @@ struct report_hist_opts {
 	const char *dso;			/* comma-separated DSO names to keep, or NULL */
 	const char *sym;			/* comma-separated symbol names to keep, or NULL */
 	const char *pid, *tid;			/* comma-separated process / thread ids to keep, or NULL */
+	const char *symbol_filter;		/* --symbol-filter: only symbols whose name holds it */
+	struct report_sample_filter filter;	/* -C, --time */
 	bool relative;				/* --percentage relative: shares of what the filters show */
 	bool json;				/* one JSON document instead of text */
 	bool after_header;			/* --header came first: no prologue line */
@@ -427,6 +441,14 @@ struct report_script_opts {
 		bool user_set;		/* -F decided this type's fields */
 	} type[SCRIPT_NR_TYPES];
 	bool header;			/* --header: the file's header first */
+	struct report_sample_filter filter;	/* -C, --time (with --reltime) */
+	const char *comm, *pid, *tid;	/* --comms, --pid, --tid: comma-separated, or NULL */
+	const char *sym;		/* -S/--symbols: comma-separated names (or 0x addresses) */
+	bool ns;			/* --ns: the time in nanoseconds */
+	bool reltime, deltatime;	/* --reltime, --deltatime: from the first sample, the previous one */
+	bool hide_call_graph;		/* -G/--hide-call-graph */
+	unsigned max_stack;		/* --max-stack: frames of a chain printed, 0: perf's 127 */
+	bool show_task, show_mmap, show_lost;	/* --show-task-events, --show-mmap-events, --show-lost-events */
 	const char *vmlinux;		/* -k: the kernel's symbols from this image only */
 	const char *kallsyms;		/* --kallsyms: from this kallsyms file */
 };

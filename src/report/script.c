@@ -15,6 +15,8 @@
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/strset.h"
+#include "dump.h"
+#include "filter.h"
 #include "out.h"
 #include "report.h"
 #include "../resolve/session.h"
@@ -182,6 +184,9 @@ struct script {
 	struct strset strs;
 	struct stackwalk walk;
 	bool have_walk;
+	struct sfilter filt;		/* -C, --time */
+	unsigned max_stack;		/* frames of a chain printed */
+	uint64_t initial_time, previous_time;	/* --reltime's first sample, --deltatime's last */
 };
 
 static int output_type(const struct perf_event_attr *a)
@@ -224,7 +229,7 @@ static int need_bit(struct script *S, int t, const struct pd_evsel *ev, uint64_t
 static int check_fields(struct script *S)
 {
 	S->checked = true;
-	for (size_t i = 0; i < pdata__nr_evsel(S->p); i++)
+	for (size_t i = 0; i < pdata__nr_evsel(S->p) && !S->o.hide_call_graph; i++)	/* -G: perf's no_callchain */
 		if (pdata__evsel(S->p, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 			S->use_callchain = true;
 	if (pdata__has_feat(S->p, PD_FEAT_STAT))
@@ -632,7 +637,7 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 	struct out *o = &S->out;
 	int cpumode = PERF_RECORD_MISC_USER, n = 0;
 
-	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < smp->callchain_nr && n < (int)S->max_stack; i++) {
 		uint64_t ip = pd_sample_callchain(smp, i);
 
 		if (ip < PERF_CONTEXT_MAX)
@@ -641,7 +646,7 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 			return 0;
 	}
 	n = 0;
-	for (uint64_t i = 0; i < smp->callchain_nr && n < MAX_STACK; i++) {
+	for (uint64_t i = 0; i < smp->callchain_nr && n < (int)S->max_stack; i++) {
 		uint64_t ip = pd_sample_callchain(smp, i), addr = ip;
 		const struct sym *sym = NULL;
 		struct resolved r;
@@ -680,6 +685,8 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 
 	if (!S->have_walk) {
 		stackwalk__init(&S->walk, S->syms, &S->strs);
+		if (S->max_stack < S->walk.max_stack)
+			S->walk.max_stack = S->max_stack;
 		S->have_walk = true;
 	}
 	if ((n = stackwalk__chain(&S->walk, ss)) < 0)
@@ -719,6 +726,95 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 	return 0;
 }
 
+/* perf's time column: --reltime from the first sample printed, --deltatime from the last; --ns. */
+static void print_time(struct script *S, uint64_t time)
+{
+	uint64_t t = time;
+	char buf[48];
+
+	if (S->o.reltime) {
+		if (!S->initial_time)
+			S->initial_time = time;
+		t = time - S->initial_time;
+	} else if (S->o.deltatime) {
+		t = S->previous_time ? time - S->previous_time : 0;
+		S->previous_time = time;
+	}
+	if (S->o.ns) {
+		snprintf(buf, sizeof(buf), "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
+		out_str(&S->out, buf);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+	out_str_w(&S->out, buf, 12);
+	out_str(&S->out, ": ");
+}
+
+/*
+ * perf's perf_sample__fprintf_start: the command (unpadded when a chain
+ * follows), the pid and tid, the CPU and the time of a sample, or of a
+ * side-band record (smp: its sample_id fields).
+ */
+static void print_start(struct script *S, unsigned f, const char *comm, const struct pd_sample *smp, bool chain)
+{
+	struct out *o = &S->out;
+
+	if (f & SCRIPT_F_COMM) {
+		if (chain)
+			out_str(o, comm);
+		else
+			out_str_w(o, comm, 16);
+		out_char(o, ' ');
+	}
+	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID)) {
+		out_dec_w(o, (int32_t)smp->pid, 5, false);
+		out_char(o, '/');
+		out_dec_w(o, (int32_t)smp->tid, 5, true);
+		out_char(o, ' ');
+	} else if (f & (SCRIPT_F_PID | SCRIPT_F_TID)) {
+		out_dec_w(o, (int32_t)(f & SCRIPT_F_PID ? smp->pid : smp->tid), 5, false);
+		out_char(o, ' ');
+	}
+	if (f & SCRIPT_F_CPU) {
+		int32_t cpu = (int32_t)smp->cpu;
+
+		out_char(o, '[');
+		if (cpu >= 0)
+			for (int d = digits((uint64_t)cpu, 10); d < 3; d++)
+				out_char(o, '0');
+		else
+			out_char(o, '-');
+		out_i64(o, cpu < 0 ? -(int64_t)cpu : cpu);
+		out_str(o, "] ");
+	}
+	if (f & SCRIPT_F_TIME)
+		print_time(S, smp->time);
+}
+
+/*
+ * perf's al.filtered: --comms, --pid, --tid, and -S by the name of the
+ * sample's symbol; an unresolved sample is hidden by -S.
+ */
+static bool hidden(struct script *S, const struct session_sample *ss)
+{
+	const struct report_script_opts *o = &S->o;
+	const struct sym *sym = NULL;
+	struct resolved r = ss->where;
+	uint64_t addr = ss->smp->ip;
+
+	if ((o->comm && !sfilter_listed(o->comm, ss->where.comm)) ||
+	    (o->pid && !sfilter_listed_id(o->pid, ss->where.pid)) || (o->tid && !sfilter_listed_id(o->tid, ss->where.tid)))
+		return true;
+	if (!o->sym)
+		return false;
+	kernel_map(S, ss->cpumode, ss->smp->ip, &r);
+	if (r.found)
+		sym = find_sym(S, &r, ss->cpumode, ss->smp->ip, &addr);
+	if (!sym)
+		return true;
+	return !sfilter_listed(o->sym, sym->name);
+}
+
 static int max_name_len(const struct script *S)
 {
 	int w = 0;
@@ -749,50 +845,19 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		return err;
 	if (!S->checked && (err = check_fields(S)))
 		return err;
+	if (sfilter_skip(&S->filt, smp))
+		return 0;	/* perf drops it before it resolves it */
 	/* perf resolves every sample, whatever the fields show of it */
 	stackwalk_kernel_hit(S->syms, ss->cpumode, &ss->where);
+	if ((S->o.comm || S->o.pid || S->o.tid || S->o.sym) && hidden(S, ss))
+		return 0;
 	f = S->o.type[output_type(&ev->attr)].fields;
 	if (!f)
 		return 0;
 	if (!S->name_width)
 		S->name_width = max_name_len(S);
 	chain = (f & SCRIPT_F_IP) && S->use_callchain && (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-	if (f & SCRIPT_F_COMM) {
-		if (chain)
-			out_str(o, ss->where.comm);
-		else
-			out_str_w(o, ss->where.comm, 16);
-		out_char(o, ' ');
-	}
-	if ((f & SCRIPT_F_PID) && (f & SCRIPT_F_TID)) {
-		out_dec_w(o, (int32_t)smp->pid, 5, false);
-		out_char(o, '/');
-		out_dec_w(o, (int32_t)smp->tid, 5, true);
-		out_char(o, ' ');
-	} else if (f & (SCRIPT_F_PID | SCRIPT_F_TID)) {
-		out_dec_w(o, (int32_t)(f & SCRIPT_F_PID ? smp->pid : smp->tid), 5, false);
-		out_char(o, ' ');
-	}
-	if (f & SCRIPT_F_CPU) {
-		int32_t cpu = (int32_t)smp->cpu;
-
-		out_char(o, '[');
-		if (cpu >= 0)
-			for (int d = digits((uint64_t)cpu, 10); d < 3; d++)
-				out_char(o, '0');
-		else
-			out_char(o, '-');
-		out_i64(o, cpu < 0 ? -(int64_t)cpu : cpu);
-		out_str(o, "] ");
-	}
-	if (f & SCRIPT_F_TIME) {
-		char t[48];
-		uint64_t sec = smp->time / 1000000000, usec = smp->time % 1000000000 / 1000;
-
-		snprintf(t, sizeof(t), "%" PRIu64 ".%06" PRIu64, sec, usec);
-		out_str_w(o, t, 12);
-		out_str(o, ": ");
-	}
+	print_start(S, f, ss->where.comm, smp, chain);
 	if (f & SCRIPT_F_PERIOD) {
 		uint64_t period = ss->from_read || (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ?
 				  ss->period : ev->attr.sample_period;
@@ -830,19 +895,112 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	return o->err ? -o->err : 0;
 }
 
+/* Whether --show-*-events asks for a record of this type. */
+static bool side_wanted(const struct script *S, uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return S->o.show_task;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return S->o.show_mmap;
+	case PERF_RECORD_LOST:
+		return S->o.show_lost;
+	}
+	return false;
+}
+
+/*
+ * A side-band record as perf script's --show-*-events print it: the
+ * sample's start (the thread the record names, after the machine applied
+ * it; an EXIT's before), then perf_event__fprintf's line, which for these
+ * types is -D's but for LOST.  Without sample_id_all, perf takes the
+ * pid and tid from the record, CPU and time 0.
+ */
+static int print_side(struct script *S, const struct session_record *r)
+{
+	const struct perf_event_header *h = r->h;
+	const struct pd_evsel *ev = r->ev ? r->ev : pdata__nr_evsel(S->p) ? pdata__evsel(S->p, 0) : NULL;
+	struct pd_sample smp = *r->smp;
+	const char *comm = NULL;
+	char buf[32], sb[4096];
+	int tid = (int)smp.tid, pid = (int)smp.pid;
+	struct pd_mmap mm;
+	unsigned f;
+
+	if (!ev)
+		return 0;
+	if (h->type == PERF_RECORD_COMM) {
+		struct pd_comm_event e;
+
+		PD_VIEW(h, &e);
+		pid = (int)e.pid, tid = (int)e.tid;
+	} else if (h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT) {
+		struct pd_fork_event e;
+
+		PD_VIEW(h, &e);
+		pid = (int)e.pid, tid = (int)e.tid;
+	} else if (pd_mmap_view(h, &mm, sb, sizeof(sb))) {
+		pid = (int)mm.pid, tid = (int)mm.tid;
+	}
+	if (!ev->attr.sample_id_all) {
+		smp.cpu = 0, smp.time = 0;
+		smp.pid = (uint32_t)pid, smp.tid = (uint32_t)tid;
+	}
+	if (sfilter_skip_cpu(&S->filt, &smp))
+		return 0;	/* perf's filter_cpu, not --time */
+	if (!S->tracing_loaded || !S->checked) {
+		int err = !S->tracing_loaded ? load_tracing(S) : 0;
+
+		if (err || (!S->checked && (err = check_fields(S))))
+			return err;
+	}
+	f = S->o.type[output_type(&ev->attr)].fields;
+	if (r->machine)
+		comm = machine__thread_comm(r->machine, tid);
+	if (!comm) {
+		snprintf(buf, sizeof(buf), ":%d", tid);	/* perf's name of a thread it makes */
+		comm = buf;
+	}
+	print_start(S, f, comm, &smp, (f & SCRIPT_F_IP) && S->use_callchain &&
+					  (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
+	out_str(&S->out, "PERF_RECORD_");
+	out_str(&S->out, pd_record_name(h->type));
+	if (h->type == PERF_RECORD_LOST) {
+		struct pd_lost_event e;
+
+		PD_VIEW(h, &e);
+		out_printf(&S->out, " lost %" PRIu64 "\n", e.lost);
+	} else {
+		dump__details(&S->out, h, &smp, ev, true);
+	}
+	return S->out.err ? -S->out.err : 0;
+}
+
 /* The kernel's MMAP names the symbol its address is given for: kallsyms are moved to it. */
 static int on_record(void *arg, const struct session_record *r)
 {
 	struct script *S = arg;
 
 	symcache__kernel_mmap(S->syms, r->h);
-	return 0;
+	/* perf prints an EXIT before its thread goes */
+	return r->h->type == PERF_RECORD_EXIT && side_wanted(S, r->h->type) ? print_side(S, r) : 0;
+}
+
+static int on_applied(void *arg, const struct session_record *r)
+{
+	struct script *S = arg;
+
+	return r->h->type != PERF_RECORD_EXIT && side_wanted(S, r->h->type) ? print_side(S, r) : 0;
 }
 
 int report__script(struct pdata *p, const char *label, const struct report_script_opts *o, FILE *f)
 {
-	struct script S = { .p = p, .label = label, .o = *o };
-	struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &S, .machine = true };
+	struct script S = { .p = p, .label = label, .o = *o, .max_stack = o->max_stack ? o->max_stack : MAX_STACK };
+	struct session_ops ops = { .record = on_record, .sample = on_sample, .applied = on_applied, .arg = &S,
+				   .machine = true };
 	int ret = 0;
 
 	if (!(S.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)))
@@ -855,7 +1013,8 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 	if (!pdata__is_pipe(p))
 		symcache__load_kernel_async(S.syms);
 	/* A file's events are known now; a stream's come with it (checked at its first sample). */
-	if (!pdata__is_pipe(p) && !(ret = load_tracing(&S)))
+	ret = sfilter_init(&S.filt, &o->filter, p, label);
+	if (!ret && !pdata__is_pipe(p) && !(ret = load_tracing(&S)))
 		ret = check_fields(&S);
 	if (!ret)
 		ret = session__run(p, label, &ops);
@@ -868,6 +1027,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 	if (S.have_walk)
 		stackwalk__release(&S.walk);
 	strset_free(&S.strs);
+	sfilter_release(&S.filt);
 	symcache__delete(S.syms);
 	return ret;
 }

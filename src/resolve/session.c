@@ -162,7 +162,7 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 {
 	const struct pd_evsel *ev = evsel >= 0 ? pdata__evsel(s->p, (size_t)evsel) : NULL;
 	struct pd_sample smp;
-	struct session_record r = { .off = off, .h = h, .evsel = evsel, .ev = ev, .smp = &smp };
+	struct session_record r = { .off = off, .h = h, .evsel = evsel, .ev = ev, .smp = &smp, .machine = s->m };
 	int cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK, err;
 
 	if (ev) {
@@ -184,6 +184,8 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 	}
 	if (s->m && (err = apply(s, h)))
 		return err == -ENOMEM ? oom() : 0;
+	if (s->ops->applied && (err = s->ops->applied(s->ops->arg, &r)))
+		return stop(s, err);
 	return 0;
 }
 

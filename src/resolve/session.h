@@ -22,6 +22,7 @@ struct session_record {
 	int evsel;				/* its event; -1 for user records */
 	const struct pd_evsel *ev;		/* that event, or NULL */
 	const struct pd_sample *smp;		/* its sample, or sample_id fields (zeros for user records) */
+	struct machine *machine;		/* the threads and maps (NULL without ops->machine) */
 };
 
 /* A sample's weight for one event: a SAMPLE, or one changed value of a READ sample. */
@@ -49,6 +50,8 @@ struct session_ops {
 	 * (perf's per-id period starts at 0).
 	 */
 	int (*sample)(void *arg, const struct session_sample *ss);
+	/* A record that is not a sample, after the machine applied it. */
+	int (*applied)(void *arg, const struct session_record *r);
 	/* The machine dropped a parent thread it found with another pid (perf says so in -D). */
 	void (*thread_removed)(void *arg, int pid, int tid);
 	/*
