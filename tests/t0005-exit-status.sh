@@ -73,10 +73,11 @@ test_expect_success 'report --check: an unfinished recording fails the check; re
 '
 
 test_expect_success 'a recorder killed with SIGKILL: report --check fails' '
-	"$MPERF" record -q -e cpu-clock -o sigkill.data "$CPUSPIN" 30 &
+	"$MPERF" record -q -e cpu-clock -o sigkill.data sh -c "echo \$\$ >wl.pid; exec \"\$0\" 30" "$CPUSPIN" &
 	pid=$! &&
 	for i in $(seq 100); do test -s sigkill.data && break; sleep 0.1; done &&
 	sleep 0.5 && kill -KILL $pid && { wait $pid || true; } &&
+	kill -KILL "$(cat wl.pid)" &&	# the workload outlives its recorder
 	rc=0 && "$MPERF" report --check -i sigkill.data 2>err || rc=$? &&
 	cat err &&
 	test $rc = 3 || test $rc = 1

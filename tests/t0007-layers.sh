@@ -14,13 +14,17 @@ CMD=$MPERF_ROOT/cmd
 
 # The code of files, without comments and string or character literals,
 # as "FILE: text" lines (cc -fpreprocessed drops the comments and expands
-# nothing; sed empties the literals).
+# nothing; sed empties the literals).  One cc for all the files: each is
+# given after a line marker naming it, which cc passes on.
 code_lines () {
 	for f in "$@"; do
-		"${CC:-cc}" -fpreprocessed -dD -E -P -x c - <"$f" 2>/dev/null |
-		sed 's/"\([^"\\]\|\\.\)*"/""/g; s/'"'"'\([^'"'"'\\]\|\\.\)*'"'"'/0/g' |
-		awk -v f="${f#$MPERF_ROOT/}" '{ print f ": " $0 }'
-	done
+		printf '# 1 "%s"\n' "${f#$MPERF_ROOT/}"
+		cat "$f"
+		echo
+	done |
+	"${CC:-cc}" -fpreprocessed -dD -E -x c - 2>/dev/null |
+	awk '/^# [0-9]+ "/ { f = $3; gsub(/"/, "", f); next } NF { print f ": " $0 }' |
+	sed 's/"\([^"\\]\|\\.\)*"/""/g; s/'"'"'\([^'"'"'\\]\|\\.\)*'"'"'/0/g'
 }
 
 # The "layers" block of the page: "MODULE -> MODULES..." lines, the
