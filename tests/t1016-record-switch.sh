@@ -70,7 +70,7 @@ test_expect_success SETUP '--switch-output=64K: several files, each whole, named
 	grep -q "^\[ mperf record: Captured and wrote [0-9.]* MB s\.data\.<timestamp> ([0-9]* samples) \]$" s.err
 '
 
-test_expect_success 'the files samples sum to the run s, each file read alone' '
+test_expect_success SETUP 'the files samples sum to the run s, each file read alone' '
 	sum=0 &&
 	for f in $(cat files)
 	do
