@@ -4,7 +4,8 @@
  * events opens on a menu of them (samples and lost samples each); Enter
  * opens an event's histogram, whose rows are the lines --stdio prints
  * (report__hist_doc), each entry's call chain under it when expanded.
- * Zooms (d, t) and the symbol filter (/) hide rows; nothing is read again.
+ * Zooms (d, t) and the symbol filter (/) hide rows; nothing is read again
+ * but for `a`, the entry's symbol as annotate --stdio prints it.
  */
 #include <curses.h>
 #include <errno.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 #include "../../src/lib/alloc.h"
 #include "../../src/lib/log.h"
+#include "../../src/annotate/annotate.h"
+#include "../../src/perfdata/perfdata.h"
 #include "../../src/report/report.h"
 #include "ui.h"
 
@@ -265,6 +268,7 @@ static const char hist_help[] =
 	"  /  or f                        show only the symbols containing a text (empty: all)\n"
 	"  d                              zoom into the entry's DSO (again: out)\n"
 	"  t                              zoom into the entry's thread (again: out)\n"
+	"  a                              annotate the entry's symbol\n"
 	"  i                              the file's header\n"
 	"  P                              print the view to perf.hist.N\n"
 	"  h or ?                         this help\n"
@@ -292,6 +296,47 @@ static enum ui_ret header_view(const struct ui_report *r)
 	report__header(r->p, r->label, r->mtime, false, f);
 	if (fclose(f) == 0)
 		ret = text_view("Header of the file (as --header-only prints it)", text, len);
+	free(text);
+	return ret;
+}
+
+/*
+ * `a`: the entry's symbol in this event, as annotate --stdio -s SYM prints
+ * it (the file read again); what annotate said instead on the help line.
+ */
+static enum ui_ret annotate_view(struct ui_hist *h)
+{
+	const struct report_entry *e = h->l.n ? &h->r->doc->row[h->l.v[h->l.cur].row].e : NULL;
+	const char *sym = e && !e->inlined && !e->object ? e->sym : NULL;
+	/* its DSO's symbol alone (perf's TUI annotates the entry's map) */
+	struct annotate_opts o = { .symbols = &sym, .nr_symbols = 1, .one_event = true, .event = h->sec->ev,
+				   .dsos = e && e->dso && !strchr(e->dso, ',') ? e->dso : NULL,
+				   .vmlinux = h->r->vmlinux, .kallsyms = h->r->kallsyms };
+	size_t said = mperf_log_held(), len = 0;
+	char *text = NULL, title[512];
+	enum ui_ret ret = UI_BACK;
+	FILE *f;
+	int err;
+
+	if (!sym) {
+		snprintf(h->msg, sizeof(h->msg), "annotate: this entry has no symbol to annotate");
+		return UI_BACK;
+	}
+	if ((err = pdata__rewind(h->r->p))) {
+		snprintf(h->msg, sizeof(h->msg), "annotate: %s", err == -ESPIPE ?
+			 "a stream cannot be read again (annotate needs a file)" : strerror(-err));
+		return UI_BACK;
+	}
+	draw_text(LINES - 1, "Annotating...", 13, A_NORMAL);
+	refresh();
+	if (!(f = open_memstream(&text, &len)))
+		return UI_BACK;
+	err = annotate__run(h->r->p, h->r->label, &o, f);
+	if (fclose(f) == 0 && !err && len) {
+		snprintf(title, sizeof(title), "Annotate %s (%s)", sym, h->sec->name);
+		ret = text_view(title, text, len);
+	} else if (!mperf_log_held_msg(said, h->msg, sizeof(h->msg)))
+		snprintf(h->msg, sizeof(h->msg), "annotate: nothing to show for %s", sym);
 	free(text);
 	return ret;
 }
@@ -518,7 +563,7 @@ static enum ui_ret hist_browse(const struct ui_report *r, const struct report_hi
 		else if (k == 'P')
 			hist_print(&h);
 		else if (k == 'a')
-			snprintf(h.msg, sizeof(h.msg), "annotate: not in this browser yet");
+			ret = annotate_view(&h);
 		if (ret == UI_QUIT)
 			break;
 	}
