@@ -135,7 +135,7 @@ test_expect_success TMUX 'P writes the view to perf.hist.0; i shows the header; 
 	wait_for "^[$]\$"
 '
 
-test_expect_success TMUX 'a on the hottest entry: its symbol as annotate --stdio -s prints it; q back' '
+test_expect_success TMUX 'a on the hottest entry: its symbol as annotate --stdio -s prints it, on its hottest line; q back' '
 	"$MPERF" report --stdio -i one.data >stdio &&
 	sym=$(rows 1 stdio | sed "s/.*\] //") &&
 	test -n "$sym" &&
@@ -148,6 +148,10 @@ test_expect_success TMUX 'a on the hottest entry: its symbol as annotate --stdio
 	wait_for "^Annotate $sym \(cpu-clock" &&
 	sed -n "2,31p" screen >actual &&
 	diff expect actual &&
+	hot=$(awk "/^ *[0-9.]+ :/ && \$1 + 0 > m { m = \$1 + 0; h = \$1 } END { print h }" ann) &&
+	test -n "$hot" &&
+	tm capture-pane -e -p -t t | grep "$(printf "\033")\[7m" >cursor &&
+	grep -q "^[^ ]* *$hot :" cursor &&
 	tm send-keys -t t q &&
 	wait_for "^  Overhead  Command" &&
 	rows 3 stdio >expect &&
