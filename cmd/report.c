@@ -484,7 +484,8 @@ static int hist_view(struct pdata *p, const char *label, const struct report_his
 static int browse_view(struct pdata *p, const char *label, const struct report_args *a)
 {
 	struct report_hist_doc d;
-	struct ui_report r = { .p = p, .label = label, .doc = &d, .color = !a->no_color };
+	struct ui_report r = { .p = p, .label = label, .doc = &d, .color = !a->no_color,
+			       .vmlinux = a->ho.vmlinux, .kallsyms = a->ho.kallsyms };
 	const char *no_color = getenv("NO_COLOR");
 	struct stat st;
 	int damage, ret = report__branch_wanted(p, label, &a->ho, &damage);

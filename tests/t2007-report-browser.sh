@@ -2,7 +2,8 @@
 # report's browser, driven in a real terminal: tmux at 120x40 (send-keys,
 # capture-pane).  The event menu of a three-event file, the histogram's
 # rows against --stdio's, a call chain expanded against --stdio's, the
-# zooms, the filter, P, and the terminal as it was after q.
+# zooms, the filter, P, a's annotation against annotate --stdio's, and the
+# terminal as it was after q.
 . "$(dirname "$0")/lib.sh"
 
 have_tmux () { command -v tmux >/dev/null 2>&1; }
@@ -52,6 +53,7 @@ rows () {
 test_expect_success 'a file of three events, and one with call chains' '
 	"$MPERF" record -q -e cpu-clock/period=250000/,task-clock/period=500000/,cpu-clock/period=1000000/ \
 		-o three.data "$NOPLOOP" 0.5 &&
+	"$MPERF" record -q -o one.data "$NOPLOOP" 0.5 &&
 	"$MPERF" record -q -g -o g.data "$CALLPATHS" 0.5
 '
 
@@ -130,6 +132,45 @@ test_expect_success TMUX 'P writes the view to perf.hist.0; i shows the header; 
 	tm send-keys -t t q &&
 	wait_for "^  Children" &&
 	tm send-keys -t t q &&
+	wait_for "^[$]\$"
+'
+
+test_expect_success TMUX 'a on the hottest entry: its symbol as annotate --stdio -s prints it, on its hottest line; q back' '
+	"$MPERF" report --stdio -i one.data >stdio &&
+	sym=$(rows 1 stdio | sed "s/.*\] //") &&
+	test -n "$sym" &&
+	"$MPERF" annotate --stdio -i one.data -s "$sym" >ann &&
+	expand ann | cut -c1-120 | sed "s/ *$//" | head -n 30 >expect &&
+	test $(wc -l <expect) = 30 &&
+	start "\"$MPERF\" report -i one.data" &&
+	wait_for "^  Overhead  Command" &&
+	tm send-keys -t t a &&
+	wait_for "^Annotate $sym \(cpu-clock" &&
+	sed -n "2,31p" screen >actual &&
+	diff expect actual &&
+	hot=$(awk "/^ *[0-9.]+ :/ && \$1 + 0 > m { m = \$1 + 0; h = \$1 } END { print h }" ann) &&
+	test -n "$hot" &&
+	tm capture-pane -e -p -t t | grep "$(printf "\033")\[7m" >cursor &&
+	grep -q "^[^ ]* *$hot :" cursor &&
+	tm send-keys -t t q &&
+	wait_for "^  Overhead  Command" &&
+	rows 3 stdio >expect &&
+	sed -n "3,5p" screen >actual &&
+	diff expect actual &&
+	tm send-keys -t t q &&
+	wait_for "^[$]\$"
+'
+
+test_expect_success TMUX 'a in the second event: that event'"'"'s listing alone' '
+	start "\"$MPERF\" report -i three.data" &&
+	wait_for "^Available samples" &&
+	tm send-keys -t t Down Enter &&
+	wait_for "^Samples: .* of event .task-clock/period=500000/." &&
+	tm send-keys -t t Home a &&
+	wait_for "^Annotate .* \(task-clock/period=500000/\)" &&
+	grep -q "Disassembly of .* for task-clock/period=500000/" screen &&
+	! grep -q "for cpu-clock" screen &&
+	tm send-keys -t t q q q &&
 	wait_for "^[$]\$"
 '
 

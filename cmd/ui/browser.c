@@ -4,7 +4,8 @@
  * events opens on a menu of them (samples and lost samples each); Enter
  * opens an event's histogram, whose rows are the lines --stdio prints
  * (report__hist_doc), each entry's call chain under it when expanded.
- * Zooms (d, t) and the symbol filter (/) hide rows; nothing is read again.
+ * Zooms (d, t) and the symbol filter (/) hide rows; nothing is read again
+ * but for `a`, the entry's symbol as annotate --stdio prints it.
  */
 #include <curses.h>
 #include <errno.h>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 #include "../../src/lib/alloc.h"
 #include "../../src/lib/log.h"
+#include "../../src/annotate/annotate.h"
+#include "../../src/perfdata/perfdata.h"
 #include "../../src/report/report.h"
 #include "ui.h"
 
@@ -221,25 +224,70 @@ static bool prompt_line(const char *prompt, char *buf, size_t len)
 	}
 }
 
-/* A text to read (the header, the help): the list keys, q or Esc back. */
-static enum ui_ret text_view(const char *title, const char *text, size_t len)
+/*
+ * An annotation's line "  91.89 :   11e1: ...": its share, and where the
+ * number is in it ([*b, *e)); -1 for a line without one.
+ */
+static double ann_share(const char *s, size_t n, size_t *b, size_t *e)
+{
+	size_t i = 0, j;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	for (j = i; j < n && ((s[j] >= '0' && s[j] <= '9') || s[j] == '.'); j++)
+		;
+	if (j == i || j + 1 >= n || s[j] != ' ' || s[j + 1] != ':')
+		return -1;
+	*b = i;
+	*e = j;
+	return strtod(s + i, NULL);
+}
+
+/* A line of a text view at y; an annotation's share coloured as perf's (red from 5%, green from 0.5%). */
+static void draw_view_line(int y, const char *s, size_t n, bool cur, bool ann)
+{
+	size_t b, e;
+	double v;
+
+	draw_text(y, s, n, cur ? A_REVERSE : A_NORMAL);
+	if (!ann || !colors || cur || (v = ann_share(s, n, &b, &e)) < 0.5 || (int)e > COLS)
+		return;
+	attron(COLOR_PAIR(v >= 5.0 ? PAIR_HOT : PAIR_WARM));
+	mvaddnstr(y, (int)b, s + b, (int)(e - b));
+	attrset(A_NORMAL);
+}
+
+/*
+ * A text to read (the header, the help, an annotation): the list keys, q
+ * or Esc back.  An annotation opens on its hottest line, as perf's.
+ */
+static enum ui_ret text_view(const char *title, const char *text, size_t len, bool ann)
 {
 	struct ui_list l = { 0 };
 	enum ui_ret ret = UI_BACK;
+	double hot = 0;
 
 	if (list_add_text(&l, 0, text, 0, len, false))
 		return UI_BACK;
+	for (size_t i = 0; ann && i < l.n; i++) {
+		size_t b, e;
+		double v = ann_share(text + l.v[i].off, l.v[i].len, &b, &e);
+
+		if (v > hot) {
+			hot = v;
+			l.cur = i;
+		}
+	}
 	for (;;) {
 		int k;
 
 		list_scroll(&l);
-		l.top = l.cur < l.top ? l.cur : l.top;
 		erase();
 		draw_bars(title, "q/Esc: back   Up/Down/PgUp/PgDn/Home/End: move");
 		for (int y = 0; y < page_rows() + 1 && l.top + (size_t)y < l.n; y++) {
 			const struct ui_line *ln = &l.v[l.top + (size_t)y];
 
-			draw_text(y + 1, text + ln->off, ln->len, l.top + (size_t)y == l.cur ? A_REVERSE : A_NORMAL);
+			draw_view_line(y + 1, text + ln->off, ln->len, l.top + (size_t)y == l.cur, ann);
 		}
 		refresh();
 		k = getch();
@@ -265,6 +313,7 @@ static const char hist_help[] =
 	"  /  or f                        show only the symbols containing a text (empty: all)\n"
 	"  d                              zoom into the entry's DSO (again: out)\n"
 	"  t                              zoom into the entry's thread (again: out)\n"
+	"  a                              annotate the entry's symbol\n"
 	"  i                              the file's header\n"
 	"  P                              print the view to perf.hist.N\n"
 	"  h or ?                         this help\n"
@@ -291,7 +340,48 @@ static enum ui_ret header_view(const struct ui_report *r)
 		return UI_BACK;
 	report__header(r->p, r->label, r->mtime, false, f);
 	if (fclose(f) == 0)
-		ret = text_view("Header of the file (as --header-only prints it)", text, len);
+		ret = text_view("Header of the file (as --header-only prints it)", text, len, false);
+	free(text);
+	return ret;
+}
+
+/*
+ * `a`: the entry's symbol in this event, as annotate --stdio -s SYM prints
+ * it (the file read again); what annotate said instead on the help line.
+ */
+static enum ui_ret annotate_view(struct ui_hist *h)
+{
+	const struct report_entry *e = h->l.n ? &h->r->doc->row[h->l.v[h->l.cur].row].e : NULL;
+	const char *sym = e && !e->inlined && !e->object ? e->sym : NULL;
+	/* its DSO's symbol alone (perf's TUI annotates the entry's map) */
+	struct annotate_opts o = { .symbols = &sym, .nr_symbols = 1, .one_event = true, .event = h->sec->ev,
+				   .dsos = e && e->dso && !strchr(e->dso, ',') ? e->dso : NULL,
+				   .vmlinux = h->r->vmlinux, .kallsyms = h->r->kallsyms };
+	size_t said = mperf_log_held(), len = 0;
+	char *text = NULL, title[512];
+	enum ui_ret ret = UI_BACK;
+	FILE *f;
+	int err;
+
+	if (!sym) {
+		snprintf(h->msg, sizeof(h->msg), "annotate: this entry has no symbol to annotate");
+		return UI_BACK;
+	}
+	if ((err = pdata__rewind(h->r->p))) {
+		snprintf(h->msg, sizeof(h->msg), "annotate: %s", err == -ESPIPE ?
+			 "a stream cannot be read again (annotate needs a file)" : strerror(-err));
+		return UI_BACK;
+	}
+	draw_text(LINES - 1, "Annotating...", 13, A_NORMAL);
+	refresh();
+	if (!(f = open_memstream(&text, &len)))
+		return UI_BACK;
+	err = annotate__run(h->r->p, h->r->label, &o, f);
+	if (fclose(f) == 0 && !err && len) {
+		snprintf(title, sizeof(title), "Annotate %s (%s)", sym, h->sec->name);
+		ret = text_view(title, text, len, true);
+	} else if (!mperf_log_held_msg(said, h->msg, sizeof(h->msg)))
+		snprintf(h->msg, sizeof(h->msg), "annotate: nothing to show for %s", sym);
 	free(text);
 	return ret;
 }
@@ -512,13 +602,13 @@ static enum ui_ret hist_browse(const struct ui_report *r, const struct report_hi
 			break;
 		}
 		if (k == 'h' || k == '?')
-			ret = text_view("Help", hist_help, sizeof(hist_help) - 1);
+			ret = text_view("Help", hist_help, sizeof(hist_help) - 1, false);
 		else if (k == 'i')
 			ret = header_view(r);
 		else if (k == 'P')
 			hist_print(&h);
 		else if (k == 'a')
-			snprintf(h.msg, sizeof(h.msg), "annotate: not in this browser yet");
+			ret = annotate_view(&h);
 		if (ret == UI_QUIT)
 			break;
 	}
@@ -594,7 +684,7 @@ static void menu(const struct ui_report *r)
 				msg = "this event has no samples";
 			else if (hists_from(r, &cur) == UI_QUIT)
 				return;
-		} else if ((k == 'h' || k == '?') && text_view("Help", menu_help, sizeof(menu_help) - 1) == UI_QUIT)
+		} else if ((k == 'h' || k == '?') && text_view("Help", menu_help, sizeof(menu_help) - 1, false) == UI_QUIT)
 			return;
 		else if (k == 'i' && header_view(r) == UI_QUIT)
 			return;

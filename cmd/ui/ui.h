@@ -8,7 +8,8 @@
 /*
  * The report browser (cmd/ui/browser.c), perf report's TUI on ncurses:
  * the histograms' text as report__hist_doc cut it, the same bytes as
- * --stdio prints, browsed on the terminal.  It draws on the terminal and
+ * --stdio prints, browsed on the terminal; `a` shows an entry's symbol as
+ * annotate --stdio prints it (annotate__run, the file read again).  It draws on the terminal and
  * reads its keys; it never exits (a fatal signal restores the terminal,
  * then ends the process as the signal would).
  */
@@ -21,6 +22,7 @@ struct ui_report {
 	time_t mtime;				/* the input's, for the header's "captured on" */
 	const struct report_hist_doc *doc;
 	bool color;				/* false: --no-color, NO_COLOR */
+	const char *vmlinux, *kallsyms;		/* `a`'s kernel symbols, report's -k and --kallsyms */
 };
 
 /* Whether the browser can run here: standard input and output a terminal whose TERM curses knows. */

@@ -357,7 +357,8 @@ static int on_finish(void *arg, struct machine *m)
 	for (size_t i = 0; i < A->n; i++)
 		qsort(A->v[i].hits, A->v[i].nhits, sizeof(*A->v[i].hits), hit_cmp);
 	for (size_t i = 0; i < nv && !err; i++)
-		err = print_view(A, &v[i]);
+		if (!A->o->one_event || v[i].lead == A->o->event)
+			err = print_view(A, &v[i]);
 	if (!err)
 		say_missing(A);
 	free(v);

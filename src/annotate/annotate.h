@@ -32,6 +32,8 @@ struct annotate_opts {
 	bool no_source;			/* no source text beside the file:line lines */
 	bool group;			/* every event in one group (--group) */
 	double percent_limit;		/* symbols under this share of their event's period left out */
+	bool one_event;			/* only the listing of event `event` (its index; a group's leader's) */
+	size_t event;
 	const char *vmlinux, *kallsyms;	/* the kernel's image or symbols (NULL: as report finds them) */
 };
 

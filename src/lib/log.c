@@ -74,6 +74,28 @@ void mperf_log_release(bool say)
 	pthread_mutex_unlock(&hold_lock);
 }
 
+size_t mperf_log_held(void)
+{
+	size_t n;
+
+	pthread_mutex_lock(&hold_lock);
+	n = nheld;
+	pthread_mutex_unlock(&hold_lock);
+	return n;
+}
+
+bool mperf_log_held_msg(size_t i, char *buf, size_t len)
+{
+	bool ok;
+
+	pthread_mutex_lock(&hold_lock);
+	ok = i < nheld && len;
+	if (ok)
+		snprintf(buf, len, "%s", held[i].msg);
+	pthread_mutex_unlock(&hold_lock);
+	return ok;
+}
+
 static void vlog(enum mperf_log_level level, const char *fmt, va_list ap)
 {
 	char msg[1024];

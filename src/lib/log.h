@@ -3,6 +3,7 @@
 #define MPERF_LIB_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * The only way code in src/ talks to the user, and the error channel: the
@@ -29,6 +30,12 @@ void mperf_log(enum mperf_log_level level, const char *fmt, ...)
  */
 void mperf_log_hold(void);
 void mperf_log_release(bool say);
+/*
+ * While held: how many messages are held, and message i copied into buf
+ * (false past the last), for a screen that shows what its work said.
+ */
+size_t mperf_log_held(void);
+bool mperf_log_held_msg(size_t i, char *buf, size_t len);
 /* Log at MPERF_LOG_ERROR and return code: `return mperf_error(-EIO, "cannot ...");` */
 int mperf_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

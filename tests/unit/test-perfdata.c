@@ -1263,6 +1263,14 @@ static void test_log_hold(void)
 	mperf_log(MPERF_LOG_WARN, "first");
 	mperf_error(-EIO, "second %d", 2);
 	is_str(hold_seen, "", "log hold: nothing is said while held");
+	{
+		char m[8] = "";
+
+		is_int(mperf_log_held(), 2, "log hold: two messages held");
+		ok(mperf_log_held_msg(1, m, sizeof(m)) && !strcmp(m, "second "),
+		   "log hold: a held message read back, cut to the buffer ('%s')", m);
+		ok(!mperf_log_held_msg(2, m, sizeof(m)), "log hold: none past the last");
+	}
 	mperf_log_release(true);
 	is_str(hold_seen, "2:first;0:second 2;", "log hold: said on release, in order, at their levels");
 	hold_seen[0] = 0;
