@@ -235,4 +235,19 @@ test_expect_success PERF 'chains through frames without symbols of two processes
 	done
 '
 
+# Two binaries of one name in two directories: perf's dso key compares
+# short names, so their main is one entry, whose Children counts each
+# sample once (perf's check of the entries a chain already credited is
+# the comparison that found them, not the first sample's own fields).
+test_expect_success PERF 'one entry for two dsos of one short name: each sample in its Children once, as perf' '
+	mkdir -p x y && cp "$NOPLOOP" x/ && cp "$NOPLOOP" y/ &&
+	"$PERF" record -q -g -e cpu-clock -o two.data sh -c "x/noploop 0.3; y/noploop 0.3" >/dev/null 2>&1 &&
+	for v in "" "--sort sym" "--sort dso,sym -g none"; do
+		"$PERF" report --stdio $v -i two.data 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+		"$MPERF" report $v -i two.data 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+		grep -q "\[\.\] main" perf.out &&
+		diff -u perf.out mperf.out || exit 1
+	done
+'
+
 test_done

@@ -576,8 +576,13 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.kfirst = false;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
+		/*
+		 * perf's check (hist_entry__cmp() == 0), which the entry was
+		 * found with: two dsos of one short name, their symbols of one
+		 * range, are one entry, whose key is the first sample's.
+		 */
 		for (size_t j = 0; j < nseen && !dup; j++)
-			dup = same(H, H->seen[j], &k);
+			dup = H->chains ? !perf_cmp(H, H->seen[j], &k) : same(H, H->seen[j], &k);
 		if (dup)
 			continue;
 		if (!(e = add(H, hs, &k, ss->period, false)))
