@@ -18,7 +18,8 @@ test_expect_success 'stat -x, gives perf stat -x fields for each event, in order
 	grep -q "^[0-9]*\.[0-9][0-9],msec,task-clock,[0-9]*,100.00,[0-9]*\.[0-9][0-9][0-9],CPUs utilized$" out &&
 	grep -q "^[0-9]*,,page-faults,[0-9]*,100.00,[0-9.]*,[KMG]\{0,1\}/sec$" out &&
 	ms=$(awk -F, "\$3 == \"task-clock\" { printf \"%d\", \$1 }" out) &&
-	test_between 285 375 "$ms" "task-clock of 300 ms of CPU (ms)"
+	# 85%: on a loaded machine task-clock was seen 6% under the CPU time cpuspin reads
+	test_between 255 375 "$ms" "task-clock of 300 ms of CPU (ms)"
 '
 
 test_expect_success 'the /sec figure is the count over the clock, as perf derives it' '
