@@ -195,6 +195,16 @@ have_python () { command -v python3 >/dev/null 2>&1; }
 # a headless Chromium runs the SVG's script: not mperf's code (see PLAIN)
 have_chromium () { have_plain && command -v chromium >/dev/null 2>&1; }
 
+# syms FILE perf|mperf: the symbols of report --sort sym of FILE, one a line.
+syms () {
+	if test "$2" = perf
+	then
+		"$PERF" report --stdio --sort sym -i "$1" 2>/dev/null
+	else
+		"$MPERF" report --sort sym -i "$1"
+	fi | sed -n 's/^ *[0-9.]*% *\[[.k]\] *//p'
+}
+
 # SETUP: always there; it marks a test whose files later PERF tests read,
 # so that make check-perf (MPERF_TEST_ONLY_PERF=1) runs it too.
 have_setup () { :; }

@@ -8,16 +8,6 @@
 
 . "$(dirname "$0")/lib.sh"
 
-# syms FILE TOOL: the symbols of report --sort sym, one a line.
-syms () {
-	if test "$2" = perf
-	then
-		"$PERF" report --stdio --sort sym -i "$1" 2>/dev/null
-	else
-		"$MPERF" report --sort sym -i "$1"
-	fi | sed -n 's/^ *[0-9.]*% *\[[.k]\] *//p'
-}
-
 # samples FILE TOOL: the "# Samples: N" of the first event's report.
 samples () {
 	if test "$2" = perf

@@ -23,15 +23,6 @@ nsamples () {
 	fi | grep -c "PERF_RECORD_SAMPLE("
 }
 
-# syms FILE TOOL: the symbols of report --sort sym, one a line.
-syms () {
-	if test "$2" = perf
-	then
-		"$PERF" report --stdio --sort sym -i "$1" 2>/dev/null
-	else
-		"$MPERF" report --sort sym -i "$1"
-	fi | sed -n 's/^ *[0-9.]*% *\[[.k]\] *//p'
-}
 
 # dumped ERR: the files record said it switched to, then the last one.
 dumped () {
