@@ -23,7 +23,6 @@ nsamples () {
 	fi | grep -c "PERF_RECORD_SAMPLE("
 }
 
-
 # dumped ERR: the files record said it switched to, then the last one.
 dumped () {
 	sed -n 's/^\[ mperf record: Dump \(.*\) \]$/\1/p' "$1"
