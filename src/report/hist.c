@@ -100,6 +100,8 @@ struct hist {
 	struct strset strs;		/* comms and dso names */
 	struct sfilter filt;		/* -C, --time */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
+	enum report_key keys[REPORT_MAX_KEYS + 1];	/* the compared keys: o's, then perf's ipc_null where o names "symbol" */
+	int nr_keys;
 	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
 	bool collapses;			/* a key has a collapse function: perf builds its collapse tree */
 	/* Samples come in runs from one thread and one map: remember the last ones. */
@@ -198,8 +200,8 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 	/* and each address, where its symbol may change its dso (a section's map, or none) */
 	if (a->kernel_pending && b->kernel_pending && pending_by_addr(H) && a->addr != b->addr)
 		return false;
-	for (int i = 0; i < H->o->nr_keys; i++)
-		if (!sort_key(H->o->keys[i])->eq(&a->k, &b->k))
+	for (int i = 0; i < H->nr_keys; i++)
+		if (!sort_key(H->keys[i])->eq(&a->k, &b->k))
 			return false;
 	/*
 	 * Not the filter: as in perf, an entry is hidden or shown as its first
@@ -213,8 +215,8 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 {
 	uint64_t h = HASH_FNV_INIT;
 
-	for (int i = 0; i < H->o->nr_keys; i++)
-		h = sort_key(H->o->keys[i])->hash(h, &e->k);
+	for (int i = 0; i < H->nr_keys; i++)
+		h = sort_key(H->keys[i])->hash(h, &e->k);
 	if (!H->key[REPORT_KEY_SYM] && e->kernel_pending && pending_by_addr(H))
 		h = hash_mix(h, e->addr);
 	return h ^ (h >> 29);
@@ -254,8 +256,8 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
 {
 	int64_t c;
 
-	for (int i = 0; i < H->o->nr_keys; i++)
-		if ((c = sort_key(H->o->keys[i])->cmp(&l->k, &r->k)))
+	for (int i = 0; i < H->nr_keys; i++)
+		if ((c = sort_key(H->keys[i])->cmp(&l->k, &r->k)))
 			return c;
 	return 0;
 }
@@ -269,8 +271,8 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
  */
 static bool perf_eq(const struct hist *H, const struct hent *a, const struct hent *b)
 {
-	for (int i = 0; i < H->o->nr_keys; i++) {
-		const struct sort_key *k = sort_key(H->o->keys[i]);
+	for (int i = 0; i < H->nr_keys; i++) {
+		const struct sort_key *k = sort_key(H->keys[i]);
 
 		if (!(k->eq_cmp ? k->eq_cmp : k->eq)(&a->k, &b->k))
 			return false;
@@ -283,8 +285,8 @@ static uint64_t perf_hash(const struct hist *H, const struct hent *e)
 {
 	uint64_t h = HASH_FNV_INIT;
 
-	for (int i = 0; i < H->o->nr_keys; i++) {
-		const struct sort_key *k = sort_key(H->o->keys[i]);
+	for (int i = 0; i < H->nr_keys; i++) {
+		const struct sort_key *k = sort_key(H->keys[i]);
 
 		h = (k->hash_cmp ? k->hash_cmp : k->hash)(h, &e->k);
 	}
@@ -1034,8 +1036,8 @@ static int out_cmp(const void *pa, const void *pb, void *ctx)
 	}
 	if ((c = group_cmp(H, a, b, G_PERIOD)))
 		return c;
-	for (int i = 0; i < H->o->nr_keys; i++)
-		if (!H->elided[H->o->keys[i]] && (c = sort_key(H->o->keys[i])->sort(&a->k, &b->k)))
+	for (int i = 0; i < H->nr_keys; i++)
+		if (!H->elided[H->keys[i]] && (c = sort_key(H->keys[i])->sort(&a->k, &b->k)))
 			return c;
 	/* perf appends the columns it shows to its sort keys: Samples, Period. */
 	if (H->o->show_nr && (c = group_cmp(H, a, b, G_NR)))
@@ -1061,8 +1063,8 @@ static int collapse_order(const struct hent *a, const struct hent *b, const stru
 {
 	int c;
 
-	for (int i = 0; i < H->o->nr_keys; i++)
-		if ((c = sort_key(H->o->keys[i])->collapse(&a->k, &b->k)))
+	for (int i = 0; i < H->nr_keys; i++)
+		if ((c = sort_key(H->keys[i])->collapse(&a->k, &b->k)))
 			return c;
 	return 0;
 }
@@ -1525,7 +1527,7 @@ static int print_text(struct hist *H, struct out *out)
 	struct cc_print pp = {
 		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
 		/* perf leaves out the first frame of a single root when the sort starts with sym */
-		.skip_first = o->sort_given && o->keys[0] == REPORT_KEY_SYM,
+		.skip_first = o->sort_given && (o->keys[0] == REPORT_KEY_SYM || o->keys[0] == REPORT_KEY_SYM_SIZE),
 	};
 
 	if (!o->after_header && !o->quiet)
@@ -1818,6 +1820,13 @@ static void set_keys(struct hist *H)
 		H->collapses |= sort_key(key)->collapses;
 		H->elided[key] = sort_key_single_value(key, o) != NULL;
 		all &= H->elided[key];
+	}
+	memcpy(H->keys, o->keys, sizeof(o->keys));
+	H->nr_keys = o->nr_keys;
+	/* perf appends its ipc_null key, sym's comparison, to a --sort text naming "symbol" */
+	if (o->sort_symbol) {
+		H->keys[H->nr_keys++] = REPORT_KEY_IPC_NULL;
+		H->key[REPORT_KEY_SYM] = true;	/* entries are told apart by their symbol */
 	}
 	if (all)
 		memset(H->elided, 0, sizeof(H->elided));

@@ -394,6 +394,63 @@ static void cpu_json(struct out *out, const struct sort_row *e, bool diff)
 	out_printf(out, ", \"cpu\": %d", e->cpu);
 }
 
+/*
+ * ---- symbol_size: the symbol's end less its start, "unknown" unresolved
+ * (perf's ipc_null key, which its text brings, keeps each symbol apart) ----
+ */
+
+static int64_t sym_size_of(const struct sort_row *e)
+{
+	return e->sym ? (int64_t)(e->sym_end - e->sym_start) : 0;
+}
+
+static int64_t sym_size_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return int_order(sym_size_of(r), sym_size_of(l));
+}
+
+static int sym_size_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return int_order(sym_size_of(a), sym_size_of(b));
+}
+
+static bool sym_size_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return sym_size_of(a) == sym_size_of(b);
+}
+
+static uint64_t sym_size_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uint64_t)sym_size_of(e));
+}
+
+/* ---- ipc_null: never a column here (hist.c prints perf's), sym's comparison, and its output order ---- */
+
+static int ipc_null_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	int64_t c = sym_cmp(a, b);
+
+	return c > 0 ? -1 : c < 0;
+}
+
+static void sym_size_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	if (e->sym)
+		out_printf(out, "%*" PRId64, width, sym_size_of(e));
+	else
+		out_printf(out, "%*s", width, "unknown");
+}
+
+static void sym_size_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	if (e->sym)
+		out_printf(out, ", \"symbol_size\": %" PRId64, sym_size_of(e));
+	else
+		out_str(out, ", \"symbol_size\": null");
+}
+
 /* ---- the branch view's: a branch's ends and flags ---- */
 
 static int strcmp_null(const char *a, const char *b)
@@ -603,6 +660,17 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.name = "cpu", .header = "CPU", .views = SORT_HIST,
 		.cmp = cpu_cmp, .collapse = cpu_sort, .sort = cpu_sort, .eq = cpu_eq, .hash = cpu_hash,
 		.width = no_width, .print = cpu_print, .json = cpu_json,
+	},
+	[REPORT_KEY_SYM_SIZE] = {
+		.name = "symbol_size", .header = "Symbol size", .views = SORT_HIST,
+		.cmp = sym_size_cmp, .collapse = sym_size_sort, .sort = sym_size_sort,
+		.eq = sym_size_eq, .hash = sym_size_hash,
+		.width = no_width, .print = sym_size_print, .json = sym_size_json,
+	},
+	[REPORT_KEY_IPC_NULL] = {	/* hidden: in no view's --sort, hist.c appends it */
+		.name = "ipc_null", .header = "IPC   [IPC Coverage]",
+		.cmp = sym_cmp, .collapse = ipc_null_sort, .sort = ipc_null_sort, .eq = sym_eq, .hash = sym_hash,
+		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .width = no_width,
 	},
 	[REPORT_KEY_DSO_FROM] = {
 		.name = "dso_from", .header = "Source Shared Object", .views = SORT_BRANCH,

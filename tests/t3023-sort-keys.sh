@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# report --sort with perf 6.1's keys beyond comm, pid, dso, symbol and cpu:
+# each key's rows, their order and cells are perf report --stdio's, line
+# for line, on files recorded here by perf (flat and -g, kernel and user
+# samples), alone and combined with other keys; and its JSON field.
+. "$(dirname "$0")/lib.sh"
+
+perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
+
+
+test_expect_success PERF 'files recorded by perf: flat and -g' '
+	perf_record -o f.data -e cpu-clock sh -c "ls -lR /usr/lib >/dev/null; \"$CPUSPIN\" 0.2" &&
+	perf_record -o g.data -g -e cpu-clock sh -c "ls -lR /usr/lib >/dev/null; \"$CPUSPIN\" 0.2" &&
+	"$MPERF" report -i f.data --sort dso | grep -q "\[kernel.kallsyms\]"
+'
+
+# symbol_size: perf appends its ipc_null key (a symbol comparison) to a
+# text naming "symbol", so symbols of one size keep rows of their own; a
+# kernel sample is not merged with another before kallsyms is read.
+test_expect_success PERF '--sort symbol_size: sizes, "unknown", one row per symbol, as perf' '
+	same_report f.data --sort symbol_size &&
+	grep -q "^ *[0-9.]*%  *[0-9][0-9]*  -      -  *\$" mperf.out &&
+	test "$(grep -c "^ *[0-9.]*%" mperf.out)" = "$("$MPERF" report -i f.data --sort sym | grep -c "^ *[0-9.]*%")" &&
+	same_report f.data --sort symbol_size,dso &&
+	same_report f.data --sort comm,symbol_size -n &&
+	same_report f.data --sort symbol_size,sym &&
+	same_report f.data --sort dso,symbol_size --stdio
+'
+
+test_expect_success PERF '--sort symbol_size with chains: Children, Self, caller graphs' '
+	same_report g.data --sort symbol_size &&
+	same_report g.data --sort symbol_size --no-children &&
+	same_report g.data --sort symbol_size,comm -g caller &&
+	same_report g.data --sort dso,symbol_size -g none
+'
+
+test_expect_success PERF '--sort symbol_size --json: the size, null unresolved' '
+	"$MPERF" report -i f.data --sort symbol_size --json >s.json &&
+	grep -q "\"sort\": \[\"symbol_size\"\]" s.json &&
+	grep -q "\"symbol_size\": [0-9]" s.json &&
+	python3 -c "import json; json.load(open(\"s.json\"))"
+'
+
+test_done
