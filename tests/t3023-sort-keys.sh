@@ -41,4 +41,36 @@ test_expect_success PERF '--sort symbol_size --json: the size, null unresolved' 
 	python3 -c "import json; json.load(open(\"s.json\"))"
 '
 
+# socket: the CPU's in the file's CPU_TOPOLOGY (a corpus file's warnings
+# about its missing kallsyms aside), -001 without a CPU; perf
+# counts a chain's frames again in Children where the socket is not 0.
+test_expect_success PERF '--sort socket: -a and not, flat and -g, as perf' '
+	perf_record -o a.data -a -e cpu-clock "$CPUSPIN" 0.2 &&
+	perf_record -o ag.data -a -g -e cpu-clock "$CPUSPIN" 0.2 &&
+	same_report a.data --sort socket &&
+	grep -q "^ *[0-9.]*%     000\$" mperf.out &&
+	same_report a.data --sort socket,cpu &&
+	same_report a.data --sort comm,socket,dso -n &&
+	same_report f.data --sort socket &&
+	grep -q "^ *100.00%    -001\$" mperf.out &&
+	same_report ag.data --sort socket &&
+	same_report ag.data --sort socket,comm --no-children &&
+	same_report g.data --sort socket &&
+	grep -q "^ *[0-9.]*[0-9][0-9][0-9].[0-9][0-9]%  *100.00%    -001\$" mperf.out &&
+	same_report g.data --sort comm,socket
+'
+
+test_expect_success PERF,CORPUS '--sort socket on the corpus, and --json' '
+	for f in perf.data.systemwide.0-3.8 perf.data.hybrid_topology perf.data.group_desc-4.14; do
+		"$PERF" report --stdio -i "$CORPUS/$f" --sort socket,cpu 2>/dev/null | report_filter >perf.out &&
+		"$MPERF" report -i "$CORPUS/$f" --sort socket,cpu 2>/dev/null | report_filter >mperf.out &&
+		grep -q "^# .*Overhead  Socket  CPU\$" perf.out &&
+		diff -u perf.out mperf.out || exit 1
+	done &&
+	"$MPERF" report -i a.data --sort socket --json >s.json &&
+	grep -q "\"socket\": 0" s.json &&
+	"$MPERF" report -i f.data --sort socket --json >s.json &&
+	grep -q "\"socket\": -1" s.json
+'
+
 test_done

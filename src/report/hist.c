@@ -100,6 +100,8 @@ struct hist {
 	struct strset strs;		/* comms and dso names */
 	struct sfilter filt;		/* -C, --time */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
+	int32_t *socket_of;		/* each CPU's socket, from the file's CPU_TOPOLOGY (the socket key's) */
+	uint32_t nr_socket_of;
 	enum report_key keys[REPORT_MAX_KEYS + 1];	/* the compared keys: o's, then perf's ipc_null where o names "symbol" */
 	int nr_keys;
 	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
@@ -578,7 +580,11 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.kfirst = false;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
-		for (size_t j = 0; j < nseen && !dup; j++)
+		/*
+		 * perf's test for a frame already counted compares a socket of 0
+		 * (its he_tmp has none): where the sample's is not 0, every frame counts again.
+		 */
+		for (size_t j = 0; j < nseen && !dup && !(H->key[REPORT_KEY_SOCKET] && k.socket); j++)
 			dup = same(H, H->seen[j], &k);
 		if (dup)
 			continue;
@@ -668,6 +674,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	k.pid = w->pid;
 	k.tid = w->tid;
 	k.cpu = (int)ss->smp->cpu;
+	k.socket = k.cpu >= 0 && (uint32_t)k.cpu < H->nr_socket_of ? H->socket_of[k.cpu] : -1;
 	k.addr = ss->smp->ip;
 
 	k.level = stackwalk_level(ss->cpumode);
@@ -1341,6 +1348,7 @@ static void entry_of(const struct hent *h, struct report_entry *r)
 {
 	*r = (struct report_entry){
 		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid, .cpu = h->cpu,
+		.socket = h->socket,
 		.dso = h->dso, .sym = h->sym, .sym_start = h->sym_start, .sym_end = h->sym_end, .addr = h->addr,
 		.level = h->level, .inlined = h->inlined, .object = h->object,
 		.object_off = (h->module_addr ? h->module_addr : h->addr) - h->sym_start,
@@ -1833,6 +1841,31 @@ static void set_keys(struct hist *H)
 }
 
 /*
+ * Each CPU's socket as perf's env has it: CPU_TOPOLOGY's ids for NRCPUS's
+ * available CPUs; none (-1 for every sample) without the two sections.
+ */
+static int read_sockets(struct hist *H)
+{
+	struct pd_feat_nrcpus nr;
+	struct pd_cpu_topology t;
+	const unsigned char *q;
+	size_t len;
+
+	q = pdata__feature(H->p, PD_FEAT_NRCPUS, &len);
+	if (!q || pdata__feat_bad(H->p, PD_FEAT_NRCPUS) || !pd_feat_nrcpus_decode(q, len, &nr))
+		return 0;
+	q = pdata__feature(H->p, PD_FEAT_CPU_TOPOLOGY, &len);
+	if (!q || pdata__feat_bad(H->p, PD_FEAT_CPU_TOPOLOGY) || !pd_cpu_topology_decode(q, len, nr.available, &t) || !t.ids)
+		return 0;
+	if (!(H->socket_of = calloc(nr.available ? nr.available : 1, sizeof(*H->socket_of))))
+		return -ENOMEM;
+	H->nr_socket_of = nr.available;
+	for (uint32_t i = 0; i < nr.available; i++)
+		H->socket_of[i] = pd_cpu_topology_ids(&t, i).socket;
+	return 0;
+}
+
+/*
  * Read p through the session into H: every event's entries, kernel symbols
  * resolved; kallsyms from the build-id cache's copy if it may (copy).
  */
@@ -1863,6 +1896,8 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	if (o->max_stack && o->max_stack < H->walk.max_stack)
 		H->walk.max_stack = o->max_stack;
 	set_keys(H);
+	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
+		return mperf_error(-ENOMEM, "out of memory");
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H->nr = H->h_cap = pdata__nr_evsel(p);
 	H->h = calloc(H->nr ? H->nr : 1, sizeof(*H->h));
@@ -1929,6 +1964,7 @@ static void hist_free(struct hist *H)
 	stackwalk__release(&H->walk);
 	sfilter_release(&H->filt);
 	free(H->seen);
+	free(H->socket_of);
 	for (size_t i = 0; H->cmemo && i < CMEMO; i++) {
 		free(H->cmemo[i].fr);
 		free(H->cmemo[i].ent);
