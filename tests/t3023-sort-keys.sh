@@ -60,6 +60,14 @@ test_expect_success PERF '--sort socket: -a and not, flat and -g, as perf' '
 	same_report g.data --sort comm,socket
 '
 
+# ipc_null's symbol comparison also orders --sort symbol's ties (unresolved
+# addresses of equal Children and Self) as perf does.
+test_expect_success PERF '--sort symbol: ties in ipc_null'"'"'s order, as perf' '
+	same_report ag.data --sort symbol &&
+	same_report g.data --sort symbol --no-children &&
+	same_report f.data --sort dso,symbol
+'
+
 test_expect_success PERF,CORPUS '--sort socket on the corpus, and --json' '
 	for f in perf.data.systemwide.0-3.8 perf.data.hybrid_topology perf.data.group_desc-4.14; do
 		"$PERF" report --stdio -i "$CORPUS/$f" --sort socket,cpu 2>/dev/null | report_filter >perf.out &&
