@@ -100,6 +100,10 @@ struct hist {
 	struct strset strs;		/* comms and dso names */
 	struct sfilter filt;		/* -C, --time */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
+	int32_t *socket_of;		/* each CPU's socket, from the file's CPU_TOPOLOGY (the socket key's) */
+	uint32_t nr_socket_of;
+	enum report_key keys[REPORT_MAX_KEYS + 1];	/* the compared keys: o's, then perf's ipc_null where o names "symbol" */
+	int nr_keys;
 	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
 	bool collapses;			/* a key has a collapse function: perf builds its collapse tree */
 	/* Samples come in runs from one thread and one map: remember the last ones. */
@@ -198,8 +202,8 @@ static bool same(const struct hist *H, const struct hent *a, const struct hent *
 	/* and each address, where its symbol may change its dso (a section's map, or none) */
 	if (a->kernel_pending && b->kernel_pending && pending_by_addr(H) && a->addr != b->addr)
 		return false;
-	for (int i = 0; i < H->o->nr_keys; i++)
-		if (!sort_key(H->o->keys[i])->eq(&a->k, &b->k))
+	for (int i = 0; i < H->nr_keys; i++)
+		if (!sort_key(H->keys[i])->eq(&a->k, &b->k))
 			return false;
 	/*
 	 * Not the filter: as in perf, an entry is hidden or shown as its first
@@ -213,8 +217,8 @@ static uint64_t hash_ent(const struct hist *H, const struct hent *e)
 {
 	uint64_t h = HASH_FNV_INIT;
 
-	for (int i = 0; i < H->o->nr_keys; i++)
-		h = sort_key(H->o->keys[i])->hash(h, &e->k);
+	for (int i = 0; i < H->nr_keys; i++)
+		h = sort_key(H->keys[i])->hash(h, &e->k);
 	if (!H->key[REPORT_KEY_SYM] && e->kernel_pending && pending_by_addr(H))
 		h = hash_mix(h, e->addr);
 	return h ^ (h >> 29);
@@ -254,8 +258,8 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
 {
 	int64_t c;
 
-	for (int i = 0; i < H->o->nr_keys; i++)
-		if ((c = sort_key(H->o->keys[i])->cmp(&l->k, &r->k)))
+	for (int i = 0; i < H->nr_keys; i++)
+		if ((c = sort_key(H->keys[i])->cmp(&l->k, &r->k)))
 			return c;
 	return 0;
 }
@@ -269,8 +273,8 @@ static int64_t perf_cmp(const struct hist *H, const struct hent *l, const struct
  */
 static bool perf_eq(const struct hist *H, const struct hent *a, const struct hent *b)
 {
-	for (int i = 0; i < H->o->nr_keys; i++) {
-		const struct sort_key *k = sort_key(H->o->keys[i]);
+	for (int i = 0; i < H->nr_keys; i++) {
+		const struct sort_key *k = sort_key(H->keys[i]);
 
 		if (!(k->eq_cmp ? k->eq_cmp : k->eq)(&a->k, &b->k))
 			return false;
@@ -283,8 +287,8 @@ static uint64_t perf_hash(const struct hist *H, const struct hent *e)
 {
 	uint64_t h = HASH_FNV_INIT;
 
-	for (int i = 0; i < H->o->nr_keys; i++) {
-		const struct sort_key *k = sort_key(H->o->keys[i]);
+	for (int i = 0; i < H->nr_keys; i++) {
+		const struct sort_key *k = sort_key(H->keys[i]);
 
 		h = (k->hash_cmp ? k->hash_cmp : k->hash)(h, &e->k);
 	}
@@ -579,9 +583,11 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		/*
 		 * perf's check (hist_entry__cmp() == 0), which the entry was
 		 * found with: two dsos of one short name, their symbols of one
-		 * range, are one entry, whose key is the first sample's.
+		 * range, are one entry, whose key is the first sample's.  It
+		 * compares a socket of 0 (its he_tmp has none): where the
+		 * sample's is not 0, every frame counts again.
 		 */
-		for (size_t j = 0; j < nseen && !dup; j++)
+		for (size_t j = 0; j < nseen && !dup && !(H->key[REPORT_KEY_SOCKET] && k.socket); j++)
 			dup = H->chains ? !perf_cmp(H, H->seen[j], &k) : same(H, H->seen[j], &k);
 		if (dup)
 			continue;
@@ -671,6 +677,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	k.pid = w->pid;
 	k.tid = w->tid;
 	k.cpu = (int)ss->smp->cpu;
+	k.socket = k.cpu >= 0 && (uint32_t)k.cpu < H->nr_socket_of ? H->socket_of[k.cpu] : -1;
 	k.addr = ss->smp->ip;
 
 	k.level = stackwalk_level(ss->cpumode);
@@ -1039,8 +1046,8 @@ static int out_cmp(const void *pa, const void *pb, void *ctx)
 	}
 	if ((c = group_cmp(H, a, b, G_PERIOD)))
 		return c;
-	for (int i = 0; i < H->o->nr_keys; i++)
-		if (!H->elided[H->o->keys[i]] && (c = sort_key(H->o->keys[i])->sort(&a->k, &b->k)))
+	for (int i = 0; i < H->nr_keys; i++)
+		if (!H->elided[H->keys[i]] && (c = sort_key(H->keys[i])->sort(&a->k, &b->k)))
 			return c;
 	/* perf appends the columns it shows to its sort keys: Samples, Period. */
 	if (H->o->show_nr && (c = group_cmp(H, a, b, G_NR)))
@@ -1066,8 +1073,8 @@ static int collapse_order(const struct hent *a, const struct hent *b, const stru
 {
 	int c;
 
-	for (int i = 0; i < H->o->nr_keys; i++)
-		if ((c = sort_key(H->o->keys[i])->collapse(&a->k, &b->k)))
+	for (int i = 0; i < H->nr_keys; i++)
+		if ((c = sort_key(H->keys[i])->collapse(&a->k, &b->k)))
 			return c;
 	return 0;
 }
@@ -1344,6 +1351,7 @@ static void entry_of(const struct hent *h, struct report_entry *r)
 {
 	*r = (struct report_entry){
 		.comm = h->comm, .thread_comm = h->last_comm ? h->last_comm : h->comm, .tid = h->tid, .cpu = h->cpu,
+		.socket = h->socket,
 		.dso = h->dso, .sym = h->sym, .sym_start = h->sym_start, .sym_end = h->sym_end, .addr = h->addr,
 		.level = h->level, .inlined = h->inlined, .object = h->object,
 		.object_off = (h->module_addr ? h->module_addr : h->addr) - h->sym_start,
@@ -1530,7 +1538,7 @@ static int print_text(struct hist *H, struct out *out)
 	struct cc_print pp = {
 		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
 		/* perf leaves out the first frame of a single root when the sort starts with sym */
-		.skip_first = o->sort_given && o->keys[0] == REPORT_KEY_SYM,
+		.skip_first = o->sort_given && (o->keys[0] == REPORT_KEY_SYM || o->keys[0] == REPORT_KEY_SYM_SIZE),
 	};
 
 	if (!o->after_header && !o->quiet)
@@ -1824,8 +1832,40 @@ static void set_keys(struct hist *H)
 		H->elided[key] = sort_key_single_value(key, o) != NULL;
 		all &= H->elided[key];
 	}
+	memcpy(H->keys, o->keys, sizeof(o->keys));
+	H->nr_keys = o->nr_keys;
+	/* perf appends its ipc_null key, sym's comparison, to a --sort text naming "symbol" */
+	if (o->sort_symbol) {
+		H->keys[H->nr_keys++] = REPORT_KEY_IPC_NULL;
+		H->key[REPORT_KEY_SYM] = true;	/* entries are told apart by their symbol */
+	}
 	if (all)
 		memset(H->elided, 0, sizeof(H->elided));
+}
+
+/*
+ * Each CPU's socket as perf's env has it: CPU_TOPOLOGY's ids for NRCPUS's
+ * available CPUs; none (-1 for every sample) without the two sections.
+ */
+static int read_sockets(struct hist *H)
+{
+	struct pd_feat_nrcpus nr;
+	struct pd_cpu_topology t;
+	const unsigned char *q;
+	size_t len;
+
+	q = pdata__feature(H->p, PD_FEAT_NRCPUS, &len);
+	if (!q || pdata__feat_bad(H->p, PD_FEAT_NRCPUS) || !pd_feat_nrcpus_decode(q, len, &nr))
+		return 0;
+	q = pdata__feature(H->p, PD_FEAT_CPU_TOPOLOGY, &len);
+	if (!q || pdata__feat_bad(H->p, PD_FEAT_CPU_TOPOLOGY) || !pd_cpu_topology_decode(q, len, nr.available, &t) || !t.ids)
+		return 0;
+	if (!(H->socket_of = calloc(nr.available ? nr.available : 1, sizeof(*H->socket_of))))
+		return -ENOMEM;
+	H->nr_socket_of = nr.available;
+	for (uint32_t i = 0; i < nr.available; i++)
+		H->socket_of[i] = pd_cpu_topology_ids(&t, i).socket;
+	return 0;
 }
 
 /*
@@ -1859,6 +1899,8 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	if (o->max_stack && o->max_stack < H->walk.max_stack)
 		H->walk.max_stack = o->max_stack;
 	set_keys(H);
+	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
+		return mperf_error(-ENOMEM, "out of memory");
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
 	H->nr = H->h_cap = pdata__nr_evsel(p);
 	H->h = calloc(H->nr ? H->nr : 1, sizeof(*H->h));
@@ -1925,6 +1967,7 @@ static void hist_free(struct hist *H)
 	stackwalk__release(&H->walk);
 	sfilter_release(&H->filt);
 	free(H->seen);
+	free(H->socket_of);
 	for (size_t i = 0; H->cmemo && i < CMEMO; i++) {
 		free(H->cmemo[i].fr);
 		free(H->cmemo[i].ent);

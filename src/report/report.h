@@ -65,7 +65,7 @@ int report__file_stats(struct pdata *p, const char *label, struct report_file_st
  * Defaults comm,dso,sym and comm,dso_from,symbol_from,symbol_to,cycles.
  */
 enum report_key {
-	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_CPU,
+	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_CPU, REPORT_KEY_SOCKET, REPORT_KEY_SYM_SIZE, REPORT_KEY_IPC_NULL,
 	REPORT_KEY_DSO_FROM, REPORT_KEY_DSO_TO, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
 	REPORT_KEY_MISPREDICT, REPORT_KEY_IN_TX, REPORT_KEY_ABORT, REPORT_KEY_CYCLES,
 	REPORT_NR_KEYS
@@ -195,6 +195,7 @@ struct report_entry {
 	const char *thread_comm;	/* its thread's at the end of the file (the pid column's) */
 	int tid;
 	int cpu;			/* the first sample's, -1: the file's samples do not say */
+	int socket;			/* its socket in the file's CPU_TOPOLOGY, -1: unknown */
 	const char *dso;		/* short name, as perf shows it; NULL: no map ("[unknown]") */
 	const char *sym;		/* NULL: unresolved, addr is shown */
 	uint64_t sym_start, sym_end;

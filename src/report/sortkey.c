@@ -394,6 +394,97 @@ static void cpu_json(struct out *out, const struct sort_row *e, bool diff)
 	out_printf(out, ", \"cpu\": %d", e->cpu);
 }
 
+/*
+ * ---- symbol_size: the symbol's end less its start, "unknown" unresolved
+ * (perf's ipc_null key, which its text brings, keeps each symbol apart) ----
+ */
+
+static int64_t sym_size_of(const struct sort_row *e)
+{
+	return e->sym ? (int64_t)(e->sym_end - e->sym_start) : 0;
+}
+
+static int64_t sym_size_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return int_order(sym_size_of(r), sym_size_of(l));
+}
+
+static int sym_size_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return int_order(sym_size_of(a), sym_size_of(b));
+}
+
+static bool sym_size_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return sym_size_of(a) == sym_size_of(b);
+}
+
+static uint64_t sym_size_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uint64_t)sym_size_of(e));
+}
+
+/* ---- ipc_null: never a column here (hist.c prints perf's), sym's comparison, and its output order ---- */
+
+static int ipc_null_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	int64_t c = sym_cmp(a, b);
+
+	return c > 0 ? -1 : c < 0;
+}
+
+static void sym_size_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	if (e->sym)
+		out_printf(out, "%*" PRId64, width, sym_size_of(e));
+	else
+		out_printf(out, "%*s", width, "unknown");
+}
+
+static void sym_size_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	if (e->sym)
+		out_printf(out, ", \"symbol_size\": %" PRId64, sym_size_of(e));
+	else
+		out_str(out, ", \"symbol_size\": null");
+}
+
+/* ---- socket: the sample's CPU's, in the file's CPU_TOPOLOGY (perf's sort__socket) ---- */
+
+static int64_t socket_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)r->socket - l->socket;
+}
+
+static int socket_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return int_order(a->socket, b->socket);
+}
+
+static bool socket_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->socket == b->socket;
+}
+
+static uint64_t socket_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uint64_t)(unsigned)e->socket);
+}
+
+static void socket_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%*.*d", width, width > 3 ? width - 3 : 0, e->socket);	/* perf's: "   000" */
+}
+
+static void socket_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"socket\": %d", e->socket);
+}
+
 /* ---- the branch view's: a branch's ends and flags ---- */
 
 static int strcmp_null(const char *a, const char *b)
@@ -604,6 +695,22 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.cmp = cpu_cmp, .collapse = cpu_sort, .sort = cpu_sort, .eq = cpu_eq, .hash = cpu_hash,
 		.width = no_width, .print = cpu_print, .json = cpu_json,
 	},
+	[REPORT_KEY_SOCKET] = {
+		.name = "socket", .header = "Socket", .views = SORT_HIST,
+		.cmp = socket_cmp, .collapse = socket_sort, .sort = socket_sort, .eq = socket_eq, .hash = socket_hash,
+		.width = no_width, .print = socket_print, .json = socket_json,
+	},
+	[REPORT_KEY_SYM_SIZE] = {
+		.name = "symbol_size", .header = "Symbol size", .views = SORT_HIST,
+		.cmp = sym_size_cmp, .collapse = sym_size_sort, .sort = sym_size_sort,
+		.eq = sym_size_eq, .hash = sym_size_hash,
+		.width = no_width, .print = sym_size_print, .json = sym_size_json,
+	},
+	[REPORT_KEY_IPC_NULL] = {	/* hidden: in no view's --sort, hist.c appends it */
+		.name = "ipc_null", .header = "IPC   [IPC Coverage]",
+		.cmp = sym_cmp, .collapse = ipc_null_sort, .sort = ipc_null_sort, .eq = sym_eq, .hash = sym_hash,
+		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .width = no_width,
+	},
 	[REPORT_KEY_DSO_FROM] = {
 		.name = "dso_from", .header = "Source Shared Object", .views = SORT_BRANCH,
 		.cmp = dso_from_cmp, .width = dso_from_width, .print = dso_from_print,
@@ -649,7 +756,7 @@ void sort_row_of_entry(const struct report_entry *e, struct sort_row *r)
 {
 	*r = (struct sort_row){
 		.comm = e->comm, .last_comm = e->thread_comm, .comm_width = strlen(e->thread_comm),
-		.tid = e->tid, .cpu = e->cpu, .dso = e->dso, .sym = e->sym, .sym_start = e->sym_start, .sym_end = e->sym_end,
+		.tid = e->tid, .cpu = e->cpu, .socket = e->socket, .dso = e->dso, .sym = e->sym, .sym_start = e->sym_start, .sym_end = e->sym_end,
 		.addr = e->addr, .module_addr = e->object_off + e->sym_start, .level = e->level,
 		.inlined = e->inlined, .object = e->object,
 	};

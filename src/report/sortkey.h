@@ -44,6 +44,7 @@ struct sort_branch { SORT_BRANCH_FIELDS };
 	size_t comm_width;		/* perf sizes comm and pid by the thread's last comm */ \
 	int pid, tid;			/* of the first sample */ \
 	int cpu;			/* the sample's, -1: not recorded (no PERF_SAMPLE_CPU) */ \
+	int socket;			/* the cpu's in the file's CPU_TOPOLOGY, -1: unknown */ \
 	const char *dso;		/* short name (interned in hist.c); NULL: no map ("[unknown]") */ \
 	const char *sym;		/* NULL: unresolved, addr is shown */ \
 	uint64_t sym_start, sym_end; \

@@ -35,6 +35,11 @@ int main(void)
 
 		if (s->views & SORT_HIST)	/* hist.c and diff.c call these too */
 			whole &= s->collapse && s->sort && s->eq && s->hash && s->json;
+		if (!s->views) {	/* a key hist.c appends (ipc_null): compared, never named */
+			ok(s->name && s->cmp && s->collapse && s->sort && s->eq && s->hash, "key %d (%s) compares", k, s->name);
+			ok(report_sort_key_find(s->name, strlen(s->name), REPORT_SORT_USUAL) < 0, "'%s' is not --sort's", s->name);
+			continue;
+		}
 		ok(whole, "key %d (%s) has what its views call", k, s->name ? s->name : "?");
 		ok(report_sort_key_find(s->name, strlen(s->name), (s->views & SORT_HIST) ? REPORT_SORT_USUAL :
 					REPORT_SORT_BRANCH) == k, "'%s' names itself", s->name);
@@ -73,9 +78,16 @@ int main(void)
 	is_str(cell(REPORT_KEY_PID, &e, 15, false), "     42:cp     ", "pid: the thread and its last comm");
 	is_int((int)sort_key(REPORT_KEY_PID)->width(&e), 10, "pid: sized by the last comm");
 	is_str(cell(REPORT_KEY_SYM, &e, 12, true), "[.] main", "the last column's symbol is not padded");
+	e.sym_end = 0x1040;
+	is_str(cell(REPORT_KEY_SYM_SIZE, &e, 11, false), "         64", "symbol_size: end less start, right-aligned");
+	e.socket = -1;
+	is_str(cell(REPORT_KEY_SOCKET, &e, 6, false), "  -001", "socket: perf's width less 3 digits, -001 unknown");
+	e.socket = 1;
+	is_str(cell(REPORT_KEY_SOCKET, &e, 6, false), "   001", "socket 1");
 	e.sym = NULL;
 	e.addr = 0x4a0;
 	is_str(cell(REPORT_KEY_SYM, &e, 22, false), "[.] 0x00000000000004a0", "an unresolved symbol: its address");
+	is_str(cell(REPORT_KEY_SYM_SIZE, &e, 11, false), "    unknown", "symbol_size of no symbol");
 	e.dso = NULL;
 	is_str(cell(REPORT_KEY_DSO, &e, 9, false), "[unknown]", "no dso");
 	return done_testing();
