@@ -585,10 +585,13 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		 * found with: two dsos of one short name, their symbols of one
 		 * range, are one entry, whose key is the first sample's.  It
 		 * compares a socket of 0 (its he_tmp has none): where the
-		 * sample's is not 0, every frame counts again.
+		 * sample's is not 0, every frame counts again.  An entry
+		 * waiting for kallsyms is keyed by its address until then:
+		 * same() knows it.
 		 */
 		for (size_t j = 0; j < nseen && !dup && !(H->key[REPORT_KEY_SOCKET] && k.socket); j++)
-			dup = H->chains ? !perf_cmp(H, H->seen[j], &k) : same(H, H->seen[j], &k);
+			dup = H->chains && !H->seen[j]->kernel_pending ? !perf_cmp(H, H->seen[j], &k) :
+									same(H, H->seen[j], &k);
 		if (dup)
 			continue;
 		if (!(e = add(H, hs, &k, ss->period, false)))
