@@ -182,11 +182,13 @@ test_expect_success PERF,BZIP2 'mperf archive: a fresh HOME with the tarball unp
 	(cd b && "$MPERF" record -q -e cpu-clock -o m.data ./prog 0.3 >/dev/null 2>&1) &&
 	HOME=$TRASH_DIRECTORY/recordhome &&
 	mkdir -p "$HOME" &&
-	mperf_report b/m.data >b/before &&
-	grep -q "prog  *\[\.\] leaf$" b/before &&
 	test ! -e "$HOME/.debug" &&
 	"$MPERF" archive b/m.data 2>b/err &&
 	grep -q "^mperf archive: [0-9]* DSOs in .b/m.data.tar.bz2." b/err &&
+	# the view of the recording machine, its cache as archive made it (the
+	# image of the vdso is in the cache alone, as in perf)
+	mperf_report b/m.data >b/before &&
+	grep -q "prog  *\[\.\] leaf$" b/before &&
 	tar tjf b/m.data.tar.bz2 | LC_ALL=C sort >b/mperf.tar &&
 	pbid=$("$MPERF" buildid-list -i b/prog) &&
 	grep -qx ".build-id/${pbid:0:2}/${pbid:2}" b/mperf.tar &&
