@@ -347,18 +347,20 @@ static void mem_topology(struct out *out, const unsigned char *q, size_t len)
 	for (uint64_t i = 0; i < nr && pd_mem_node_next(&c, &n); i++) {
 		uint64_t weight = 0;
 		bool first = true;
+		/* no bit is set past the bitmap's words, whatever size the node claims */
+		uint64_t nbits = n.nr_bits < n.nr_words * 64 ? n.nr_bits : n.nr_words * 64;
 
-		for (uint64_t b = 0; b < n.nr_bits; b++)
+		for (uint64_t b = 0; b < nbits; b++)
 			weight += pd_mem_node_bit(&n, b);
 		out_printf(out, "#  %3" PRIu64 " [", n.node);
 		unit_number(out, bsize * weight);
 		out_str(out, "]: ");
-		for (uint64_t b = 0; b < n.nr_bits; b++) {
+		for (uint64_t b = 0; b < nbits; b++) {
 			uint64_t e = b;
 
 			if (!pd_mem_node_bit(&n, b))
 				continue;
-			while (e + 1 < n.nr_bits && pd_mem_node_bit(&n, e + 1))
+			while (e + 1 < nbits && pd_mem_node_bit(&n, e + 1))
 				e++;
 			out_printf(out, "%s%" PRIu64, first ? "" : ",", b);
 			if (e > b)
