@@ -16,6 +16,8 @@
 # Output of a body is kept quiet; it is shown as "#" diagnostics when the test
 # fails, or always when the script runs with -v (or MPERF_TEST_VERBOSE=1; not
 # TEST_VERBOSE, which prove -v sets).
+# MPERF_TEST_TIMES=1 appends each test's wall time to its TAP line ("# 1234 ms"),
+# to find where a slow script spends its time.
 #
 # PREREQ is a comma-separated list of names; name FOO is satisfied when the
 # shell function have_foo succeeds (the answer is cached), !FOO when it
@@ -395,6 +397,16 @@ test_print_output_ () {
 	sed 's/^/# /' "$test_out_"
 }
 
+# test_time_ start|end: with MPERF_TEST_TIMES=1, note the time, then print the
+# time since as a TAP comment.
+test_time_ () {
+	test -n "${MPERF_TEST_TIMES:-}" || return 0
+	case $1 in
+	start) test_t0_=$(date +%s%N) ;;
+	end) echo " # $(( ($(date +%s%N) - test_t0_) / 1000000 )) ms" ;;
+	esac
+}
+
 # test_run_ BODY: run BODY in a subshell with set -e, output to $test_out_.
 # The subshell is a command of its own (not part of an && / || / if), so bash
 # honours set -e inside it.
@@ -439,9 +451,10 @@ test_expect_success () {
 	test_parse_args_ "$@"
 	test_skip_if_missing_ && return 0
 	test_count=$((test_count + 1))
+	test_time_ start
 	test_run_ "$test_body_"
 	if test "$test_rc_" = 0; then
-		echo "ok $test_count - $test_title_"
+		echo "ok $test_count - $test_title_$(test_time_ end)"
 		test -n "$test_verbose" && test_print_output_
 	else
 		test_failed=$((test_failed + 1))

@@ -20,8 +20,9 @@ same () {
 }
 
 # shape FILE: the lines with every number made N and blanks squeezed, each shape once.
+# A rate's prefix (K/sec against /sec) follows the value, not the shape.
 shape () {
-	sed -E 's/[0-9][0-9.,]*/N/g; s/ +/ /g; s/N[KMG]?\/sec/N\/sec/g' "$1" | sort -u
+	sed -E 's/[0-9][0-9.,]*/N/g; s/ +/ /g; s/([N ",])[KMG]\/sec/\1\/sec/g' "$1" | sort -u
 }
 
 test_expect_success '-I -x, --summary: the intervals sum to the total within 1%' '
