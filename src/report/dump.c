@@ -206,288 +206,440 @@ static void dump_auxtrace_info(struct out *out, const struct perf_event_header *
 /* The string at the end of a record whose fixed part is a struct of size fixed. */
 #define REC_STR(h, fixed, sb) pd_rec_str((h), (fixed), (sb), sizeof(sb))
 
+/* One record's details: what dump__details prints after the record's name. */
+struct dump_rec {
+	struct out *out;
+	const struct perf_event_header *h;
+	const struct pd_sample *s;
+	const struct pd_evsel *ev;
+	bool ordered;
+};
+
+static void rec_mmap(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	char sb[4096];
+	struct pd_mmap_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+		(int)e.pid, (int)e.tid, e.start, e.len, e.pgoff,
+		(h->misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', REC_STR(h, sizeof(e), sb));
+}
+
+static void rec_mmap2(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	char sb[4096];
+	struct pd_mmap2_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
+		(int)e.pid, (int)e.tid, e.start, e.len, e.pgoff);
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		out_char(out, '<');
+		for (unsigned int i = 0; i < e.build_id_size && i < sizeof(e.build_id); i++)
+			out_printf(out, "%02x", e.build_id[i]);
+		out_char(out, '>');
+	} else {
+		out_printf(out, "%02x:%02x %" PRIu64 " %" PRIu64, e.maj, e.min, e.ino, e.ino_generation);
+	}
+	out_printf(out, "]: %c%c%c%c %s\n", e.prot & PROT_READ ? 'r' : '-', e.prot & PROT_WRITE ? 'w' : '-',
+		e.prot & PROT_EXEC ? 'x' : '-', e.flags & MAP_SHARED ? 's' : 'p', REC_STR(h, sizeof(e), sb));
+}
+
+static void rec_comm(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	char sb[4096];
+	struct pd_comm_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, "%s: %s:%d/%d\n", (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
+		REC_STR(h, sizeof(e), sb), (int)e.pid, (int)e.tid);
+}
+
+static void rec_fork(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_fork_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, "(%d:%d):(%d:%d)\n", (int)e.pid, (int)e.tid, (int)e.ppid, (int)e.ptid);
+}
+
+static void rec_lost(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_lost_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", e.id, e.lost);
+}
+
+static void rec_lost_samples(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_lost_samples_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", r->s->id, e.lost);
+}
+
+static void rec_read(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	const struct pd_evsel *ev = r->ev;
+	/*
+	 * perf 6.1's dump reads READ through its fixed struct
+	 * perf_record_read (every field at its place whatever the
+	 * read_format), and -D prints its lines: so the fixed view
+	 * here, not pd_read_parse, which the session's values use.
+	 */
+	struct pd_read_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, ": %d %d %s %" PRIu64 "\n", (int)e.pid, (int)e.tid, ev ? ev->name : "", e.value);
+	if (!ev)
+		return;
+	if (ev->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out_printf(out, "... time enabled : %" PRIu64 "\n", e.time_enabled);
+	if (ev->attr.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out_printf(out, "... time running : %" PRIu64 "\n", e.time_running);
+	if (ev->attr.read_format & PERF_FORMAT_ID)
+		out_printf(out, "... id           : %" PRIu64 "\n", e.id);
+	if (ev->attr.read_format & PERF_FORMAT_LOST)
+		out_printf(out, "... lost         : %" PRIu64 "\n", e.lost);
+}
+
+static void rec_switch(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+
+	out_printf(out, " %s\n", switch_dir(h));
+}
+
+static void rec_switch_cpu_wide(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_switch_cpu_wide_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " %s  %s pid/tid: %5d/%-5d\n", switch_dir(h),
+		(h->misc & PERF_RECORD_MISC_SWITCH_OUT) ? "next" : "prev", (int)e.next_prev_pid, (int)e.next_prev_tid);
+}
+
+static void rec_namespaces(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+
+	dump_namespaces(out, h);
+}
+
+static void rec_cgroup(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	char sb[4096];
+	struct pd_cgroup_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " cgroup: %" PRIu64 " %s\n", e.id, REC_STR(h, sizeof(e), sb));
+}
+
+static void rec_ksymbol(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	char sb[4096];
+	struct pd_ksymbol_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", e.addr, e.len,
+		e.ksym_type, e.flags, REC_STR(h, sizeof(e), sb));
+}
+
+static void rec_bpf_event(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_bpf_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " type %u, flags %u, id %u\n", e.type, e.flags, e.id);
+}
+
+static void rec_text_poke(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_text_poke_event e;
+	const size_t at = offsetof(struct pd_text_poke_event, bytes);
+	const unsigned char *b = (const unsigned char *)h + at;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " %" PRIx64 "  old len %u new len %u\n", e.addr, e.old_len, e.new_len);
+	for (int which = 0; which < 2; which++) {
+		unsigned int n = which ? e.new_len : e.old_len, base = which ? e.old_len : 0;
+
+		if (!n)
+			continue;
+		out_str(out, which ? "            New bytes:" : "            Old bytes:");
+		for (unsigned int i = 0; i < n && at + base + i < h->size; i++)
+			out_printf(out, " %02x", b[base + i]);
+		out_char(out, '\n');
+	}
+}
+
+static void rec_aux(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_aux_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",
+		e.aux_offset, e.aux_size, e.flags, e.flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
+		e.flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "", e.flags & PERF_AUX_FLAG_PARTIAL ? "P" : "");
+}
+
+static void rec_itrace_start(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_itrace_start_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " pid: %u tid: %u\n", e.pid, e.tid);
+}
+
+static void rec_aux_output_hw_id(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_aux_output_hw_id_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, " hw_id: %#" PRIx64 "\n", e.hw_id);
+}
+
+static void rec_auxtrace_info(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+
+	dump_auxtrace_info(out, h);
+}
+
+static void rec_auxtrace(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_auxtrace_event e;
+
+	/* The trace data after it is not decoded (perf decodes Intel PT's packets here). */
+	PD_VIEW(h, &e);
+	out_printf(out, " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64 "  idx: %u  tid: %d  cpu: %d\n",
+		e.size, e.offset, e.reference, e.idx, (int)e.tid, (int)e.cpu);
+}
+
+static void rec_finished_round(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+
+	out_str(out, r->ordered ? "\n" : ": unhandled!\n");
+}
+
+static void rec_id_index(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+
+	dump_id_index(out, h);
+}
+
+static void rec_thread_map(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_thread_map_event e;
+	const size_t one = sizeof(struct pd_thread_map_entry);
+
+	PD_VIEW(h, &e);
+	out_printf(out, " nr: %d thread%s: ", (int)e.nr, e.nr > 1 ? "s" : "");
+	for (uint64_t i = 0; i < e.nr && sizeof(e) + one * (i + 1) <= h->size; i++) {
+		struct pd_thread_map_entry te;
+
+		pd_view_at(h, sizeof(e) + one * i, &te, sizeof(te));
+		out_printf(out, "%s%d", i ? ", " : "", (int)te.pid);
+	}
+	out_str(out, "\n: unhandled!\n");
+}
+
+static void rec_cpu_map(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	char sb[4096];
+
+	dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + sizeof(*h), h->size - sizeof(*h));
+	out_printf(out, ": %s\n: unhandled!\n", sb);
+}
+
+static void rec_event_update(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	char sb[4096];
+	struct pd_event_update_event e;
+	const size_t at = offsetof(struct pd_event_update_event, str);
+
+	PD_VIEW(h, &e);
+	out_printf(out, "\n... id:    %" PRIu64 "\n", e.id);
+	if (e.type == PD_EVENT_UPDATE_UNIT) {
+		out_printf(out, "... unit:  %s\n", REC_STR(h, at, sb));
+	} else if (e.type == PD_EVENT_UPDATE_SCALE) {
+		out_printf(out, "... scale: %f\n", e.scale);
+	} else if (e.type == PD_EVENT_UPDATE_NAME) {
+		out_printf(out, "... name:  %s\n", REC_STR(h, at, sb));
+	} else if (e.type == PD_EVENT_UPDATE_CPUS) {
+		dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + at, h->size > at ? h->size - at : 0);
+		out_printf(out, "... %s\n", sb);
+	} else {
+		out_str(out, "... unknown type\n");
+	}
+}
+
+static void rec_time_conv(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_time_conv_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64 "\n... Time Zero       %" PRIu64 "\n",
+		e.time_shift, e.time_mult, e.time_zero);
+	if (h->size > offsetof(struct pd_time_conv_event, time_cycles))
+		out_printf(out, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64 "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
+			e.time_cycles, e.time_mask, e.cap_user_time_zero, e.cap_user_time_short);
+	out_str(out, ": unhandled!\n");
+}
+
+static void rec_stat_config(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_stat_config_event e;
+	const size_t one = sizeof(struct pd_stat_config_entry);
+	uint64_t v[3] = { 0, 0, 0 };
+
+	PD_VIEW(h, &e);
+	for (uint64_t i = 0; i < e.nr && sizeof(e) + one * (i + 1) <= h->size; i++) {
+		struct pd_stat_config_entry ce;
+
+		pd_view_at(h, sizeof(e) + one * i, &ce, sizeof(ce));
+		if (ce.tag < 3)
+			v[ce.tag] = ce.val;
+	}
+	out_printf(out, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n",
+		(int)v[PD_STAT_CONFIG_AGGR_MODE], (int)v[PD_STAT_CONFIG_SCALE], (unsigned)v[PD_STAT_CONFIG_INTERVAL]);
+}
+
+static void rec_stat(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_stat_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n: unhandled!\n",
+		e.id, (int)e.cpu, (int)e.thread, e.val, e.ena, e.run);
+}
+
+static void rec_stat_round(const struct dump_rec *r)
+{
+	struct out *out = r->out;
+	const struct perf_event_header *h = r->h;
+	struct pd_stat_round_event e;
+
+	PD_VIEW(h, &e);
+	out_printf(out, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", e.time,
+		e.type == PD_STAT_ROUND_FINAL ? "FINAL" : "INTERVAL");
+}
+
+static void rec_unhandled(const struct dump_rec *r)
+{
+	out_str(r->out, ": unhandled!\n");
+}
+
+/* perf ends these lines with the next record's leading newline. */
+static void rec_nothing(const struct dump_rec *r)
+{
+	(void)r;
+}
+
+/* The printer of each record type; a type without one is "unhandled". */
+static void (*const rec_printers[])(const struct dump_rec *) = {
+	[PERF_RECORD_MMAP]             = rec_mmap,
+	[PERF_RECORD_MMAP2]            = rec_mmap2,
+	[PERF_RECORD_COMM]             = rec_comm,
+	[PERF_RECORD_FORK]             = rec_fork,
+	[PERF_RECORD_EXIT]             = rec_fork,
+	[PERF_RECORD_LOST]             = rec_lost,
+	[PERF_RECORD_LOST_SAMPLES]     = rec_lost_samples,
+	[PERF_RECORD_READ]             = rec_read,
+	[PERF_RECORD_SWITCH]           = rec_switch,
+	[PERF_RECORD_SWITCH_CPU_WIDE]  = rec_switch_cpu_wide,
+	[PERF_RECORD_NAMESPACES]       = rec_namespaces,
+	[PERF_RECORD_CGROUP]           = rec_cgroup,
+	[PERF_RECORD_KSYMBOL]          = rec_ksymbol,
+	[PERF_RECORD_BPF_EVENT]        = rec_bpf_event,
+	[PERF_RECORD_TEXT_POKE]        = rec_text_poke,
+	[PERF_RECORD_AUX]              = rec_aux,
+	[PERF_RECORD_ITRACE_START]     = rec_itrace_start,
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = rec_aux_output_hw_id,
+	[PD_AUXTRACE_INFO]             = rec_auxtrace_info,
+	[PD_AUXTRACE]                  = rec_auxtrace,
+	[PERF_RECORD_THROTTLE]         = rec_unhandled,
+	[PERF_RECORD_UNTHROTTLE]       = rec_unhandled,
+	[PD_FINISHED_INIT]             = rec_unhandled,
+	[PD_AUXTRACE_ERROR]            = rec_unhandled,
+	[PD_HEADER_ATTR]               = rec_nothing,
+	[PD_HEADER_FEATURE]            = rec_nothing,
+	[PD_HEADER_BUILD_ID]           = rec_nothing,
+	[PD_HEADER_TRACING_DATA]       = rec_nothing,
+	[PD_HEADER_EVENT_TYPE]         = rec_nothing,
+	[PD_FINISHED_ROUND]            = rec_finished_round,
+	[PD_ID_INDEX]                  = rec_id_index,
+	[PD_THREAD_MAP]                = rec_thread_map,
+	[PD_CPU_MAP]                   = rec_cpu_map,
+	[PD_EVENT_UPDATE]              = rec_event_update,
+	[PD_TIME_CONV]                 = rec_time_conv,
+	[PD_STAT_CONFIG]               = rec_stat_config,
+	[PD_STAT]                      = rec_stat,
+	[PD_STAT_ROUND]                = rec_stat_round,
+};
+
 void dump__details(struct out *out, const struct perf_event_header *h, const struct pd_sample *s,
 		   const struct pd_evsel *ev, bool ordered)
 {
-	char sb[4096];
+	const struct dump_rec r = { .out = out, .h = h, .s = s, .ev = ev, .ordered = ordered };
+	size_t n = sizeof(rec_printers) / sizeof(rec_printers[0]);
 
-	switch (h->type) {
-	case PERF_RECORD_MMAP: {
-		struct pd_mmap_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
-			(int)e.pid, (int)e.tid, e.start, e.len, e.pgoff,
-			(h->misc & PERF_RECORD_MISC_MMAP_DATA) ? 'r' : 'x', REC_STR(h, sizeof(e), sb));
-		break;
-	}
-	case PERF_RECORD_MMAP2: {
-		struct pd_mmap2_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
-			(int)e.pid, (int)e.tid, e.start, e.len, e.pgoff);
-		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			out_char(out, '<');
-			for (unsigned int i = 0; i < e.build_id_size && i < sizeof(e.build_id); i++)
-				out_printf(out, "%02x", e.build_id[i]);
-			out_char(out, '>');
-		} else {
-			out_printf(out, "%02x:%02x %" PRIu64 " %" PRIu64, e.maj, e.min, e.ino, e.ino_generation);
-		}
-		out_printf(out, "]: %c%c%c%c %s\n", e.prot & PROT_READ ? 'r' : '-', e.prot & PROT_WRITE ? 'w' : '-',
-			e.prot & PROT_EXEC ? 'x' : '-', e.flags & MAP_SHARED ? 's' : 'p', REC_STR(h, sizeof(e), sb));
-		break;
-	}
-	case PERF_RECORD_COMM: {
-		struct pd_comm_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, "%s: %s:%d/%d\n", (h->misc & PERF_RECORD_MISC_COMM_EXEC) ? " exec" : "",
-			REC_STR(h, sizeof(e), sb), (int)e.pid, (int)e.tid);
-		break;
-	}
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		struct pd_fork_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, "(%d:%d):(%d:%d)\n", (int)e.pid, (int)e.tid, (int)e.ppid, (int)e.ptid);
-		break;
-	}
-	case PERF_RECORD_LOST: {
-		struct pd_lost_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, ": id:%" PRIu64 ": lost:%" PRIu64 "\n", e.id, e.lost);
-		break;
-	}
-	case PERF_RECORD_LOST_SAMPLES: {
-		struct pd_lost_samples_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", s->id, e.lost);
-		break;
-	}
-	case PERF_RECORD_READ: {
-		/*
-		 * perf 6.1's dump reads READ through its fixed struct
-		 * perf_record_read (every field at its place whatever the
-		 * read_format), and -D prints its lines: so the fixed view
-		 * here, not pd_read_parse, which the session's values use.
-		 */
-		struct pd_read_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, ": %d %d %s %" PRIu64 "\n", (int)e.pid, (int)e.tid, ev ? ev->name : "", e.value);
-		if (!ev)
-			break;
-		if (ev->attr.read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			out_printf(out, "... time enabled : %" PRIu64 "\n", e.time_enabled);
-		if (ev->attr.read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			out_printf(out, "... time running : %" PRIu64 "\n", e.time_running);
-		if (ev->attr.read_format & PERF_FORMAT_ID)
-			out_printf(out, "... id           : %" PRIu64 "\n", e.id);
-		if (ev->attr.read_format & PERF_FORMAT_LOST)
-			out_printf(out, "... lost         : %" PRIu64 "\n", e.lost);
-		break;
-	}
-	case PERF_RECORD_SWITCH:
-		out_printf(out, " %s\n", switch_dir(h));
-		break;
-	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		struct pd_switch_cpu_wide_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " %s  %s pid/tid: %5d/%-5d\n", switch_dir(h),
-			(h->misc & PERF_RECORD_MISC_SWITCH_OUT) ? "next" : "prev", (int)e.next_prev_pid, (int)e.next_prev_tid);
-		break;
-	}
-	case PERF_RECORD_NAMESPACES:
-		dump_namespaces(out, h);
-		break;
-	case PERF_RECORD_CGROUP: {
-		struct pd_cgroup_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " cgroup: %" PRIu64 " %s\n", e.id, REC_STR(h, sizeof(e), sb));
-		break;
-	}
-	case PERF_RECORD_KSYMBOL: {
-		struct pd_ksymbol_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n", e.addr, e.len,
-			e.ksym_type, e.flags, REC_STR(h, sizeof(e), sb));
-		break;
-	}
-	case PERF_RECORD_BPF_EVENT: {
-		struct pd_bpf_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " type %u, flags %u, id %u\n", e.type, e.flags, e.id);
-		break;
-	}
-	case PERF_RECORD_TEXT_POKE: {
-		struct pd_text_poke_event e;
-		const size_t at = offsetof(struct pd_text_poke_event, bytes);
-		const unsigned char *b = (const unsigned char *)h + at;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " %" PRIx64 "  old len %u new len %u\n", e.addr, e.old_len, e.new_len);
-		for (int which = 0; which < 2; which++) {
-			unsigned int n = which ? e.new_len : e.old_len, base = which ? e.old_len : 0;
-
-			if (!n)
-				continue;
-			out_str(out, which ? "            New bytes:" : "            Old bytes:");
-			for (unsigned int i = 0; i < n && at + base + i < h->size; i++)
-				out_printf(out, " %02x", b[base + i]);
-			out_char(out, '\n');
-		}
-		break;
-	}
-	case PERF_RECORD_AUX: {
-		struct pd_aux_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64 " [%s%s%s]\n",
-			e.aux_offset, e.aux_size, e.flags, e.flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
-			e.flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "", e.flags & PERF_AUX_FLAG_PARTIAL ? "P" : "");
-		break;
-	}
-	case PERF_RECORD_ITRACE_START: {
-		struct pd_itrace_start_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " pid: %u tid: %u\n", e.pid, e.tid);
-		break;
-	}
-	case PERF_RECORD_AUX_OUTPUT_HW_ID: {
-		struct pd_aux_output_hw_id_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, " hw_id: %#" PRIx64 "\n", e.hw_id);
-		break;
-	}
-	case PD_AUXTRACE_INFO:
-		dump_auxtrace_info(out, h);
-		break;
-	case PD_AUXTRACE: {
-		struct pd_auxtrace_event e;
-
-		/* The trace data after it is not decoded (perf decodes Intel PT's packets here). */
-		PD_VIEW(h, &e);
-		out_printf(out, " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64 "  idx: %u  tid: %d  cpu: %d\n",
-			e.size, e.offset, e.reference, e.idx, (int)e.tid, (int)e.cpu);
-		break;
-	}
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-	case PD_FINISHED_INIT:
-	case PD_AUXTRACE_ERROR:
-		out_str(out, ": unhandled!\n");
-		break;
-	case PD_HEADER_ATTR:
-	case PD_HEADER_FEATURE:
-	case PD_HEADER_BUILD_ID:
-	case PD_HEADER_TRACING_DATA:
-	case PD_HEADER_EVENT_TYPE:
-		break;	/* perf ends these lines with the next record's leading newline */
-	case PD_FINISHED_ROUND:
-		out_str(out, ordered ? "\n" : ": unhandled!\n");
-		break;
-	case PD_ID_INDEX:
-		dump_id_index(out, h);
-		break;
-	case PD_THREAD_MAP: {
-		struct pd_thread_map_event e;
-		const size_t one = sizeof(struct pd_thread_map_entry);
-
-		PD_VIEW(h, &e);
-		out_printf(out, " nr: %d thread%s: ", (int)e.nr, e.nr > 1 ? "s" : "");
-		for (uint64_t i = 0; i < e.nr && sizeof(e) + one * (i + 1) <= h->size; i++) {
-			struct pd_thread_map_entry te;
-
-			pd_view_at(h, sizeof(e) + one * i, &te, sizeof(te));
-			out_printf(out, "%s%d", i ? ", " : "", (int)te.pid);
-		}
-		out_str(out, "\n: unhandled!\n");
-		break;
-	}
-	case PD_CPU_MAP:
-		dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + sizeof(*h), h->size - sizeof(*h));
-		out_printf(out, ": %s\n: unhandled!\n", sb);
-		break;
-	case PD_EVENT_UPDATE: {
-		struct pd_event_update_event e;
-		const size_t at = offsetof(struct pd_event_update_event, str);
-
-		PD_VIEW(h, &e);
-		out_printf(out, "\n... id:    %" PRIu64 "\n", e.id);
-		if (e.type == PD_EVENT_UPDATE_UNIT) {
-			out_printf(out, "... unit:  %s\n", REC_STR(h, at, sb));
-		} else if (e.type == PD_EVENT_UPDATE_SCALE) {
-			out_printf(out, "... scale: %f\n", e.scale);
-		} else if (e.type == PD_EVENT_UPDATE_NAME) {
-			out_printf(out, "... name:  %s\n", REC_STR(h, at, sb));
-		} else if (e.type == PD_EVENT_UPDATE_CPUS) {
-			dump__cpu_map(sb, sizeof(sb), (const unsigned char *)h + at, h->size > at ? h->size - at : 0);
-			out_printf(out, "... %s\n", sb);
-		} else {
-			out_str(out, "... unknown type\n");
-		}
-		break;
-	}
-	case PD_TIME_CONV: {
-		struct pd_time_conv_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64 "\n... Time Zero       %" PRIu64 "\n",
-			e.time_shift, e.time_mult, e.time_zero);
-		if (h->size > offsetof(struct pd_time_conv_event, time_cycles))
-			out_printf(out, "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64 "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
-				e.time_cycles, e.time_mask, e.cap_user_time_zero, e.cap_user_time_short);
-		out_str(out, ": unhandled!\n");
-		break;
-	}
-	case PD_STAT_CONFIG: {
-		struct pd_stat_config_event e;
-		const size_t one = sizeof(struct pd_stat_config_entry);
-		uint64_t v[3] = { 0, 0, 0 };
-
-		PD_VIEW(h, &e);
-		for (uint64_t i = 0; i < e.nr && sizeof(e) + one * (i + 1) <= h->size; i++) {
-			struct pd_stat_config_entry ce;
-
-			pd_view_at(h, sizeof(e) + one * i, &ce, sizeof(ce));
-			if (ce.tag < 3)
-				v[ce.tag] = ce.val;
-		}
-		out_printf(out, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n: unhandled!\n",
-			(int)v[PD_STAT_CONFIG_AGGR_MODE], (int)v[PD_STAT_CONFIG_SCALE], (unsigned)v[PD_STAT_CONFIG_INTERVAL]);
-		break;
-	}
-	case PD_STAT: {
-		struct pd_stat_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, "\n... id %" PRIu64 ", cpu %d, thread %d\n... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n: unhandled!\n",
-			e.id, (int)e.cpu, (int)e.thread, e.val, e.ena, e.run);
-		break;
-	}
-	case PD_STAT_ROUND: {
-		struct pd_stat_round_event e;
-
-		PD_VIEW(h, &e);
-		out_printf(out, "\n... time %" PRIu64 ", type %s\n: unhandled!\n", e.time,
-			e.type == PD_STAT_ROUND_FINAL ? "FINAL" : "INTERVAL");
-		break;
-	}
-	default:
-		out_str(out, ": unhandled!\n");
-		break;
-	}
+	if (h->type < n && rec_printers[h->type])
+		rec_printers[h->type](&r);
+	else
+		rec_unhandled(&r);
 }
 
 /* arch: perf's name of the recording machine's arch (pd_arch_normalize). */
