@@ -422,6 +422,275 @@ static void full_info(struct out *out, int feat, const unsigned char *q, size_t 
 	}
 }
 
+/* One feature's section, for its printer. */
+struct feat_in {
+	struct out *out;
+	struct pdata *p;
+	int feat;
+	const unsigned char *q;	/* never NULL: "" for a feature without a section */
+	size_t len;
+	bool bad;		/* the section did not parse (perf prints what it had: NULL strings, zeros) */
+	struct hdr_ctx *ctx;
+};
+
+static struct pd_cursor feat_cursor(const struct feat_in *f)
+{
+	return (struct pd_cursor){ f->q, f->q + f->len };
+}
+
+static void feat_string(const struct feat_in *f)
+{
+	static const char *const labels[PD_FEAT_LAST_6_1] = {
+		[PD_FEAT_HOSTNAME] = "hostname", [PD_FEAT_OSRELEASE] = "os release",
+		[PD_FEAT_VERSION] = "perf version", [PD_FEAT_ARCH] = "arch",
+		[PD_FEAT_CPUDESC] = "cpudesc", [PD_FEAT_CPUID] = "cpuid",
+	};
+	struct pd_cursor c = feat_cursor(f);
+	const char *str = f->bad ? NULL : pd_cursor_string(&c);
+
+	out_printf(f->out, "# %s : %s\n", labels[f->feat], str ? str : "(null)");
+}
+
+static void feat_nrcpus(const struct feat_in *f)
+{
+	struct pd_feat_nrcpus nrcpus;
+
+	if (pd_feat_nrcpus_decode(f->q, f->len, &nrcpus) || f->bad)
+		out_printf(f->out, "# nrcpus online : %u\n# nrcpus avail : %u\n", nrcpus.online, nrcpus.available);
+	f->ctx->nr_cpus = nrcpus.available;
+}
+
+static void feat_total_mem(const struct feat_in *f)
+{
+	uint64_t v = 0;
+
+	if (pd_feat_total_mem_decode(f->q, f->len, &v) || f->bad)
+		out_printf(f->out, "# total memory : %" PRIu64 " kB\n", v);
+}
+
+static void feat_cmdline(const struct feat_in *f)
+{
+	struct pd_cmdline cl;
+	const char *arg;
+
+	if (!pd_cmdline_init(&cl, f->q, f->len) && !f->bad)
+		return;
+	out_str(f->out, "# cmdline : ");
+	/* It may end before its count (a stream's record, which nothing else checks). */
+	while (!f->bad && (arg = pd_cmdline_next(&cl))) {
+		for (const char *ch = arg; *ch; ch++) {
+			if (*ch == '\'')
+				out_char(f->out, '\\');
+			out_char(f->out, *ch);
+		}
+		out_char(f->out, ' ');
+	}
+	out_char(f->out, '\n');
+}
+
+static void feat_event_desc(const struct feat_in *f)
+{
+	struct pd_cursor c = feat_cursor(f);
+	struct pd_feat_event_desc d;
+	uint64_t ids[4096];
+
+	if (!pdata__is_pipe(f->p)) {
+		for (size_t i = 0; i < pdata__nr_evsel(f->p); i++)
+			event_line(f->out, pdata__evsel(f->p, i));
+		return;
+	}
+	/* A stream may send its features before its attrs: the section says it all. */
+	if (f->len < sizeof(d))
+		return;
+	memcpy(&d, f->q, sizeof(d));
+	pd_cursor_skip(&c, sizeof(d));
+	for (uint32_t i = 0; i < d.nr; i++) {
+		struct pd_evsel e = { .ids = ids };
+		const unsigned char *idp;
+		const char *name;
+		uint32_t n;
+
+		if (!pd_event_desc_next(&c, d.attr_size, &e.attr, &name, &idp, &n))
+			break;
+		e.name = (char *)name;
+		e.nr_ids = n < 4096 ? n : 4096;
+		memcpy(ids, idp, 8 * e.nr_ids);
+		event_line(f->out, &e);
+	}
+}
+
+static void feat_topology(const struct feat_in *f)
+{
+	if (f->ctx->full)
+		full_info(f->out, f->feat, f->q, f->len, f->ctx);
+	else
+		out_printf(f->out, "# %s info available, use -I to display\n", pd_feature_name(f->feat));
+}
+
+static void feat_pmu_mappings(const struct feat_in *f)
+{
+	struct pd_cursor c = feat_cursor(f);
+	struct pd_pmu_mapping m;
+	uint32_t nr;
+
+	if (!pd_cursor_u32(&c, &nr) || !nr) {
+		out_str(f->out, "# pmu mappings: not available\n");
+		return;
+	}
+	out_str(f->out, "# pmu mappings: ");
+	for (uint32_t i = 0; i < nr && pd_pmu_mapping_next(&c, &m); i++)
+		out_printf(f->out, "%s%s = %u", i ? ", " : "", m.name ? m.name : "", m.type);
+	out_char(f->out, '\n');
+}
+
+static void feat_sample_time(const struct feat_in *f)
+{
+	struct pd_feat_sample_time stime;
+
+	if (pd_feat_sample_time_decode(f->q, f->len, &stime) || f->bad) {
+		uint64_t a = stime.first, b = stime.last;
+
+		out_printf(f->out, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000, a % 1000000000 / 1000);
+		out_printf(f->out, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000, b % 1000000000 / 1000);
+		out_printf(f->out, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
+	}
+}
+
+/* u32 nr; per group: name, u32 leader index, u32 members ("{anon_group}" is unnamed). */
+static void feat_group_desc(const struct feat_in *f)
+{
+	struct pd_cursor c = feat_cursor(f);
+	size_t nr_evsel = pdata__nr_evsel(f->p);
+	uint32_t nr;
+
+	if (!pd_cursor_u32(&c, &nr))
+		return;
+	for (uint32_t g = 0; g < nr; g++) {
+		struct pd_group_desc gd;
+
+		if (!pd_group_desc_next(&c, &gd))
+			break;
+		/* Only events the file has: the counts are the file's word. */
+		if (gd.leader > nr_evsel || gd.nr_members > nr_evsel - gd.leader)
+			break;
+		out_printf(f->out, "# group: %s{", gd.name ? gd.name : "");
+		for (uint32_t m = 0; m < gd.nr_members; m++) {
+			const struct pd_evsel *e = pdata__evsel(f->p, gd.leader + m);
+
+			out_printf(f->out, "%s%s", m ? "," : "", e ? e->name : "?");
+		}
+		out_str(f->out, "}\n");
+	}
+}
+
+/* The features whose presence is their whole news. */
+static void feat_flag(const struct feat_in *f)
+{
+	static const char *const lines[PD_FEAT_LAST_6_1] = {
+		[PD_FEAT_BRANCH_STACK] = "# contains samples with branch stack\n",
+		[PD_FEAT_AUXTRACE] = "# contains AUX area data (e.g. instruction trace)\n",
+		[PD_FEAT_STAT] = "# contains stat data\n",
+	};
+
+	out_str(f->out, lines[f->feat]);
+}
+
+/* The clock's resolution in ns; perf multiplies where it means to divide. */
+static void feat_clockid(const struct feat_in *f)
+{
+	struct pd_cursor c = feat_cursor(f);
+	uint64_t v = 0;
+
+	if (pd_cursor_u64(&c, &v) || f->bad)
+		out_printf(f->out, "# clockid frequency: %" PRIu64 " MHz\n", v * 1000);
+}
+
+static void feat_clock_data(const struct feat_in *f)
+{
+	struct pd_feat_clock_data cd;
+	char date[64] = "<error>";
+	struct tm tm;
+
+	if (!pd_feat_clock_data_decode(f->q, f->len, &cd)) {
+		out_str(f->out, "# reference time disabled\n");
+		return;
+	}
+	time_t sec = (time_t)(cd.tod_ns / 1000000000);
+	int usec = (int)(cd.tod_ns % 1000000000 / 1000);
+
+	if (localtime_r(&sec, &tm))
+		strftime(date, sizeof(date), "%F %T", &tm);
+	out_printf(f->out, "# clockid: %s (%u)\n", clock_name(cd.clockid), cd.clockid);
+	out_printf(f->out, "# reference time: %s.%06d = %ld.%06d (TOD) = %ld.%09ld (%s)\n", date, usec,
+		   (long)sec, usec, (long)(cd.clockid_ns / 1000000000), (long)(cd.clockid_ns % 1000000000),
+		   clock_name(cd.clockid));
+}
+
+static void feat_compressed(const struct feat_in *f)
+{
+	struct pd_feat_compressed fc;
+
+	if (pd_feat_compressed_decode(f->q, f->len, &fc) || f->bad)
+		out_printf(f->out, "# compressed : %s, level = %d, ratio = %d\n",
+			   fc.type == PD_COMP_ZSTD ? "Zstd" : "Unknown", (int)fc.level, (int)fc.ratio);
+}
+
+static void feat_cpu_pmu_caps(const struct feat_in *f)
+{
+	struct pd_pmu_caps pc;
+
+	if (pd_cpu_pmu_caps_decode(f->q, f->len, &pc))
+		pmu_caps(f->out, &pc);
+}
+
+static void feat_pmu_caps(const struct feat_in *f)
+{
+	struct pd_cursor c = feat_cursor(f);
+	struct pd_pmu_caps pc;
+	uint32_t nr;
+
+	if (pd_cursor_u32(&c, &nr))
+		for (uint32_t i = 0; i < nr && pd_pmu_caps_next(&c, &pc); i++)
+			pmu_caps(f->out, &pc);
+}
+
+static void feat_bpf_prog_info(const struct feat_in *f)
+{
+	bpf_prog_info(f->out, f->p, f->q, f->len);
+}
+
+static void feat_bpf_btf(const struct feat_in *f)
+{
+	struct pd_cursor c = feat_cursor(f);
+
+	btf_ids(f->out, &c);
+}
+
+/* Each feature's printer; BUILD_ID, TRACING_DATA and DIR_FORMAT print nothing here. */
+static void (*const feat_printers[PD_FEAT_LAST_6_1])(const struct feat_in *) = {
+	[PD_FEAT_HOSTNAME] = feat_string, [PD_FEAT_OSRELEASE] = feat_string,
+	[PD_FEAT_VERSION] = feat_string, [PD_FEAT_ARCH] = feat_string,
+	[PD_FEAT_CPUDESC] = feat_string, [PD_FEAT_CPUID] = feat_string,
+	[PD_FEAT_NRCPUS] = feat_nrcpus,
+	[PD_FEAT_TOTAL_MEM] = feat_total_mem,
+	[PD_FEAT_CMDLINE] = feat_cmdline,
+	[PD_FEAT_EVENT_DESC] = feat_event_desc,
+	[PD_FEAT_CPU_TOPOLOGY] = feat_topology, [PD_FEAT_NUMA_TOPOLOGY] = feat_topology,
+	[PD_FEAT_CACHE] = feat_topology, [PD_FEAT_MEM_TOPOLOGY] = feat_topology,
+	[PD_FEAT_HYBRID_TOPOLOGY] = feat_topology,
+	[PD_FEAT_PMU_MAPPINGS] = feat_pmu_mappings,
+	[PD_FEAT_SAMPLE_TIME] = feat_sample_time,
+	[PD_FEAT_GROUP_DESC] = feat_group_desc,
+	[PD_FEAT_BRANCH_STACK] = feat_flag, [PD_FEAT_AUXTRACE] = feat_flag, [PD_FEAT_STAT] = feat_flag,
+	[PD_FEAT_CLOCKID] = feat_clockid,
+	[PD_FEAT_CLOCK_DATA] = feat_clock_data,
+	[PD_FEAT_COMPRESSED] = feat_compressed,
+	[PD_FEAT_CPU_PMU_CAPS] = feat_cpu_pmu_caps,
+	[PD_FEAT_PMU_CAPS] = feat_pmu_caps,
+	[PD_FEAT_BPF_PROG_INFO] = feat_bpf_prog_info,
+	[PD_FEAT_BPF_BTF] = feat_bpf_btf,
+};
+
 /*
  * One feature section (file mode) or FEATURE record payload (pipe mode),
  * as perf 6.1's --header-only prints it.  bad: the section did not parse
@@ -430,187 +699,13 @@ static void full_info(struct out *out, int feat, const unsigned char *q, size_t 
 static void print_feature(struct out *out, struct pdata *p, int feat, const unsigned char *q, size_t len, bool bad,
 			  struct hdr_ctx *ctx)
 {
-	static const char *const string_labels[PD_FEAT_LAST_6_1] = {
-		[PD_FEAT_HOSTNAME] = "hostname", [PD_FEAT_OSRELEASE] = "os release",
-		[PD_FEAT_VERSION] = "perf version", [PD_FEAT_ARCH] = "arch",
-		[PD_FEAT_CPUDESC] = "cpudesc", [PD_FEAT_CPUID] = "cpuid",
+	const struct feat_in f = {
+		.out = out, .p = p, .feat = feat, .q = q ? q : (const unsigned char *)"", .len = q ? len : 0,
+		.bad = bad, .ctx = ctx,
 	};
-	struct pd_cursor c = { q, q ? q + len : q };
-	struct pd_feat_nrcpus nrcpus;
-	struct pd_feat_sample_time stime;
-	struct pd_pmu_caps pc;
-	uint64_t v = 0;
-	uint32_t nr;
 
-	if (!q) {
-		q = c.p = c.end = (const unsigned char *)"";
-		len = 0;
-	}
-	if (string_labels[feat]) {
-		const char *str = bad ? NULL : pd_cursor_string(&c);
-
-		out_printf(out, "# %s : %s\n", string_labels[feat], str ? str : "(null)");
-		return;
-	}
-	switch (feat) {
-	case PD_FEAT_NRCPUS:
-		if (pd_feat_nrcpus_decode(q, len, &nrcpus) || bad)
-			out_printf(out, "# nrcpus online : %u\n# nrcpus avail : %u\n", nrcpus.online, nrcpus.available);
-		ctx->nr_cpus = nrcpus.available;
-		break;
-	case PD_FEAT_TOTAL_MEM:
-		if (pd_feat_total_mem_decode(q, len, &v) || bad)
-			out_printf(out, "# total memory : %" PRIu64 " kB\n", v);
-		break;
-	case PD_FEAT_CMDLINE: {
-		struct pd_cmdline cl;
-		const char *arg;
-
-		if (pd_cmdline_init(&cl, q, len) || bad) {
-			out_str(out, "# cmdline : ");
-			/* It may end before its count (a stream's record, which nothing else checks). */
-			while (!bad && (arg = pd_cmdline_next(&cl))) {
-				for (const char *ch = arg; *ch; ch++) {
-					if (*ch == '\'')
-						out_char(out, '\\');
-					out_char(out, *ch);
-				}
-				out_char(out, ' ');
-			}
-			out_char(out, '\n');
-		}
-		break;
-	}
-	case PD_FEAT_EVENT_DESC:
-		if (!pdata__is_pipe(p)) {
-			for (size_t i = 0; i < pdata__nr_evsel(p); i++)
-				event_line(out, pdata__evsel(p, i));
-		} else {
-			/* A stream may send its features before its attrs: the section says it all. */
-			struct pd_feat_event_desc d;
-			uint64_t ids[4096];
-
-			if (len < sizeof(d))
-				break;
-			memcpy(&d, q, sizeof(d));
-			pd_cursor_skip(&c, sizeof(d));
-			for (uint32_t i = 0; i < d.nr; i++) {
-				struct pd_evsel e = { .ids = ids };
-				const unsigned char *idp;
-				const char *name;
-				uint32_t n;
-
-				if (!pd_event_desc_next(&c, d.attr_size, &e.attr, &name, &idp, &n))
-					break;
-				e.name = (char *)name;
-				e.nr_ids = n < 4096 ? n : 4096;
-				memcpy(ids, idp, 8 * e.nr_ids);
-				event_line(out, &e);
-			}
-		}
-		break;
-	case PD_FEAT_CPU_TOPOLOGY: case PD_FEAT_NUMA_TOPOLOGY: case PD_FEAT_CACHE: case PD_FEAT_MEM_TOPOLOGY:
-	case PD_FEAT_HYBRID_TOPOLOGY:
-		if (ctx->full)
-			full_info(out, feat, q, len, ctx);
-		else
-			out_printf(out, "# %s info available, use -I to display\n", pd_feature_name(feat));
-		break;
-	case PD_FEAT_PMU_MAPPINGS:
-		if (!pd_cursor_u32(&c, &nr) || !nr) {
-			out_str(out, "# pmu mappings: not available\n");
-		} else {
-			struct pd_pmu_mapping m;
-
-			out_str(out, "# pmu mappings: ");
-			for (uint32_t i = 0; i < nr && pd_pmu_mapping_next(&c, &m); i++)
-				out_printf(out, "%s%s = %u", i ? ", " : "", m.name ? m.name : "", m.type);
-			out_char(out, '\n');
-		}
-		break;
-	case PD_FEAT_SAMPLE_TIME:
-		if (pd_feat_sample_time_decode(q, len, &stime) || bad) {
-			uint64_t a = stime.first, b = stime.last;
-
-			out_printf(out, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", a / 1000000000, a % 1000000000 / 1000);
-			out_printf(out, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", b / 1000000000, b % 1000000000 / 1000);
-			out_printf(out, "# sample duration : %10.3f ms\n", (double)(b - a) / 1e6);
-		}
-		break;
-	case PD_FEAT_GROUP_DESC:
-		/* u32 nr; per group: name, u32 leader index, u32 members ("{anon_group}" is unnamed). */
-		if (pd_cursor_u32(&c, &nr)) {
-			for (uint32_t g = 0; g < nr; g++) {
-				struct pd_group_desc gd;
-
-				if (!pd_group_desc_next(&c, &gd))
-					break;
-				/* Only events the file has: the counts are the file's word. */
-				if (gd.leader > pdata__nr_evsel(p) || gd.nr_members > pdata__nr_evsel(p) - gd.leader)
-					break;
-				out_printf(out, "# group: %s{", gd.name ? gd.name : "");
-				for (uint32_t m = 0; m < gd.nr_members; m++) {
-					const struct pd_evsel *e = pdata__evsel(p, gd.leader + m);
-
-					out_printf(out, "%s%s", m ? "," : "", e ? e->name : "?");
-				}
-				out_str(out, "}\n");
-			}
-		}
-		break;
-	case PD_FEAT_BRANCH_STACK: out_str(out, "# contains samples with branch stack\n"); break;
-	case PD_FEAT_AUXTRACE: out_str(out, "# contains AUX area data (e.g. instruction trace)\n"); break;
-	case PD_FEAT_STAT: out_str(out, "# contains stat data\n"); break;
-	case PD_FEAT_CLOCKID:
-		/* The clock's resolution in ns; perf multiplies where it means to divide. */
-		if (pd_cursor_u64(&c, &v) || bad)
-			out_printf(out, "# clockid frequency: %" PRIu64 " MHz\n", v * 1000);
-		break;
-	case PD_FEAT_CLOCK_DATA: {
-		struct pd_feat_clock_data cd;
-
-		if (!pd_feat_clock_data_decode(q, len, &cd)) {
-			out_str(out, "# reference time disabled\n");
-		} else {
-			time_t sec = (time_t)(cd.tod_ns / 1000000000);
-			int usec = (int)(cd.tod_ns % 1000000000 / 1000);
-			char date[64] = "<error>";
-			struct tm tm;
-
-			if (localtime_r(&sec, &tm))
-				strftime(date, sizeof(date), "%F %T", &tm);
-			out_printf(out, "# clockid: %s (%u)\n", clock_name(cd.clockid), cd.clockid);
-			out_printf(out, "# reference time: %s.%06d = %ld.%06d (TOD) = %ld.%09ld (%s)\n", date, usec,
-				   (long)sec, usec, (long)(cd.clockid_ns / 1000000000), (long)(cd.clockid_ns % 1000000000),
-				   clock_name(cd.clockid));
-		}
-		break;
-	}
-	case PD_FEAT_COMPRESSED: {
-		struct pd_feat_compressed fc;
-
-		if (pd_feat_compressed_decode(q, len, &fc) || bad)
-			out_printf(out, "# compressed : %s, level = %d, ratio = %d\n",
-				   fc.type == PD_COMP_ZSTD ? "Zstd" : "Unknown", (int)fc.level, (int)fc.ratio);
-		break;
-	}
-	case PD_FEAT_CPU_PMU_CAPS:
-		if (pd_cpu_pmu_caps_decode(q, len, &pc))
-			pmu_caps(out, &pc);
-		break;
-	case PD_FEAT_PMU_CAPS:
-		if (pd_cursor_u32(&c, &nr))
-			for (uint32_t i = 0; i < nr && pd_pmu_caps_next(&c, &pc); i++)
-				pmu_caps(out, &pc);
-		break;
-	case PD_FEAT_BPF_PROG_INFO:
-		bpf_prog_info(out, p, q, len);
-		break;
-	case PD_FEAT_BPF_BTF:
-		btf_ids(out, &c);
-		break;
-	default: break;	/* BUILD_ID, TRACING_DATA, DIR_FORMAT print nothing here */
-	}
+	if (feat >= 0 && feat < PD_FEAT_LAST_6_1 && feat_printers[feat])
+		feat_printers[feat](&f);
 }
 
 static void header_block(struct out *out, struct pdata *p, time_t mtime)
