@@ -8,9 +8,11 @@
 
 . "$(dirname "$0")/lib.sh"
 
-# spin_bg SECS THREADS: start cpuspin in the background; its pid in spin.pid.
+# spin_bg SECS THREADS [DUTY]: start cpuspin in the background; its pid in
+# spin.pid.  The targets a test stops itself spin 20% of the time: busy
+# enough to be sampled, and the CPUs left to the commands under test.
 spin_bg () {
-	"$CPUSPIN" "$1" "$2" &
+	"$CPUSPIN" "$1" "$2" ${3:-} &
 	echo $! >spin.pid
 }
 
@@ -61,7 +63,7 @@ EOF
 # compare_cases FILE: for each line of FILE, perf and mperf record the same
 # command line, and their perf evlist -v agree.
 compare_cases () {
-	spin_bg 60 2 &&
+	spin_bg 60 2 20 &&
 	pid=$(cat spin.pid) &&
 	while test "$(ls /proc/$pid/task | wc -l)" -lt 2; do sleep 0.05; done &&
 	tid=$(ls /proc/$pid/task | sort -n | tail -1) &&
@@ -135,7 +137,7 @@ test_expect_success PERF '-p: perf reads the file, and reports what mperf report
 '
 
 test_expect_success '-p with a command: recording ends with the command, the target runs on' '
-	spin_bg 60 1 &&
+	spin_bg 60 1 20 &&
 	pid=$(cat spin.pid) &&
 	test_expect_code 3 "$MPERF" record -q -p $pid -e cpu-clock -o pc.data sh -c "sleep 0.3; exit 3" &&
 	kill -0 $pid &&
@@ -145,7 +147,7 @@ test_expect_success '-p with a command: recording ends with the command, the tar
 '
 
 test_expect_success '-t: only that thread is sampled (and not its siblings)' '
-	spin_bg 60 3 &&
+	spin_bg 60 3 20 &&
 	pid=$(cat spin.pid) &&
 	while test "$(ls /proc/$pid/task | wc -l)" -lt 3; do sleep 0.05; done &&
 	tid=$(ls /proc/$pid/task | sort -n | tail -1) &&
@@ -174,7 +176,7 @@ test_expect_success 'unknown or malformed targets: one line each, and no file' '
 '
 
 test_expect_success 'perf'"'"'s overrides: -p wins over -C and -a, saying so' '
-	spin_bg 60 1 &&
+	spin_bg 60 1 20 &&
 	pid=$(cat spin.pid) &&
 	"$MPERF" record -p $pid -C 0 -e cpu-clock -o o1.data -- sleep 0.1 2>o1.err &&
 	"$MPERF" record -p $pid -a -e cpu-clock -o o2.data -- sleep 0.1 2>o2.err &&
@@ -244,7 +246,7 @@ interrupt () {
 }
 
 test_expect_success 'SIGINT and SIGTERM end -p, -t, -a and -C recordings with a finished file' '
-	spin_bg 60 2 &&
+	spin_bg 60 2 20 &&
 	pid=$(cat spin.pid) &&
 	interrupt INT -p $pid && test $rc = 130 && "$MPERF" report -D -i int.data >/dev/null &&
 	interrupt TERM -t $pid && test $rc = 143 && "$MPERF" report -D -i int.data >/dev/null &&
@@ -255,7 +257,7 @@ test_expect_success 'SIGINT and SIGTERM end -p, -t, -a and -C recordings with a 
 '
 
 test_expect_success PERF 'perf reads each interrupted recording' '
-	spin_bg 60 1 &&
+	spin_bg 60 1 20 &&
 	pid=$(cat spin.pid) &&
 	for t in "-p $pid" "-a" "-C 0"; do
 		interrupt INT $t && perf_reads int.data || { stop_spin; exit 1; }
@@ -282,7 +284,7 @@ test_expect_success PERF '-a -o -: a pipe-mode stream perf and mperf read, with 
 '
 
 test_expect_success PERF 'perf'"'"'s own -p, -t, -a, -C and --per-thread files: mperf report -D equals perf'"'"'s' '
-	spin_bg 60 2 &&
+	spin_bg 60 2 20 &&
 	pid=$(cat spin.pid) &&
 	for t in "-p $pid" "-t $pid" "-a" "-C 1" "--per-thread -p $pid"; do
 		"$PERF" record -q $t -e cpu-clock -o perf.data -- sleep 0.2 2>/dev/null &&

@@ -12,16 +12,14 @@
 
 have_cc () { command -v cc >/dev/null 2>&1; }
 
+# Every frame of every chain, in both accumulations; how a chain is drawn
+# (-G, callee, flat) is t3003's to compare.
 VIEWS=(
 	""
 	"--no-children"
-	"-G"
-	"--no-children -G"
 	"-g folded"
 	"--no-children -g folded"
 	"-g caller"
-	"-g callee"
-	"-g flat"
 	"--sort sym"
 	"--sort dso"
 	"--sort dso,sym -g folded"
