@@ -10,6 +10,7 @@
 #include "../src/record/record.h"
 #include "../src/stat/stat.h"
 #include "cmd.h"
+#include "options.h"
 
 int cmd_parse_tolerance(const char *arg, double *pct)
 {
@@ -22,12 +23,9 @@ int cmd_parse_tolerance(const char *arg, double *pct)
 
 int cmd_parse_check_status(const char *arg, int *status)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end || errno || v < 1 || v > 124)
+	if (cmd_parse_long(arg, 1, 124, &v))
 		return -1;
 	*status = (int)v;
 	return 0;

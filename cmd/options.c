@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* A command's option table -> getopt_long, -h's option lines, the usage errors. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
 #include "options.h"
@@ -175,4 +177,13 @@ int cmd_options_conflicts(const struct cmd_parse *p)
 		return cmd_usage_error(t->cmd, "%s", msg);
 	}
 	return 0;
+}
+
+int cmd_parse_long(const char *arg, long lo, long hi, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(arg, &end, 10);
+	return end == arg || *end || errno || *v < lo || *v > hi ? -1 : 0;
 }

@@ -99,5 +99,7 @@ static inline bool cmd_given(const struct cmd_parse *p, unsigned cls)
 }
 /* -h: the usage, each shown option's line, the trailer. */
 void cmd_options_help(const struct cmd_options *t, FILE *f);
+/* An option's whole decimal number, lo to hi, in *v: 0, or -1. */
+int cmd_parse_long(const char *arg, long lo, long hi, long *v);
 
 #endif

@@ -505,63 +505,28 @@ static bool *record_flag(struct record_opts *o, int id)
 	return NULL;
 }
 
-static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
+/* The options whose argument is kept as given, checked where it is used. */
+static const char **record_string(struct record_args *a, int id)
 {
-	struct record_args *a = ctx;
-	struct record_opts *o = &a->o;
-	bool *flag = record_flag(o, opt->id), listed_only;
-	uint64_t v, mult;
-	char *end;
-	long lv;
-	int ret;
-
-	if (flag) {
-		*flag = true;
-		return 0;
+	switch (id) {
+	case 'p': return &a->o.pids;
+	case 't': return &a->o.tids;
+	case 'C': return &a->o.cpu_list;
+	case 'o': return &a->o.output;
+	case 'j': return &a->json_summary;
+	case 'F': return &a->freq_arg;	/* checked once --strict-freq is known */
 	}
-	switch (opt->id) {
-	case 'g':
-		o->callchain = true;
-		o->dwarf = false;
-		break;
-	case 'G':
-		return parse_call_graph(arg, o);
-	case 'U':
-		if ((ret = parse_user_regs(arg, &o->user_regs, &listed_only)))
-			return ret;
-		return listed_only ? CMD_EXIT_OK : 0;
-	case 'p':
-		o->pids = arg;
-		break;
-	case 't':
-		o->tids = arg;
-		break;
-	case 'C':
-		o->cpu_list = arg;
-		break;
-	case 'v':
-		a->verbose = true;
-		break;
-	case 'e':
-		/* Each -e adds its events; the parser says what is wrong in one line. */
-		a->last_e = a->nr_events;
-		if (cmd_parse_events("record", arg, a->events, &a->nr_events))
-			return EXIT_USAGE;
-		for (size_t i = a->last_e; i < a->nr_events; i++)
-			if (a->events[i].attr.type == RECORD_TYPE_TOOL)
-				return cmd_usage_error("record", "'%s' is a tool event: mperf stat counts it, record cannot sample it",
-						       a->events[i].name);
-		return 0;
-	case 'f':
-		/* As perf: for every event of the -e before it; said in one line. */
-		return record__add_filter(a->events, a->last_e, a->nr_events, arg) < 0 ? EXIT_USAGE : 0;
-	case 'F':
-		a->freq_arg = arg;
-		o->rate_given = true;
-		break;
-	case 'S':
-		a->strict_freq = true;
-		break;
+	return NULL;
+}
+
+/* The options with a number or a size for argument. */
+static int record_number(struct record_args *a, int id, char *arg)
+{
+	struct record_opts *o = &a->o;
+	uint64_t v, mult;
+	long lv;
+
+	switch (id) {
 	case 'c':
 		if (parse_u64(arg, &v) || !v)
 			return usage_error("invalid period '%s' for -c/--count (events per sample, a positive decimal number)", arg);
@@ -580,39 +545,18 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 			return usage_error("invalid --mmap-flush '%s' (bytes, or a size in B, K, M or G)", arg);
 		o->mmap_flush = mult ? v * mult : v;
 		break;
-	case 'z':
-		return parse_comp_level(arg, &o->comp_level);
-	case 'D':
-		errno = 0;
-		lv = strtol(arg, &end, 10);
-		if (!*arg || *end || errno || lv < -1 || lv > INT_MAX)
-			return usage_error("invalid -D/--delay '%s' (milliseconds, or -1: start disabled)", arg);
-		o->delay_ms = (int)lv;
-		break;
 	case 'x':
 		if (parse_size(arg, &v, &mult) || !(mult ? v * mult : v))
 			return usage_error("invalid --max-size '%s' (bytes, or a size in B, K, M or G)", arg);
 		o->max_size = mult ? v * mult : v;
 		break;
-	case 'L':
-		return record__parse_control(arg, &o->control) < 0 ? EXIT_USAGE : 0;
-	case 'o':
-		o->output = arg;
+	case 'D':
+		if (cmd_parse_long(arg, -1, INT_MAX, &lv))
+			return usage_error("invalid -D/--delay '%s' (milliseconds, or -1: start disabled)", arg);
+		o->delay_ms = (int)lv;
 		break;
-	case 'q':
-		a->quiet = true;
-		break;
-	case 'K':
-		a->check = true;
-		break;
-	case 'k':
-		return parse_clockid(arg, o);
-	case 'V':
-		return parse_switch_output(arg, &o->switch_output);
 	case 'J':
-		errno = 0;
-		lv = strtol(arg, &end, 10);
-		if (!*arg || *end || errno || lv < 0 || lv > INT_MAX)
+		if (cmd_parse_long(arg, 0, INT_MAX, &lv))
 			return usage_error("invalid --switch-max-files '%s' (the number of files kept, 0: all)", arg);
 		o->switch_output.max_files = (unsigned)lv;
 		break;
@@ -624,11 +568,70 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		if (cmd_parse_check_status(arg, &a->check_status))
 			return usage_error("invalid --check-status '%s' (an exit status, 1 to 124)", arg);
 		break;
-	case 'j':
-		a->json_summary = arg;
-		break;
 	}
 	return 0;
+}
+
+/* -e: each adds its events; the parser says what is wrong in one line. */
+static int record_events(struct record_args *a, const char *arg)
+{
+	a->last_e = a->nr_events;
+	if (cmd_parse_events("record", arg, a->events, &a->nr_events))
+		return EXIT_USAGE;
+	for (size_t i = a->last_e; i < a->nr_events; i++)
+		if (a->events[i].attr.type == RECORD_TYPE_TOOL)
+			return cmd_usage_error("record", "'%s' is a tool event: mperf stat counts it, record cannot sample it",
+					       a->events[i].name);
+	return 0;
+}
+
+static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
+{
+	struct record_args *a = ctx;
+	struct record_opts *o = &a->o;
+	bool *flag = record_flag(o, opt->id), listed_only;
+	const char **str = record_string(a, opt->id);
+	int ret;
+
+	if (flag) {
+		*flag = true;
+		return 0;
+	}
+	if (str) {
+		*str = arg;
+		o->rate_given |= opt->id == 'F';
+		return 0;
+	}
+	switch (opt->id) {
+	case 'g':
+		o->callchain = true;
+		o->dwarf = false;
+		return 0;
+	case 'G':
+		return parse_call_graph(arg, o);
+	case 'U':
+		if ((ret = parse_user_regs(arg, &o->user_regs, &listed_only)))
+			return ret;
+		return listed_only ? CMD_EXIT_OK : 0;
+	case 'v': a->verbose = true; return 0;
+	case 'S': a->strict_freq = true; return 0;
+	case 'q': a->quiet = true; return 0;
+	case 'K': a->check = true; return 0;
+	case 'e':
+		return record_events(a, arg);
+	case 'f':
+		/* As perf: for every event of the -e before it; said in one line. */
+		return record__add_filter(a->events, a->last_e, a->nr_events, arg) < 0 ? EXIT_USAGE : 0;
+	case 'z':
+		return parse_comp_level(arg, &o->comp_level);
+	case 'L':
+		return record__parse_control(arg, &o->control) < 0 ? EXIT_USAGE : 0;
+	case 'k':
+		return parse_clockid(arg, o);
+	case 'V':
+		return parse_switch_output(arg, &o->switch_output);
+	}
+	return record_number(a, opt->id, arg);
 }
 
 static const struct cmd_options record_options = {

@@ -549,9 +549,7 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 	case 'X': {
 		long v;
 
-		errno = 0;
-		v = strtol(arg, &end, 10);
-		if (end == arg || *end || errno || v < 0 || v > 65535)
+		if (cmd_parse_long(arg, 0, 65535, &v))
 			return cmd_usage_error("report", "invalid --group-sort-idx '%s' (a member's index in its group, 0 or more)",
 					       arg);
 		ho->group_sort_idx = (int)v;

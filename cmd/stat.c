@@ -146,16 +146,6 @@ static const char *opt_word(const struct cmd_opt *o)
 	return buf[k];
 }
 
-/* An integer option's value, lo to hi: 0, or -1. */
-static int parse_long(const char *arg, long lo, long hi, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(arg, &end, 10);
-	return end == arg || *end || errno || *v < lo || *v > hi ? -1 : 0;
-}
-
 static enum stat_aggr aggr_of(int id)
 {
 	switch (id) {
@@ -190,15 +180,15 @@ static int mode_option(struct stat_args *a, const struct cmd_opt *opt, char *arg
 			a->po.sep = arg;
 		break;
 	case 'I':
-		if (parse_long(arg, 10, 100000000, &a->o.interval_ms))
+		if (cmd_parse_long(arg, 10, 100000000, &a->o.interval_ms))
 			return usage_error("invalid -I interval '%s' (milliseconds, 10 or more)", arg);
 		break;
 	case OPT_INTERVAL_COUNT:
-		if (parse_long(arg, 1, 1000000000, &a->o.interval_count))
+		if (cmd_parse_long(arg, 1, 1000000000, &a->o.interval_count))
 			return usage_error("invalid --interval-count '%s' (1 or more)", arg);
 		break;
 	case OPT_TIMEOUT:
-		if (parse_long(arg, 10, 1000000000, &a->o.timeout_ms))
+		if (cmd_parse_long(arg, 10, 1000000000, &a->o.timeout_ms))
 			return usage_error("invalid --timeout '%s' (milliseconds, 10 or more)", arg);
 		break;
 	case OPT_SUMMARY:
@@ -208,7 +198,7 @@ static int mode_option(struct stat_args *a, const struct cmd_opt *opt, char *arg
 		a->po.table = true;
 		break;
 	case 'D':
-		if (parse_long(arg, 0, 1000000000, &a->o.delay_ms))
+		if (cmd_parse_long(arg, 0, 1000000000, &a->o.delay_ms))
 			return usage_error("invalid -D delay '%s' (milliseconds, 0 or more: -1 needs --control, which stat does not have)", arg);
 		break;
 	case 'A':
@@ -260,9 +250,7 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	}
 	case 'r':
-		errno = 0;
-		a->repeat = strtol(arg, &end, 10);
-		if (*end || errno || a->repeat < 1 || a->repeat > 1000000)
+		if (cmd_parse_long(arg, 1, 1000000, &a->repeat))
 			return usage_error("invalid repeat count '%s'", arg);
 		break;
 	case 'o':
@@ -303,9 +291,7 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		a->baseline_cmd = arg;
 		break;
 	case 'W':
-		errno = 0;
-		a->warmup = strtol(arg, &end, 10);
-		if (*end || errno || a->warmup < 0 || a->warmup > 1000000)
+		if (cmd_parse_long(arg, 0, 1000000, &a->warmup))
 			return usage_error("invalid --warmup count '%s'", arg);
 		break;
 	case OPT_ALPHA:
