@@ -609,54 +609,38 @@ static int parse_trailer(const struct perf_event_attr *attr, const unsigned char
 	return 0;
 }
 
-int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct pd_sample *s)
-{
-	const struct perf_event_header *h = rec;
-	const unsigned char *base = rec, *q;
-	struct cursor c = { base + sizeof(*h), base + h->size };
-	uint64_t st = attr->sample_type, v;
-
-	init_sample(s);
-	if (h->size < sizeof(*h))
-		return -MPERF_ERR_CORRUPT;
-	if (h->type != PERF_RECORD_SAMPLE)
-		return parse_trailer(attr, c.p, c.end, s);
-
-	s->period = attr->freq ? 0 : attr->sample_period;
-#pragma GCC unroll 16
-	for (size_t i = 0; i < NR(sample_head); i++) {
-		if (!(st & sample_head[i]))
-			continue;
-		if (take(&c, 8, &q)) {
-			s->bad = head_name(sample_head[i]);
-			return -MPERF_ERR_CORRUPT;
-		}
-		put_word(s, sample_head[i], q);
-	}
-#define U64(field) do { if (take_u64(&c, &(field))) return -MPERF_ERR_CORRUPT; } while (0)
+/* In the sample parsers: a u64 field, and the name of the field being read (said when it is cut). */
+#define U64(field) do { if (take_u64(c, &(field))) return -MPERF_ERR_CORRUPT; } while (0)
 #define FIELD(name) (s->bad = (name))
+
+/* The read values, the call chain, the raw data and the branch stack. */
+static int parse_sample_lists(const struct perf_event_attr *attr, struct cursor *c, struct pd_sample *s)
+{
+	uint64_t st = attr->sample_type, v;
+	const unsigned char *q;
+
 	FIELD("read values");
 	if (st & PERF_SAMPLE_READ) {
 		struct pd_read_values r;
-		long len = pd_read_parse(attr->read_format, c.p, (size_t)(c.end - c.p), &r);
+		long len = pd_read_parse(attr->read_format, c->p, (size_t)(c->end - c->p), &r);
 
-		if (len < 0 || take(&c, (size_t)len, &s->read))
+		if (len < 0 || take(c, (size_t)len, &s->read))
 			return -MPERF_ERR_CORRUPT;
 		s->read_len = (size_t)len;
 	}
 	FIELD("callchain");
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		U64(s->callchain_nr);
-		if (s->callchain_nr > (size_t)(c.end - c.p) / 8 ||
-		    take(&c, s->callchain_nr * 8, &s->callchain))
+		if (s->callchain_nr > (size_t)(c->end - c->p) / 8 ||
+		    take(c, s->callchain_nr * 8, &s->callchain))
 			return -MPERF_ERR_CORRUPT;
 	}
 	FIELD("raw data");
 	if (st & PERF_SAMPLE_RAW) {
-		if (take(&c, 4, &q))
+		if (take(c, 4, &q))
 			return -MPERF_ERR_CORRUPT;
 		s->raw_size = pd_u32(q);
-		if (take(&c, s->raw_size, &s->raw))
+		if (take(c, s->raw_size, &s->raw))
 			return -MPERF_ERR_CORRUPT;
 	}
 	FIELD("branch stack");
@@ -666,33 +650,52 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 			s->branch_hw_idx = true;
 			U64(v);
 		}
-		if (s->branch_nr > (size_t)(c.end - c.p) / sizeof(struct pd_branch_entry) ||
-		    take(&c, s->branch_nr * sizeof(struct pd_branch_entry), &s->branch))
+		if (s->branch_nr > (size_t)(c->end - c->p) / sizeof(struct pd_branch_entry) ||
+		    take(c, s->branch_nr * sizeof(struct pd_branch_entry), &s->branch))
 			return -MPERF_ERR_CORRUPT;
 	}
+	return 0;
+}
+
+/* The user registers and stack; base: the record, which the stack size's offset is from. */
+static int parse_sample_user(const struct perf_event_attr *attr, struct cursor *c, struct pd_sample *s,
+			     const unsigned char *base)
+{
+	uint64_t st = attr->sample_type;
+	const unsigned char *q;
+
 	FIELD("user registers");
 	if (st & PERF_SAMPLE_REGS_USER) {
 		U64(s->user_abi);
 		if (s->user_abi) {
 			s->user_mask = attr->sample_regs_user;
-			if (take(&c, 8 * (size_t)__builtin_popcountll(s->user_mask), &s->user_regs))
+			if (take(c, 8 * (size_t)__builtin_popcountll(s->user_mask), &s->user_regs))
 				return -MPERF_ERR_CORRUPT;
 		}
 	}
 	FIELD("user stack");
 	if (st & PERF_SAMPLE_STACK_USER) {
-		s->stack_size_off = (size_t)(c.p - base);
+		s->stack_size_off = (size_t)(c->p - base);
 		U64(s->stack_size);
 		if (s->stack_size) {
-			if (take(&c, s->stack_size, &q))
+			if (take(c, s->stack_size, &q))
 				return -MPERF_ERR_CORRUPT;
 			s->stack = q;
 			U64(s->stack_dyn_size);
 		}
 	}
+	return 0;
+}
+
+/* The fields after the user stack, weight to aux. */
+static int parse_sample_tail(const struct perf_event_attr *attr, struct cursor *c, struct pd_sample *s)
+{
+	uint64_t st = attr->sample_type;
+	const unsigned char *q;
+
 	FIELD("weight");
 	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-		if (take(&c, 8, &q))
+		if (take(c, 8, &q))
 			return -MPERF_ERR_CORRUPT;
 		s->weight = pd_u64(q);
 		s->weight_struct_lo = pd_u32(q);
@@ -709,7 +712,7 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 		U64(s->intr_abi);
 		if (s->intr_abi) {
 			s->intr_mask = attr->sample_regs_intr;
-			if (take(&c, 8 * (size_t)__builtin_popcountll(s->intr_mask), &s->intr_regs))
+			if (take(c, 8 * (size_t)__builtin_popcountll(s->intr_mask), &s->intr_regs))
 				return -MPERF_ERR_CORRUPT;
 		}
 	}
@@ -728,11 +731,41 @@ int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct 
 	FIELD("aux data");
 	if (st & PERF_SAMPLE_AUX) {
 		U64(s->aux_size);
-		if (take(&c, s->aux_size, &q))
+		if (take(c, s->aux_size, &q))
 			return -MPERF_ERR_CORRUPT;
 	}
+	return 0;
+}
+
 #undef U64
 #undef FIELD
+
+int pd_parse_sample(const struct perf_event_attr *attr, const void *rec, struct pd_sample *s)
+{
+	const struct perf_event_header *h = rec;
+	const unsigned char *base = rec, *q;
+	struct cursor c = { base + sizeof(*h), base + h->size };
+	uint64_t st = attr->sample_type;
+
+	init_sample(s);
+	if (h->size < sizeof(*h))
+		return -MPERF_ERR_CORRUPT;
+	if (h->type != PERF_RECORD_SAMPLE)
+		return parse_trailer(attr, c.p, c.end, s);
+
+	s->period = attr->freq ? 0 : attr->sample_period;
+#pragma GCC unroll 16
+	for (size_t i = 0; i < NR(sample_head); i++) {
+		if (!(st & sample_head[i]))
+			continue;
+		if (take(&c, 8, &q)) {
+			s->bad = head_name(sample_head[i]);
+			return -MPERF_ERR_CORRUPT;
+		}
+		put_word(s, sample_head[i], q);
+	}
+	if (parse_sample_lists(attr, &c, s) || parse_sample_user(attr, &c, s, base) || parse_sample_tail(attr, &c, s))
+		return -MPERF_ERR_CORRUPT;
 	s->bad = NULL;
 	return 0;
 }
