@@ -328,6 +328,104 @@ static bool same_address(const struct export *X, const struct xstack *s, uint32_
 	return b->inlined && a->ip == b->ip && a->dso == b->dso;
 }
 
+/*
+ * The sample types: two per event with samples (its count, its period
+ * under the name in names[e], which must live until the string table is
+ * written); col[e]: the event's value columns.
+ */
+static int encode_sample_types(struct pp *P, size_t *col, char **names, size_t *nev)
+{
+	const struct export *X = P->X;
+	char period_name[512];
+	int64_t s;
+
+	for (size_t e = 0; e < X->nev; e++) {
+		const char *unit = X->ev[e].time ? "nanoseconds" : "events";
+
+		if (!X->ev[e].samples)
+			continue;
+		col[e] = (*nev)++;
+		snprintf(period_name, sizeof(period_name), "%s:period", X->ev[e].name);
+		if (!(names[e] = strdup(period_name)))
+			return -ENOMEM;
+		if ((s = str_id(&P->s, X->ev[e].name)) < 0 || pb_uint(&P->m, VALUETYPE_TYPE, (uint64_t)s) ||
+		    (s = str_id(&P->s, "count")) < 0 || pb_uint(&P->m, VALUETYPE_UNIT, (uint64_t)s) ||
+		    pb_msg(&P->out, PROFILE_SAMPLE_TYPE, &P->m))
+			return -ENOMEM;
+		if ((s = str_id(&P->s, names[e])) < 0 || pb_uint(&P->m, VALUETYPE_TYPE, (uint64_t)s) ||
+		    (s = str_id(&P->s, unit)) < 0 || pb_uint(&P->m, VALUETYPE_UNIT, (uint64_t)s) ||
+		    pb_msg(&P->out, PROFILE_SAMPLE_TYPE, &P->m))
+			return -ENOMEM;
+		/* what pprof shows first, and the period of the first event */
+		if (*nev == 1 &&
+		    ((s = str_id(&P->s, X->ev[e].name)) < 0 ||
+		     pb_uint(&P->out, PROFILE_DEFAULT_SAMPLE_TYPE, (uint64_t)s) ||
+		     pb_uint(&P->m, VALUETYPE_TYPE, (uint64_t)s) || (s = str_id(&P->s, unit)) < 0 ||
+		     pb_uint(&P->m, VALUETYPE_UNIT, (uint64_t)s) || pb_msg(&P->out, PROFILE_PERIOD_TYPE, &P->m) ||
+		     pb_uint(&P->out, PROFILE_PERIOD, X->ev[e].samples ? X->ev[e].period / X->ev[e].samples : 0)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * pprof takes the first mapping for the main binary: the file of the
+ * heaviest stack's command, when one of its frames is in it.
+ */
+static int encode_main_mapping(struct pp *P)
+{
+	const struct export *X = P->X;
+	const struct xstack *top = NULL;
+	uint32_t id;
+
+	for (size_t i = 0; i < X->ns; i++)
+		if (!top || X->sv[i].count > top->count)
+			top = &X->sv[i];
+	for (uint32_t f = 0; top && f < top->n; f++) {
+		const struct xframe *x = xstack_frame(X, top, f);
+
+		if (x->dso && !x->kernel && !strncmp(x->dso_name, top->comm, strlen(top->comm)))
+			return mapping_of(P, X->ids[top->first + f], &id);
+	}
+	return 0;
+}
+
+/* One stack as a sample: its locations leaf first, a value pair per event column, its comm. */
+static int encode_sample(struct pp *P, const struct xstack *st, const size_t *col, size_t nev,
+			 uint32_t *locs, int64_t comm_key)
+{
+	const struct export *X = P->X;
+	size_t nl = 0;
+	int64_t s;
+
+	/* Each location from its outermost frame to the end of its inline run. */
+	for (uint32_t to = st->n; to > 0; ) {
+		uint32_t from = to - 1;
+
+		while (from > 0 && same_address(X, st, from))
+			from--;
+		if (location_of(P, st, from, to, &locs[nl++]))
+			return -ENOMEM;
+		to = from;
+	}
+	for (size_t k = 0; k < nl; k++)
+		if (pb_varint(&P->sub, locs[k]))
+			return -ENOMEM;
+	if (pb_msg(&P->m, SAMPLE_LOCATION_ID, &P->sub))
+		return -ENOMEM;
+	for (size_t c = 0; c < nev; c++) {
+		bool mine = c == col[st->evsel];
+
+		if (pb_varint(&P->sub, mine ? st->count : 0) || pb_varint(&P->sub, mine ? st->period : 0))
+			return -ENOMEM;
+	}
+	if (pb_msg(&P->m, SAMPLE_VALUE, &P->sub) || (s = str_id(&P->s, st->comm)) < 0 ||
+	    pb_uint(&P->sub, LABEL_KEY, (uint64_t)comm_key) || pb_uint(&P->sub, LABEL_STR, (uint64_t)s) ||
+	    pb_msg(&P->m, SAMPLE_LABEL, &P->sub) || pb_msg(&P->out, PROFILE_SAMPLE, &P->m))
+		return -ENOMEM;
+	return 0;
+}
+
 static int encode(struct pp *P)
 {
 	const struct export *X = P->X;
@@ -335,100 +433,27 @@ static int encode(struct pp *P)
 	uint32_t *locs = NULL;
 	size_t lcap = 0;
 	int64_t comm_key, s;
-	char period_name[512];
+	char comment[512];
 	char **names = NULL;
 	int ret = -ENOMEM;
 
 	if (!col || !(names = calloc(X->nev ? X->nev : 1, sizeof(*names))) || str_id(&P->s, "") < 0 ||
-	    (comm_key = str_id(&P->s, "comm")) < 0)
+	    (comm_key = str_id(&P->s, "comm")) < 0 || encode_sample_types(P, col, names, &nev))
 		goto out;
-	/* The sample types: two per event with samples. */
-	for (size_t e = 0; e < X->nev; e++) {
-		const char *unit = X->ev[e].time ? "nanoseconds" : "events";
-
-		if (!X->ev[e].samples)
-			continue;
-		col[e] = nev++;
-		snprintf(period_name, sizeof(period_name), "%s:period", X->ev[e].name);
-		if (!(names[e] = strdup(period_name)))
-			goto out;
-		if ((s = str_id(&P->s, X->ev[e].name)) < 0 || pb_uint(&P->m, VALUETYPE_TYPE, (uint64_t)s) ||
-		    (s = str_id(&P->s, "count")) < 0 || pb_uint(&P->m, VALUETYPE_UNIT, (uint64_t)s) ||
-		    pb_msg(&P->out, PROFILE_SAMPLE_TYPE, &P->m))
-			goto out;
-		if ((s = str_id(&P->s, names[e])) < 0 || pb_uint(&P->m, VALUETYPE_TYPE, (uint64_t)s) ||
-		    (s = str_id(&P->s, unit)) < 0 || pb_uint(&P->m, VALUETYPE_UNIT, (uint64_t)s) ||
-		    pb_msg(&P->out, PROFILE_SAMPLE_TYPE, &P->m))
-			goto out;
-		if (nev == 1) {
-			/* what pprof shows first, and the period of the first event */
-			if ((s = str_id(&P->s, X->ev[e].name)) < 0 ||
-			    pb_uint(&P->out, PROFILE_DEFAULT_SAMPLE_TYPE, (uint64_t)s) ||
-			    pb_uint(&P->m, VALUETYPE_TYPE, (uint64_t)s) || (s = str_id(&P->s, unit)) < 0 ||
-			    pb_uint(&P->m, VALUETYPE_UNIT, (uint64_t)s) || pb_msg(&P->out, PROFILE_PERIOD_TYPE, &P->m) ||
-			    pb_uint(&P->out, PROFILE_PERIOD, X->ev[e].samples ? X->ev[e].period / X->ev[e].samples : 0))
-				goto out;
-		}
-	}
 	if (X->last_time > X->first_time && pb_uint(&P->out, PROFILE_DURATION_NANOS, X->last_time - X->first_time))
 		goto out;
-	/*
-	 * pprof takes the first mapping for the main binary: the file of the
-	 * heaviest stack's command, when one of its frames is in it.
-	 */
-	{
-		const struct xstack *top = NULL;
-		uint32_t id;
-
-		for (size_t i = 0; i < X->ns; i++)
-			if (!top || X->sv[i].count > top->count)
-				top = &X->sv[i];
-		for (uint32_t f = 0; top && f < top->n; f++) {
-			const struct xframe *x = xstack_frame(X, top, f);
-
-			if (x->dso && !x->kernel && !strncmp(x->dso_name, top->comm, strlen(top->comm))) {
-				if (mapping_of(P, X->ids[top->first + f], &id))
-					goto out;
-				break;
-			}
-		}
-	}
+	if (encode_main_mapping(P))
+		goto out;
 	for (size_t i = 0; i < X->ns; i++) {
 		const struct xstack *st = &X->sv[i];
-		size_t nl = 0;
 
 		if ((size_t)st->evsel >= X->nev || !X->ev[st->evsel].samples)
 			continue;
-		if (ALLOC_GROW(locs, st->n ? st->n : 1, lcap))
-			goto out;
-		/* Leaf first: each location from its outermost frame to the end of its inline run. */
-		for (uint32_t to = st->n; to > 0; ) {
-			uint32_t from = to - 1;
-
-			while (from > 0 && same_address(X, st, from))
-				from--;
-			if (location_of(P, st, from, to, &locs[nl++]))
-				goto out;
-			to = from;
-		}
-		for (size_t k = 0; k < nl; k++)
-			if (pb_varint(&P->sub, locs[k]))
-				goto out;
-		if (pb_msg(&P->m, SAMPLE_LOCATION_ID, &P->sub))
-			goto out;
-		for (size_t c = 0; c < nev; c++) {
-			bool mine = c == col[st->evsel];
-
-			if (pb_varint(&P->sub, mine ? st->count : 0) || pb_varint(&P->sub, mine ? st->period : 0))
-				goto out;
-		}
-		if (pb_msg(&P->m, SAMPLE_VALUE, &P->sub) || (s = str_id(&P->s, st->comm)) < 0 ||
-		    pb_uint(&P->sub, LABEL_KEY, (uint64_t)comm_key) || pb_uint(&P->sub, LABEL_STR, (uint64_t)s) ||
-		    pb_msg(&P->m, SAMPLE_LABEL, &P->sub) || pb_msg(&P->out, PROFILE_SAMPLE, &P->m))
+		if (ALLOC_GROW(locs, st->n ? st->n : 1, lcap) || encode_sample(P, st, col, nev, locs, comm_key))
 			goto out;
 	}
-	snprintf(period_name, sizeof(period_name), "mperf report --format=pprof of %s", X->title);
-	if ((s = str_id(&P->s, period_name)) < 0 || pb_uint(&P->out, PROFILE_COMMENT, (uint64_t)s))
+	snprintf(comment, sizeof(comment), "mperf report --format=pprof of %s", X->title);
+	if ((s = str_id(&P->s, comment)) < 0 || pb_uint(&P->out, PROFILE_COMMENT, (uint64_t)s))
 		goto out;
 	/* The string table last: every string is known now (field order does not matter). */
 	for (size_t i = 0; i < P->s.n; i++)
