@@ -456,9 +456,7 @@ static void print_text(struct branch *B, struct out *out)
 
 				if (!w)
 					continue;
-				out_str(out, "  ");
-				for (int d = 0; d < w; d++)
-					out_char(out, '.');
+				out_dots(out, "  ", (size_t)w);
 			}
 			out_str(out, "\n#\n");
 		}

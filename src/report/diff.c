@@ -475,16 +475,10 @@ static void print_event_text(const struct diff *D, struct out *out, const char *
 		for (int c = 0; c < nc; c++)
 			out_printf(out, "  %-*.*s", width[c], width[c], sort_key(cols[c])->header);
 		out_str(out, "\n#");
-		for (int d = 0; d < nd; d++) {
-			out_str(out, d ? "  " : " ");
-			for (int w = 0; w < dwidth[d]; w++)
-				out_char(out, '.');
-		}
-		for (int c = 0; c < nc; c++) {
-			out_str(out, "  ");
-			for (int w = 0; w < width[c]; w++)
-				out_char(out, '.');
-		}
+		for (int d = 0; d < nd; d++)
+			out_dots(out, d ? "  " : " ", (size_t)dwidth[d]);
+		for (int c = 0; c < nc; c++)
+			out_dots(out, "  ", (size_t)width[c]);
 		out_str(out, "\n#\n");
 	}
 	for (size_t i = 0; i < er->nr; i++) {

@@ -1530,13 +1530,147 @@ static void doc_row_end(struct hist *H, struct out *out)
 /* perf's ipc_null column, added to the sort keys when their text names "symbol" */
 #define IPC_NULL_HEADER "IPC   [IPC Coverage]"
 
+/* The text view's columns: the keys shown as columns, the value columns, perf's ipc_null. */
+struct text_cols {
+	enum report_key key[REPORT_MAX_KEYS];
+	int nc;
+	enum hcol vc[4];
+	int nv;
+	bool ipc;
+	int width[REPORT_MAX_KEYS];	/* of the section being printed */
+};
+
+/* A key of one value in every entry is said once above the table, not as a column (perf's elision). */
+static void text_columns(const struct hist *H, struct out *out, struct text_cols *t)
+{
+	const struct report_hist_opts *o = H->o;
+
+	t->nc = t->nv = 0;
+	t->ipc = o->sort_symbol;
+	for (int k = 0; k < o->nr_keys; k++) {
+		enum report_key key = o->keys[k];
+		const char *v = sort_key_single_value(key, o);
+
+		if (v)
+			out_printf(out, "# %s: %s\n", sort_key(key)->name, v);
+		else
+			t->key[t->nc++] = key;
+	}
+	if (!t->nc) {	/* every column elided: perf shows them all again */
+		for (int k = 0; k < o->nr_keys; k++)
+			t->key[t->nc++] = o->keys[k];
+	}
+	/* perf's value columns: [Children,] Overhead (Self), [Samples,] [Period], one value per member. */
+	if (H->children)
+		t->vc[t->nv++] = HC_CHILDREN;
+	t->vc[t->nv++] = HC_SELF;
+	if (o->show_nr)
+		t->vc[t->nv++] = HC_SAMPLES;
+	if (o->show_period)
+		t->vc[t->nv++] = HC_PERIOD;
+}
+
+/* Columns fit every shown entry, including those --percent-limit hides. */
+static void text_widths(const struct hist *H, const struct hists *hs, struct text_cols *t)
+{
+	bool unresolved = false;
+
+	for (int c = 0; c < t->nc; c++)
+		t->width[c] = (int)strlen(sort_key(t->key[c])->header);
+	for (size_t e = 0; e < hs->n; e++) {
+		if (hs->v[e]->filtered)
+			continue;
+		unresolved |= !hs->v[e]->sym;
+		for (int c = 0; c < t->nc; c++)
+			if ((int)sort_key(t->key[c])->width(&hs->v[e]->k) > t->width[c])
+				t->width[c] = (int)sort_key(t->key[c])->width(&hs->v[e]->k);
+	}
+	/* An unresolved symbol prints as 16 hex digits: perf widens the dso column to match. */
+	for (int c = 0; c < t->nc; c++)
+		if (t->key[c] == REPORT_KEY_DSO && unresolved && !H->o->dso && t->width[c] < 16)
+			t->width[c] = 16;
+}
+
+/* One event's (or group's) header lines: samples, event count, the column titles. */
+static void text_head(struct hist *H, struct out *out, size_t i, size_t nm, const struct text_cols *t)
+{
+	const struct report_hist_opts *o = H->o;
+	uint64_t nr_samples = 0, nr_events = 0;
+
+	/* A group's header counts every member's samples and periods. */
+	for (size_t m = 0; m < nm; m++) {
+		nr_samples += H->h[i + m].pct_samples;
+		nr_events += H->h[i + m].pct_total;
+	}
+	out_str(out, "# Samples: ");
+	out_samples_abbrev(out, nr_samples);
+	/* "events" for a leader of members, even when they are shown apart (--no-group), as perf */
+	out_printf(out, " of event%s '", H->nmemb && H->lead[i] == i && H->nmemb[i] > 1 ? "s" : "");
+	if (nm > 1)
+		group_desc(out, H, i, false);
+	else
+		out_str(out, pdata__evsel(H->p, i)->name);
+	out_char(out, '\'');
+	if (o->filter.time)	/* perf's, whatever the form */
+		out_printf(out, " (time slices: %s)", o->filter.time);
+	out_printf(out, "\n# Event count (approx.): %" PRIu64 "\n", nr_events);
+	doc_mark(H, out, DOC_HEAD_END);
+	out_str(out, "#\n");
+	doc_mark(H, out, DOC_COLS);
+	for (int v = 0; v < t->nv; v++)
+		out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(t->vc[v]), hc_name(H, t->vc[v]));
+	for (int c = 0; c < t->nc; c++)
+		out_printf(out, "  %-*.*s", t->width[c], t->width[c], sort_key(t->key[c])->header);
+	if (t->ipc)
+		out_str(out, "  " IPC_NULL_HEADER);
+	out_char(out, '\n');
+	doc_mark(H, out, DOC_COLS_END);
+	for (int v = 0; v < t->nv; v++)
+		out_dots(out, v ? "  " : "# ", (size_t)nm * hc_len(t->vc[v]));
+	for (int c = 0; c < t->nc; c++)
+		out_dots(out, "  ", (size_t)t->width[c]);
+	if (t->ipc)
+		out_dots(out, "  ", sizeof(IPC_NULL_HEADER) - 1);
+	out_str(out, "\n#\n");
+}
+
+/* One event's (or group's) rows, each with its call chains. */
+static void text_rows(struct hist *H, struct out *out, size_t i, size_t nm, const struct text_cols *t,
+		      const struct cc_print *pp)
+{
+	const struct hists *hs = &H->h[i];
+
+	for (size_t e = 0; e < hs->n; e++) {
+		const struct hent *h = hs->v[e];
+		double pct = share(hs, h->period), acc = share(hs, h->acc);
+
+		/* perf's --percent-limit looks at the Children share when there is one. */
+		if (h->filtered || (float)(H->children ? acc : pct) < (float)H->o->percent_limit)
+			continue;
+		doc_row(H, out, h, false);
+		for (int v = 0; v < t->nv; v++) {
+			out_str(out, "  ");
+			for (size_t m = 0; m < nm; m++)
+				print_value(out, &H->h[i + m], h, m, t->vc[v]);
+		}
+		for (int c = 0; c < t->nc; c++) {
+			out_str(out, "  ");
+			sort_key(t->key[c])->print(out, &h->k, t->width[c], c + 1 == t->nc && !t->ipc, NULL);
+		}
+		if (t->ipc)
+			out_str(out, "  -      -            ");
+		out_char(out, '\n');
+		doc_row(H, out, h, true);
+		if (h->cc && H->show)
+			cc_tree_print(out, h->cc, pp, hs->total_period, H->children ? h->acc : h->period);
+		doc_row_end(H, out);
+	}
+}
+
 static int print_text(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
-	enum report_key cols[REPORT_MAX_KEYS];
-	enum hcol vc[4];
-	int nc = 0, nv = 0;
-	bool ipc = o->sort_symbol;
+	struct text_cols t;
 	size_t printed = 0;
 	struct cc_print pp = {
 		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
@@ -1550,35 +1684,12 @@ static int print_text(struct hist *H, struct out *out)
 		mperf_log(MPERF_LOG_WARN, "the file has no samples");
 		return 0;
 	}
-	for (int k = 0; k < o->nr_keys; k++) {
-		enum report_key key = o->keys[k];
-		const char *v = sort_key_single_value(key, o);
-
-		if (v)
-			out_printf(out, "# %s: %s\n", sort_key(key)->name, v);
-		else
-			cols[nc++] = key;
-	}
-	if (!nc) {	/* every column elided: perf shows them all again */
-		for (int k = 0; k < o->nr_keys; k++)
-			cols[nc++] = o->keys[k];
-	}
+	text_columns(H, out, &t);
 	if (!o->quiet)
 		out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", H->total_lost);
-	/* perf's value columns: [Children,] Overhead (Self), [Samples,] [Period], one value per member. */
-	if (H->children)
-		vc[nv++] = HC_CHILDREN;
-	vc[nv++] = HC_SELF;
-	if (o->show_nr)
-		vc[nv++] = HC_SAMPLES;
-	if (o->show_period)
-		vc[nv++] = HC_PERIOD;
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
-		int width[REPORT_MAX_KEYS] = { 0 };
-		bool unresolved = false;
 		size_t nm = shown_members(H, i);
-		uint64_t nr_samples = 0, nr_events = 0;
 
 		if (H->group_view && H->lead && H->lead[i] != i)
 			continue;	/* shown in its leader's */
@@ -1590,95 +1701,13 @@ static int print_text(struct hist *H, struct out *out)
 		/* the chains of entries the collapse merged are sorted whole */
 		if (order_entries(H, hs) || sort_chains(H, hs))
 			return mperf_error(-ENOMEM, "out of memory");
-		/* Columns fit every shown entry, including those --percent-limit hides. */
-		for (int c = 0; c < nc; c++)
-			width[c] = (int)strlen(sort_key(cols[c])->header);
-		for (size_t e = 0; e < hs->n; e++) {
-			if (hs->v[e]->filtered)
-				continue;
-			unresolved |= !hs->v[e]->sym;
-			for (int c = 0; c < nc; c++)
-				if ((int)sort_key(cols[c])->width(&hs->v[e]->k) > width[c])
-					width[c] = (int)sort_key(cols[c])->width(&hs->v[e]->k);
-		}
-		/* An unresolved symbol prints as 16 hex digits: perf widens the dso column to match. */
-		for (int c = 0; c < nc; c++)
-			if (cols[c] == REPORT_KEY_DSO && unresolved && !o->dso && width[c] < 16)
-				width[c] = 16;
+		text_widths(H, hs, &t);
 		if (printed++)
 			out_str(out, "\n\n");
 		doc_section(H, out, i, true);
-		/* A group's header counts every member's samples and periods. */
-		for (size_t m = 0; m < nm; m++) {
-			nr_samples += H->h[i + m].pct_samples;
-			nr_events += H->h[i + m].pct_total;
-		}
-		if (!o->quiet) {	/* perf -q: the rows alone */
-			out_str(out, "# Samples: ");
-			out_samples_abbrev(out, nr_samples);
-			/* "events" for a leader of members, even when they are shown apart (--no-group), as perf */
-			out_printf(out, " of event%s '", H->nmemb && H->lead[i] == i && H->nmemb[i] > 1 ? "s" : "");
-			if (nm > 1)
-				group_desc(out, H, i, false);
-			else
-				out_str(out, pdata__evsel(H->p, i)->name);
-			out_char(out, '\'');
-			if (o->filter.time)	/* perf's, whatever the form */
-				out_printf(out, " (time slices: %s)", o->filter.time);
-			out_printf(out, "\n# Event count (approx.): %" PRIu64 "\n", nr_events);
-			doc_mark(H, out, DOC_HEAD_END);
-			out_str(out, "#\n");
-			doc_mark(H, out, DOC_COLS);
-			for (int v = 0; v < nv; v++)
-				out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(vc[v]), hc_name(H, vc[v]));
-			for (int c = 0; c < nc; c++)
-				out_printf(out, "  %-*.*s", width[c], width[c], sort_key(cols[c])->header);
-			if (ipc)
-				out_str(out, "  " IPC_NULL_HEADER);
-			out_char(out, '\n');
-			doc_mark(H, out, DOC_COLS_END);
-			for (int v = 0; v < nv; v++) {
-				out_str(out, v ? "  " : "# ");
-				for (int d = 0; d < (int)nm * hc_len(vc[v]); d++)
-					out_char(out, '.');
-			}
-			for (int c = 0; c < nc; c++) {
-				out_str(out, "  ");
-				for (int d = 0; d < width[c]; d++)
-					out_char(out, '.');
-			}
-			if (ipc) {
-				out_str(out, "  ");
-				for (size_t d = 0; d < sizeof(IPC_NULL_HEADER) - 1; d++)
-					out_char(out, '.');
-			}
-			out_str(out, "\n#\n");
-		}
-		for (size_t e = 0; e < hs->n; e++) {
-			const struct hent *h = hs->v[e];
-			double pct = share(hs, h->period), acc = share(hs, h->acc);
-
-			/* perf's --percent-limit looks at the Children share when there is one. */
-			if (h->filtered || (float)(H->children ? acc : pct) < (float)o->percent_limit)
-				continue;
-			doc_row(H, out, h, false);
-			for (int v = 0; v < nv; v++) {
-				out_str(out, "  ");
-				for (size_t m = 0; m < nm; m++)
-					print_value(out, &H->h[i + m], h, m, vc[v]);
-			}
-			for (int c = 0; c < nc; c++) {
-				out_str(out, "  ");
-				sort_key(cols[c])->print(out, &h->k, width[c], c + 1 == nc && !ipc, NULL);
-			}
-			if (ipc)
-				out_str(out, "  -      -            ");
-			out_char(out, '\n');
-			doc_row(H, out, h, true);
-			if (h->cc && H->show)
-				cc_tree_print(out, h->cc, &pp, hs->total_period, H->children ? h->acc : h->period);
-			doc_row_end(H, out);
-		}
+		if (!o->quiet)	/* perf -q: the rows alone */
+			text_head(H, out, i, nm, &t);
+		text_rows(H, out, i, nm, &t, &pp);
 	}
 	/* Nothing shown when every sample is a group's whose leader has none (perf skips it whole). */
 	if (o->quiet)

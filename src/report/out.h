@@ -64,6 +64,14 @@ static inline void out_char(struct out *o, char c)
 	o->len++;
 }
 
+/* sep, then n dots: the rule under a column title. */
+static inline void out_dots(struct out *o, const char *sep, size_t n)
+{
+	out_str(o, sep);
+	memset(out_room(o, n), '.', n);
+	o->len += n;
+}
+
 void out_u64(struct out *o, uint64_t v);		/* %lu */
 void out_i64(struct out *o, int64_t v);			/* %ld, also %d */
 void out_hex(struct out *o, uint64_t v);		/* %lx */
