@@ -346,6 +346,74 @@ static void raw_table(struct loader *l, struct dso *d)
  * are.  0, or -1 when e has no symbols or one perf cannot place (perf then
  * keeps none).
  */
+/* perf's reference symbols: the first of the name, whatever it is. */
+static void kimage_ref_symbol(struct kimage *ki, const char *name, uint64_t value)
+{
+	if (!ki->has_text && !strcmp(name, "_text")) {
+		ki->text_addr = value;
+		ki->has_text = true;
+	} else if (!ki->has_stext && !strcmp(name, "_stext")) {
+		ki->stext_addr = value;
+		ki->has_stext = true;
+	}
+}
+
+/*
+ * The map of section secname: by name, made at its first symbol, with its
+ * loader in (*ls)[k - 1]; its k (index + 1), or -1 out of memory.
+ */
+static int kimage_section(struct kimage *ki, struct loader **ls, size_t *lcap, const char *secname,
+			  const GElf_Shdr *ssh)
+{
+	const char *suffix = strcmp(secname, ".text") ? secname : "";
+	size_t dn = strlen(secname) + sizeof("[kernel.kallsyms]");
+	struct ksec *ks;
+
+	for (size_t j = 0; j < ki->n; j++)
+		if (!strcmp(ki->v[j].dso + strlen("[kernel.kallsyms]"), suffix))
+			return (int)j + 1;
+	if (ALLOC_GROW(ki->v, ki->n + 1, ki->cap) || ALLOC_GROW(*ls, ki->n + 1, *lcap))
+		return -1;
+	ks = &ki->v[ki->n];
+	memset(ks, 0, sizeof(*ks));
+	memset(&(*ls)[ki->n], 0, sizeof(**ls));
+	if (!(ks->d = calloc(1, sizeof(*ks->d))) || !(ks->dso = malloc(dn))) {
+		free(ks->dso);
+		free(ks->d);
+		return -1;
+	}
+	snprintf(ks->dso, dn, "[kernel.kallsyms]%s", suffix);
+	ks->addr = ssh->sh_addr;
+	ks->size = ssh->sh_size;
+	ks->off = ssh->sh_offset;
+	if (!*suffix)
+		ki->text = (int)ki->n;
+	return (int)++ki->n;
+}
+
+/* .text's table as a DSO's (ends fixed, one per address); every other section's as it is. */
+static void kimage_tables(struct kimage *ki, struct loader *ls)
+{
+	for (size_t j = 0; j < ki->n; j++) {
+		struct dso *d = ki->v[j].d;
+		struct loader *l = &ls[j];
+
+		if ((int)j != ki->text) {
+			raw_table(l, d);
+			continue;
+		}
+		struct rsym *tab = l->n ? malloc(l->n * sizeof(*tab)) : NULL;
+		size_t ntab = l->n;
+
+		if (tab)
+			memcpy(tab, l->v, l->n * sizeof(*tab));
+		finish_table(l, d);
+		if (tab && overlaps(d))
+			(void)replay_tree(d, tab, ntab);
+		free(tab);
+	}
+}
+
 static int kimage_load(struct kimage *ki, Elf *e)
 {
 	GElf_Shdr sh;
@@ -372,14 +440,7 @@ static int kimage_load(struct kimage *ki, Elf *e)
 
 		if (!gelf_getsym(data, (int)i, &s) || !s.st_name || !(name = elf_strptr(e, sh.sh_link, s.st_name)))
 			continue;
-		/* perf's reference symbols: the first of the name, whatever it is */
-		if (!ki->has_text && !strcmp(name, "_text")) {
-			ki->text_addr = s.st_value;
-			ki->has_text = true;
-		} else if (!ki->has_stext && !strcmp(name, "_stext")) {
-			ki->stext_addr = s.st_value;
-			ki->has_stext = true;
-		}
+		kimage_ref_symbol(ki, name, s.st_value);
 		type = GELF_ST_TYPE(s.st_info);
 		vis = GELF_ST_VISIBILITY(s.st_other);
 		is_label = type == STT_NOTYPE && s.st_shndx != SHN_ABS && vis != STV_HIDDEN && vis != STV_INTERNAL;
@@ -394,60 +455,15 @@ static int kimage_load(struct kimage *ki, Elf *e)
 		secname = elf_strptr(e, shstrndx, ssh.sh_name);
 		if (!(ssh.sh_flags & SHF_ALLOC) || !secname || (is_label && !strstr(secname, "text")))
 			continue;
-		if (!(k = secmap[s.st_shndx])) {
-			/* the section's map: by name, made at its first symbol */
-			for (size_t j = 0; j < ki->n && !k; j++)
-				if (!strcmp(ki->v[j].dso + strlen("[kernel.kallsyms]"), strcmp(secname, ".text") ? secname : ""))
-					k = (int)j + 1;
-			if (!k) {
-				struct ksec *ks;
-				size_t dn = strlen(secname) + sizeof("[kernel.kallsyms]");
-
-				if (ALLOC_GROW(ki->v, ki->n + 1, ki->cap) || ALLOC_GROW(ls, ki->n + 1, lcap))
-					goto out;
-				ks = &ki->v[ki->n];
-				memset(ks, 0, sizeof(*ks));
-				memset(&ls[ki->n], 0, sizeof(*ls));
-				if (!(ks->d = calloc(1, sizeof(*ks->d))) || !(ks->dso = malloc(dn)))
-					goto out_section;
-				snprintf(ks->dso, dn, "[kernel.kallsyms]%s", strcmp(secname, ".text") ? secname : "");
-				ks->addr = ssh.sh_addr;
-				ks->size = ssh.sh_size;
-				ks->off = ssh.sh_offset;
-				if (!strcmp(secname, ".text"))
-					ki->text = (int)ki->n;
-				k = (int)++ki->n;
-			}
-			secmap[s.st_shndx] = k;
-		}
+		if (!(k = secmap[s.st_shndx]) && (k = secmap[s.st_shndx] = kimage_section(ki, &ls, &lcap, secname, &ssh)) < 0)
+			goto out;
 		if (add_sym(&ls[k - 1], s.st_value - (ssh.sh_addr - ssh.sh_offset), s.st_size, name,
 			    (unsigned char)GELF_ST_BIND(s.st_info)))
 			goto out;
 		total++;
 	}
-	for (size_t j = 0; j < ki->n; j++) {
-		struct dso *d = ki->v[j].d;
-		struct loader *l = &ls[j];
-
-		if ((int)j != ki->text) {
-			raw_table(l, d);
-			continue;
-		}
-		struct rsym *tab = l->n ? malloc(l->n * sizeof(*tab)) : NULL;
-		size_t ntab = l->n;
-
-		if (tab)
-			memcpy(tab, l->v, l->n * sizeof(*tab));
-		finish_table(l, d);
-		if (tab && overlaps(d))
-			(void)replay_tree(d, tab, ntab);
-		free(tab);
-	}
+	kimage_tables(ki, ls);
 	err = total ? 0 : -1;
-	goto out;
-out_section:
-	free(ki->v[ki->n].dso);
-	free(ki->v[ki->n].d);
 out:
 	for (size_t j = 0; ls && j < ki->n; j++) {
 		free(ls[j].v);
