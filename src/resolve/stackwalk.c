@@ -480,6 +480,117 @@ static void reverse_frames(struct cc_frame *fr, char *lvl, size_t n)
 }
 
 /*
+ * The recorded chain into W->fr, callee order: each address with the
+ * context its last marker set; false for a chain perf drops (a guest's, or
+ * a corrupt marker).
+ */
+static bool chain_recorded(struct stackwalk *W, const struct pd_sample *s, uint64_t *n)
+{
+	int cpumode = PERF_RECORD_MISC_USER;
+
+	*n = 0;
+	for (uint64_t i = 0; i < s->callchain_nr; i++) {
+		uint64_t ip = pd_sample_callchain(s, i);
+
+		if (ip >= CONTEXT_MAX) {
+			switch (ip) {
+			case (uint64_t)PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
+			case (uint64_t)PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
+			case (uint64_t)PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
+			default: return false;
+			}
+			continue;
+		}
+		W->fr[*n].ip = ip;
+		W->lvl[(*n)++] = (char)cpumode;	/* the context, for now */
+	}
+	return true;
+}
+
+/* The nu unwound user frames after the n recorded ones, or before them in the caller order. */
+static void chain_add_unwound(struct stackwalk *W, uint64_t n, ssize_t nu)
+{
+	if (W->caller) {
+		memmove(W->fr + nu, W->fr, (size_t)n * sizeof(*W->fr));
+		memmove(W->lvl + nu, W->lvl, (size_t)n);
+		for (ssize_t i = 0; i < nu; i++) {
+			W->fr[i].ip = W->uips[nu - 1 - i];
+			W->lvl[i] = PERF_RECORD_MISC_USER | UNWOUND;
+		}
+	} else {
+		for (ssize_t i = 0; i < nu; i++) {
+			W->fr[n + (uint64_t)i].ip = W->uips[i];
+			W->lvl[n + (uint64_t)i] = PERF_RECORD_MISC_USER | UNWOUND;
+		}
+	}
+}
+
+/* The expanded frames (W->fx, W->lx) become the chain; the old arrays are kept for the next one. */
+static void chain_take_expanded(struct stackwalk *W)
+{
+	struct cc_frame *tf = W->fr;
+	char *tl = W->lvl;
+	size_t tc = W->fr_cap, tlc = W->lvl_cap;
+
+	W->fr = W->fx;
+	W->lvl = W->lx;
+	W->fr_cap = W->fx_cap;
+	W->lvl_cap = W->lx_cap;
+	W->fx = tf;
+	W->lx = tl;
+	W->fx_cap = tc;
+	W->lx_cap = tlc;
+}
+
+/*
+ * Each of the n frames resolved, the levels carried over a frame without
+ * a map from the sample's own; an unwound frame's inline frames inserted
+ * (perf 6.1 adds them to the frames it unwinds only, not to recorded
+ * chains).  The number of frames, *expanded when inline frames were added.
+ */
+static ssize_t chain_resolve(struct stackwalk *W, const struct session_sample *ss, uint64_t n, bool *expanded)
+{
+	char level = stackwalk_level(ss->cpumode);
+	size_t m = 0;	/* frames in W->fx, once some address has inline frames */
+
+	*expanded = false;
+	for (uint64_t i = 0; i < n; i++) {
+		int mode = W->lvl[i] & ~UNWOUND;
+		const char *const *inl;
+		size_t ninl;
+		struct cc_frame f;
+
+		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, W->lvl[i] & UNWOUND ? &inl : NULL, &ninl))
+			return -ENOMEM;
+		if (ninl && !*expanded) {
+			/* the frames so far, then this one's inline list */
+			if (ALLOC_GROW(W->fx, n, W->fx_cap) || ALLOC_GROW(W->lx, n, W->lx_cap))
+				return -ENOMEM;
+			memcpy(W->fx, W->fr, i * sizeof(*W->fx));
+			memcpy(W->lx, W->lvl, i);
+			m = i;
+			*expanded = true;
+		}
+		if (*expanded && ninl) {
+			if (append_inlines(W, &f, level, inl, ninl, &m))
+				return -ENOMEM;
+		} else if (*expanded) {
+			if (ALLOC_GROW(W->fx, m + 1, W->fx_cap) || ALLOC_GROW(W->lx, m + 1, W->lx_cap))
+				return -ENOMEM;
+			W->fx[m] = f;
+			W->lx[m++] = level;
+		} else {
+			W->fr[i] = f;
+			W->lvl[i] = level;
+		}
+	}
+	if (!*expanded)
+		return (ssize_t)n;
+	chain_take_expanded(W);
+	return (ssize_t)m;
+}
+
+/*
  * The sample's chain as perf's cursor holds it: every address (markers
  * only set the context of the addresses after them, and any other marker
  * drops the chain), leaf first, or root first for the caller order; at
@@ -494,11 +605,9 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 {
 	const struct pd_sample *s = ss->smp;
 	uint64_t nr = s->callchain_nr, n = 0;
-	int cpumode = PERF_RECORD_MISC_USER;
-	char level;
-	ssize_t nu, again;
+	ssize_t nu, again, got;
 	uint64_t key = 0;
-	bool memo;
+	bool memo, expanded;
 
 	W->nseen = 0;	/* this sample's maps only */
 	/* The unwound frames' memo and the unwinder's rules go by the process's maps and the machine's state. */
@@ -520,96 +629,20 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 		return again;
 	if (ALLOC_GROW(W->fr, nr + (uint64_t)nu, W->fr_cap) || ALLOC_GROW(W->lvl, nr + (uint64_t)nu, W->lvl_cap))
 		return -ENOMEM;
-	/* Callee order first: each address with the context its last marker set. */
-	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t ip = pd_sample_callchain(s, i);
-
-		if (ip >= CONTEXT_MAX) {
-			switch (ip) {
-			case (uint64_t)PERF_CONTEXT_HV: cpumode = PERF_RECORD_MISC_HYPERVISOR; break;
-			case (uint64_t)PERF_CONTEXT_KERNEL: cpumode = PERF_RECORD_MISC_KERNEL; break;
-			case (uint64_t)PERF_CONTEXT_USER: cpumode = PERF_RECORD_MISC_USER; break;
-			default: return 0;	/* a guest's or a corrupt chain: perf drops it */
-			}
-			continue;
-		}
-		W->fr[n].ip = ip;
-		W->lvl[n++] = (char)cpumode;	/* the context, for now */
-	}
+	if (!chain_recorded(W, s, &n))
+		return 0;	/* perf drops it */
 	if (W->caller)
 		reverse_frames(W->fr, W->lvl, (size_t)n);
 	if (n > W->max_stack)
 		n = W->max_stack;
 	if (nu) {
-		if (W->caller) {
-			memmove(W->fr + nu, W->fr, (size_t)n * sizeof(*W->fr));
-			memmove(W->lvl + nu, W->lvl, (size_t)n);
-			for (ssize_t i = 0; i < nu; i++) {
-				W->fr[i].ip = W->uips[nu - 1 - i];
-				W->lvl[i] = PERF_RECORD_MISC_USER | UNWOUND;
-			}
-		} else {
-			for (ssize_t i = 0; i < nu; i++) {
-				W->fr[n + (uint64_t)i].ip = W->uips[i];
-				W->lvl[n + (uint64_t)i] = PERF_RECORD_MISC_USER | UNWOUND;
-			}
-		}
+		chain_add_unwound(W, n, nu);
 		n += (uint64_t)nu;
 	}
-	/* The levels carry over a frame without a map, from the sample's own. */
-	level = stackwalk_level(ss->cpumode);
-	size_t m = 0;	/* frames in W->fx, once some address has inline frames */
-	bool expanded = false;
-
-	for (uint64_t i = 0; i < n; i++) {
-		int mode = W->lvl[i] & ~UNWOUND;
-		const char *const *inl;
-		size_t ninl;
-		struct cc_frame f;
-
-		/* perf 6.1 adds inline frames to the frames it unwinds only, not to recorded chains */
-		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, W->lvl[i] & UNWOUND ? &inl : NULL, &ninl))
-			return -ENOMEM;
-		if (ninl && !expanded) {
-			/* the frames so far, then this one's inline list */
-			if (ALLOC_GROW(W->fx, n, W->fx_cap) || ALLOC_GROW(W->lx, n, W->lx_cap))
-				return -ENOMEM;
-			memcpy(W->fx, W->fr, i * sizeof(*W->fx));
-			memcpy(W->lx, W->lvl, i);
-			m = i;
-			expanded = true;
-		}
-		if (expanded && ninl) {
-			if (append_inlines(W, &f, level, inl, ninl, &m))
-				return -ENOMEM;
-		} else if (expanded) {
-			if (ALLOC_GROW(W->fx, m + 1, W->fx_cap) || ALLOC_GROW(W->lx, m + 1, W->lx_cap))
-				return -ENOMEM;
-			W->fx[m] = f;
-			W->lx[m++] = level;
-		} else {
-			W->fr[i] = f;
-			W->lvl[i] = level;
-		}
-	}
-	if (expanded) {
-		struct cc_frame *tf = W->fr;
-		char *tl = W->lvl;
-		size_t tc = W->fr_cap, tlc = W->lvl_cap;
-
-		W->fr = W->fx;
-		W->lvl = W->lx;
-		W->fr_cap = W->fx_cap;
-		W->lvl_cap = W->lx_cap;
-		W->fx = tf;
-		W->lx = tl;
-		W->fx_cap = tc;
-		W->lx_cap = tlc;
-		return (ssize_t)m;
-	}
-	if (memo)
-		chain_keep(W, ss, key, (size_t)n);
-	return (ssize_t)n;
+	got = chain_resolve(W, ss, n, &expanded);
+	if (got >= 0 && memo && !expanded)
+		chain_keep(W, ss, key, (size_t)got);
+	return got;
 }
 
 
