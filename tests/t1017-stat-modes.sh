@@ -128,6 +128,36 @@ test_expect_success '-D: the events start late, the elapsed time from then' '
 	! grep -q "Events enabled" never
 '
 
+test_expect_success '-d, -dd, -ddd: perf'\''s detailed events after the others' '
+	"$MPERF" stat -d -x, true 2>d &&
+	test_line_count = 12 d &&
+	sed -n "5p;9p;12p" d | cut -d, -f3 >names &&
+	printf "%s\n" cycles L1-dcache-loads LLC-load-misses >expect &&
+	same expect names &&
+	"$MPERF" stat -ddd -e task-clock -x, true 2>ddd &&
+	test_line_count = 13 ddd &&
+	test "$(sed -n "13p" ddd | cut -d, -f3)" = L1-dcache-prefetch-misses &&
+	"$MPERF" stat -d -d -e task-clock -x, true 2>dd &&
+	test_line_count = 11 dd
+'
+
+test_expect_success '--metric-only: a column per figure perf shows, none for /sec' '
+	"$MPERF" stat --metric-only -x, -e task-clock,page-faults,duration_time true 2>m &&
+	printf "\n\n" >expect &&
+	same expect m &&
+	"$MPERF" stat --metric-only -j -e task-clock,L1-dcache-loads,iTLB-loads true 2>j &&
+	printf "{}\n{\"metric-value\" : \"\"}{\"metric-value\" : \"\"}\n" >expect &&
+	same expect j &&
+	"$MPERF" stat -I 100 --interval-count 2 --metric-only -x, -e task-clock,L1-dcache-loads "$CPUSPIN" 1 2>iv &&
+	test_line_count = 3 iv &&
+	head -n 1 iv >first && echo " time," >expect && same expect first &&
+	test "$(grep -c "^ *[0-9]*\.[0-9]\{9\},,$" iv)" = 2 &&
+	test_expect_code 129 "$MPERF" stat --metric-only -r 2 true 2>err &&
+	one_error err stat "--metric-only is not supported with -r" &&
+	test_expect_code 129 "$MPERF" stat --metric-only -a -A true 2>err &&
+	one_error err stat "--metric-only is not supported with -A"
+'
+
 test_expect_success 'the modes refuse what they cannot do, in one line' '
 	test_expect_code 129 "$MPERF" stat --interval-count 2 true 2>err &&
 	one_error err stat "--interval-count needs -I$" &&
@@ -180,6 +210,33 @@ test_expect_success PERF 'duration_time, text, -x, -j: the shapes of perf stat'\
 		"$PERF" stat $fmt -e duration_time,task-clock "$NOPLOOP" 0.1 2>p &&
 		shape m >m.shape && shape p >p.shape &&
 		same p.shape m.shape || exit 1
+	done
+'
+
+test_expect_success PERF '-d, -dd, -ddd, text, -x, -j: perf stat'\''s rows' '
+	for d in -d -dd -ddd; do
+		for fmt in "" "-x," "-j"; do
+			"$MPERF" stat $d $fmt "$NOPLOOP" 0.05 2>m &&
+			"$PERF" stat $d $fmt "$NOPLOOP" 0.05 2>p &&
+			shape m >m.shape && shape p >p.shape &&
+			same p.shape m.shape || exit 1
+		done
+	done &&
+	"$MPERF" stat -dd -e task-clock -x, true 2>m && "$PERF" stat -dd -e task-clock -x, true 2>p &&
+	cut -d, -f3 m >m.names && cut -d, -f3 p >p.names &&
+	same p.names m.names
+'
+
+test_expect_success PERF '--metric-only, text, -x, -j, with and without -I: perf stat'\''s bytes' '
+	for fmt in "" "-x," "-j"; do
+		"$MPERF" stat --metric-only $fmt "$NOPLOOP" 0.05 2>m &&
+		"$PERF" stat --metric-only $fmt "$NOPLOOP" 0.05 2>p &&
+		sed -E "s/[0-9]+\.[0-9]+/N/" m >m.n && sed -E "s/[0-9]+\.[0-9]+/N/" p >p.n &&
+		same p.n m.n || exit 1
+		"$MPERF" stat -I 100 --metric-only $fmt -e task-clock,cycles,L1-dcache-loads "$NOPLOOP" 0.25 2>m &&
+		"$PERF" stat -I 100 --metric-only $fmt -e task-clock,cycles,L1-dcache-loads "$NOPLOOP" 0.25 2>p &&
+		sed -E "s/[0-9]+\.[0-9]+/N/" m | sort -u >m.n && sed -E "s/[0-9]+\.[0-9]+/N/" p | sort -u >p.n &&
+		same p.n m.n || exit 1
 	done
 '
 
