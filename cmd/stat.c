@@ -67,7 +67,13 @@ static const struct cmd_opt stat_opts[] = {
 	{ 'I', 'I', "interval-print", CMD_ARG_REQUIRED, "MS", "print the counts of every MS milliseconds (10 or more)" },
 	{ OPT_INTERVAL_COUNT, 0, "interval-count", CMD_ARG_REQUIRED, "N", "with -I: stop after N intervals" },
 	{ OPT_SUMMARY, 0, "summary", CMD_ARG_NONE, NULL, "with -I: the totals after the intervals" },
-	{ 'D', 'D', "delay", CMD_ARG_REQUIRED, "MS", "enable the events MS milliseconds after the command starts" },
+	{ 'D', 'D', "delay", CMD_ARG_REQUIRED, "MS",
+	  "enable the events MS milliseconds after the command starts\n"
+	  "(-1: disabled until a --control command enables them)" },
+	{ 'L', 0, "control", CMD_ARG_REQUIRED, "SPEC",
+	  "fifo:CTL[,ACK] or fd:CTL[,ACK]: take commands from CTL, one\n"
+	  "a line: enable, disable [EVENT], evlist, ping (stop and\n"
+	  "snapshot do nothing, as perf stat); each acknowledged on ACK" },
 	{ OPT_METRIC_ONLY, 0, "metric-only", CMD_ARG_NONE, NULL,
 	  "the \"#\" figures alone, a column each, as perf (one run, not\n"
 	  "per CPU)" },
@@ -225,8 +231,8 @@ static int mode_option(struct stat_args *a, const struct cmd_opt *opt, char *arg
 		a->po.table = true;
 		break;
 	case 'D':
-		if (parse_long(arg, 0, 1000000000, &a->o.delay_ms))
-			return usage_error("invalid -D delay '%s' (milliseconds, 0 or more: -1 needs --control, which stat does not have)", arg);
+		if (parse_long(arg, -1, 1000000000, &a->o.delay_ms))
+			return usage_error("invalid -D delay '%s' (milliseconds, 0 or more, or -1: until --control enables)", arg);
 		break;
 	case 'A':
 	case OPT_PER_CORE:
@@ -285,6 +291,8 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	case 'd':
 		a->detailed++;
 		break;
+	case 'L':
+		return record__parse_control(arg, &a->o.control) < 0 ? EXIT_USAGE : 0;
 	case 'o':
 		a->output = arg;
 		break;
@@ -767,7 +775,7 @@ int cmd_stat(int argc, char **argv)
 		cmd_error("stat", "out of memory");
 		return -ENOMEM;
 	}
-	*a = (struct stat_args){ .po = { .format = STAT_TEXT, .sep = "," }, .tolerance = STAT_CHECK_TOLERANCE, .alpha = STAT_ALPHA,
+	*a = (struct stat_args){ .o = { .control = { .fd = -1, .ack = -1 } }, .po = { .format = STAT_TEXT, .sep = "," }, .tolerance = STAT_CHECK_TOLERANCE, .alpha = STAT_ALPHA,
 				 .check_status = STAT_EXIT_CHECK, .repeat = 1 };
 	if ((ret = cmd_options_parse(&parse, &stat_options, argc, argv, a)) != CMD_OPTS_OK)
 		goto out;
