@@ -20,6 +20,13 @@
 #define STAT_DEFAULT_EVENTS \
 	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
 
+/* What -d, -dd and -ddd add after the events, as perf's detailed runs (a level each). */
+static const char *const stat_detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
 /*
  * The synopsis (up to the first blank line) is the SYNOPSIS of
  * man/mperf-stat.1, word for word (t0020 compares them).
@@ -38,13 +45,16 @@ static const char stat_usage[] =
 /* The ids of the options with no letter of their own. */
 enum {
 	OPT_INTERVAL_COUNT = 1000, OPT_SUMMARY, OPT_TIMEOUT, OPT_PER_CORE, OPT_PER_SOCKET, OPT_PER_DIE, OPT_PER_NODE,
-	OPT_PER_THREAD, OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_BASELINE, OPT_ALPHA, OPT_TABLE,
+	OPT_PER_THREAD, OPT_BIG_NUM, OPT_NO_BIG_NUM, OPT_BASELINE, OPT_ALPHA, OPT_TABLE, OPT_METRIC_ONLY,
 };
 
 static const struct cmd_opt stat_opts[] = {
 	{ 'e', 'e', "event", CMD_ARG_REQUIRED, "LIST",
 	  "events to count, comma-separated, in record's syntax; -e may be\n"
 	  "repeated (default: perf stat's: " STAT_DEFAULT_EVENTS ")" },
+	{ 'd', 'd', "detailed", CMD_ARG_NONE, NULL,
+	  "also count the cache events, as perf: -d L1-dcache and LLC\n"
+	  "loads and misses, -dd L1-icache and TLB ones too, -ddd prefetches" },
 	{ 'r', 'r', "repeat", CMD_ARG_REQUIRED, "N",
 	  "run CMD N times: the mean of each count and its +- noise; a run\n"
 	  "that fails (exits non-zero, or killed) ends them, and its status\n"
@@ -57,7 +67,16 @@ static const struct cmd_opt stat_opts[] = {
 	{ 'I', 'I', "interval-print", CMD_ARG_REQUIRED, "MS", "print the counts of every MS milliseconds (10 or more)" },
 	{ OPT_INTERVAL_COUNT, 0, "interval-count", CMD_ARG_REQUIRED, "N", "with -I: stop after N intervals" },
 	{ OPT_SUMMARY, 0, "summary", CMD_ARG_NONE, NULL, "with -I: the totals after the intervals" },
-	{ 'D', 'D', "delay", CMD_ARG_REQUIRED, "MS", "enable the events MS milliseconds after the command starts" },
+	{ 'D', 'D', "delay", CMD_ARG_REQUIRED, "MS",
+	  "enable the events MS milliseconds after the command starts\n"
+	  "(-1: disabled until a --control command enables them)" },
+	{ 'L', 0, "control", CMD_ARG_REQUIRED, "SPEC",
+	  "fifo:CTL[,ACK] or fd:CTL[,ACK]: take commands from CTL, one\n"
+	  "a line: enable, disable [EVENT], evlist, ping (stop and\n"
+	  "snapshot do nothing, as perf stat); each acknowledged on ACK" },
+	{ OPT_METRIC_ONLY, 0, "metric-only", CMD_ARG_NONE, NULL,
+	  "the \"#\" figures alone, a column each, as perf (one run, not\n"
+	  "per CPU)" },
 	{ OPT_TABLE, 0, "table", CMD_ARG_NONE, NULL, "with -r: each run's elapsed time, as perf's table" },
 	{ OPT_TIMEOUT, 0, "timeout", CMD_ARG_REQUIRED, "MS", "stop the workload (SIGTERM) after MS milliseconds, and count" },
 	{ 'A', 'A', "no-aggr", CMD_ARG_NONE, NULL, "with -a or -C: each CPU's counts" },
@@ -126,6 +145,7 @@ struct stat_args {
 	struct cmd_out out;	/* -o's file, open before the first run */
 	long repeat;
 	bool null, no_big_num;	/* -n, --no-big-num */
+	int detailed;		/* -d, -dd, -ddd: the levels of detailed events */
 	struct stat_cpu_ids *cpu_ids;	/* the --per-* modes: where each CPU is */
 	FILE *iv_out;		/* -I: where the intervals go */
 	int iv_err;		/* -I: the first write that failed */
@@ -194,12 +214,15 @@ static int mode_option(struct stat_args *a, const struct cmd_opt *opt, char *arg
 	case OPT_SUMMARY:
 		a->po.summary = true;
 		break;
+	case OPT_METRIC_ONLY:
+		a->po.metric_only = true;
+		break;
 	case OPT_TABLE:
 		a->po.table = true;
 		break;
 	case 'D':
-		if (cmd_parse_long(arg, 0, 1000000000, &a->o.delay_ms))
-			return usage_error("invalid -D delay '%s' (milliseconds, 0 or more: -1 needs --control, which stat does not have)", arg);
+		if (cmd_parse_long(arg, -1, 1000000000, &a->o.delay_ms))
+			return usage_error("invalid -D delay '%s' (milliseconds, 0 or more, or -1: until --control enables)", arg);
 		break;
 	case 'A':
 	case OPT_PER_CORE:
@@ -253,6 +276,11 @@ static int stat_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		if (cmd_parse_long(arg, 1, 1000000, &a->repeat))
 			return usage_error("invalid repeat count '%s'", arg);
 		break;
+	case 'd':
+		a->detailed++;
+		break;
+	case 'L':
+		return record__parse_control(arg, &a->o.control) < 0 ? EXIT_USAGE : 0;
 	case 'o':
 		a->output = arg;
 		break;
@@ -601,6 +629,18 @@ out:
 }
 
 /* --baseline-cmd's words, split at blanks (no shell: both commands are counted alike). */
+/* -d's levels: their events after the others (perf's default ones or -e's).  0, or EXIT_USAGE (said). */
+static int add_detailed(struct stat_args *a)
+{
+	int levels = a->detailed;
+	int n = (int)(sizeof(stat_detailed_events) / sizeof(stat_detailed_events[0]));
+
+	for (int l = 0; l < levels && l < n; l++)
+		if (cmd_parse_events("stat", stat_detailed_events[l], a->events, &a->nr_events))
+			return EXIT_USAGE;
+	return 0;
+}
+
 static int split_baseline_cmd(struct stat_args *a)
 {
 	size_t n = 0, alloc = 0;
@@ -653,6 +693,24 @@ static int load_baseline(struct stat_args *a)
 }
 
 /* What perf's modes (-I, -A, --per-*, -n, --timeout) take with them: 0, or the usage error said. */
+/* --metric-only's limits: perf's own (-r), and what mperf does not shape (the modes, --summary, --mperf-json). */
+static int check_metric_only(const struct stat_args *a)
+{
+	if (!a->po.metric_only)
+		return 0;
+	if (a->repeat > 1)
+		return usage_error("%s", "--metric-only is not supported with -r");
+	if (a->aggr_opt)
+		return usage_error("--metric-only is not supported with %s", opt_word(a->aggr_opt));
+	if (a->po.summary)
+		return usage_error("%s", "--metric-only is not supported with --summary");
+	if (a->po.format == STAT_JSON)
+		return usage_error("%s", "--metric-only has no --mperf-json form: use -j");
+	if (a->null)
+		return usage_error("%s", "-n prints the elapsed time alone, in text");
+	return 0;
+}
+
 static int check_modes(struct stat_args *a)
 {
 	const char *sys = a->o.system_wide || a->o.cpu_list ? "" : NULL;
@@ -703,7 +761,7 @@ int cmd_stat(int argc, char **argv)
 		cmd_error("stat", "out of memory");
 		return -ENOMEM;
 	}
-	*a = (struct stat_args){ .po = { .format = STAT_TEXT, .sep = "," }, .tolerance = STAT_CHECK_TOLERANCE, .alpha = STAT_ALPHA,
+	*a = (struct stat_args){ .o = { .control = { .fd = -1, .ack = -1 } }, .po = { .format = STAT_TEXT, .sep = "," }, .tolerance = STAT_CHECK_TOLERANCE, .alpha = STAT_ALPHA,
 				 .check_status = STAT_EXIT_CHECK, .repeat = 1 };
 	if ((ret = cmd_options_parse(&parse, &stat_options, argc, argv, a)) != CMD_OPTS_OK)
 		goto out;
@@ -719,7 +777,7 @@ int cmd_stat(int argc, char **argv)
 		ret = usage_error("--baseline's comparison has no %s form: use --mperf-json", opt_word(a->fmt_opt));
 		goto out;
 	}
-	if ((ret = check_modes(a)))
+	if ((ret = check_modes(a)) || (ret = check_metric_only(a)))
 		goto out;
 	if (a->baseline && a->baseline_cmd) {
 		ret = usage_error("%s", "--baseline and --baseline-cmd: one baseline at a time");
@@ -737,6 +795,10 @@ int cmd_stat(int argc, char **argv)
 					.alpha = a->alpha };
 	if (!a->nr_events && !a->null && record__parse_events(STAT_DEFAULT_EVENTS, a->events, RECORD_MAX_EVENTS, &a->nr_events) < 0) {
 		ret = EXIT_MPERF;
+		goto out;
+	}
+	if (!a->null && add_detailed(a)) {
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	a->o.events = a->events;

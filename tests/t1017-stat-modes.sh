@@ -128,6 +128,72 @@ test_expect_success '-D: the events start late, the elapsed time from then' '
 	! grep -q "Events enabled" never
 '
 
+test_expect_success '-d, -dd, -ddd: perf'\''s detailed events after the others' '
+	"$MPERF" stat -d -x, true 2>d &&
+	test_line_count = 12 d &&
+	sed -n "5p;9p;12p" d | cut -d, -f3 >names &&
+	printf "%s\n" cycles L1-dcache-loads LLC-load-misses >expect &&
+	same expect names &&
+	"$MPERF" stat -ddd -e task-clock -x, true 2>ddd &&
+	test_line_count = 13 ddd &&
+	test "$(sed -n "13p" ddd | cut -d, -f3)" = L1-dcache-prefetch-misses &&
+	"$MPERF" stat -d -d -e task-clock -x, true 2>dd &&
+	test_line_count = 11 dd
+'
+
+test_expect_success '--metric-only: a column per figure perf shows, none for /sec' '
+	"$MPERF" stat --metric-only -x, -e task-clock,page-faults,duration_time true 2>m &&
+	printf "\n\n" >expect &&
+	same expect m &&
+	"$MPERF" stat --metric-only -j -e task-clock,L1-dcache-loads,iTLB-loads true 2>j &&
+	printf "{}\n{\"metric-value\" : \"\"}{\"metric-value\" : \"\"}\n" >expect &&
+	same expect j &&
+	"$MPERF" stat -I 100 --interval-count 2 --metric-only -x, -e task-clock,L1-dcache-loads "$CPUSPIN" 1 2>iv &&
+	test_line_count = 3 iv &&
+	head -n 1 iv >first && echo " time," >expect && same expect first &&
+	test "$(grep -c "^ *[0-9]*\.[0-9]\{9\},,$" iv)" = 2 &&
+	test_expect_code 129 "$MPERF" stat --metric-only -r 2 true 2>err &&
+	one_error err stat "--metric-only is not supported with -r" &&
+	test_expect_code 129 "$MPERF" stat --metric-only -a -A true 2>err &&
+	one_error err stat "--metric-only is not supported with -A"
+'
+
+# get_ack FD: the next five bytes on FD, as od prints them, within 10 s.
+get_ack () {
+	timeout 10 head -c 5 <&"$1" | od -An -c | tr -s " "
+}
+
+test_expect_success '--control -D -1: a benchmark counts its measured phase alone, each command acknowledged' '
+	mkfifo ctl ack &&
+	"$MPERF" stat -D -1 --control=fifo:ctl,ack -x, -e task-clock "$TWOPHASE" 0.4 0.4 ctl ack 2>out &&
+	grep -q "^twophase: 2 acks of 2$" out &&
+	grep -q "^mperf stat: Events disabled$" out &&
+	test "$(grep -c "^mperf stat: Events \(enabled\|disabled\)$" out)" = 3 &&
+	ms=$(sed -n "s/^\([0-9.]*\),msec,task-clock,.*/\1/p" out) &&
+	awk -v ms="$ms" "BEGIN { exit !(ms >= 390 && ms < 700) }" ||
+		fail "task-clock $ms ms: not the measured phase (400 ms of CPU) alone"
+'
+
+test_expect_success '--control: ping, evlist acknowledged, stop too (and stat goes on, as perf stat), fd:' '
+	exec 8<>ack 9<>ctl &&
+	{ "$MPERF" stat --control=fifo:ctl,ack -x, -e task-clock,page-faults "$CPUSPIN" 0.5 2>h.err & } &&
+	echo ping >&9 && test "$(get_ack 8)" = " a c k \n \0" &&
+	echo evlist >&9 && test "$(get_ack 8)" = " a c k \n \0" &&
+	echo "disable page-faults" >&9 && test "$(get_ack 8)" = " a c k \n \0" &&
+	echo stop >&9 && test "$(get_ack 8)" = " a c k \n \0" &&
+	wait &&
+	grep -q "^mperf stat: page-faults$" h.err &&
+	grep -q "^mperf stat: Event page-faults disabled$" h.err &&
+	grep -q ",msec,task-clock," h.err &&
+	"$MPERF" stat -D -1 --control=fd:9,8 -x, -e task-clock "$TWOPHASE" 0.1 0.2 ctl ack 2>fd.err &&
+	exec 8<&- 9>&- &&
+	grep -q "^twophase: 2 acks of 2$" fd.err &&
+	"$MPERF" stat -D -1 -x, -e task-clock true 2>never &&
+	grep -q "^<not counted>,msec,task-clock," never &&
+	test_expect_code 129 "$MPERF" stat --control=pipe:x true 2>err &&
+	head -n 1 err | grep -q "^mperf stat: invalid --control .pipe:x."
+'
+
 test_expect_success 'the modes refuse what they cannot do, in one line' '
 	test_expect_code 129 "$MPERF" stat --interval-count 2 true 2>err &&
 	one_error err stat "--interval-count needs -I$" &&
@@ -181,6 +247,41 @@ test_expect_success PERF 'duration_time, text, -x, -j: the shapes of perf stat'\
 		shape m >m.shape && shape p >p.shape &&
 		same p.shape m.shape || exit 1
 	done
+'
+
+test_expect_success PERF '-d, -dd, -ddd, text, -x, -j: perf stat'\''s rows' '
+	for d in -d -dd -ddd; do
+		for fmt in "" "-x," "-j"; do
+			"$MPERF" stat $d $fmt "$NOPLOOP" 0.05 2>m &&
+			"$PERF" stat $d $fmt "$NOPLOOP" 0.05 2>p &&
+			shape m >m.shape && shape p >p.shape &&
+			same p.shape m.shape || exit 1
+		done
+	done &&
+	"$MPERF" stat -dd -e task-clock -x, true 2>m && "$PERF" stat -dd -e task-clock -x, true 2>p &&
+	cut -d, -f3 m >m.names && cut -d, -f3 p >p.names &&
+	same p.names m.names
+'
+
+test_expect_success PERF '--metric-only, text, -x, -j, with and without -I: perf stat'\''s bytes' '
+	for fmt in "" "-x," "-j"; do
+		"$MPERF" stat --metric-only $fmt "$NOPLOOP" 0.05 2>m &&
+		"$PERF" stat --metric-only $fmt "$NOPLOOP" 0.05 2>p &&
+		sed -E "s/[0-9]+\.[0-9]+/N/" m >m.n && sed -E "s/[0-9]+\.[0-9]+/N/" p >p.n &&
+		same p.n m.n || exit 1
+		"$MPERF" stat -I 100 --metric-only $fmt -e task-clock,cycles,L1-dcache-loads "$NOPLOOP" 0.25 2>m &&
+		"$PERF" stat -I 100 --metric-only $fmt -e task-clock,cycles,L1-dcache-loads "$NOPLOOP" 0.25 2>p &&
+		sed -E "s/[0-9]+\.[0-9]+/N/" m | sort -u >m.n && sed -E "s/[0-9]+\.[0-9]+/N/" p | sort -u >p.n &&
+		same p.n m.n || exit 1
+	done
+'
+
+test_expect_success PERF '--control -D -1: the lines of perf stat'\''s' '
+	"$MPERF" stat -D -1 --control=fifo:ctl,ack -e task-clock "$TWOPHASE" 0.1 0.2 ctl ack 2>m &&
+	"$PERF" stat -D -1 --control=fifo:ctl,ack -e task-clock "$TWOPHASE" 0.1 0.2 ctl ack 2>p &&
+	sed "s/^mperf stat: //" m | grep -v "seconds user\|seconds sys" >m.s && grep -v "seconds user\|seconds sys" p >p.s &&
+	shape m.s >m.shape && shape p.s >p.shape &&
+	same p.shape m.shape
 '
 
 test_expect_success PERF '-r 3 --table: the shape of perf stat'\''s' '

@@ -132,72 +132,66 @@ static void ack(struct control *ctl)
 }
 
 /* enable/disable with no argument (every event) or " EVENT": 0 (a malformed one said), or an error. */
-static int set_enabled(struct evlist *el, struct record_result *res, const char *arg, bool on)
+static int set_enabled(const struct control_ops *ops, const char *arg, bool on)
 {
 	int ev = -1, err;
+	const char *name;
 
 	if (*arg && *arg != ' ') {
 		mperf_log(MPERF_LOG_INFO, "failed: wrong command");
 		return 0;
 	}
 	if (*arg) {
-		for (size_t i = 0; i < el->nr_ev && ev < 0; i++)
-			if (!res->ev[i].tracking && !strcmp(res->ev[i].name, arg + 1))
+		for (size_t i = 0; i < ops->nr && ev < 0; i++)
+			if ((!ops->hidden || !ops->hidden(ops->ctx, i)) && (name = ops->name(ops->ctx, i)) &&
+			    !strcmp(name, arg + 1))
 				ev = (int)i;
 		if (ev < 0) {
 			mperf_log(MPERF_LOG_INFO, "failed: can't find '%s' event", arg + 1);
 			return 0;
 		}
 	}
-	if ((err = evlist__set_enabled(el, res, ev, on)))
+	if ((err = ops->set_enabled(ops->ctx, ev, on)))
 		return err;
 	if (ev >= 0)
-		mperf_log(MPERF_LOG_INFO, "Event %s %s", res->ev[ev].name, on ? "enabled" : "disabled");
+		mperf_log(MPERF_LOG_INFO, "Event %s %s", ops->name(ops->ctx, (size_t)ev), on ? "enabled" : "disabled");
 	else
 		mperf_log(MPERF_LOG_INFO, "Events %s", on ? "enabled" : "disabled");
 	return 0;
 }
 
 /* One command line: 0, 1 for one that is not acknowledged (unknown), < 0 for an error. */
-static int command(struct control *ctl, struct evlist *el, struct record_result *res, const char *cmd,
-		   volatile sig_atomic_t *stop)
+static int command(struct control *ctl, const struct control_ops *ops, const char *cmd)
 {
 	int err = 0;
 
 	if (!strncmp(cmd, "enable", 6))
-		err = set_enabled(el, res, cmd + 6, true);
+		err = set_enabled(ops, cmd + 6, true);
 	else if (!strncmp(cmd, "disable", 7))
-		err = set_enabled(el, res, cmd + 7, false);
+		err = set_enabled(ops, cmd + 7, false);
 	else if (!strncmp(cmd, "evlist", 6))
-		for (size_t i = 0; i < el->nr_ev; i++)
-			mperf_log(MPERF_LOG_INFO, "%s", res->ev[i].name);
+		for (size_t i = 0; i < ops->nr; i++)
+			mperf_log(MPERF_LOG_INFO, "%s", ops->name(ops->ctx, i));
 	else if (!strncmp(cmd, "stop", 4)) {
-		res->control_stop = true;
-		if (!*stop)
-			*stop = RECORD_STOP_CONTROL;
+		if (ops->stop)
+			ops->stop(ops->ctx);
 	} else if (strncmp(cmd, "snapshot", 8) && strncmp(cmd, "ping", 4)) {
 		mperf_log(MPERF_LOG_WARN, "unknown control command '%s' (enable, disable, snapshot, stop, ping, evlist)", cmd);
 		return 1;
 	}
 	if (err < 0)
 		return err;
-	res->control_cmds++;
+	ctl->cmds++;
 	ack(ctl);
 	return 0;
 }
 
-int control__process(struct control *ctl, struct evlist *el, struct record_result *res, short revents,
-		     volatile sig_atomic_t *stop)
+int control__commands(struct control *ctl, const struct control_ops *ops, short revents)
 {
 	char buf[256];
 	ssize_t n;
 	int err;
 
-	if (ctl->enable_at && mono_ns() >= ctl->enable_at) {
-		ctl->enable_at = 0;
-		if ((err = set_enabled(el, res, "", true)))
-			return err;
-	}
 	if (!ctl->polled || !(revents & POLLIN))
 		goto hup;
 	/* One read per poll: an inherited fd (fd:) may block, and poll says when there is more. */
@@ -209,7 +203,7 @@ int control__process(struct control *ctl, struct evlist *el, struct record_resul
 				continue;
 			}
 			ctl->line[ctl->len] = '\0';
-			if (ctl->len && (err = command(ctl, el, res, ctl->line, stop)) < 0)
+			if (ctl->len && (err = command(ctl, ops, ctl->line)) < 0)
 				return err;
 			ctl->len = 0;
 		}
@@ -223,4 +217,60 @@ hup:
 	if ((revents & (POLLHUP | POLLERR | POLLNVAL)) && !(revents & POLLIN))
 		ctl->polled = false;
 	return 0;
+}
+
+/* record's events as the commands see them. */
+struct record_ctl {
+	struct evlist *el;
+	struct record_result *res;
+	volatile sig_atomic_t *stop;
+};
+
+static const char *record_ctl_name(void *ctx, size_t i)
+{
+	struct record_ctl *r = ctx;
+
+	return r->res->ev[i].name;
+}
+
+static bool record_ctl_hidden(void *ctx, size_t i)
+{
+	struct record_ctl *r = ctx;
+
+	return r->res->ev[i].tracking;
+}
+
+static int record_ctl_set(void *ctx, int ev, bool on)
+{
+	struct record_ctl *r = ctx;
+
+	return evlist__set_enabled(r->el, r->res, ev, on);
+}
+
+static void record_ctl_stop(void *ctx)
+{
+	struct record_ctl *r = ctx;
+
+	r->res->control_stop = true;
+	if (!*r->stop)
+		*r->stop = RECORD_STOP_CONTROL;
+}
+
+int control__process(struct control *ctl, struct evlist *el, struct record_result *res, short revents,
+		     volatile sig_atomic_t *stop)
+{
+	struct record_ctl r = { .el = el, .res = res, .stop = stop };
+	struct control_ops ops = { .ctx = &r, .nr = el->nr_ev, .name = record_ctl_name, .hidden = record_ctl_hidden,
+				   .set_enabled = record_ctl_set, .stop = record_ctl_stop };
+	uint64_t before = ctl->cmds;
+	int err;
+
+	if (ctl->enable_at && mono_ns() >= ctl->enable_at) {
+		ctl->enable_at = 0;
+		if ((err = set_enabled(&ops, "", true)))
+			return err;
+	}
+	err = control__commands(ctl, &ops, revents);
+	res->control_cmds += ctl->cmds - before;
+	return err;
 }

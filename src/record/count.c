@@ -35,6 +35,8 @@ struct counters {
 	uint64_t t0;
 	uint64_t last_ns;	/* -I: the last interval's end */
 	uint64_t enable_at;	/* -D: when the events are enabled (0: they are) */
+	struct control ctl;	/* --control: its fd polled while the count waits */
+	struct count_result *res;	/* what the control commands name the events by */
 };
 
 /* The tool events' values in res: ns of duration (dur), of the workload's user and system time. */
@@ -192,6 +194,56 @@ static int enable_all(struct counters *c, const struct count_result *res)
 			return mperf_error(-errno, "cannot enable event '%s': %s", res->ev[i].name, strerror(errno));
 	}
 	return 0;
+}
+
+/* --control's enable and disable: event ev's leader fds (every event's, ev -1), as perf stat. */
+static int count_ctl_set(void *ctx, int ev, bool on)
+{
+	struct counters *c = ctx;
+	size_t per = (size_t)c->t->nr_cpus * (size_t)c->t->nr_threads;
+
+	for (size_t k = 0; k < c->nr_ev * per; k++) {
+		size_t i = k / per;
+
+		if ((ev >= 0 && i != (size_t)ev) || c->fd[k] < 0 || !c->res->ev[i].attr.disabled)
+			continue;
+		if (ioctl(c->fd[k], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0) < 0)
+			return mperf_error(-errno, "cannot %s event '%s': %s", on ? "enable" : "disable",
+					   c->res->ev[i].name, strerror(errno));
+	}
+	return 0;
+}
+
+static const char *count_ctl_name(void *ctx, size_t i)
+{
+	struct counters *c = ctx;
+
+	return c->res->ev[i].name;
+}
+
+/* --control's FIFOs (or fds) opened, -D -1's events left disabled: 0, or the error logged. */
+static int count_control_open(struct counters *c, const struct count_opts *o, struct count_result *res)
+{
+	c->res = res;
+	return control__open(&c->ctl, &o->control);
+}
+
+/*
+ * Sleep until ts (NULL: a signal) or a control command, and do the
+ * commands: stop is acknowledged alone, as perf stat does.  0 or an error.
+ */
+static int count_wait(struct counters *c, const struct timespec *ts, const sigset_t *mask)
+{
+	struct control_ops ops = { .ctx = c, .nr = c->nr_ev, .name = count_ctl_name, .set_enabled = count_ctl_set };
+	struct pollfd p = { .fd = c->ctl.fd, .events = POLLIN };
+
+	if (!c->ctl.polled) {
+		ppoll(NULL, 0, ts, mask);
+		return 0;
+	}
+	if (ppoll(&p, 1, ts, mask) <= 0)
+		p.revents = 0;
+	return control__commands(&c->ctl, &ops, p.revents);
 }
 
 /* Every open fd's count, enabled and running times into c->now[k] (zeros for a closed fd). */
@@ -417,7 +469,8 @@ static int wait_end(struct counters *c, const struct count_opts *o, struct workl
 			if (!left)
 				break;
 		}
-		ppoll(NULL, 0, res->stopped ? NULL : next_wake(c, o, watch, &tick), &sigs->wait_mask);
+		if ((err = count_wait(c, res->stopped ? NULL : next_wake(c, o, watch, &tick), &sigs->wait_mask)))
+			return err;
 	}
 	return 0;
 }
@@ -438,6 +491,7 @@ static void counters_free(struct counters *c)
 	free(c->gone);
 	free(c->now);
 	free(c->prev);
+	control__close(&c->ctl);
 	if (c->iv)
 		record__count_release(c->iv);
 	free(c->iv);
@@ -450,7 +504,7 @@ int record__count(const struct count_opts *o, struct count_result *res)
 		.pids = o->pids, .tids = o->tids, .cpu_list = o->cpu_list, .system_wide = o->system_wide,
 	};
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
-	struct counters c = { 0 };
+	struct counters c = { .ctl = { .fd = -1, .ack = -1 } };
 	struct record_signals sigs;
 	struct target t;
 	bool has_workload = o->argv && o->argv[0];
@@ -501,6 +555,8 @@ int record__count(const struct count_opts *o, struct count_result *res)
 		c.fd[k] = -1;
 
 	record_signals_install(&sigs);
+	if ((err = count_control_open(&c, o, res)))
+		goto out;
 	if (has_workload) {
 		if ((err = workload__prepare(&wl, o->argv, &sigs, false))) {
 			mperf_error(err, "cannot start the workload: %s", strerror(-err));
@@ -517,6 +573,8 @@ int record__count(const struct count_opts *o, struct count_result *res)
 	if (o->delay_ms > 0) {
 		mperf_log(MPERF_LOG_INFO, "Events disabled");
 		c.enable_at = t0 + (uint64_t)o->delay_ms * 1000000ull;
+	} else if (o->delay_ms < 0) {
+		mperf_log(MPERF_LOG_INFO, "Events disabled");
 	} else if (!t.traces_workload && (err = enable_all(&c, res))) {
 		goto out;
 	}

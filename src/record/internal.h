@@ -169,6 +169,17 @@ struct control {
 	uint64_t enable_at;	/* -D MS: when the events start (CLOCK_MONOTONIC ns), or 0 */
 	char line[64];		/* the command being read, as perf's at most 63 bytes */
 	size_t len;
+	uint64_t cmds;		/* commands taken (and acknowledged) */
+};
+
+/* What the commands act on: record's events, or stat's counters. */
+struct control_ops {
+	void *ctx;
+	size_t nr;		/* events */
+	const char *(*name)(void *ctx, size_t i);	/* event i's name, as evlist lists it */
+	bool (*hidden)(void *ctx, size_t i);	/* NULL, or true: "enable EVENT" does not name event i (perf's dummy) */
+	int (*set_enabled)(void *ctx, int ev, bool on);	/* ev -1: every event.  0 or an error logged */
+	void (*stop)(void *ctx);	/* NULL: stop is acknowledged alone (stat, as perf stat) */
 };
 /* Open rc's FIFOs (or take its fds): 0, or the error logged. */
 int control__open(struct control *ctl, const struct record_control *rc);
@@ -184,6 +195,8 @@ int control__timeout_ms(const struct control *ctl, int max);
  */
 int control__process(struct control *ctl, struct evlist *el, struct record_result *res, short revents,
 		     volatile sig_atomic_t *stop);
+/* Every whole command line waiting on ctl's fd (revents: its poll result), each done on ops and acknowledged.  0 or an error logged. */
+int control__commands(struct control *ctl, const struct control_ops *ops, short revents);
 
 /* ---- drain.c: one buffer per CPU, drained into the file ---- */
 

@@ -329,7 +329,8 @@ struct count_opts {
 	long interval_ms;
 	long interval_count;	/* --interval-count: stop after that many intervals (0: no limit) */
 	long timeout_ms;	/* --timeout: stop after that long (0: none) */
-	long delay_ms;		/* -D: the events enabled that long after the start (0: at once); the times from then */
+	long delay_ms;		/* -D: the events enabled that long after the start (0: at once); the times from then; -1: by --control */
+	struct record_control control;	/* --control: enable, disable... (fd -1 when none) */
 	int (*tick)(void *ctx, const struct count_result *interval);
 	void *tick_ctx;
 };

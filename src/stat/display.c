@@ -126,6 +126,11 @@ static bool counted(const struct stat_event *e)
 	return e->supported && e->run.mean > 0 && e->ena.mean > 0;
 }
 
+bool stat__counted(const struct stat_event *e)
+{
+	return counted(e);
+}
+
 /* The "#" figure of event i: its value and unit, or false when perf prints none. */
 static bool metric(const struct stat_runs *s, size_t i, double *val, char *unit, size_t len)
 {
@@ -432,6 +437,10 @@ static int print_rows(FILE *f, const struct stat_runs *s, const struct count_res
 		snprintf(pre, sizeof(pre), "%16s%s", "summary", p->sep);
 	if (p->aggr != STAT_AGGR_GLOBAL && r)
 		return stat__mode_rows(f, r, p, pre, s->wall.mean);
+	if (p->metric_only) {
+		stat__metric_only(f, s, p);
+		return 0;
+	}
 	for (size_t i = 0; i < s->nr_events; i++)
 		stat__row(f, s, i, p, pre);
 	return 0;

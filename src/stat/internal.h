@@ -20,4 +20,12 @@ void stat__row(FILE *f, const struct stat_runs *s, size_t i, const struct stat_p
 int stat__mode_rows(FILE *f, const struct count_result *r, const struct stat_print_opts *p, const char *time,
 		    double wall_ns);
 
+/* The event ran: its count is a number, not <not counted> or <not supported>. */
+bool stat__counted(const struct stat_event *e);
+
+/* --metric-only (metriconly.c): the names' line and the figures' line of s, one run, in p's format. */
+void stat__metric_only(FILE *f, const struct stat_runs *s, const struct stat_print_opts *p);
+/* --metric-only -I: one interval's line, the names' line first every 25.  0 or -ENOMEM. */
+int stat__metric_only_interval(FILE *f, const struct count_result *iv, struct stat_print_opts *p);
+
 #endif

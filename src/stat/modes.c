@@ -253,6 +253,8 @@ int stat__print_interval(FILE *f, const struct count_result *iv, struct stat_pri
 	char time[64];
 	int err;
 
+	if (p->metric_only)
+		return stat__metric_only_interval(f, iv, p);
 	if (p->format == STAT_JSONL)
 		snprintf(time, sizeof(time), "\"interval\" : %.9f, ", t);
 	else

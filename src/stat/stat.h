@@ -73,6 +73,7 @@ struct stat_print_opts {
 	int interval_rows;	/* -I: the intervals printed so far (perf's header every 25) */
 	bool summary;		/* -I --summary: the totals after the intervals, perf's way */
 	bool table;		/* --table: each run's elapsed time before the mean's (text, -r) */
+	bool metric_only;	/* --metric-only: the "#" figures alone, perf's columns (one run, the sum) */
 };
 
 void stat_acc__add(struct stat_acc *a, double v);
