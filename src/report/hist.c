@@ -191,7 +191,8 @@ static const char *dso_long_name(struct hist *H, const char *dso, bool ready, ch
  */
 static bool pending_by_addr(const struct hist *H)
 {
-	return (H->key[REPORT_KEY_DSO] || H->o->dso || H->o->sym) && !H->key[REPORT_KEY_SYM];
+	return (H->key[REPORT_KEY_DSO] || H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE] ||
+		H->o->dso || H->o->sym) && !H->key[REPORT_KEY_SYM];
 }
 
 static bool same(const struct hist *H, const struct hent *a, const struct hent *b)
@@ -663,6 +664,49 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 	return machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, again) ? NULL : again;
 }
 
+/*
+ * perf's srcline of an address (its get_srcline with the symbol and the
+ * address shown): "file:line" from the line table of a DSO whose file
+ * can be read, "??:0" where it has no line (or no map); where no file is
+ * there to ask (the kernel, the vdso), "sym+offset" in decimal, else
+ * "dso[addr]".  srcfile is the file alone, "" for the others.
+ */
+static int source_of(struct hist *H, struct hent *k, const char *path)
+{
+	const char *file = NULL, *base;
+	char buf[4096];
+	int line = 0;
+
+	if (!path || !k->dso)
+		snprintf(buf, sizeof(buf), "??:0");
+	else if (k->level != 'k' && path[0] == '/' && symcache__has_image(H->syms, path)) {
+		line = symcache__srcline(H->syms, path, k->addr, &file);
+		if (file && (base = strrchr(file, '/')))
+			file = base + 1;
+		snprintf(buf, sizeof(buf), "%s:%d", file ? file : "??", file ? line : 0);
+	} else if (k->sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, k->addr - k->sym_start);
+	else
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", k->dso, k->addr);
+	k->srcline = intern(H, buf);
+	k->srcfile = intern(H, file ? file : "");
+	return k->srcline && k->srcfile ? 0 : -ENOMEM;
+}
+
+/* The srcline, srcfile and dso_size keys' fields, where a key asks for them (a kernel symbol waiting: later). */
+static int source_keys(struct hist *H, struct hent *k, const struct resolved *w)
+{
+	uint64_t ks, ke;
+
+	k->dso_size = w->found ? (int64_t)(w->map_end - w->map_start) : -1;
+	/* perf's kernel map, once it has read kallsyms: its first symbol to its last's end */
+	if (H->key[REPORT_KEY_DSO_SIZE] && k->dso && k->dso == H->kdso && symcache__kernel_range(H->syms, &ks, &ke))
+		k->dso_size = (int64_t)(ke - ks);
+	if (!(H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE]) || k->kernel_pending)
+		return 0;
+	return source_of(H, k, w->found ? w->dso : NULL);
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
@@ -737,6 +781,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	} else if (k.module_addr && !k.kernel_pending) {
 		k.addr = k.module_addr;
 	}
+	if (source_keys(H, &k, w))
+		return -ENOMEM;
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
 	k.filtered = filtered(H, &k, H->o->dso ? dso_long_name(H, w->dso, H->ksyms_ready, kname, sizeof(kname)) : NULL);
 	hs->total_period += ss->period;
@@ -802,6 +848,9 @@ static int decide_chains(struct hist *H)
 	if (o->children > 0 && pdata__is_pipe(H->p))
 		mperf_log(MPERF_LOG_WARN, "'%s' is a pipe-mode stream: perf shows it without --children, and so do we",
 			  H->label);
+	if (H->children && (H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE] || H->key[REPORT_KEY_DSO_SIZE]))
+		return mperf_error(-ENOTSUP, "'%s' has call chains: its Children view by srcline, srcfile or dso_size "
+				   "is not implemented yet; add --no-children", H->label);
 	H->show = o->cc_mode != REPORT_CC_NONE;
 	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
 	H->walk.caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
@@ -855,6 +904,7 @@ static int resolve_kernel(struct hist *H)
 		for (size_t e = 0; e < old.n; e++) {
 			struct hent *h = old.v[e];
 			const struct sym *sym;
+			bool source = false;	/* the srcline and srcfile keys', now the symbol is known */
 			int err;
 
 			const char *sec = h->kernel_pending && !h->kfirst && h->dso && h->dso == H->kdso ?
@@ -899,13 +949,17 @@ static int resolve_kernel(struct hist *H)
 					h->addr = h->module_addr;
 				}
 				h->kernel_pending = false;
+				source = H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE];
 				/* --symbols, now that the symbol is known */
 				if (!h->filtered && sym_hidden(H, h)) {
 					h->filtered = true;
 					hs->shown_period -= h->period;
 				}
 			}
-			err = merge(H, hs, h);
+			if (source && (err = source_of(H, h, map)))
+				free(h);
+			else
+				err = merge(H, hs, h);
 			if (err) {
 				while (++e < old.n)
 					free(old.v[e]);

@@ -146,6 +146,11 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
 	return *file ? line : 0;
 }
 
+bool symcache__has_image(struct symcache *c, const char *path)
+{
+	return image_dso(c, path) != NULL;
+}
+
 const struct sym *symcache__nearest(struct symcache *c, const char *path, uint64_t off)
 {
 	struct dso *d = dso_by_name(c, path);
