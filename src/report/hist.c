@@ -533,6 +533,8 @@ static int chain_remember(struct hist *H, const struct hists *hs, const struct h
  * often recursion repeats it, with the part of the chain from that frame
  * on.
  */
+static int source_frame(struct hist *H, struct hent *k, const struct cc_frame *f);
+
 static int add_chain(struct hist *H, struct hists *hs, const struct session_sample *ss, struct hent *self,
 		     const struct hent *key)
 {
@@ -581,6 +583,8 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.kfirst = false;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
+		if (source_frame(H, &k, f))
+			return -ENOMEM;
 		/*
 		 * perf's check (hist_entry__cmp() == 0), which the entry was
 		 * found with: two dsos of one short name, their symbols of one
@@ -667,11 +671,20 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 /*
  * perf's srcline of an address (its get_srcline with the symbol and the
  * address shown): "file:line" from the line table of a DSO whose file
- * can be read, "??:0" where it has no line (or no map); where no file is
- * there to ask (the kernel, the vdso), "sym+offset" in decimal, else
- * "dso[addr]".  srcfile is the file alone, "" for the others.
+ * can be read; else what addr2line makes of the symbol table, "file:0"
+ * or "??:0" (symcache__file_symbol); "??:0" without a map; where
+ * addr2line has no answer or no file to ask (the kernel, the vdso),
+ * "sym+offset" in decimal, else "dso[addr]".  srcfile is the file
+ * alone, "" for the others.
  */
-static int source_of(struct hist *H, struct hent *k, const char *path)
+struct source_addr {
+	bool ask;		/* the file may be asked (perf's address is a real one) */
+	uint64_t off;		/* the address in the DSO's file-offset space, to ask at */
+	uint64_t ip;		/* perf's he->ip, which sym+offset is of */
+	uint64_t objdump;	/* what dso[addr] shows */
+};
+
+static int source_of(struct hist *H, struct hent *k, const char *path, const struct source_addr *a)
 {
 	const char *file = NULL, *base;
 	char buf[4096];
@@ -679,32 +692,58 @@ static int source_of(struct hist *H, struct hent *k, const char *path)
 
 	if (!path || !k->dso)
 		snprintf(buf, sizeof(buf), "??:0");
-	else if (k->level != 'k' && path[0] == '/' && symcache__has_image(H->syms, path)) {
-		line = symcache__srcline(H->syms, path, k->addr, &file);
+	else if (a->ask && k->level != 'k' && path[0] == '/' && symcache__has_image(H->syms, path) &&
+		 ((line = symcache__srcline(H->syms, path, a->off, &file)) || file ||
+		  symcache__file_symbol(H->syms, path, a->off, &file))) {
+		/* the line table's line, else addr2line's function symbol's file (or "??") and line 0 */
 		if (file && (base = strrchr(file, '/')))
 			file = base + 1;
 		snprintf(buf, sizeof(buf), "%s:%d", file ? file : "??", file ? line : 0);
 	} else if (k->sym)
-		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, k->addr - k->sym_start);
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, a->ip - k->sym_start);
 	else
-		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", k->dso, k->addr);
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", k->dso, a->objdump);
 	k->srcline = intern(H, buf);
 	k->srcfile = intern(H, file ? file : "");
 	return k->srcline && k->srcfile ? 0 : -ENOMEM;
 }
 
-/* The srcline, srcfile and dso_size keys' fields, where a key asks for them (a kernel symbol waiting: later). */
-static int source_keys(struct hist *H, struct hent *k, const struct resolved *w)
+/* perf's size of k's map (size: as recorded): the kernel's from its first symbol to its last's end. */
+static int64_t map_size(struct hist *H, const struct hent *k, uint64_t size)
 {
 	uint64_t ks, ke;
 
-	k->dso_size = w->found ? (int64_t)(w->map_end - w->map_start) : -1;
-	/* perf's kernel map, once it has read kallsyms: its first symbol to its last's end */
 	if (H->key[REPORT_KEY_DSO_SIZE] && k->dso && k->dso == H->kdso && symcache__kernel_range(H->syms, &ks, &ke))
-		k->dso_size = (int64_t)(ke - ks);
-	if (!(H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE]) || k->kernel_pending)
+		return (int64_t)(ke - ks);
+	return k->dso ? (int64_t)size : -1;
+}
+
+static bool source_keyed(const struct hist *H)
+{
+	return H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE];
+}
+
+/* The srcline, srcfile and dso_size keys' fields, where a key asks for them (a kernel symbol waiting: later). */
+static int source_keys(struct hist *H, struct hent *k, const struct resolved *w)
+{
+	k->dso_size = map_size(H, k, w->found ? w->map_end - w->map_start : 0);
+	if (!source_keyed(H) || k->kernel_pending)
 		return 0;
-	return source_of(H, k, w->found ? w->dso : NULL);
+	return source_of(H, k, w->found ? w->dso : NULL, &(struct source_addr){ true, k->addr, k->addr, k->addr });
+}
+
+/*
+ * The same for a frame of the sample's chain (the Children view's
+ * entries): perf keeps a user frame's address as recorded, which it then
+ * takes for one in the DSO, so that its line is never found (as perf,
+ * for a shared object or a PIE): sym+offset from the frame's address.
+ */
+static int source_frame(struct hist *H, struct hent *k, const struct cc_frame *f)
+{
+	k->dso_size = map_size(H, k, f->map_size);
+	if (!source_keyed(H))
+		return 0;
+	return source_of(H, k, f->dso, &(struct source_addr){ k->level == 'k', f->rel, f->ip, f->ip });
 }
 
 static int add_sample(struct hist *H, const struct session_sample *ss)
@@ -848,9 +887,6 @@ static int decide_chains(struct hist *H)
 	if (o->children > 0 && pdata__is_pipe(H->p))
 		mperf_log(MPERF_LOG_WARN, "'%s' is a pipe-mode stream: perf shows it without --children, and so do we",
 			  H->label);
-	if (H->children && (H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE] || H->key[REPORT_KEY_DSO_SIZE]))
-		return mperf_error(-ENOTSUP, "'%s' has call chains: its Children view by srcline, srcfile or dso_size "
-				   "is not implemented yet; add --no-children", H->label);
 	H->show = o->cc_mode != REPORT_CC_NONE;
 	/* perf's orders: caller when --children was asked (even if then cancelled), else callee. */
 	H->walk.caller = o->cc_order_set ? o->cc_order == REPORT_CC_CALLER : o->children != 0;
@@ -949,14 +985,14 @@ static int resolve_kernel(struct hist *H)
 					h->addr = h->module_addr;
 				}
 				h->kernel_pending = false;
-				source = H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE];
+				source = source_keyed(H);
 				/* --symbols, now that the symbol is known */
 				if (!h->filtered && sym_hidden(H, h)) {
 					h->filtered = true;
 					hs->shown_period -= h->period;
 				}
 			}
-			if (source && (err = source_of(H, h, map)))
+			if (source && (err = source_of(H, h, map, &(struct source_addr){ true, h->addr, h->addr, h->addr })))
 				free(h);
 			else
 				err = merge(H, hs, h);
