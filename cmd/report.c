@@ -92,8 +92,9 @@ static const struct cmd_opt report_opts[] = {
 	  "memory), as perf report -I" },
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu,\n"
-	  "socket, symbol_size (default: comm,dso,sym); in the branch view comm, pid,\n"
-	  "dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles\n"
+	  "socket, symbol_size, srcline, srcfile, dso_size (default: comm,dso,sym);\n"
+	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
+	  "mispredict, in_tx, abort, cycles\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
 	{ 'b', 'b', "branch-stack", CMD_ARG_NONE, NULL,
 	  "the branch view: an entry per branch of the samples' branch stacks\n"

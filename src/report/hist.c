@@ -191,7 +191,8 @@ static const char *dso_long_name(struct hist *H, const char *dso, bool ready, ch
  */
 static bool pending_by_addr(const struct hist *H)
 {
-	return (H->key[REPORT_KEY_DSO] || H->o->dso || H->o->sym) && !H->key[REPORT_KEY_SYM];
+	return (H->key[REPORT_KEY_DSO] || H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE] ||
+		H->o->dso || H->o->sym) && !H->key[REPORT_KEY_SYM];
 }
 
 static bool same(const struct hist *H, const struct hent *a, const struct hent *b)
@@ -532,6 +533,8 @@ static int chain_remember(struct hist *H, const struct hists *hs, const struct h
  * often recursion repeats it, with the part of the chain from that frame
  * on.
  */
+static int source_frame(struct hist *H, struct hent *k, const struct cc_frame *f);
+
 static int add_chain(struct hist *H, struct hists *hs, const struct session_sample *ss, struct hent *self,
 		     const struct hent *key)
 {
@@ -580,6 +583,8 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.kfirst = false;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
+		if (source_frame(H, &k, f))
+			return -ENOMEM;
 		/*
 		 * perf's check (hist_entry__cmp() == 0), which the entry was
 		 * found with: two dsos of one short name, their symbols of one
@@ -663,6 +668,84 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 	return machine__resolve(ss->machine, w->pid, w->tid, ss->cpumode, ss->smp->ip, again) ? NULL : again;
 }
 
+/*
+ * perf's srcline of an address (its get_srcline with the symbol and the
+ * address shown): "file:line" from the line table of a DSO whose file
+ * can be read; else what addr2line makes of the symbol table, "file:0"
+ * or "??:0" (symcache__file_symbol); "??:0" without a map; where
+ * addr2line has no answer or no file to ask (the kernel, the vdso),
+ * "sym+offset" in decimal, else "dso[addr]".  srcfile is the file
+ * alone, "" for the others.
+ */
+struct source_addr {
+	bool ask;		/* the file may be asked (perf's address is a real one) */
+	uint64_t off;		/* the address in the DSO's file-offset space, to ask at */
+	uint64_t ip;		/* perf's he->ip, which sym+offset is of */
+	uint64_t objdump;	/* what dso[addr] shows */
+};
+
+static int source_of(struct hist *H, struct hent *k, const char *path, const struct source_addr *a)
+{
+	const char *file = NULL, *base;
+	char buf[4096];
+	int line = 0;
+
+	if (!path || !k->dso)
+		snprintf(buf, sizeof(buf), "??:0");
+	else if (a->ask && k->level != 'k' && path[0] == '/' && symcache__has_image(H->syms, path) &&
+		 ((line = symcache__srcline(H->syms, path, a->off, &file)) || file ||
+		  symcache__file_symbol(H->syms, path, a->off, &file))) {
+		/* the line table's line, else addr2line's function symbol's file (or "??") and line 0 */
+		if (file && (base = strrchr(file, '/')))
+			file = base + 1;
+		snprintf(buf, sizeof(buf), "%s:%d", file ? file : "??", file ? line : 0);
+	} else if (k->sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, a->ip - k->sym_start);
+	else
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", k->dso, a->objdump);
+	k->srcline = intern(H, buf);
+	k->srcfile = intern(H, file ? file : "");
+	return k->srcline && k->srcfile ? 0 : -ENOMEM;
+}
+
+/* perf's size of k's map (size: as recorded): the kernel's from its first symbol to its last's end. */
+static int64_t map_size(struct hist *H, const struct hent *k, uint64_t size)
+{
+	uint64_t ks, ke;
+
+	if (H->key[REPORT_KEY_DSO_SIZE] && k->dso && k->dso == H->kdso && symcache__kernel_range(H->syms, &ks, &ke))
+		return (int64_t)(ke - ks);
+	return k->dso ? (int64_t)size : -1;
+}
+
+static bool source_keyed(const struct hist *H)
+{
+	return H->key[REPORT_KEY_SRCLINE] || H->key[REPORT_KEY_SRCFILE];
+}
+
+/* The srcline, srcfile and dso_size keys' fields, where a key asks for them (a kernel symbol waiting: later). */
+static int source_keys(struct hist *H, struct hent *k, const struct resolved *w)
+{
+	k->dso_size = map_size(H, k, w->found ? w->map_end - w->map_start : 0);
+	if (!source_keyed(H) || k->kernel_pending)
+		return 0;
+	return source_of(H, k, w->found ? w->dso : NULL, &(struct source_addr){ true, k->addr, k->addr, k->addr });
+}
+
+/*
+ * The same for a frame of the sample's chain (the Children view's
+ * entries): perf keeps a user frame's address as recorded, which it then
+ * takes for one in the DSO, so that its line is never found (as perf,
+ * for a shared object or a PIE): sym+offset from the frame's address.
+ */
+static int source_frame(struct hist *H, struct hent *k, const struct cc_frame *f)
+{
+	k->dso_size = map_size(H, k, f->map_size);
+	if (!source_keyed(H))
+		return 0;
+	return source_of(H, k, f->dso, &(struct source_addr){ k->level == 'k', f->rel, f->ip, f->ip });
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
@@ -737,6 +820,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	} else if (k.module_addr && !k.kernel_pending) {
 		k.addr = k.module_addr;
 	}
+	if (source_keys(H, &k, w))
+		return -ENOMEM;
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
 	k.filtered = filtered(H, &k, H->o->dso ? dso_long_name(H, w->dso, H->ksyms_ready, kname, sizeof(kname)) : NULL);
 	hs->total_period += ss->period;
@@ -855,6 +940,7 @@ static int resolve_kernel(struct hist *H)
 		for (size_t e = 0; e < old.n; e++) {
 			struct hent *h = old.v[e];
 			const struct sym *sym;
+			bool source = false;	/* the srcline and srcfile keys', now the symbol is known */
 			int err;
 
 			const char *sec = h->kernel_pending && !h->kfirst && h->dso && h->dso == H->kdso ?
@@ -899,13 +985,17 @@ static int resolve_kernel(struct hist *H)
 					h->addr = h->module_addr;
 				}
 				h->kernel_pending = false;
+				source = source_keyed(H);
 				/* --symbols, now that the symbol is known */
 				if (!h->filtered && sym_hidden(H, h)) {
 					h->filtered = true;
 					hs->shown_period -= h->period;
 				}
 			}
-			err = merge(H, hs, h);
+			if (source && (err = source_of(H, h, map, &(struct source_addr){ true, h->addr, h->addr, h->addr })))
+				free(h);
+			else
+				err = merge(H, hs, h);
 			if (err) {
 				while (++e < old.n)
 					free(old.v[e]);

@@ -451,6 +451,153 @@ static void sym_size_json(struct out *out, const struct sort_row *e, bool diff)
 		out_str(out, ", \"symbol_size\": null");
 }
 
+/*
+ * ---- srcline and srcfile: perf's "file:line" of the first sample's
+ * address (hist.c fills them, only when asked), compared as strings ----
+ */
+
+static const char *str_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static int64_t srcline_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return l->srcline == r->srcline ? 0 : strcmp(str_or_empty(r->srcline), str_or_empty(l->srcline));
+}
+
+static int srcline_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return strcmp(str_or_empty(a->srcline), str_or_empty(b->srcline));
+}
+
+static bool srcline_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->srcline == b->srcline;
+}
+
+static uint64_t srcline_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, hash_str(str_or_empty(e->srcline)));
+}
+
+static bool srcline_match(const struct sort_row *a, const struct sort_row *b)
+{
+	return !srcline_sort(a, b);
+}
+
+static size_t srcline_width(const struct sort_row *e)
+{
+	return strlen(str_or_empty(e->srcline));
+}
+
+static void srcline_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)st;
+	if (last)	/* perf leaves the row's last cell unpadded */
+		out_str(out, str_or_empty(e->srcline));
+	else
+		print_str(out, str_or_empty(e->srcline), width);
+}
+
+static void srcline_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_str(out, ", \"srcline\": ");
+	out_json_str(out, str_or_empty(e->srcline));
+}
+
+static int64_t srcfile_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return l->srcfile == r->srcfile ? 0 : strcmp(str_or_empty(r->srcfile), str_or_empty(l->srcfile));
+}
+
+static int srcfile_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return strcmp(str_or_empty(a->srcfile), str_or_empty(b->srcfile));
+}
+
+static bool srcfile_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->srcfile == b->srcfile;
+}
+
+static uint64_t srcfile_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, hash_str(str_or_empty(e->srcfile)));
+}
+
+static bool srcfile_match(const struct sort_row *a, const struct sort_row *b)
+{
+	return !srcfile_sort(a, b);
+}
+
+static size_t srcfile_width(const struct sort_row *e)
+{
+	return strlen(str_or_empty(e->srcfile));
+}
+
+static void srcfile_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)st;
+	if (last)	/* perf leaves the row's last cell unpadded */
+		out_str(out, str_or_empty(e->srcfile));
+	else
+		print_str(out, str_or_empty(e->srcfile), width);
+}
+
+static void srcfile_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_str(out, ", \"srcfile\": ");
+	out_json_str(out, str_or_empty(e->srcfile));
+}
+
+/* ---- dso_size: the sample's map's size, "unknown" without a map (perf's sort__dso_size) ---- */
+
+static int64_t dso_size_of(const struct sort_row *e)
+{
+	return e->dso_size > 0 ? e->dso_size : 0;
+}
+
+static int64_t dso_size_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return int_order(dso_size_of(r), dso_size_of(l));
+}
+
+static int dso_size_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return int_order(dso_size_of(a), dso_size_of(b));
+}
+
+static bool dso_size_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->dso_size == b->dso_size;
+}
+
+static uint64_t dso_size_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uint64_t)e->dso_size);
+}
+
+static void dso_size_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	if (e->dso_size >= 0)
+		out_printf(out, "%*" PRId64, width, e->dso_size);
+	else
+		out_printf(out, "%*s", width, "unknown");
+}
+
+static void dso_size_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	if (e->dso_size >= 0)
+		out_printf(out, ", \"dso_size\": %" PRId64, e->dso_size);
+	else
+		out_str(out, ", \"dso_size\": null");
+}
+
 /* ---- socket: the sample's CPU's, in the file's CPU_TOPOLOGY (perf's sort__socket) ---- */
 
 static int64_t socket_cmp(const struct sort_row *l, const struct sort_row *r)
@@ -705,6 +852,24 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.cmp = sym_size_cmp, .collapse = sym_size_sort, .sort = sym_size_sort,
 		.eq = sym_size_eq, .hash = sym_size_hash,
 		.width = no_width, .print = sym_size_print, .json = sym_size_json,
+	},
+	[REPORT_KEY_SRCLINE] = {
+		.name = "srcline", .header = "Source:Line", .views = SORT_HIST,
+		.cmp = srcline_cmp, .collapse = srcline_sort, .sort = srcline_sort, .eq = srcline_eq, .hash = srcline_hash,
+		.match = srcline_match, .match_hash = srcline_hash,
+		.width = srcline_width, .print = srcline_print, .json = srcline_json,
+	},
+	[REPORT_KEY_SRCFILE] = {
+		.name = "srcfile", .header = "Source File", .views = SORT_HIST,
+		.cmp = srcfile_cmp, .collapse = srcfile_sort, .sort = srcfile_sort, .eq = srcfile_eq, .hash = srcfile_hash,
+		.match = srcfile_match, .match_hash = srcfile_hash,
+		.width = srcfile_width, .print = srcfile_print, .json = srcfile_json,
+	},
+	[REPORT_KEY_DSO_SIZE] = {
+		.name = "dso_size", .header = "DSO size", .views = SORT_HIST,
+		.cmp = dso_size_cmp, .collapse = dso_size_sort, .sort = dso_size_sort,
+		.eq = dso_size_eq, .hash = dso_size_hash,
+		.width = no_width, .print = dso_size_print, .json = dso_size_json,
 	},
 	[REPORT_KEY_IPC_NULL] = {	/* hidden: in no view's --sort, hist.c appends it */
 		.name = "ipc_null", .header = "IPC   [IPC Coverage]",

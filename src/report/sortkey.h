@@ -54,6 +54,9 @@ struct sort_branch { SORT_BRANCH_FIELDS };
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */ \
 	bool inlined;			/* an inline frame's entry: sym ends in " (inlined)" */ \
 	bool object;			/* a kallsyms data symbol: shown as sym+0xoffset, as perf shows it */ \
+	const char *srcline;		/* perf's "file:line" (or its placeholders), interned; NULL: not asked */ \
+	const char *srcfile;		/* its file, "" where perf shows none */ \
+	int64_t dso_size;		/* the map's size, -1: no map ("unknown") */ \
 	const struct sort_branch *br;	/* the branch view's entries: the branch */
 struct sort_row { SORT_ROW_FIELDS };
 

@@ -166,7 +166,7 @@ __attribute__((noinline)) static int resolve_frame_now(struct stackwalk *W, cons
 		}
 	}
 	memset(f, 0, sizeof(*f));
-	f->ip = ip;
+	f->ip = f->rel = ip;
 	f->dso_name = "[unknown]";
 	if (!seen_map(W, cpumode, ip, &r) && machine__resolve(ss->machine, ss->where.pid, ss->where.tid, cpumode, ip, &r))
 		return -ENOMEM;
@@ -202,8 +202,11 @@ __attribute__((noinline)) static int resolve_frame_now(struct stackwalk *W, cons
 	*level = cpumode == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
 	if (cpumode == PERF_RECORD_MISC_KERNEL)
 		sym = symcache__find_kernel(W->syms, r.dso, ip, NULL);
-	else if (!d->jit)
+	else if (!d->jit) {
 		sym = symcache__find(W->syms, r.dso, r.map_start, r.map_pgoff, ip, &addr);
+		f->rel = addr;
+	}
+	f->map_size = r.map_end - r.map_start;
 	if (sym) {
 		f->sym = sym->name;
 		f->start = sym->start;

@@ -28,6 +28,8 @@ struct cc_frame {
 	const char *dso_name;	/* short name, for JSON ("[unknown]" when dso is NULL) */
 	uint64_t start, end;	/* the symbol's [start, end), in the DSO's address space */
 	uint64_t ip;		/* the address in the chain, as recorded */
+	uint64_t rel;		/* in its DSO (perf's al->addr): a user map's file offset, else ip */
+	uint64_t map_size;	/* its map's (0: no map) */
 	bool inlined;		/* one of perf's inline frames: sym is "NAME (inlined)" */
 };
 

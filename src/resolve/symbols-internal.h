@@ -74,6 +74,11 @@ struct dso {
 	Elf *ln_elf, *img_elf;	/* that file; the runtime image (section names, code bytes) */
 	int ln_fd, img_fd;
 	bool ln_tried, img_tried;
+	/* addr2line's file of a function symbol, where the line table has no line (symbols-line.c) */
+	struct fsym *fsyms;
+	size_t nfsyms;
+	Elf *fs_elf;		/* the ELF they were read from */
+	bool fs_tried;
 };
 
 struct symcache {

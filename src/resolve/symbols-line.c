@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "../host/host.h"
@@ -30,6 +31,7 @@ void dso_free_lines(struct dso *d)
 		elf_end(d->img_elf);
 	if (d->img_tried && d->img_fd >= 0)
 		close(d->img_fd);
+	free(d->fsyms);
 }
 
 /* The file that ran for d: its own, the build-id cache's copy, or for the vdso the cache's image. */
@@ -144,6 +146,168 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
 		return 0;
 	*file = dwarf_linesrc(l, NULL, NULL);
 	return *file ? line : 0;
+}
+
+/*
+ * What addr2line answers for an address its line table has no line for
+ * (binutils' elf_find_function): the function symbol of the address's
+ * section that starts last at or before it (the larger, then the first in
+ * the symbol table, among equal starts), named with the STT_FILE symbol
+ * before it in the table; a global symbol gets none once a file symbol
+ * has come after another symbol (from .dynsym where there is no .symtab:
+ * no files).  One entry per function symbol, in
+ * (section, start, larger first, table order) order.
+ */
+struct fsym {
+	size_t shndx;
+	uint64_t value, size;
+	size_t order;
+	const char *file;	/* in the image's string table; NULL: "??" */
+};
+
+static int fsym_cmp(const void *pa, const void *pb)
+{
+	const struct fsym *a = pa, *b = pb;
+
+	if (a->shndx != b->shndx)
+		return a->shndx < b->shndx ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* Whether bfd counts s as a function symbol (its elf_maybe_function_sym): its size then, else 0. */
+static uint64_t fsym_size(const GElf_Sym *s)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+
+	if (type == STT_SECTION || type == STT_FILE || type == STT_OBJECT || type == STT_COMMON || type == STT_TLS ||
+	    s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
+		return 0;
+	if (!s->st_size && GELF_ST_BIND(s->st_info) == STB_LOCAL && type == STT_NOTYPE &&
+	    GELF_ST_VISIBILITY(s->st_other) == STV_HIDDEN)
+		return 0;
+	return s->st_size ? s->st_size : 1;
+}
+
+static void fsyms_read(struct dso *d, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	enum { NOTHING, SYMBOL, FILE_AFTER } state = NOTHING;
+	const char *file = NULL;
+
+	if (!data || !(d->fsyms = calloc(n ? n : 1, sizeof(*d->fsyms))))
+		return;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym s;
+		uint64_t size;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			break;
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE) {
+			file = elf_strptr(e, sh->sh_link, s.st_name);
+			state = state == SYMBOL ? FILE_AFTER : state;
+			continue;
+		}
+		if ((size = fsym_size(&s)))
+			d->fsyms[d->nfsyms++] = (struct fsym){
+				.shndx = s.st_shndx, .value = s.st_value, .size = size, .order = i,
+				.file = GELF_ST_BIND(s.st_info) == STB_LOCAL || state != FILE_AFTER ? file : NULL,
+			};
+		state = state == NOTHING ? SYMBOL : state;
+	}
+	qsort(d->fsyms, d->nfsyms, sizeof(*d->fsyms), fsym_cmp);
+}
+
+/* The allocated section holding vaddr (the first, as bfd looks), 0: none. */
+static size_t section_of(Elf *e, uint64_t vaddr)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_TLS) &&
+		    vaddr >= sh.sh_addr && vaddr < sh.sh_addr + sh.sh_size)
+			return elf_ndxscn(scn);
+	return 0;
+}
+
+/*
+ * The ELF whose symbols addr2line looks in: the symbol file's, where its
+ * DWARF is a separate file's with a symbol table (binutils' dwarf2 reader
+ * then asks that file's symbols), else the image's.
+ */
+static Elf *fsyms_elf(struct dso *d)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (line_dwarf(d) && d->ln_elf)
+		while ((scn = elf_nextscn(d->ln_elf, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+				return d->ln_elf;
+	return d->img_elf;
+}
+
+static void fsyms_load(struct dso *d)
+{
+	Elf *e = fsyms_elf(d);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	d->fs_elf = e;
+	/* addr2line reads the dynamic symbols where there is no symbol table */
+	for (int t = 0; e && t < 2 && !d->fsyms; t++)
+		while ((scn = elf_nextscn(e, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == (t ? SHT_DYNSYM : SHT_SYMTAB)) {
+				fsyms_read(d, e, scn, &sh);
+				break;
+			}
+}
+
+bool symcache__file_symbol(struct symcache *c, const char *path, uint64_t off, const char **file)
+{
+	struct dso *d = image_dso(c, path);
+	const struct fsym *best;
+	uint64_t pc;
+	size_t shndx, lo = 0, hi;
+
+	*file = NULL;
+	if (!d || !d->img_elf)
+		return false;
+	if (!d->fs_tried) {
+		d->fs_tried = true;
+		fsyms_load(d);
+	}
+	pc = offset_to_vaddr(d, off);
+	if (!d->nfsyms || !(shndx = section_of(d->fs_elf, pc)))
+		return false;
+	/* the last entry at or before (shndx, pc), then the first of its start */
+	hi = d->nfsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct fsym *f = &d->fsyms[mid];
+
+		if (f->shndx < shndx || (f->shndx == shndx && f->value <= pc))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || d->fsyms[lo - 1].shndx != shndx)
+		return false;
+	best = &d->fsyms[lo - 1];
+	while (best > d->fsyms && best[-1].shndx == shndx && best[-1].value == best->value)
+		best--;
+	*file = best->file;
+	return true;
+}
+
+bool symcache__has_image(struct symcache *c, const char *path)
+{
+	return image_dso(c, path) != NULL;
 }
 
 const struct sym *symcache__nearest(struct symcache *c, const char *path, uint64_t off)

@@ -88,6 +88,14 @@ bool symcache__offset(struct symcache *c, const char *path, uint64_t vaddr, uint
 const char *symcache__section(struct symcache *c, const char *path, uint64_t off);
 long symcache__read(struct symcache *c, const char *path, uint64_t off, void *buf, size_t len);
 int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const char **file);
+/* Whether the file that ran (or the vdso's image) can be read: a line table could be asked. */
+bool symcache__has_image(struct symcache *c, const char *path);
+/*
+ * Where the line table has no line for off: addr2line's answer from the
+ * symbol table, true when a function symbol holds off; *file its STT_FILE
+ * name, or NULL where addr2line prints "??".
+ */
+bool symcache__file_symbol(struct symcache *c, const char *path, uint64_t off, const char **file);
 /*
  * The symbol objdump names an address off by (<sym+0xoff>): a PLT entry
  * covering it, else the last symbol starting at or before it; NULL: none.
