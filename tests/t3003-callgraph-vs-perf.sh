@@ -259,6 +259,29 @@ test_expect_success 'report -g: words perf does not know, and keys not supported
 	grep -q "not supported yet" err
 '
 
+# Sibling chains of equal share in two DSOs: perf orders them by the
+# addresses of its DSO objects, made first for the BUILD_ID feature's
+# entries in the header's order, then for the other DSOs as the mmaps name
+# them.  A recording lists the DSOs its samples' ips hit, so a DSO only a
+# chain passes through (ld.so, the vdso) comes after those: here each of
+# two files names in its header the DSO it maps second.
+test_expect_success PERF 'tied chains of two DSOs: in the order perf made its DSO objects' '
+	leaf=$(nm "$CALLPATHS" | awk "\$3 == \"leaf\" { print \"0x\" \$1 }") &&
+	main=$(nm "$CPUSPIN" | awk "\$3 == \"main\" { print \"0x\" \$1 }") &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" --recorded-first "$CPUSPIN" $((main + 4)) \
+		first.data "$CALLPATHS" 0x555555554000 $((leaf + 4)) &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" --recorded-first "$CALLPATHS" $((leaf + 4)) \
+		second.data "$CPUSPIN" 0x555555554000 $((main + 4)) &&
+	for f in first.data second.data; do
+		for v in "--sort comm" "--sort comm -g folded" "--no-children --sort comm -g caller"; do
+			# shellcheck disable=SC2086
+			same_report $f $v || { echo "# $f, view: $v"; exit 1; }
+		done
+	done &&
+	"$MPERF" report -i second.data --sort comm -g folded >out &&
+	grep -A1 "^ *100.00%" out | tail -n 1 | grep -q "^50.00% main$"
+'
+
 have_json_parser () { command -v python3 >/dev/null 2>&1; }
 
 test_expect_success PERF,JSON_PARSER '--json: the Children share and the chains of -g folded, row by row' '
