@@ -14,7 +14,9 @@
 # The views the tests compare, each a set of report options.  Thresholds
 # stay at perf's 0.5% or above: below, chains of a sample or two often
 # tie, and perf orders tied siblings of different DSOs by the addresses of
-# its DSO objects, as its heap placed them (same_chains compares those).
+# its DSO objects, which mperf models by the order perf made them in (the
+# header's BUILD_ID list, then the mmaps: 'tied chains of two DSOs' below)
+# and which its heap could still place otherwise (same_chains compares those).
 VIEWS=(
 	""
 	"--no-children"
