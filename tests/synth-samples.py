@@ -25,6 +25,13 @@
 # symbols by symbol start and the others by address, which orders no three
 # frames of two processes transitively, so that only its insertion tree's
 # shape decides which chains merge.
+# With --recorded-first ELF2 OFF2, the process also maps ELF2 (after ELF,
+# past its mapping), each OFFSET's sample has a chain of its ip alone and
+# is followed by one at OFF2 in ELF2: chains of equal share in two DSOs,
+# which perf orders by the addresses of its DSO objects.  The header's
+# BUILD_ID feature names ELF2 first, then ELF (as perf record lists the
+# DSOs its samples hit, in the order it made them): perf makes those
+# objects as it reads the header, before any mmap.
 # --no-feature leaves the feature out (perf then shows its usual view
 # unless asked -b); --no-cycles leaves every branch's cycles 0 (perf 6.1
 # crashes on cycles when its IPC column is shown: --sort symbol_from...).
@@ -33,13 +40,16 @@ import struct
 import sys
 
 args = sys.argv[1:]
-branches, feature, cycles, garbage, mixed = None, False, True, None, None
+branches, feature, cycles, garbage, mixed, second = None, False, True, None, None, None
 if args and args[0] == '--garbage-chains':
     garbage = random.Random(int(args[1], 0))
     args = args[2:]
 if args and args[0] == '--mixed-chains':
     mixed = random.Random(int(args[1], 0))
     args = args[2:]
+if args and args[0] == '--recorded-first':
+    second = (args[1], int(args[2], 0))
+    args = args[3:]
 if args and args[0] == '--branches':
     branches, feature = random.Random(int(args[1], 0)), True
     args = args[2:]
@@ -112,11 +122,45 @@ def mixed_sample(i):
     return pid, ip, struct.pack('<Q', len(chain)) + b''.join(struct.pack('<Q', a) for a in chain)
 
 
-sample_type = 0x107 | (BRANCH_STACK if branches else 0) | (CALLCHAIN if garbage or mixed else 0)
+def build_id(path):
+    """The GNU build id of the ELF at path, from its PT_NOTE segments."""
+    b = open(path, 'rb').read()
+    phoff, = struct.unpack_from('<Q', b, 0x20)
+    phentsize, phnum = struct.unpack_from('<HH', b, 0x36)
+    for i in range(phnum):
+        ptype, _, off, _, _, size = struct.unpack_from('<IIQQQQ', b, phoff + i * phentsize)
+        pos = off
+        while ptype == 4 and pos + 12 <= off + size:
+            namesz, descsz, ntype = struct.unpack_from('<III', b, pos)
+            name = b[pos + 12:pos + 12 + namesz]
+            desc = pos + 12 + (namesz + 3) // 4 * 4
+            if ntype == 3 and name == b'GNU\0':
+                return b[desc:desc + descsz]
+            pos = desc + (descsz + 3) // 4 * 4
+    sys.exit('no build id in ' + path)
+
+
+def build_id_entry(path):
+    """A BUILD_ID feature entry of the host (pid -1), user cpumode, with its id's size."""
+    bid = build_id(path)
+    body = struct.pack('<i', -1) + bid.ljust(20, b'\0') + struct.pack('<B3x', len(bid))
+    name = path.encode() + b'\0'
+    body += name + b'\0' * (-len(name) % 64)
+    return struct.pack('<IHH', 0, 2 | (1 << 15), 8 + len(body)) + body
+
+
+def sole_chain(ip):
+    return struct.pack('<QQQ', 2, 0xfffffffffffffe00, ip)
+
+
+BASE2 = base + (1 << 24)
+sample_type = 0x107 | (BRANCH_STACK if branches else 0) | (CALLCHAIN if garbage or mixed or second else 0)
 data = b''
 for pid, where in ((PID, base), (PID + 1, base - (1 << 34))) if mixed else ((PID, base),):
     data += record(3, 0, struct.pack('<II', pid, pid) + cstr('synth'))			# COMM
     data += record(1, 2, struct.pack('<IIQQQ', pid, pid, where, 1 << 24, 0) + cstr(elf))	# MMAP, user
+if second:
+    data += record(1, 2, struct.pack('<IIQQQ', PID, PID, BASE2, 1 << 24, 0) + cstr(second[0]))
 for i in range(400) if mixed else range(len(offsets)):
     if mixed:
         pid, ip, chain = mixed_sample(i)
@@ -125,9 +169,14 @@ for i in range(400) if mixed else range(len(offsets)):
     body = struct.pack('<QIIQQ', base + offsets[i], PID, PID, 1000 + i, 1)
     if garbage:
         body += garbage_chain(i)
+    if second:
+        body += sole_chain(base + offsets[i])
     if branches:
         body += branch_stack(branches)
     data += record(9, 2, body)							# SAMPLE
+    if second:
+        ip = BASE2 + second[1]
+        data += record(9, 2, struct.pack('<QIIQQ', ip, PID, PID, 1000 + i, 1) + sole_chain(ip))
 # perf_event_attr, 112 bytes (VER5): software cpu-clock, period 1, IP|TID|TIME|PERIOD
 # (and BRANCH_STACK, branch_sample_type ANY).
 attr = struct.pack('<IIQQQQQIIQQQQIiQIHH', 1, 112, 0, 1, sample_type, 0, 0, 0, 0, 0, 0,
@@ -135,13 +184,20 @@ attr = struct.pack('<IIQQQQQIIQQQQIiQIHH', 1, 112, 0, 1, sample_type, 0, 0, 0, 0
 attrs = attr + struct.pack('<QQ', 0, 0)		# and its (empty) ids section
 attr_off = 104
 data_off = attr_off + len(attrs)
-feat = 0
+# The feature sections, by bit: BUILD_ID (2), then BRANCH_STACK (15), which is empty.
+sections = []
+if second:
+    sections.append((2, build_id_entry(second[0]) + build_id_entry(elf)))
 if feature:
-    feat = 1 << FEAT_BRANCH_STACK
+    sections.append((FEAT_BRANCH_STACK, b''))
+feat = sum(1 << bit for bit, _ in sections)
 header = b'PERFILE2' + struct.pack('<QQ', 104, len(attrs))
 header += struct.pack('<QQQQQQ', attr_off, len(attrs), data_off, len(data), 0, 0)
 header += struct.pack('<Q', feat) + b'\0' * 24
-# The feature sections' table: BRANCH_STACK's is empty.
-feats = struct.pack('<QQ', data_off + len(data) + 16, 0) if feature else b''
+table, bodies = b'', b''
+pos = data_off + len(data) + 16 * len(sections)
+for _, body in sections:
+    table += struct.pack('<QQ', pos + len(bodies), len(body))
+    bodies += body
 with open(out, 'wb') as f:
-    f.write(header + attrs + data + feats)
+    f.write(header + attrs + data + table + bodies)

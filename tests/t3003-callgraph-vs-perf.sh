@@ -14,7 +14,9 @@
 # The views the tests compare, each a set of report options.  Thresholds
 # stay at perf's 0.5% or above: below, chains of a sample or two often
 # tie, and perf orders tied siblings of different DSOs by the addresses of
-# its DSO objects, as its heap placed them (same_chains compares those).
+# its DSO objects, which mperf models by the order perf made them in (the
+# header's BUILD_ID list, then the mmaps: 'tied chains of two DSOs' below)
+# and which its heap could still place otherwise (same_chains compares those).
 VIEWS=(
 	""
 	"--no-children"
@@ -257,6 +259,29 @@ test_expect_success 'report -g: words perf does not know, and keys not supported
 	{ rc=0 && "$MPERF" report -i q.data -g address >out 2>err || rc=$?; } &&
 	test $rc = 129 &&
 	grep -q "not supported yet" err
+'
+
+# Sibling chains of equal share in two DSOs: perf orders them by the
+# addresses of its DSO objects, made first for the BUILD_ID feature's
+# entries in the header's order, then for the other DSOs as the mmaps name
+# them.  A recording lists the DSOs its samples' ips hit, so a DSO only a
+# chain passes through (ld.so, the vdso) comes after those: here each of
+# two files names in its header the DSO it maps second.
+test_expect_success PERF 'tied chains of two DSOs: in the order perf made its DSO objects' '
+	leaf=$(nm "$CALLPATHS" | awk "\$3 == \"leaf\" { print \"0x\" \$1 }") &&
+	main=$(nm "$CPUSPIN" | awk "\$3 == \"main\" { print \"0x\" \$1 }") &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" --recorded-first "$CPUSPIN" $((main + 4)) \
+		first.data "$CALLPATHS" 0x555555554000 $((leaf + 4)) &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" --recorded-first "$CALLPATHS" $((leaf + 4)) \
+		second.data "$CPUSPIN" 0x555555554000 $((main + 4)) &&
+	for f in first.data second.data; do
+		for v in "--sort comm" "--sort comm -g folded" "--no-children --sort comm -g caller"; do
+			# shellcheck disable=SC2086
+			same_report $f $v || { echo "# $f, view: $v"; exit 1; }
+		done
+	done &&
+	"$MPERF" report -i second.data --sort comm -g folded >out &&
+	grep -A1 "^ *100.00%" out | tail -n 1 | grep -q "^50.00% main$"
 '
 
 have_json_parser () { command -v python3 >/dev/null 2>&1; }

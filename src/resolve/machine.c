@@ -40,7 +40,11 @@ struct thread {
 
 #define DSO_BUCKETS	256
 
-/* The order perf made its dso objects in: the kernel's first, then as mmaps name them. */
+/*
+ * The order perf made its dso objects in, which orders them as their
+ * addresses do: the BUILD_ID feature's in file order, then as the mmaps
+ * name the others (the kernel's too, when the feature lacks it).
+ */
 struct dso_rank {
 	const char *dso;	/* interned */
 	uint32_t rank;
@@ -72,7 +76,7 @@ static uint32_t dso_rank(const struct machine *m, const char *dso)
 	for (const struct dso_rank *r = m->ranks[dso_bucket(dso)]; r; r = r->next)
 		if (r->dso == dso)
 			return r->rank;
-	return 0;	/* the kernel's, made before any record */
+	return 0;	/* none made */
 }
 
 static int note_dso(struct machine *m, const char *dso)
@@ -80,7 +84,7 @@ static int note_dso(struct machine *m, const char *dso)
 	size_t b = dso_bucket(dso);
 	struct dso_rank *r;
 
-	if (dso_rank(m, dso) || !strcmp(dso, "[kernel.kallsyms]"))
+	if (dso_rank(m, dso))
 		return 0;
 	if (!(r = malloc(sizeof(*r))))
 		return -ENOMEM;
@@ -323,6 +327,13 @@ void machine__delete(struct machine *m)
 	strset_free(&m->strs);
 	free(m->kmaps.v);
 	free(m);
+}
+
+int machine__recorded_dso(struct machine *m, const char *dso)
+{
+	const char *d = intern(m, dso);
+
+	return d ? note_dso(m, d) : -ENOMEM;
 }
 
 int machine__comm(struct machine *m, int pid, int tid, const char *comm)

@@ -15,6 +15,13 @@ struct machine;
 struct machine *machine__new(void);
 void machine__delete(struct machine *m);
 
+/*
+ * A DSO perf makes before any record, as it reads the BUILD_ID feature:
+ * called in the feature's order, before the first record.  perf orders
+ * tied call-chain siblings of two DSOs by their objects' addresses, which
+ * follow the order it made them in (resolved.dso_rank).
+ */
+int machine__recorded_dso(struct machine *m, const char *dso);
 int machine__comm(struct machine *m, int pid, int tid, const char *comm);
 /*
  * A parent found with another pid is dropped and made anew, as perf does
@@ -44,7 +51,7 @@ struct resolved {
 	const char *dso;	/* "<not found>" when no map covers the address */
 	bool found;		/* a map covers the address: the fields below are set */
 	uint64_t map_start, map_end, map_pgoff;
-	uint32_t dso_rank;	/* the order perf would have made the dso in (0: the kernel) */
+	uint32_t dso_rank;	/* the order perf would have made the dso in, from 1 */
 };
 /*
  * Once the kernel's symbols are known, perf stretches the kernel's map to

@@ -341,14 +341,26 @@ static int process(struct session *s, const struct pd_record *r)
 	return deliver(s, r->off, h, evsel);
 }
 
+/* perf makes the dsos of the BUILD_ID feature first, in the file's order. */
+static int recorded_dsos(struct machine *m, const struct pdata *p)
+{
+	struct pd_build_id e;
+	size_t pos = 0;
+
+	while (pdata__build_id_next(p, &pos, &e))
+		if (machine__recorded_dso(m, e.name))
+			return -ENOMEM;
+	return 0;
+}
+
 int session__run(struct pdata *p, const char *label, const struct session_ops *ops)
 {
 	struct session s = { .p = p, .label = label, .ops = ops, .qsorted = true };
 	struct pd_record r;
 	int ret, e;
 
-	if (ops->machine && !(s.m = machine__new()))
-		return oom();
+	if (ops->machine && (!(s.m = machine__new()) || recorded_dsos(s.m, p)))
+		return machine__delete(s.m), oom();
 	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
 	s.ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
 	while ((ret = pdata__next(p, &r)) > 0)
