@@ -497,6 +497,28 @@ static void counters_free(struct counters *c)
 	free(c->iv);
 }
 
+/* c's arrays for every event, CPU and thread of t, the fds closed: their number, or 0 out of memory. */
+static size_t counters_alloc(struct counters *c, struct target *t, const struct count_opts *o)
+{
+	size_t n;
+
+	c->t = t;
+	c->nr_ev = o->nr_events;
+	n = c->nr_ev * (size_t)t->nr_cpus * (size_t)t->nr_threads;
+	c->fd = malloc((n ? n : 1) * sizeof(*c->fd));
+	c->gone = calloc((size_t)t->nr_threads, sizeof(*c->gone));
+	c->now = calloc(n ? n : 1, sizeof(*c->now));
+	c->prev = calloc(n ? n : 1, sizeof(*c->prev));
+	c->iv = o->interval_ms > 0 ? calloc(1, sizeof(*c->iv)) : NULL;
+	if (!c->fd || !c->gone || !c->now || !c->prev || (o->interval_ms > 0 && !c->iv)) {
+		counters_free(c);
+		return 0;
+	}
+	for (size_t k = 0; k < n; k++)
+		c->fd[k] = -1;
+	return n ? n : 1;
+}
+
 int record__count(const struct count_opts *o, struct count_result *res)
 {
 	struct record_opts ro = {
@@ -538,21 +560,10 @@ int record__count(const struct count_opts *o, struct count_result *res)
 		res->ev[i].supported = true;
 		setup_count_attr(&res->ev[i].attr, o, &t, &o->events[i], o->events[i].leader != (int)i);
 	}
-	c.t = &t;
-	c.nr_ev = o->nr_events;
-	n = c.nr_ev * (size_t)t.nr_cpus * (size_t)t.nr_threads;
-	c.fd = malloc((n ? n : 1) * sizeof(*c.fd));
-	c.gone = calloc((size_t)t.nr_threads, sizeof(*c.gone));
-	c.now = calloc(n ? n : 1, sizeof(*c.now));
-	c.prev = calloc(n ? n : 1, sizeof(*c.prev));
-	c.iv = o->interval_ms > 0 ? calloc(1, sizeof(*c.iv)) : NULL;
-	if (!c.fd || !c.gone || !c.now || !c.prev || (o->interval_ms > 0 && !c.iv)) {
-		counters_free(&c);
+	if (!(n = counters_alloc(&c, &t, o))) {
 		target__exit(&t);
 		return mperf_error(-ENOMEM, "out of memory");
 	}
-	for (size_t k = 0; k < n; k++)
-		c.fd[k] = -1;
 
 	record_signals_install(&sigs);
 	if ((err = count_control_open(&c, o, res)))
