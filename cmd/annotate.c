@@ -15,19 +15,23 @@
  * man/mperf-annotate.1, word for word (t0020 compares them).
  */
 static const char annotate_usage[] =
-	"usage: mperf annotate [-i file] [--stdio] [-s symbol] [-d dsos] [-n | --show-total-period] [symbol]...\n"
+	"usage: mperf annotate [-i file] [--stdio | --json] [-s symbol] [-d dsos] [-n | --show-total-period] [symbol]...\n"
 	"   or: mperf annotate -h\n"
 	"\n";
 
-enum { ANN_VMLINUX = 1 << 0, ANN_KALLSYMS = 1 << 1, ANN_NR = 1 << 2, ANN_PERIOD = 1 << 3 };
+enum { ANN_VMLINUX = 1 << 0, ANN_KALLSYMS = 1 << 1, ANN_NR = 1 << 2, ANN_PERIOD = 1 << 3, ANN_STDIO = 1 << 4,
+       ANN_JSON = 1 << 5 };
 
 enum { OPT_STDIO = 256, OPT_TOTAL, OPT_PTYPE, OPT_RAW, OPT_LIMIT, OPT_SOURCE, OPT_NO_SOURCE, OPT_GROUP,
-       OPT_KALLSYMS };
+       OPT_KALLSYMS, OPT_JSON };
 
 static const struct cmd_opt annotate_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
 	  "input file (default: perf.data; '-' reads a pipe-mode stream from stdin)" },
-	{ OPT_STDIO, 0, "stdio", CMD_ARG_NONE, NULL, "text output (the only one, and perf's when not on a terminal)" },
+	{ OPT_STDIO, 0, "stdio", CMD_ARG_NONE, NULL, "text output (the default; perf's when not on a terminal)", NULL,
+	  ANN_STDIO },
+	{ OPT_JSON, 0, "json", CMD_ARG_NONE, NULL, "one JSON document: every instruction's counts and source line",
+	  NULL, ANN_JSON },
 	{ 's', 's', "symbol", CMD_ARG_REQUIRED, "SYMBOL", "only this symbol (as a SYMBOL operand)" },
 	{ 'd', 'd', "dsos", CMD_ARG_REQUIRED, "DSOS", "only the symbols of these DSOs (comma-separated names or paths)" },
 	{ 'n', 'n', "show-nr-samples", CMD_ARG_NONE, NULL, "each instruction's samples instead of its share",
@@ -58,6 +62,7 @@ static const struct cmd_conflict annotate_conflicts[] = {
 	{ { ANN_VMLINUX }, { ANN_KALLSYMS }, 0,
 	  "-k/--vmlinux and --kallsyms cannot be used together (one source of kernel symbols)" },
 	{ { ANN_NR }, { ANN_PERIOD }, 0, "{a} and {b} cannot be used together (one column per event)" },
+	{ { ANN_STDIO }, { ANN_JSON }, 0, "{a} and {b} cannot be used together (one output)" },
 };
 
 struct annotate_args {
@@ -120,6 +125,7 @@ static int annotate_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case 'q': cmd_set_quiet(); break;
 	case OPT_STDIO: break;
+	case OPT_JSON: a->o.json = true; break;
 	}
 	return 0;
 }

@@ -51,10 +51,40 @@ test_expect_success 'jump targets are named <sym+off>; -M intel; --asm-raw' '
 	grep -Eq ":  +([0-9a-f]{2} )+ +[a-z]" raw
 '
 
+test_expect_success PYTHON '--json: the counts of each instruction are the text ones and sum to the symbol ones; file:line' '
+	"$MPERF" annotate -i two.data --json --group main >doc.json &&
+	"$MPERF" annotate -i two.data --stdio --group -n main >out &&
+	rows out >text.rows &&
+	"$MPERF" record -q -o g.data "$CALLPATHS_NOFP" 0.3 &&
+	"$MPERF" annotate -i g.data --json >g.json &&
+	python3 - doc.json text.rows g.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert d["schema"] == "mperf-annotate/1" and d["version"] == 1, d["schema"]
+	assert d["percent-type"] == "local-period"
+	assert [e["name"] for e in d["events"]] == ["cpu-clock", "task-clock"], d["events"]
+	(s,) = d["symbols"]
+	assert s["symbol"] == "main" and s["events"] == ["cpu-clock", "task-clock"]
+	for m in range(2):
+	    assert sum(i["samples"][m] for i in s["instructions"]) == s["samples"][m] > 0
+	    assert abs(sum(i["percent"][m] for i in s["instructions"]) - 100) < 0.01
+	text = {}
+	for l in open(sys.argv[2]):
+	    a, x, y = l.split()
+	    text[int(a, 16)] = [int(x), int(y)]
+	assert {int(i["address"], 16): i["samples"] for i in s["instructions"]} == text
+	g = json.load(open(sys.argv[3]))
+	lines = [i for s in g["symbols"] if s["instructions"] for i in s["instructions"] if i["line"]]
+	assert any(i["file"].endswith("callpaths.c") for i in lines), "no line of callpaths.c"
+	assert all(s["instructions"] is None for s in g["symbols"] if s["kernel"])
+	EOF
+'
+
 test_expect_success 'bad values are usage errors' '
 	test_expect_code 129 "$MPERF" annotate -i one.data -M foo &&
 	test_expect_code 129 "$MPERF" annotate -i one.data --percent-type foo &&
-	test_expect_code 129 "$MPERF" annotate -i one.data -n --show-total-period
+	test_expect_code 129 "$MPERF" annotate -i one.data -n --show-total-period &&
+	test_expect_code 129 "$MPERF" annotate -i one.data --stdio --json
 '
 
 test_expect_success CORPUS 'corpus files: a missing binary, an arch capstone is not asked for: one line each' '
