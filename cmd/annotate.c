@@ -50,7 +50,7 @@ static const struct cmd_opt annotate_opts[] = {
 	{ OPT_SOURCE, 0, "source", CMD_ARG_NONE, NULL, "the source text beside file:line, when the file is here (default)" },
 	{ OPT_NO_SOURCE, 0, "no-source", CMD_ARG_NONE, NULL, "file:line alone, no source text" },
 	{ OPT_GROUP, 0, "group", CMD_ARG_NONE, NULL, "all events in one listing, a column each" },
-	{ 'k', 'k', "vmlinux", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols from this image (vmlinux)", NULL,
+	{ 'k', 'k', "vmlinux", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols and code from this image (vmlinux)", NULL,
 	  ANN_VMLINUX },
 	{ OPT_KALLSYMS, 0, "kallsyms", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols from this kallsyms file", NULL,
 	  ANN_KALLSYMS },

@@ -133,6 +133,28 @@ static void source_text(struct lst *L, const char *file, int line)
 	L->src[i].last = line;
 }
 
+/*
+ * The line the DWARF places at off from the symbol's start, 0 when none:
+ * a kernel symbol has none (its image's DWARF is not read).
+ */
+static int srcline(const struct lst *L, uint64_t off, const char **file)
+{
+	*file = NULL;
+	return L->s->kernel ? 0 : symcache__srcline(L->A->syms, L->s->dso, L->s->start + off, file);
+}
+
+/* The functions the DWARF places over the symbol (none for a kernel symbol). */
+static void scopes(struct lst *L)
+{
+	const char *file;
+
+	if (L->s->kernel)
+		return;
+	/* the line table first: the scopes then share its DWARF */
+	srcline(L, 0, &file);
+	L->nsc = symcache__scopes(L->A->syms, L->s->dso, L->s->start, &L->sc);
+}
+
 /* The innermost function the DWARF places at vaddr (the symbol's name when none). */
 static const char *function_at(const struct lst *L, uint64_t vaddr)
 {
@@ -150,7 +172,7 @@ static void context_lines(struct lst *L, uint64_t off)
 	struct ann *A = L->A;
 	const char *file, *fn = function_at(L, L->vstart + off);
 	char buf[4096];
-	int line = symcache__srcline(A->syms, L->s->dso, L->s->start + off, &file);
+	int line = srcline(L, off, &file);
 
 	if (!L->fn || strcmp(L->fn, fn)) {
 		snprintf(buf, sizeof(buf), "%s():", fn);
@@ -167,10 +189,25 @@ static void context_lines(struct lst *L, uint64_t off)
 	}
 }
 
+/*
+ * The symbol objdump names address to (an ELF address) by, *off then
+ * to's in the symbol's space; NULL: none.  In a kernel image, the kernel
+ * symbol covering it.
+ */
+static const struct sym *target_sym(struct lst *L, uint64_t to, uint64_t *off)
+{
+	struct ann *A = L->A;
+
+	if (L->s->kernel) {
+		*off = to + (L->s->start - L->vstart);
+		return symcache__find_kernel(A->syms, L->s->dso, *off, NULL);
+	}
+	return symcache__offset(A->syms, L->s->dso, to, off) ? symcache__nearest(A->syms, L->s->dso, *off) : NULL;
+}
+
 /* objdump's text of an instruction: mnemonic, operands, a target's symbol. */
 static void insn_asm(struct lst *L, const struct dinsn *in, char *buf, size_t cap)
 {
-	struct ann *A = L->A;
 	size_t len = 0;
 
 	if (!in->ops[0] && !in->target) {
@@ -180,8 +217,7 @@ static void insn_asm(struct lst *L, const struct dinsn *in, char *buf, size_t ca
 	len += (size_t)snprintf(buf, cap, "%-6s ", in->mnem);
 	if (in->target || in->rip) {
 		uint64_t to = in->target ? in->to : in->at, off;
-		const struct sym *sym = symcache__offset(A->syms, L->s->dso, to, &off) ?
-					symcache__nearest(A->syms, L->s->dso, off) : NULL;
+		const struct sym *sym = target_sym(L, to, &off);
 		char name[1024] = "";
 
 		if (sym && off > sym->start)
@@ -317,7 +353,7 @@ static int print_summary(struct lst *L)
 			max = percent(L, k, m) > max ? percent(L, k, m) : max;
 		if (max <= MIN_GREEN)
 			continue;
-		line = symcache__srcline(L->A->syms, L->s->dso, L->s->start + L->r[k].off, &file);
+		line = srcline(L, L->r[k].off, &file);
 		if (line > 0)
 			snprintf(buf, sizeof(buf), "%s:%d", strrchr(file, '/') ? strrchr(file, '/') + 1 : file, line);
 		else
@@ -384,7 +420,7 @@ static void json_insn(struct lst *L, size_t k)
 	FILE *f = L->A->f;
 	const struct row *r = &L->r[k];
 	const char *file = NULL;
-	int line = symcache__srcline(L->A->syms, L->s->dso, L->s->start + r->off, &file);
+	int line = srcline(L, r->off, &file);
 	char buf[2048];
 
 	fprintf(f, "%s\n    {\"address\": \"0x%" PRIx64 "\", \"offset\": %" PRIu64 ", ", k ? "," : "",
@@ -416,9 +452,7 @@ static void json_insn(struct lst *L, size_t k)
 static void json_listing(struct lst *L)
 {
 	json_symbol_head(L->A, L->s, L->w, L->vstart);
-	/* the line table first: the scopes then share its DWARF */
-	symcache__srcline(L->A->syms, L->s->dso, L->s->start, &(const char *){ NULL });
-	L->nsc = symcache__scopes(L->A->syms, L->s->dso, L->s->start, &L->sc);
+	scopes(L);
 	fputc('[', L->A->f);
 	for (size_t k = 0; k < L->n; k++)
 		json_insn(L, k);
@@ -466,16 +500,21 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	long len;
 	int hlen, err = 0;
 
-	if (s->kernel)
-		return cannot(A, s, w);
 	if (s->end <= s->start || s->end - s->start > MAX_CODE || !(code = malloc(s->end - s->start)))
 		return s->end - s->start > MAX_CODE ? 0 : mperf_error(-ENOMEM, "out of memory");
-	len = symcache__read(A->syms, s->dso, s->start, code, s->end - s->start);
+	if (s->kernel)
+		len = symcache__kernel_read(A->syms, s->start, code, s->end - s->start, &L.vstart);
+	else
+		len = symcache__read(A->syms, s->dso, s->start, code, s->end - s->start);
 	if (len <= 0) {
 		free(code);
 		return cannot(A, s, w);
 	}
-	L.vstart = symcache__vaddr(A->syms, s->dso, s->start);
+	if (!s->kernel)
+		L.vstart = symcache__vaddr(A->syms, s->dso, s->start);
+	else	/* perf names the kernel's DSO by its image once it has read one */
+		base = strrchr(symcache__kernel_image_path(A->syms), '/') ?
+		       strrchr(symcache__kernel_image_path(A->syms), '/') + 1 : symcache__kernel_image_path(A->syms);
 	L.cell = A->o->show_total_period ? 12 : 8;
 	L.width = L.cell * (int)w->n;
 	if ((err = disassemble(&L, code, (size_t)len)))
@@ -493,7 +532,7 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	for (int i = 0; i < hlen + 4; i++)
 		fputc('-', A->f);
 	fputc('\n', A->f);
-	section = symcache__section(A->syms, s->dso, s->start);
+	section = s->kernel ? NULL : symcache__section(A->syms, s->dso, s->start);
 	text_line(&L, "");
 	text_line(&L, "");
 	text_line(&L, "");
@@ -502,9 +541,7 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	text_line(&L, "");
 	snprintf(buf, sizeof(buf), "%016" PRIx64 " <%s>:", L.vstart, s->name);
 	text_line(&L, buf);
-	/* the line table first: the scopes then share its DWARF */
-	symcache__srcline(A->syms, s->dso, s->start, &section);
-	L.nsc = symcache__scopes(A->syms, s->dso, s->start, &L.sc);
+	scopes(&L);
 	for (size_t k = 0; k < L.n; k++) {
 		context_lines(&L, L.r[k].off);
 		insn_line(&L, k);

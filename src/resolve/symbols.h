@@ -89,6 +89,15 @@ const char *symcache__section(struct symcache *c, const char *path, uint64_t off
 long symcache__read(struct symcache *c, const char *path, uint64_t off, void *buf, size_t len);
 int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const char **file);
 /*
+ * A kernel symbol's code, for annotation: len bytes at recorded address
+ * ip, from the kernel image whose symbols were loaded (the recorded build
+ * id's: -k's, the build-id cache's, perf's other places), *vaddr the
+ * image's address of ip (objdump's).  The count read, or a negative errno
+ * (not logged): -ENOENT when the symbols are kallsyms' (no image matches)
+ * or the image has no bytes there (a debug-only image).
+ */
+long symcache__kernel_read(struct symcache *c, uint64_t ip, void *buf, size_t len, uint64_t *vaddr);
+/*
  * The symbol objdump names an address off by (<sym+0xoff>): a PLT entry
  * covering it, else the last symbol starting at or before it; NULL: none.
  */
