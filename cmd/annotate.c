@@ -23,7 +23,7 @@ enum { ANN_VMLINUX = 1 << 0, ANN_KALLSYMS = 1 << 1, ANN_NR = 1 << 2, ANN_PERIOD 
        ANN_JSON = 1 << 5 };
 
 enum { OPT_STDIO = 256, OPT_TOTAL, OPT_PTYPE, OPT_RAW, OPT_LIMIT, OPT_SOURCE, OPT_NO_SOURCE, OPT_GROUP,
-       OPT_KALLSYMS, OPT_JSON };
+       OPT_KALLSYMS, OPT_JSON, OPT_SYMFS };
 
 static const struct cmd_opt annotate_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -54,6 +54,8 @@ static const struct cmd_opt annotate_opts[] = {
 	  ANN_VMLINUX },
 	{ OPT_KALLSYMS, 0, "kallsyms", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols from this kallsyms file", NULL,
 	  ANN_KALLSYMS },
+	{ OPT_SYMFS, 0, "symfs", CMD_ARG_REQUIRED, "DIR", "look for the recording's files under DIR: /usr/bin/x is DIR/usr/bin/x" },
+	{ 'v', 'v', "verbose", CMD_ARG_NONE, NULL, "say where the code of each symbol is read from" },
 	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "no warnings (a symbol that cannot be shown is left out silently)" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
@@ -124,8 +126,10 @@ static int annotate_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		*(opt->id == 'k' ? &a->o.vmlinux : &a->o.kallsyms) = arg;
 		break;
 	case 'q': cmd_set_quiet(); break;
+	case 'v': cmd_set_verbose(); break;
 	case OPT_STDIO: break;
 	case OPT_JSON: a->o.json = true; break;
+	case OPT_SYMFS: a->o.symfs = arg; break;
 	}
 	return 0;
 }

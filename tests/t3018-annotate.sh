@@ -157,6 +157,29 @@ test_expect_success VMLINUX,PERF 'this kernel'"'"'s vmlinux: the samples at each
 	test -s pr && diff pr mr
 '
 
+test_expect_success '--symfs: the binary under DIR, where it is looked for' '
+	here=$(pwd -P) &&
+	mkdir bin && cp "$CALLPATHS" bin/callpaths &&
+	"$MPERF" record -q -N -o s.data bin/callpaths 0.3 &&
+	mkdir -p "sym$here/bin" && mv bin/callpaths "sym$here/bin/" &&
+	"$MPERF" annotate -i s.data --stdio -d callpaths >none 2>err &&
+	test_must_be_empty none &&
+	grep -q "cannot annotate the [0-9]* samples in $here/bin/callpaths: the file with build id" err &&
+	"$MPERF" annotate -i s.data --stdio -n -d callpaths --symfs sym >out &&
+	grep -q "Disassembly of callpaths for" out &&
+	n=$(sed -n "1s/.*(\([0-9]*\) samples.*/\1/p" out) &&
+	test "$n" -gt 0 &&
+	"$MPERF" annotate -i s.data --stdio -n -d callpaths --symfs sym/ >out2 &&
+	cmp out out2
+'
+
+test_expect_success '-v: where each symbol'"'"'s code was read' '
+	"$MPERF" annotate -i one.data --stdio -v main >out 2>err &&
+	grep -q "main: [0-9]* bytes at 0x[0-9a-f]* of $NOPLOOP, disassembled by capstone" err &&
+	"$MPERF" annotate -i one.data --stdio main >out2 2>err2 &&
+	cmp out out2 && ! grep -q "disassembled by" err2
+'
+
 test_expect_success 'bad values are usage errors' '
 	test_expect_code 129 "$MPERF" annotate -i one.data -M foo &&
 	test_expect_code 129 "$MPERF" annotate -i one.data --percent-type foo &&

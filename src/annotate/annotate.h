@@ -36,6 +36,7 @@ struct annotate_opts {
 	bool one_event;			/* only the listing of event `event` (its index; a group's leader's) */
 	size_t event;
 	const char *vmlinux, *kallsyms;	/* the kernel's image or symbols (NULL: as report finds them) */
+	const char *symfs;		/* --symfs: the DSOs' files under this directory (NULL: where they ran) */
 };
 
 /* The version of --json's document, mperf-annotate/N (man/mperf-annotate.1): fields only added within one. */

@@ -510,6 +510,9 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 		free(code);
 		return cannot(A, s, w);
 	}
+	mperf_log(MPERF_LOG_DEBUG, "%s: %ld bytes at %#" PRIx64 " of %s, disassembled by capstone", s->name, len,
+		  s->kernel ? s->start : symcache__vaddr(A->syms, s->dso, s->start),
+		  s->kernel ? symcache__kernel_image_path(A->syms) : symcache__runtime_path(A->syms, s->dso));
 	if (!s->kernel)
 		L.vstart = symcache__vaddr(A->syms, s->dso, s->start);
 	else	/* perf names the kernel's DSO by its image once it has read one */

@@ -168,6 +168,13 @@ void symcache__set_kallsyms(struct symcache *c, const char *path);
  * address.  Set before the first kernel lookup.
  */
 void symcache__set_vmlinux(struct symcache *c, const char *path);
+/*
+ * perf's --symfs: a DSO the recording names by path P is read from dir/P
+ * (never from P itself), if its build id is the recorded one, else from
+ * the build-id cache as before.  Kernel images are looked for as before.
+ * Set before the first lookup; NULL: none.  0 or -ENOMEM.
+ */
+int symcache__set_symfs(struct symcache *c, const char *dir);
 void symcache__set_os_release(struct symcache *c, const char *release);
 /* The three above, from a report's options and the recording p (its OSRELEASE; its modules' build ids). */
 struct pdata;
