@@ -15,19 +15,23 @@
  * man/mperf-annotate.1, word for word (t0020 compares them).
  */
 static const char annotate_usage[] =
-	"usage: mperf annotate [-i file] [--stdio] [-s symbol] [-d dsos] [-n | --show-total-period] [symbol]...\n"
+	"usage: mperf annotate [-i file] [--stdio | --json] [-s symbol] [-d dsos] [-n | --show-total-period] [symbol]...\n"
 	"   or: mperf annotate -h\n"
 	"\n";
 
-enum { ANN_VMLINUX = 1 << 0, ANN_KALLSYMS = 1 << 1, ANN_NR = 1 << 2, ANN_PERIOD = 1 << 3 };
+enum { ANN_VMLINUX = 1 << 0, ANN_KALLSYMS = 1 << 1, ANN_NR = 1 << 2, ANN_PERIOD = 1 << 3, ANN_STDIO = 1 << 4,
+       ANN_JSON = 1 << 5 };
 
 enum { OPT_STDIO = 256, OPT_TOTAL, OPT_PTYPE, OPT_RAW, OPT_LIMIT, OPT_SOURCE, OPT_NO_SOURCE, OPT_GROUP,
-       OPT_KALLSYMS };
+       OPT_KALLSYMS, OPT_JSON, OPT_SYMFS };
 
 static const struct cmd_opt annotate_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
 	  "input file (default: perf.data; '-' reads a pipe-mode stream from stdin)" },
-	{ OPT_STDIO, 0, "stdio", CMD_ARG_NONE, NULL, "text output (the only one, and perf's when not on a terminal)" },
+	{ OPT_STDIO, 0, "stdio", CMD_ARG_NONE, NULL, "text output (the default; perf's when not on a terminal)", NULL,
+	  ANN_STDIO },
+	{ OPT_JSON, 0, "json", CMD_ARG_NONE, NULL, "one JSON document: every instruction's counts and source line",
+	  NULL, ANN_JSON },
 	{ 's', 's', "symbol", CMD_ARG_REQUIRED, "SYMBOL", "only this symbol (as a SYMBOL operand)" },
 	{ 'd', 'd', "dsos", CMD_ARG_REQUIRED, "DSOS", "only the symbols of these DSOs (comma-separated names or paths)" },
 	{ 'n', 'n', "show-nr-samples", CMD_ARG_NONE, NULL, "each instruction's samples instead of its share",
@@ -46,10 +50,12 @@ static const struct cmd_opt annotate_opts[] = {
 	{ OPT_SOURCE, 0, "source", CMD_ARG_NONE, NULL, "the source text beside file:line, when the file is here (default)" },
 	{ OPT_NO_SOURCE, 0, "no-source", CMD_ARG_NONE, NULL, "file:line alone, no source text" },
 	{ OPT_GROUP, 0, "group", CMD_ARG_NONE, NULL, "all events in one listing, a column each" },
-	{ 'k', 'k', "vmlinux", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols from this image (vmlinux)", NULL,
+	{ 'k', 'k', "vmlinux", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols and code from this image (vmlinux)", NULL,
 	  ANN_VMLINUX },
 	{ OPT_KALLSYMS, 0, "kallsyms", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols from this kallsyms file", NULL,
 	  ANN_KALLSYMS },
+	{ OPT_SYMFS, 0, "symfs", CMD_ARG_REQUIRED, "DIR", "look for the recording's files under DIR: /usr/bin/x is DIR/usr/bin/x" },
+	{ 'v', 'v', "verbose", CMD_ARG_NONE, NULL, "say where the code of each symbol is read from" },
 	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "no warnings (a symbol that cannot be shown is left out silently)" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
@@ -58,6 +64,7 @@ static const struct cmd_conflict annotate_conflicts[] = {
 	{ { ANN_VMLINUX }, { ANN_KALLSYMS }, 0,
 	  "-k/--vmlinux and --kallsyms cannot be used together (one source of kernel symbols)" },
 	{ { ANN_NR }, { ANN_PERIOD }, 0, "{a} and {b} cannot be used together (one column per event)" },
+	{ { ANN_STDIO }, { ANN_JSON }, 0, "{a} and {b} cannot be used together (one output)" },
 };
 
 struct annotate_args {
@@ -119,7 +126,10 @@ static int annotate_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		*(opt->id == 'k' ? &a->o.vmlinux : &a->o.kallsyms) = arg;
 		break;
 	case 'q': cmd_set_quiet(); break;
+	case 'v': cmd_set_verbose(); break;
 	case OPT_STDIO: break;
+	case OPT_JSON: a->o.json = true; break;
+	case OPT_SYMFS: a->o.symfs = arg; break;
 	}
 	return 0;
 }

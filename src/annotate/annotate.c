@@ -14,6 +14,7 @@
 #include "../lib/alloc.h"
 #include "../lib/err.h"
 #include "../lib/hash.h"
+#include "../lib/json.h"
 #include "../lib/log.h"
 #include "../perfdata/perfdata.h"
 #include "../resolve/session.h"
@@ -37,6 +38,13 @@ int annotate__percent_type(const char *s, enum annotate_percent *p)
 			return 0;
 		}
 	return -EINVAL;
+}
+
+const char *annotate_percent_key(enum annotate_percent p)
+{
+	static const char *const n[] = { "local-period", "global-period", "local-hits", "global-hits" };
+
+	return n[p];
 }
 
 /* Whether dso is one of -d's list, by its path or its file name, as perf matches --dsos. */
@@ -170,6 +178,13 @@ static void say_missing(struct ann *A)
 		size_t n = pdata__build_id(A->p, A->missing[i].dso, id);
 
 		host_build_id_hex(id, n, hex);
+		if (A->o->json) {
+			fprintf(A->f, "%s\n  {\"dso\": ", i ? "," : "");
+			json_fputs(A->f, A->missing[i].dso);
+			fprintf(A->f, ", \"build-id\": ");
+			json_fputs(A->f, n ? hex : NULL);
+			fprintf(A->f, ", \"samples\": %" PRIu64 "}", A->missing[i].nr);
+		}
 		if (A->missing[i].dso[0] == '[')
 			mperf_log(MPERF_LOG_WARN, "cannot annotate the %" PRIu64 " samples in %s: no vmlinux or kallsyms%s%s "
 				  "is here: give one with -k/--vmlinux", A->missing[i].nr, A->missing[i].dso,
@@ -344,6 +359,24 @@ static int print_view(struct ann *A, const struct view *w)
 	return err;
 }
 
+/* --json: the document's head, its events' totals (the samples kept), and its symbols' list opened. */
+static void json_begin(struct ann *A)
+{
+	FILE *f = A->f;
+	bool first = true;
+
+	fputc('{', f);
+	json_fhead(f, "annotate", ANNOTATE_JSON_VERSION);
+	fprintf(f, ",\n \"percent-type\": \"%s\",\n \"events\": [", annotate_percent_key(A->o->percent));
+	for (size_t i = 0; i < A->nev; i++) {
+		fprintf(f, "%s\n  {\"name\": ", first ? "" : ",");
+		json_fputs(f, pdata__evsel(A->p, i) ? pdata__evsel(A->p, i)->name : "");
+		fprintf(f, ", \"samples\": %" PRIu64 ", \"period\": %" PRIu64 "}", A->tot_nr[i], A->tot_period[i]);
+		first = false;
+	}
+	fputs("],\n \"symbols\": [", f);
+}
+
 static int on_finish(void *arg, struct machine *m)
 {
 	struct ann *A = arg;
@@ -356,11 +389,17 @@ static int on_finish(void *arg, struct machine *m)
 		return mperf_error(err, "out of memory");
 	for (size_t i = 0; i < A->n; i++)
 		qsort(A->v[i].hits, A->v[i].nhits, sizeof(*A->v[i].hits), hit_cmp);
+	if (A->o->json)
+		json_begin(A);
 	for (size_t i = 0; i < nv && !err; i++)
 		if (!A->o->one_event || v[i].lead == A->o->event)
 			err = print_view(A, &v[i]);
+	if (!err && A->o->json)
+		fputs("],\n \"missing\": [", A->f);
 	if (!err)
 		say_missing(A);
+	if (!err && A->o->json)
+		fputs("]\n}\n", A->f);
 	free(v);
 	return err;
 }
@@ -376,7 +415,11 @@ int annotate__run(struct pdata *p, const char *label, const struct annotate_opts
 		return mperf_error(-errno, "'%s': cannot disassemble %s code%s", label,
 				   pdata__arch(p) ? pdata__arch(p) : "this machine's",
 				   errno == EOPNOTSUPP ? " (x86_64 and aarch64 only)" : "");
-	if (!(A.syms = symcache__for_file(p, o->vmlinux, o->kallsyms))) {
+	if (!(A.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)) ||
+	    (o->symfs && symcache__set_symfs(A.syms, o->symfs))) {
+		if (A.syms)
+			mperf_error(-ENOMEM, "out of memory");
+		symcache__delete(A.syms);
 		disasm__delete(A.dis);
 		return -ENOMEM;
 	}

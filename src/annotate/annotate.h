@@ -31,11 +31,16 @@ struct annotate_opts {
 	bool print_line;		/* -l: the source lines' summary and each instruction's line */
 	bool no_source;			/* no source text beside the file:line lines */
 	bool group;			/* every event in one group (--group) */
+	bool json;			/* one JSON document (mperf-annotate, in man/mperf-annotate.1) */
 	double percent_limit;		/* symbols under this share of their event's period left out */
 	bool one_event;			/* only the listing of event `event` (its index; a group's leader's) */
 	size_t event;
 	const char *vmlinux, *kallsyms;	/* the kernel's image or symbols (NULL: as report finds them) */
+	const char *symfs;		/* --symfs: the DSOs' files under this directory (NULL: where they ran) */
 };
+
+/* The version of --json's document, mperf-annotate/N (man/mperf-annotate.1): fields only added within one. */
+#define ANNOTATE_JSON_VERSION 1
 
 /* perf's --percent-type names: local-period, global-period, local-hits, global-hits (either order). */
 int annotate__percent_type(const char *s, enum annotate_percent *p);

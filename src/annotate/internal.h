@@ -52,9 +52,12 @@ struct ann {
 	size_t nwarned, warned_cap;
 	struct { const char *dso; uint64_t nr; } *missing;	/* DSOs with samples and no file */
 	size_t nmissing, missing_cap;
+	size_t njson;			/* --json: the symbols written */
 };
 
-/* Print symbol s for the events of view w: 0, or a negative code (logged). */
+/* Print symbol s for the events of view w (--json: its object): 0, or a negative code (logged). */
 int annotate_print(struct ann *A, struct asym *s, const struct view *w);
+/* perf's --percent-type name, as --json spells it ("local-period"). */
+const char *annotate_percent_key(enum annotate_percent p);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "../host/host.h"
 #include "../lib/alloc.h"
+#include "../lib/json.h"
 #include "../lib/log.h"
 #include "../perfdata/perfdata.h"
 #include "../resolve/symbols.h"
@@ -132,6 +133,28 @@ static void source_text(struct lst *L, const char *file, int line)
 	L->src[i].last = line;
 }
 
+/*
+ * The line the DWARF places at off from the symbol's start, 0 when none:
+ * a kernel symbol has none (its image's DWARF is not read).
+ */
+static int srcline(const struct lst *L, uint64_t off, const char **file)
+{
+	*file = NULL;
+	return L->s->kernel ? 0 : symcache__srcline(L->A->syms, L->s->dso, L->s->start + off, file);
+}
+
+/* The functions the DWARF places over the symbol (none for a kernel symbol). */
+static void scopes(struct lst *L)
+{
+	const char *file;
+
+	if (L->s->kernel)
+		return;
+	/* the line table first: the scopes then share its DWARF */
+	srcline(L, 0, &file);
+	L->nsc = symcache__scopes(L->A->syms, L->s->dso, L->s->start, &L->sc);
+}
+
 /* The innermost function the DWARF places at vaddr (the symbol's name when none). */
 static const char *function_at(const struct lst *L, uint64_t vaddr)
 {
@@ -149,7 +172,7 @@ static void context_lines(struct lst *L, uint64_t off)
 	struct ann *A = L->A;
 	const char *file, *fn = function_at(L, L->vstart + off);
 	char buf[4096];
-	int line = symcache__srcline(A->syms, L->s->dso, L->s->start + off, &file);
+	int line = srcline(L, off, &file);
 
 	if (!L->fn || strcmp(L->fn, fn)) {
 		snprintf(buf, sizeof(buf), "%s():", fn);
@@ -166,33 +189,35 @@ static void context_lines(struct lst *L, uint64_t off)
 	}
 }
 
-/* objdump's text of an instruction: bytes (--asm-raw), mnemonic, operands, a target's symbol. */
-static void insn_text(struct lst *L, const struct row *r, char *buf, size_t cap)
+/*
+ * The symbol objdump names address to (an ELF address) by, *off then
+ * to's in the symbol's space; NULL: none.  In a kernel image, the kernel
+ * symbol covering it.
+ */
+static const struct sym *target_sym(struct lst *L, uint64_t to, uint64_t *off)
 {
 	struct ann *A = L->A;
-	const struct dinsn *in = &r->in;
-	size_t len = 0;
-	int col = snprintf(NULL, 0, "%" PRIx64 ":", L->vstart + r->off);
 
-	len += (size_t)snprintf(buf, cap, "%*s", 8 - col % 8, "");
-	if (A->o->asm_raw) {
-		size_t b0 = len;
-
-		for (unsigned k = 0; k < in->size && k < 7; k++)
-			len += (size_t)snprintf(buf + len, cap - len, "%02x ", in->bytes[k]);
-		len += (size_t)snprintf(buf + len, cap - len, "%*s", (int)(21 - (len - b0)), "");
-		col += (int)(len);
-		len += (size_t)snprintf(buf + len, cap - len, "%*s", 8 - col % 8, "");
+	if (L->s->kernel) {
+		*off = to + (L->s->start - L->vstart);
+		return symcache__find_kernel(A->syms, L->s->dso, *off, NULL);
 	}
+	return symcache__offset(A->syms, L->s->dso, to, off) ? symcache__nearest(A->syms, L->s->dso, *off) : NULL;
+}
+
+/* objdump's text of an instruction: mnemonic, operands, a target's symbol. */
+static void insn_asm(struct lst *L, const struct dinsn *in, char *buf, size_t cap)
+{
+	size_t len = 0;
+
 	if (!in->ops[0] && !in->target) {
-		snprintf(buf + len, cap - len, "%s", in->mnem);
+		snprintf(buf, cap, "%s", in->mnem);
 		return;
 	}
-	len += (size_t)snprintf(buf + len, cap - len, "%-6s ", in->mnem);
+	len += (size_t)snprintf(buf, cap, "%-6s ", in->mnem);
 	if (in->target || in->rip) {
 		uint64_t to = in->target ? in->to : in->at, off;
-		const struct sym *sym = symcache__offset(A->syms, L->s->dso, to, &off) ?
-					symcache__nearest(A->syms, L->s->dso, off) : NULL;
+		const struct sym *sym = target_sym(L, to, &off);
 		char name[1024] = "";
 
 		if (sym && off > sym->start)
@@ -206,6 +231,26 @@ static void insn_text(struct lst *L, const struct row *r, char *buf, size_t cap)
 		return;
 	}
 	snprintf(buf + len, cap - len, "%s", in->ops);
+}
+
+/* The text after "addr:", spaced as objdump's: bytes (--asm-raw), then insn_asm's. */
+static void insn_text(struct lst *L, const struct row *r, char *buf, size_t cap)
+{
+	const struct dinsn *in = &r->in;
+	size_t len = 0;
+	int col = snprintf(NULL, 0, "%" PRIx64 ":", L->vstart + r->off);
+
+	len += (size_t)snprintf(buf, cap, "%*s", 8 - col % 8, "");
+	if (L->A->o->asm_raw) {
+		size_t b0 = len;
+
+		for (unsigned k = 0; k < in->size && k < 7; k++)
+			len += (size_t)snprintf(buf + len, cap - len, "%02x ", in->bytes[k]);
+		len += (size_t)snprintf(buf + len, cap - len, "%*s", (int)(21 - (len - b0)), "");
+		col += (int)(len);
+		len += (size_t)snprintf(buf + len, cap - len, "%*s", 8 - col % 8, "");
+	}
+	insn_asm(L, in, buf + len, cap - len);
 }
 
 static void insn_line(struct lst *L, size_t k)
@@ -308,7 +353,7 @@ static int print_summary(struct lst *L)
 			max = percent(L, k, m) > max ? percent(L, k, m) : max;
 		if (max <= MIN_GREEN)
 			continue;
-		line = symcache__srcline(L->A->syms, L->s->dso, L->s->start + L->r[k].off, &file);
+		line = srcline(L, L->r[k].off, &file);
 		if (line > 0)
 			snprintf(buf, sizeof(buf), "%s:%d", strrchr(file, '/') ? strrchr(file, '/') + 1 : file, line);
 		else
@@ -338,16 +383,96 @@ static int print_summary(struct lst *L)
 	return 0;
 }
 
+/* --json: "key": [v, ...] of the view's members, from per-member array a (stride n: per row). */
+static void json_u64s(FILE *f, const char *key, const uint64_t *a, size_t n)
+{
+	fprintf(f, "\"%s\": [", key);
+	for (size_t m = 0; m < n; m++)
+		fprintf(f, "%s%" PRIu64, m ? ", " : "", a[m]);
+	fputc(']', f);
+}
+
+/* --json: the symbol's object up to its instructions (its counts are the view's members'). */
+static void json_symbol_head(struct ann *A, const struct asym *s, const struct view *w, uint64_t vstart)
+{
+	FILE *f = A->f;
+
+	fprintf(f, "%s\n  {\"dso\": ", A->njson++ ? "," : "");
+	json_fputs(f, s->dso);
+	fputs(", \"symbol\": ", f);
+	json_fputs(f, s->name);
+	fprintf(f, ", \"address\": \"0x%" PRIx64 "\", \"size\": %" PRIu64 ", \"kernel\": %s,\n   \"events\": [",
+		vstart, s->end - s->start, s->kernel ? "true" : "false");
+	for (size_t m = 0; m < w->n; m++) {
+		fputs(m ? ", " : "", f);
+		json_fputs(f, pdata__evsel(A->p, w->lead + m) ? pdata__evsel(A->p, w->lead + m)->name : "");
+	}
+	fputs("], ", f);
+	json_u64s(f, "samples", s->nr + w->lead, w->n);
+	fputs(", ", f);
+	json_u64s(f, "period", s->period + w->lead, w->n);
+	fputs(",\n   \"instructions\": ", f);
+}
+
+/* --json: one instruction's object: counts and shares per member, its text, its source place. */
+static void json_insn(struct lst *L, size_t k)
+{
+	FILE *f = L->A->f;
+	const struct row *r = &L->r[k];
+	const char *file = NULL;
+	int line = srcline(L, r->off, &file);
+	char buf[2048];
+
+	fprintf(f, "%s\n    {\"address\": \"0x%" PRIx64 "\", \"offset\": %" PRIu64 ", ", k ? "," : "",
+		L->vstart + r->off, r->off);
+	json_u64s(f, "samples", L->nr + k * L->w->n, L->w->n);
+	fputs(", ", f);
+	json_u64s(f, "period", L->period + k * L->w->n, L->w->n);
+	fputs(", \"percent\": [", f);
+	for (size_t m = 0; m < L->w->n; m++)
+		fprintf(f, "%s%.4f", m ? ", " : "", percent(L, k, m));
+	fputs("],\n     \"text\": ", f);
+	insn_asm(L, &r->in, buf, sizeof(buf));
+	json_fputs(f, buf);
+	fputs(", \"bytes\": \"", f);
+	for (unsigned b = 0; b < r->in.size && b < sizeof(r->in.bytes); b++)
+		fprintf(f, "%02x", r->in.bytes[b]);
+	fputs("\", \"function\": ", f);
+	json_fputs(f, function_at(L, L->vstart + r->off));
+	if (line > 0) {
+		fputs(", \"file\": ", f);
+		json_fputs(f, file);
+		fprintf(f, ", \"line\": %d}", line);
+	} else {
+		fputs(", \"file\": null, \"line\": null}", f);
+	}
+}
+
+/* --json: the symbol whose code was read and disassembled into L. */
+static void json_listing(struct lst *L)
+{
+	json_symbol_head(L->A, L->s, L->w, L->vstart);
+	scopes(L);
+	fputc('[', L->A->f);
+	for (size_t k = 0; k < L->n; k++)
+		json_insn(L, k);
+	fputs("]}", L->A->f);
+}
+
 /*
  * A symbol whose code is not here: one line saying what to give, once
  * per DSO, as perf warns once per DSO.  0: said (or said before).
  */
-static int cannot(struct ann *A, const struct asym *s)
+static int cannot(struct ann *A, const struct asym *s, const struct view *w)
 {
 	unsigned char id[HOST_BUILD_ID_MAX];
 	char hex[2 * HOST_BUILD_ID_MAX + 1] = "";
 	size_t n = pdata__build_id(A->p, s->kernel ? "[kernel.kallsyms]" : s->dso, id);
 
+	if (A->o->json) {
+		json_symbol_head(A, s, w, s->start);
+		fputs("null}", A->f);
+	}
 	for (size_t i = 0; i < A->nwarned; i++)
 		if (A->warned[i] == s->dso)
 			return 0;
@@ -375,21 +500,33 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	long len;
 	int hlen, err = 0;
 
-	if (s->kernel)
-		return cannot(A, s);
 	if (s->end <= s->start || s->end - s->start > MAX_CODE || !(code = malloc(s->end - s->start)))
 		return s->end - s->start > MAX_CODE ? 0 : mperf_error(-ENOMEM, "out of memory");
-	len = symcache__read(A->syms, s->dso, s->start, code, s->end - s->start);
+	if (s->kernel)
+		len = symcache__kernel_read(A->syms, s->start, code, s->end - s->start, &L.vstart);
+	else
+		len = symcache__read(A->syms, s->dso, s->start, code, s->end - s->start);
 	if (len <= 0) {
 		free(code);
-		return cannot(A, s);
+		return cannot(A, s, w);
 	}
-	L.vstart = symcache__vaddr(A->syms, s->dso, s->start);
+	mperf_log(MPERF_LOG_DEBUG, "%s: %ld bytes at %#" PRIx64 " of %s, disassembled by capstone", s->name, len,
+		  s->kernel ? s->start : symcache__vaddr(A->syms, s->dso, s->start),
+		  s->kernel ? symcache__kernel_image_path(A->syms) : symcache__runtime_path(A->syms, s->dso));
+	if (!s->kernel)
+		L.vstart = symcache__vaddr(A->syms, s->dso, s->start);
+	else	/* perf names the kernel's DSO by its image once it has read one */
+		base = strrchr(symcache__kernel_image_path(A->syms), '/') ?
+		       strrchr(symcache__kernel_image_path(A->syms), '/') + 1 : symcache__kernel_image_path(A->syms);
 	L.cell = A->o->show_total_period ? 12 : 8;
 	L.width = L.cell * (int)w->n;
 	if ((err = disassemble(&L, code, (size_t)len)))
 		goto out;
 	L.aw = snprintf(NULL, 0, "%" PRIx64, L.vstart + L.r[L.n - 1].off);
+	if (A->o->json) {
+		json_listing(&L);
+		goto out;
+	}
 	if (A->o->print_line && (err = print_summary(&L)))
 		goto out;
 	hlen = fprintf(A->f, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64 " samples, percent: %s)\n",
@@ -398,7 +535,7 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	for (int i = 0; i < hlen + 4; i++)
 		fputc('-', A->f);
 	fputc('\n', A->f);
-	section = symcache__section(A->syms, s->dso, s->start);
+	section = s->kernel ? NULL : symcache__section(A->syms, s->dso, s->start);
 	text_line(&L, "");
 	text_line(&L, "");
 	text_line(&L, "");
@@ -407,9 +544,7 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	text_line(&L, "");
 	snprintf(buf, sizeof(buf), "%016" PRIx64 " <%s>:", L.vstart, s->name);
 	text_line(&L, buf);
-	/* the line table first: the scopes then share its DWARF */
-	symcache__srcline(A->syms, s->dso, s->start, &section);
-	L.nsc = symcache__scopes(A->syms, s->dso, s->start, &L.sc);
+	scopes(&L);
 	for (size_t k = 0; k < L.n; k++) {
 		context_lines(&L, L.r[k].off);
 		insn_line(&L, k);

@@ -322,21 +322,30 @@ int open_matching(const char *path, const char *want)
 }
 
 /*
- * The file that ran: path itself if its build id is the recorded one,
- * else the copy in perf's build-id cache (named base there), which is
- * all there is once the file is gone or rebuilt, or on another machine.
+ * The file that ran: path itself if its build id is the recorded one (with
+ * symfs, perf's --symfs, symfs/path and never path), else the copy in
+ * perf's build-id cache (named base there), which is all there is once
+ * the file is gone or rebuilt, or on another machine.
  */
-static int open_runtime(const char *path, const char *want, const char *base, char **used)
+static int open_runtime(const char *path, const char *want, const char *base, const char *symfs, char **used)
 {
 	char p[4096];
 	int fd;
 
 	*used = NULL;
-	if (!want[0])
-		return host_open_regular(path);
-	if ((fd = open_matching(path, want)) >= 0)
+	if (symfs && snprintf(p, sizeof(p), "%s%s", symfs, path) < (int)sizeof(p) &&
+	    (fd = want[0] ? open_matching(p, want) : host_open_regular(p)) >= 0) {
+		if (!(*used = strdup(p))) {
+			close(fd);
+			return -1;
+		}
 		return fd;
-	if (!cache_file(p, sizeof(p), want, base) || (fd = open_matching(p, want)) < 0)
+	}
+	if (!symfs && !want[0])
+		return host_open_regular(path);
+	if (!symfs && (fd = open_matching(path, want)) >= 0)
+		return fd;
+	if (!want[0] || !cache_file(p, sizeof(p), want, base) || (fd = open_matching(p, want)) < 0)
 		return -1;
 	if (!(*used = strdup(p))) {
 		close(fd);
@@ -345,12 +354,12 @@ static int open_runtime(const char *path, const char *want, const char *base, ch
 	return fd;
 }
 
-void load_dso(struct dso *d, const char *want, const char *base)
+void load_dso(struct dso *d, const char *want, const char *base, const char *symfs)
 {
 	struct loader l = { 0 };
 	struct rsym *tab = NULL;
 	size_t ntab = 0;
-	int fd = open_runtime(d->path, want, base, &d->runtime);
+	int fd = open_runtime(d->path, want, base, symfs, &d->runtime);
 	struct segs sg;
 	Elf *e = NULL;
 

@@ -101,6 +101,7 @@ struct symcache {
 	struct dso *last_dso;
 	char *kallsyms_file;	/* read instead of /proc/kallsyms */
 	char *vmlinux_file;	/* the kernel image asked for (perf's -k), and only it */
+	char *symfs;		/* perf's --symfs: a DSO's file under this directory (NULL: none) */
 	char *os_release;	/* the recording's kernel release (its OSRELEASE) */
 	struct kimage *kimage;	/* the kernel's symbols come from this image, not kallsyms */
 	struct kmod *kmods;	/* the recording's modules, for their .ko */
@@ -168,7 +169,7 @@ bool cache_file(char *p, size_t len, const char *bid, const char *base);
 /* The ELF at path, open, if its build id is want; else -1. */
 int open_matching(const char *path, const char *want);
 /* Load d's symbols from the file that ran (build id want, else the cache's base). */
-void load_dso(struct dso *d, const char *want, const char *base);
+void load_dso(struct dso *d, const char *want, const char *base, const char *symfs);
 /* Load d's symbols from this process's vdso. */
 void load_vdso(struct dso *d);
 

@@ -1317,3 +1317,47 @@ uint64_t symcache__kernel_end(struct symcache *c)
 
 	return symcache__kernel_range(c, &start, &end) ? end : 0;
 }
+
+/* The file offset of vaddr in the image's ELF: in a section with its bytes (not NOBITS), else false. */
+static bool kimage_file_offset(Elf *e, uint64_t vaddr, uint64_t *off, uint64_t *left)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || !sh.sh_size ||
+		    vaddr < sh.sh_addr || vaddr >= sh.sh_addr + sh.sh_size)
+			continue;
+		if (sh.sh_type != SHT_PROGBITS)
+			return false;	/* a debug-only image: the code is not in it */
+		*off = sh.sh_offset + (vaddr - sh.sh_addr);
+		*left = sh.sh_addr + sh.sh_size - vaddr;
+		return true;
+	}
+	return false;
+}
+
+long symcache__kernel_read(struct symcache *c, uint64_t ip, void *buf, size_t len, uint64_t *vaddr)
+{
+	uint64_t off, left;
+	long n = -ENOENT;
+	Elf *e;
+	int fd;
+
+	kernel_wait(c);
+	if (!c->kimage)
+		return -ENOENT;	/* kallsyms' symbols: no code to read */
+	*vaddr = ip - (uint64_t)kimage_reloc(c);
+	if ((fd = host_open_regular(c->kimage->path)) < 0)
+		return -errno;
+	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) && kimage_file_offset(e, *vaddr, &off, &left)) {
+		ssize_t r = pread(fd, buf, len < left ? len : left, (off_t)off);
+
+		n = r < 0 ? -errno : (long)r;
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return n;
+}

@@ -115,8 +115,18 @@ void symcache__delete(struct symcache *c)
 	free(c->kname);
 	free(c->kallsyms_file);
 	free(c->vmlinux_file);
+	free(c->symfs);
 	free(c->os_release);
 	free(c);
+}
+
+int symcache__set_symfs(struct symcache *c, const char *dir)
+{
+	free(c->symfs);
+	c->symfs = NULL;
+	if (dir && !(c->symfs = strdup(dir)))
+		return -ENOMEM;
+	return 0;
 }
 
 static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20])
@@ -459,7 +469,7 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 		size_t n = recorded_id(c, path, id);
 
 		host_build_id_hex(id, n, want);
-		load_dso(d, want, "elf");
+		load_dso(d, want, "elf", c->symfs);
 	} else if (!strcmp(path, "[vdso]")) {
 		/*
 		 * perf makes the dso of a build id the file names before any
@@ -472,7 +482,7 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 
 		host_build_id_hex(id, n, want);
 		if (n)
-			load_dso(d, want, "vdso");
+			load_dso(d, want, "vdso", NULL);
 		else
 			load_vdso(d);
 	}

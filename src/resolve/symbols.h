@@ -97,6 +97,15 @@ bool symcache__has_image(struct symcache *c, const char *path);
  */
 bool symcache__file_symbol(struct symcache *c, const char *path, uint64_t off, const char **file);
 /*
+ * A kernel symbol's code, for annotation: len bytes at recorded address
+ * ip, from the kernel image whose symbols were loaded (the recorded build
+ * id's: -k's, the build-id cache's, perf's other places), *vaddr the
+ * image's address of ip (objdump's).  The count read, or a negative errno
+ * (not logged): -ENOENT when the symbols are kallsyms' (no image matches)
+ * or the image has no bytes there (a debug-only image).
+ */
+long symcache__kernel_read(struct symcache *c, uint64_t ip, void *buf, size_t len, uint64_t *vaddr);
+/*
  * The symbol objdump names an address off by (<sym+0xoff>): a PLT entry
  * covering it, else the last symbol starting at or before it; NULL: none.
  */
@@ -167,6 +176,13 @@ void symcache__set_kallsyms(struct symcache *c, const char *path);
  * address.  Set before the first kernel lookup.
  */
 void symcache__set_vmlinux(struct symcache *c, const char *path);
+/*
+ * perf's --symfs: a DSO the recording names by path P is read from dir/P
+ * (never from P itself), if its build id is the recorded one, else from
+ * the build-id cache as before.  Kernel images are looked for as before.
+ * Set before the first lookup; NULL: none.  0 or -ENOMEM.
+ */
+int symcache__set_symfs(struct symcache *c, const char *dir);
 void symcache__set_os_release(struct symcache *c, const char *release);
 /* The three above, from a report's options and the recording p (its OSRELEASE; its modules' build ids). */
 struct pdata;
