@@ -231,6 +231,7 @@ static int precision(double sd)
 }
 
 /* A number as JSON: null for NaN (too few runs). */
+__attribute__((format(printf, 2, 0)))
 static void json_num(FILE *f, const char *fmt, double v)
 {
 	if (isnan(v))
