@@ -29,7 +29,7 @@ static const char report_usage[] =
 	"                    [--percentage relative|absolute] [--comms list]\n"
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
-	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
+	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
 	"                    [--symbol-filter part] [-f] [-q] [-k file | --kallsyms file]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
@@ -51,11 +51,11 @@ static const char report_trailer[] =
 enum {
 	R_DUMP = 1 << 0, R_STATS = 1 << 1, R_JSON = 1 << 2, R_STDIO = 1 << 3, R_HEADER_ONLY = 1 << 4,
 	R_HEADER = 1 << 5, R_CHECK = 1 << 6, R_HIST = 1 << 7, R_FORMAT = 1 << 8, R_OUTPUT = 1 << 9,
-	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11, R_TUI = 1 << 12,
+	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11, R_TUI = 1 << 12, R_TEXT = 1 << 13,
 };
 
 /* Ids of options whose letter another option's id already is. */
-enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE };
+enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -147,6 +147,9 @@ static const struct cmd_opt report_opts[] = {
 	{ 'X', 0, "group-sort-idx", CMD_ARG_REQUIRED, "N",
 	  "sort a group's entries by its member N (0: the leader) first", NULL, R_HIST },
 	{ 'Y', 0, "show-total-period", CMD_ARG_NONE, NULL, "a Period column (per member in a group)", NULL, R_HIST },
+	{ OPT_THREADS, 'T', "threads", CMD_ARG_NONE, NULL,
+	  "after the histograms, each thread's counts of each event from the\n"
+	  "file's READ records (perf record -s), as perf", NULL, R_HIST | R_TEXT },
 	{ 'F', 0, "format", CMD_ARG_REQUIRED, "FMT",
 	  "the samples' stacks instead of histograms: folded (one line per\n"
 	  "stack and event, for flame graph tools), svg (an interactive\n"
@@ -185,6 +188,7 @@ static const struct cmd_conflict report_conflicts[] = {
 	  "{a} cannot be used with {b}, which prints records and their totals, not histograms" },
 	{ { R_HEADER_ONLY }, { R_DUMP, R_STATS }, 0, "--header-only cannot be used with {b}" },
 	{ { R_JSON }, { R_HEADER_ONLY, R_HEADER }, 0, "--json cannot be used with {b}: the JSON document has no header" },
+	{ { R_TEXT }, { R_JSON }, 0, "{a} cannot be used with --json: it adds to the text view" },
 	{ { R_DUMP }, { R_JSON }, 0, "--json cannot be used with -D (with --stats it gives the stats as JSON)" },
 	{ { R_CHECK }, { R_DUMP }, 0, CHECK_ALONE },
 	{ { R_CHECK }, { R_HEADER_ONLY, R_HEADER }, 0, CHECK_ALONE },
@@ -614,10 +618,24 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 	return 0;
 }
 
+/* An option of perf's text views beyond the histograms' keys and filters. */
+static int report_view_option(struct report_args *a, int id, char *arg)
+{
+	(void)arg;
+	switch (id) {
+	case OPT_THREADS:
+		a->ho.show_threads = true;
+		break;
+	}
+	return 0;
+}
+
 static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
 {
 	struct report_args *a = ctx;
 
+	if (opt->id >= OPT_THREADS)
+		return report_view_option(a, opt->id, arg);
 	if (opt->cls == R_HIST)
 		return report_hist_option(a, opt->id, arg);
 	switch (opt->id) {

@@ -18,6 +18,7 @@
 #include "callchain.h"
 #include "filter.h"
 #include "out.h"
+#include "readvals.h"
 #include "report.h"
 #include "sortkey.h"
 #include "../resolve/session.h"
@@ -99,6 +100,7 @@ struct hist {
 	struct symcache *syms;
 	struct strset strs;		/* comms and dso names */
 	struct sfilter filt;		/* -C, --time */
+	struct readvals rv;		/* -T */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
 	int32_t *socket_of;		/* each CPU's socket, from the file's CPU_TOPOLOGY (the socket key's) */
 	uint32_t nr_socket_of;
@@ -959,6 +961,8 @@ static int on_record(void *arg, const struct session_record *r)
 	struct hists *hs;
 
 	symcache__kernel_mmap(H->syms, r->h);
+	if (H->o->show_threads && readvals__add(&H->rv, r))
+		return mperf_error(-ENOMEM, "out of memory");
 	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
 		return 0;
 	if (!(hs = hists_of(H, r->evsel)))
@@ -1969,6 +1973,7 @@ static void hist_free(struct hist *H)
 	}
 	stackwalk__release(&H->walk);
 	sfilter_release(&H->filt);
+	readvals__release(&H->rv);
 	free(H->seen);
 	free(H->socket_of);
 	for (size_t i = 0; H->cmemo && i < CMEMO; i++) {
@@ -1999,6 +2004,8 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 			ret = print_json(&H, &out);
 		else
 			ret = print_text(&H, &out);
+		if (ret >= 0 && o->show_threads && !o->json)
+			readvals__print(&H.rv, &out);
 		ret = out_close(&out, ret, label);
 	}
 	if (ret >= 0 && H.damage)
