@@ -30,6 +30,7 @@ static const char report_usage[] =
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
+	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
 	"                    [--symbol-filter part] [-f] [-q] [-k file | --kallsyms file]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
@@ -52,10 +53,11 @@ enum {
 	R_DUMP = 1 << 0, R_STATS = 1 << 1, R_JSON = 1 << 2, R_STDIO = 1 << 3, R_HEADER_ONLY = 1 << 4,
 	R_HEADER = 1 << 5, R_CHECK = 1 << 6, R_HIST = 1 << 7, R_FORMAT = 1 << 8, R_OUTPUT = 1 << 9,
 	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11, R_TUI = 1 << 12, R_TEXT = 1 << 13,
+	R_TASKS = 1 << 14,
 };
 
 /* Ids of options whose letter another option's id already is. */
-enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS };
+enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -95,6 +97,10 @@ static const struct cmd_opt report_opts[] = {
 	  "socket, symbol_size (default: comm,dso,sym); in the branch view comm, pid,\n"
 	  "dso_from, dso_to, symbol_from, symbol_to, mispredict, in_tx, abort, cycles\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
+	{ OPT_TASKS, 0, "tasks", CMD_ARG_NONE, NULL,
+	  "instead of the histograms, perf's tree of the file's threads: pid,\n"
+	  "tid, parent and comm of each", NULL, R_TASKS },
+	{ OPT_MMAPS, 0, "mmaps", CMD_ARG_NONE, NULL, "--tasks, with each thread's maps", NULL, R_TASKS },
 	{ 'b', 'b', "branch-stack", CMD_ARG_NONE, NULL,
 	  "the branch view: an entry per branch of the samples' branch stacks\n"
 	  "(the default for a file recorded with them, perf record -b)", NULL, R_HIST },
@@ -182,6 +188,8 @@ static const struct cmd_conflict report_conflicts[] = {
 	{ { R_VMLINUX, R_KALLSYMS }, { R_DUMP, R_STATS, R_CHECK, R_HEADER_ONLY }, 0,
 	  "{a} cannot be used with {b}, which names no symbols" },
 	{ { R_DUMP }, { R_STATS }, 0, "-D and --stats cannot be used together (-D ends with the stats)" },
+	{ { R_TASKS }, { R_DUMP, R_STATS, R_JSON, R_TUI, R_HEADER_ONLY, R_HEADER, R_CHECK, R_HIST }, 0,
+	  "{a} cannot be used with {b}: it prints the tree of the file's threads alone" },
 	{ { R_TUI }, { R_STDIO, R_JSON, R_DUMP, R_STATS, R_FORMAT, R_HEADER_ONLY, R_HEADER, R_CHECK }, 0,
 	  "--tui cannot be used with {b}: the browser shows the histograms alone" },
 	{ { R_HIST }, { R_DUMP, R_STATS }, 0,
@@ -335,6 +343,7 @@ struct report_args {
 	const char *input;
 	bool dump, stats, header, header_only, show_info, check, inverted;
 	bool stdio, tui, no_color;	/* --stdio/--no-tui, --tui, --no-color */
+	bool tasks, mmaps;		/* --tasks, --mmaps */
 	struct report_hist_opts ho;
 	struct report_export_opts eo;
 	const char *output;
@@ -626,6 +635,11 @@ static int report_view_option(struct report_args *a, int id, char *arg)
 	case OPT_THREADS:
 		a->ho.show_threads = true;
 		break;
+	case OPT_TASKS:
+	case OPT_MMAPS:
+		a->tasks = true;
+		a->mmaps |= id == OPT_MMAPS;
+		break;
 	}
 	return 0;
 }
@@ -709,6 +723,13 @@ static const struct cmd_options report_options = {
 	.set = report_option,
 };
 
+/* --tasks and --mmaps: the tree of the threads, through the pager on a terminal. */
+static int tasks_view(struct pdata *p, const char *label, bool mmaps)
+{
+	cmd_pager_start();
+	return report__tasks(p, label, mmaps, stdout);
+}
+
 /* The view the options chose, on the open file p; the exit status. */
 static int report_view(struct report_args *a, struct pdata *p, const char *label, bool format)
 {
@@ -720,6 +741,8 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 		return cmd_usage_error("report", "--group-sort-idx needs a file with event groups (%s)",
 				       pdata__is_pipe(p) ? "perf refuses it for a pipe-mode stream, whose groups come later" :
 				       "this one has none");
+	if (a->tasks)
+		return cmd_damaged(tasks_view(p, label, a->mmaps));
 	if (!a->stdio && !a->header && !format && !a->check && !a->stats && !a->dump && !a->ho.json &&
 	    (a->tui || isatty(STDOUT_FILENO)) && ui_usable())
 		return cmd_damaged(browse_view(p, label, a));

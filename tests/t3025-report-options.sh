@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report's options beyond the keys and filters: -T/--threads (perf's
-# per-thread READ counts), ... each as perf report --stdio 6.1 prints it,
+# per-thread READ counts), --tasks and --mmaps (its task tree), each as perf report --stdio 6.1 prints it,
 # line for line, on files recorded here (by perf and by mperf) and on the
 # corpus; each one's bad uses are one line and exit 129.
 . "$(dirname "$0")/lib.sh"
@@ -50,6 +50,61 @@ test_expect_success PERF '-T: as perf, on perf'"'"'s files and mperf'"'"'s' '
 	"$MPERF" report -T -i - <pipe.data | report_filter >mperf.out &&
 	grep -q "^# *PID  *TID  cpu-clock\$" mperf.out &&
 	diff -u perf.out mperf.out
+'
+
+test_expect_success '--tasks: the shell the root, its two children under it' '
+	"$MPERF" report -i s.data --tasks >t.out &&
+	head -n 1 t.out >got &&
+	echo "#      pid      tid     ppid  comm" >want &&
+	diff -u want got &&
+	grep -q "^         0        0       -1 |swapper\$" t.out &&
+	sh_tid=$(sed -n "s/^ *\([0-9]*\) *[0-9]* *-1 |sh\$/\1/p" t.out) &&
+	test -n "$sh_tid" &&
+	test "$(grep -c "^ *[0-9]* *[0-9]* *$sh_tid | noploop\$" t.out)" = 2
+'
+
+test_expect_success '--mmaps: each thread'"'"'s maps under it, by address' '
+	"$MPERF" report -i s.data --mmaps >m.out &&
+	grep -q "^  *[0-9a-f]*-[0-9a-f]* r-xp [0-9a-f]\{8\} [0-9]* .*/noploop\$" m.out &&
+	grep -q "^  *[0-9a-f]*-[0-9a-f]* r-xp 00000000 0 \[vdso\]\$" m.out &&
+	grep -v "^ *[0-9a-f]*-[0-9a-f]* " m.out >tree &&
+	diff -u t.out tree
+'
+
+test_expect_success '--tasks with a view or --json: refused in one line' '
+	for o in -D --stats --json -n "--sort pid"; do
+		test_expect_code 129 "$MPERF" report -i s.data --tasks $o 2>err &&
+		grep -q "cannot be used with" err || exit 1
+	done
+'
+
+test_expect_success PERF '--tasks and --mmaps: as perf, on files recorded by perf and mperf' '
+	perf_record -a -g -o a.data "$NOPLOOP" 0.1 &&
+	perf_record --call-graph dwarf -o d.data "$NOPLOOP" 0.05 &&
+	"$MPERF" record -q -a -o ma.data "$NOPLOOP" 0.1 &&
+	for f in a.data d.data ps.data ma.data s.data; do
+		for o in --tasks --mmaps; do
+			"$PERF" report -i $f $o 2>/dev/null >perf.out &&
+			"$MPERF" report -i $f $o >mperf.out &&
+			test -s mperf.out &&
+			diff -u perf.out mperf.out >diff.out || { echo "$f $o"; head -n 20 diff.out; exit 1; }
+		done || exit 1
+	done
+'
+
+# perf.data.piped.extrabyte-3.4 ends in a torn record, which perf takes
+# for the stream's end: the same tree and table.
+test_expect_success PERF,CORPUS '--tasks, --mmaps and -T on the corpus, as perf' '
+	for f in perf.data.forkexit-3.8 perf.data.systemwide.0-3.8 perf.data.singleprocess-3.4 \
+		 perf.data.piped.target-3.8 perf.data.callgraph_and_branch-3.8 perf.data.branch_stack_hw_index \
+		 perf.data.remmap-3.2 perf.data.group_desc-4.14; do
+		for o in --tasks --mmaps -T; do
+			"$PERF" report --stdio -i "$CORPUS/$f" $o 2>/dev/null | report_filter >perf.out &&
+			"$MPERF" report -i "$CORPUS/$f" $o 2>/dev/null | report_filter >mperf.out &&
+			test -s mperf.out &&
+			diff -u perf.out mperf.out >diff.out || { echo "$f $o"; head -n 20 diff.out; exit 1; }
+		done || exit 1
+	done
 '
 
 test_done

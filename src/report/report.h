@@ -171,6 +171,9 @@ struct report_hist_opts {
 /* The per-event histograms of perf report --stdio (cmd/ picks the branch view below when it applies). */
 int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
 
+/* --tasks (tasks.c): perf's tree of the file's threads; with mmaps (--mmaps) each one's maps too. */
+int report__tasks(struct pdata *p, const char *label, bool mmaps, FILE *out);
+
 /*
  * The branch view (branch.c): whether p gets it under o (1, or 0; a
  * negative code, logged, when o cannot be honoured), and the view itself.
