@@ -29,6 +29,7 @@ static const char report_usage[] =
 	"                    [--percentage relative|absolute] [--comms list]\n"
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
+	"                    [--inline | --no-inline]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
@@ -57,7 +58,8 @@ enum {
 };
 
 /* Ids of options whose letter another option's id already is. */
-enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS };
+enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
+       OPT_NO_INLINE };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -145,6 +147,10 @@ static const struct cmd_opt report_opts[] = {
 	{ 'M', 0, "max-stack", CMD_ARG_REQUIRED, "N",
 	  "keep N frames of each chain, from the sample's end (default and\n"
 	  "at most: 127, perf's)", NULL, R_HIST },
+	{ OPT_INLINE, 0, "inline", CMD_ARG_NONE, NULL,
+	  "perf's inline frames in the chains libdw unwinds (--call-graph\n"
+	  "dwarf), marked (inlined): the default", NULL, R_HIST },
+	{ OPT_NO_INLINE, 0, "no-inline", CMD_ARG_NONE, NULL, "the chains without them", NULL, R_HIST },
 	{ 'U', 0, "group", CMD_ARG_NONE, NULL,
 	  "show each event group (the file's, else every event in one) as\n"
 	  "one histogram, its leader's, a column per member (the default\n"
@@ -634,6 +640,10 @@ static int report_view_option(struct report_args *a, int id, char *arg)
 	switch (id) {
 	case OPT_THREADS:
 		a->ho.show_threads = true;
+		break;
+	case OPT_INLINE:
+	case OPT_NO_INLINE:
+		a->ho.no_inline = id == OPT_NO_INLINE;
 		break;
 	case OPT_TASKS:
 	case OPT_MMAPS:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # report's options beyond the keys and filters: -T/--threads (perf's
-# per-thread READ counts), --tasks and --mmaps (its task tree), each as perf report --stdio 6.1 prints it,
+# per-thread READ counts), --tasks and --mmaps (its task tree),
+# --inline/--no-inline, each as perf report --stdio 6.1 prints it,
 # line for line, on files recorded here (by perf and by mperf) and on the
 # corpus; each one's bad uses are one line and exit 129.
 . "$(dirname "$0")/lib.sh"
@@ -81,6 +82,7 @@ test_expect_success '--tasks with a view or --json: refused in one line' '
 test_expect_success PERF '--tasks and --mmaps: as perf, on files recorded by perf and mperf' '
 	perf_record -a -g -o a.data "$NOPLOOP" 0.1 &&
 	perf_record --call-graph dwarf -o d.data "$NOPLOOP" 0.05 &&
+	perf_record -g -o g.data "$NOPLOOP" 0.05 &&
 	"$MPERF" record -q -a -o ma.data "$NOPLOOP" 0.1 &&
 	for f in a.data d.data ps.data ma.data s.data; do
 		for o in --tasks --mmaps; do
@@ -103,6 +105,26 @@ test_expect_success PERF,CORPUS '--tasks, --mmaps and -T on the corpus, as perf'
 			"$MPERF" report -i "$CORPUS/$f" $o 2>/dev/null | report_filter >mperf.out &&
 			test -s mperf.out &&
 			diff -u perf.out mperf.out >diff.out || { echo "$f $o"; head -n 20 diff.out; exit 1; }
+		done || exit 1
+	done
+'
+
+test_expect_success '--no-inline: the dwarf chains without (inlined) frames, the rest the same' '
+	"$MPERF" record -q --call-graph dwarf -o dw.data "$NOPLOOP" 0.1 &&
+	"$MPERF" report -i dw.data --no-children -g caller >inl.out &&
+	"$MPERF" report -i dw.data --no-children -g caller --no-inline >noinl.out &&
+	"$MPERF" report -i dw.data --no-children -g caller --inline >inl2.out &&
+	diff -u inl.out inl2.out &&
+	! grep -q "(inlined)" noinl.out &&
+	grep -v "(inlined)" inl.out | grep "^ *[0-9.]*%" >want &&
+	grep "^ *[0-9.]*%" noinl.out >got &&
+	diff -u want got
+'
+
+test_expect_success PERF '--inline and --no-inline: as perf, dwarf and frame pointers' '
+	for f in d.data dw.data g.data; do
+		for o in --no-inline --inline "--no-inline --no-children" "--no-inline -G"; do
+			same_report $f $o || { echo "$f $o"; exit 1; }
 		done || exit 1
 	done
 '

@@ -1905,6 +1905,7 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 		return ret;
 	if (o->max_stack && o->max_stack < H->walk.max_stack)
 		H->walk.max_stack = o->max_stack;
+	H->walk.no_inline = o->no_inline;
 	set_keys(H);
 	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
 		return mperf_error(-ENOMEM, "out of memory");

@@ -354,6 +354,12 @@ static void chain_keep(struct stackwalk *W, const struct session_sample *ss, uin
 	c->used = true;
 }
 
+/* Where an unwound frame's inline list goes (NULL: none asked, a recorded frame's or under --no-inline). */
+static const char *const **unwound_inl(const struct stackwalk *W, char lvl, const char *const **inl)
+{
+	return (lvl & UNWOUND) && !W->no_inline ? inl : NULL;
+}
+
 /*
  * Frame f as perf's inline list for its address gives it: one frame per
  * function there, innermost first (outermost first in the caller order),
@@ -568,7 +574,7 @@ ssize_t stackwalk__chain(struct stackwalk *W, const struct session_sample *ss)
 		struct cc_frame f;
 
 		/* perf 6.1 adds inline frames to the frames it unwinds only, not to recorded chains */
-		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, W->lvl[i] & UNWOUND ? &inl : NULL, &ninl))
+		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, unwound_inl(W, W->lvl[i], &inl), &ninl))
 			return -ENOMEM;
 		if (ninl && !expanded) {
 			/* the frames so far, then this one's inline list */
