@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static const char report_usage[] =
 	"                    [--percentage relative|absolute] [--comms list]\n"
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
-	"                    [--inline | --no-inline]\n"
+	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
@@ -59,7 +60,7 @@ enum {
 
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
-       OPT_NO_INLINE };
+       OPT_NO_INLINE, OPT_IGNORE_CALLEES };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -147,6 +148,9 @@ static const struct cmd_opt report_opts[] = {
 	{ 'M', 0, "max-stack", CMD_ARG_REQUIRED, "N",
 	  "keep N frames of each chain, from the sample's end (default and\n"
 	  "at most: 127, perf's)", NULL, R_HIST },
+	{ OPT_IGNORE_CALLEES, 0, "ignore-callees", CMD_ARG_REQUIRED, "REGEX",
+	  "a chain's frame whose symbol matches (an extended regex) takes the\n"
+	  "sample, and its callees are dropped, as perf", NULL, R_HIST },
 	{ OPT_INLINE, 0, "inline", CMD_ARG_NONE, NULL,
 	  "perf's inline frames in the chains libdw unwinds (--call-graph\n"
 	  "dwarf), marked (inlined): the default", NULL, R_HIST },
@@ -636,11 +640,19 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 /* An option of perf's text views beyond the histograms' keys and filters. */
 static int report_view_option(struct report_args *a, int id, char *arg)
 {
-	(void)arg;
 	switch (id) {
 	case OPT_THREADS:
 		a->ho.show_threads = true;
 		break;
+	case OPT_IGNORE_CALLEES: {
+		regex_t re;
+
+		if (regcomp(&re, arg, REG_EXTENDED | REG_NOSUB))
+			return cmd_usage_error("report", "invalid --ignore-callees regex '%s'", arg);
+		regfree(&re);
+		a->ho.ignore_callees = arg;
+		break;
+	}
 	case OPT_INLINE:
 	case OPT_NO_INLINE:
 		a->ho.no_inline = id == OPT_NO_INLINE;

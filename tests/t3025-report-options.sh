@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # report's options beyond the keys and filters: -T/--threads (perf's
 # per-thread READ counts), --tasks and --mmaps (its task tree),
-# --inline/--no-inline, each as perf report --stdio 6.1 prints it,
+# --inline/--no-inline, --ignore-callees, each as perf report --stdio 6.1 prints it,
 # line for line, on files recorded here (by perf and by mperf) and on the
 # corpus; each one's bad uses are one line and exit 129.
 . "$(dirname "$0")/lib.sh"
@@ -125,6 +125,28 @@ test_expect_success PERF '--inline and --no-inline: as perf, dwarf and frame poi
 	for f in d.data dw.data g.data; do
 		for o in --no-inline --inline "--no-inline --no-children" "--no-inline -G"; do
 			same_report $f $o || { echo "$f $o"; exit 1; }
+		done || exit 1
+	done
+'
+
+test_expect_success '--ignore-callees: the matching frame takes the sample, callees dropped' '
+	"$MPERF" record -q -g -e cpu-clock -o cp.data "$CALLPATHS" 0.3 &&
+	"$MPERF" report -i cp.data --no-children --sort sym -q >plain.out &&
+	"$MPERF" report -i cp.data --no-children --sort sym -q --ignore-callees "^main\$" >ic.out &&
+	grep -q "\] main\$" ic.out &&
+	main=$(sed -n "s/^ *\([0-9.]*\)%.*\] main\$/\1/p" ic.out) &&
+	awk -v m="$main" "BEGIN { exit !(m > 90) }" &&
+	! diff -q plain.out ic.out >/dev/null &&
+	test_expect_code 129 "$MPERF" report -i cp.data --ignore-callees "(" 2>err &&
+	grep -q "invalid --ignore-callees regex" err
+'
+
+test_expect_success PERF '--ignore-callees: as perf, Children and Self, both orders' '
+	for f in a.data g.data d.data; do
+		for re in "^do_" schedule main; do
+			same_report $f --ignore-callees "$re" &&
+			same_report $f --ignore-callees "$re" --no-children &&
+			same_report $f --ignore-callees "$re" -G || { echo "$f $re"; exit 1; }
 		done || exit 1
 	done
 '

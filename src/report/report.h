@@ -156,6 +156,7 @@ struct report_hist_opts {
 	bool show_period;			/* --show-total-period: a Period column */
 	bool show_threads;			/* -T: the READ records' counts per thread, after the text */
 	bool no_inline;				/* --no-inline: chains without perf's inline frames */
+	const char *ignore_callees;		/* --ignore-callees: an extended regex of symbols, or NULL */
 	/*
 	 * The branch view: -1 as perf chooses (a file-mode file with the
 	 * BRANCH_STACK feature), 0 never (--no-branch-stack), 1 always (-b).
