@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,9 @@ static const char report_usage[] =
 	"                    [--percentage relative|absolute] [--comms list]\n"
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
-	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period]\n"
+	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
+	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
+	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
 	"                    [--symbol-filter part] [-f] [-q] [-k file | --kallsyms file]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
@@ -51,11 +54,13 @@ static const char report_trailer[] =
 enum {
 	R_DUMP = 1 << 0, R_STATS = 1 << 1, R_JSON = 1 << 2, R_STDIO = 1 << 3, R_HEADER_ONLY = 1 << 4,
 	R_HEADER = 1 << 5, R_CHECK = 1 << 6, R_HIST = 1 << 7, R_FORMAT = 1 << 8, R_OUTPUT = 1 << 9,
-	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11, R_TUI = 1 << 12,
+	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11, R_TUI = 1 << 12, R_TEXT = 1 << 13,
+	R_TASKS = 1 << 14,
 };
 
 /* Ids of options whose letter another option's id already is. */
-enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE };
+enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
+       OPT_NO_INLINE, OPT_IGNORE_CALLEES };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -96,6 +101,10 @@ static const struct cmd_opt report_opts[] = {
 	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
 	  "mispredict, in_tx, abort, cycles\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
+	{ OPT_TASKS, 0, "tasks", CMD_ARG_NONE, NULL,
+	  "instead of the histograms, perf's tree of the file's threads: pid,\n"
+	  "tid, parent and comm of each", NULL, R_TASKS },
+	{ OPT_MMAPS, 0, "mmaps", CMD_ARG_NONE, NULL, "--tasks, with each thread's maps", NULL, R_TASKS },
 	{ 'b', 'b', "branch-stack", CMD_ARG_NONE, NULL,
 	  "the branch view: an entry per branch of the samples' branch stacks\n"
 	  "(the default for a file recorded with them, perf record -b)", NULL, R_HIST },
@@ -140,6 +149,13 @@ static const struct cmd_opt report_opts[] = {
 	{ 'M', 0, "max-stack", CMD_ARG_REQUIRED, "N",
 	  "keep N frames of each chain, from the sample's end (default and\n"
 	  "at most: 127, perf's)", NULL, R_HIST },
+	{ OPT_IGNORE_CALLEES, 0, "ignore-callees", CMD_ARG_REQUIRED, "REGEX",
+	  "a chain's frame whose symbol matches (an extended regex) takes the\n"
+	  "sample, and its callees are dropped, as perf", NULL, R_HIST },
+	{ OPT_INLINE, 0, "inline", CMD_ARG_NONE, NULL,
+	  "perf's inline frames in the chains libdw unwinds (--call-graph\n"
+	  "dwarf), marked (inlined): the default", NULL, R_HIST },
+	{ OPT_NO_INLINE, 0, "no-inline", CMD_ARG_NONE, NULL, "the chains without them", NULL, R_HIST },
 	{ 'U', 0, "group", CMD_ARG_NONE, NULL,
 	  "show each event group (the file's, else every event in one) as\n"
 	  "one histogram, its leader's, a column per member (the default\n"
@@ -148,6 +164,9 @@ static const struct cmd_opt report_opts[] = {
 	{ 'X', 0, "group-sort-idx", CMD_ARG_REQUIRED, "N",
 	  "sort a group's entries by its member N (0: the leader) first", NULL, R_HIST },
 	{ 'Y', 0, "show-total-period", CMD_ARG_NONE, NULL, "a Period column (per member in a group)", NULL, R_HIST },
+	{ OPT_THREADS, 'T', "threads", CMD_ARG_NONE, NULL,
+	  "after the histograms, each thread's counts of each event from the\n"
+	  "file's READ records (perf record -s), as perf", NULL, R_HIST | R_TEXT },
 	{ 'F', 0, "format", CMD_ARG_REQUIRED, "FMT",
 	  "the samples' stacks instead of histograms: folded (one line per\n"
 	  "stack and event, for flame graph tools), svg (an interactive\n"
@@ -180,12 +199,15 @@ static const struct cmd_conflict report_conflicts[] = {
 	{ { R_VMLINUX, R_KALLSYMS }, { R_DUMP, R_STATS, R_CHECK, R_HEADER_ONLY }, 0,
 	  "{a} cannot be used with {b}, which names no symbols" },
 	{ { R_DUMP }, { R_STATS }, 0, "-D and --stats cannot be used together (-D ends with the stats)" },
+	{ { R_TASKS }, { R_DUMP, R_STATS, R_JSON, R_TUI, R_HEADER_ONLY, R_HEADER, R_CHECK, R_HIST }, 0,
+	  "{a} cannot be used with {b}: it prints the tree of the file's threads alone" },
 	{ { R_TUI }, { R_STDIO, R_JSON, R_DUMP, R_STATS, R_FORMAT, R_HEADER_ONLY, R_HEADER, R_CHECK }, 0,
 	  "--tui cannot be used with {b}: the browser shows the histograms alone" },
 	{ { R_HIST }, { R_DUMP, R_STATS }, 0,
 	  "{a} cannot be used with {b}, which prints records and their totals, not histograms" },
 	{ { R_HEADER_ONLY }, { R_DUMP, R_STATS }, 0, "--header-only cannot be used with {b}" },
 	{ { R_JSON }, { R_HEADER_ONLY, R_HEADER }, 0, "--json cannot be used with {b}: the JSON document has no header" },
+	{ { R_TEXT }, { R_JSON }, 0, "{a} cannot be used with --json: it adds to the text view" },
 	{ { R_DUMP }, { R_JSON }, 0, "--json cannot be used with -D (with --stats it gives the stats as JSON)" },
 	{ { R_CHECK }, { R_DUMP }, 0, CHECK_ALONE },
 	{ { R_CHECK }, { R_HEADER_ONLY, R_HEADER }, 0, CHECK_ALONE },
@@ -332,6 +354,7 @@ struct report_args {
 	const char *input;
 	bool dump, stats, header, header_only, show_info, check, inverted;
 	bool stdio, tui, no_color;	/* --stdio/--no-tui, --tui, --no-color */
+	bool tasks, mmaps;		/* --tasks, --mmaps */
 	struct report_hist_opts ho;
 	struct report_export_opts eo;
 	const char *output;
@@ -613,10 +636,41 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 	return 0;
 }
 
+/* An option of perf's text views beyond the histograms' keys and filters. */
+static int report_view_option(struct report_args *a, int id, char *arg)
+{
+	switch (id) {
+	case OPT_THREADS:
+		a->ho.show_threads = true;
+		break;
+	case OPT_IGNORE_CALLEES: {
+		regex_t re;
+
+		if (regcomp(&re, arg, REG_EXTENDED | REG_NOSUB))
+			return cmd_usage_error("report", "invalid --ignore-callees regex '%s'", arg);
+		regfree(&re);
+		a->ho.ignore_callees = arg;
+		break;
+	}
+	case OPT_INLINE:
+	case OPT_NO_INLINE:
+		a->ho.no_inline = id == OPT_NO_INLINE;
+		break;
+	case OPT_TASKS:
+	case OPT_MMAPS:
+		a->tasks = true;
+		a->mmaps |= id == OPT_MMAPS;
+		break;
+	}
+	return 0;
+}
+
 static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
 {
 	struct report_args *a = ctx;
 
+	if (opt->id >= OPT_THREADS)
+		return report_view_option(a, opt->id, arg);
 	if (opt->cls == R_HIST)
 		return report_hist_option(a, opt->id, arg);
 	switch (opt->id) {
@@ -690,6 +744,13 @@ static const struct cmd_options report_options = {
 	.set = report_option,
 };
 
+/* --tasks and --mmaps: the tree of the threads, through the pager on a terminal. */
+static int tasks_view(struct pdata *p, const char *label, bool mmaps)
+{
+	cmd_pager_start();
+	return report__tasks(p, label, mmaps, stdout);
+}
+
 /* The view the options chose, on the open file p; the exit status. */
 static int report_view(struct report_args *a, struct pdata *p, const char *label, bool format)
 {
@@ -701,6 +762,8 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 		return cmd_usage_error("report", "--group-sort-idx needs a file with event groups (%s)",
 				       pdata__is_pipe(p) ? "perf refuses it for a pipe-mode stream, whose groups come later" :
 				       "this one has none");
+	if (a->tasks)
+		return cmd_damaged(tasks_view(p, label, a->mmaps));
 	if (!a->stdio && !a->header && !format && !a->check && !a->stats && !a->dump && !a->ho.json &&
 	    (a->tui || isatty(STDOUT_FILENO)) && ui_usable())
 		return cmd_damaged(browse_view(p, label, a));

@@ -88,6 +88,7 @@ bool pd_mmap_view(const struct perf_event_header *h, struct pd_mmap *m, char *bu
 		m->prot = e.prot;
 		m->flags = e.flags;
 		m->exec = e.prot & PROT_EXEC;
+		m->ino = h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID ? 0 : e.ino;
 		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			size_t n = e.build_id_size < sizeof(e.build_id) ? e.build_id_size : sizeof(e.build_id);
 

@@ -693,6 +693,7 @@ struct pd_mmap {
 	uint64_t start, len, pgoff;
 	bool exec;
 	uint32_t prot, flags;
+	uint64_t ino;			/* MMAP2's, 0 with a build id or for MMAP */
 	uint8_t build_id_size;
 	uint8_t build_id[20];
 	const char *filename;

@@ -23,6 +23,7 @@
 #include "../lib/strset.h"
 #include "filter.h"
 #include "out.h"
+#include "readvals.h"
 #include "report.h"
 #include "sortkey.h"
 #include "../resolve/session.h"
@@ -49,6 +50,7 @@ struct bhists {
 struct branch {
 	const struct report_hist_opts *o;
 	struct sfilter filt;		/* -C, --time */
+	struct readvals rv;		/* -T */
 	struct pdata *p;
 	const char *label;
 	struct symcache *syms;
@@ -323,6 +325,8 @@ static int on_record(void *arg, const struct session_record *r)
 	struct bhists *hs;
 
 	symcache__kernel_mmap(B->syms, r->h);
+	if (B->o->show_threads && readvals__add(&B->rv, r))
+		return mperf_error(-ENOMEM, "out of memory");
 	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
 		return 0;
 	if (!(hs = hists_of(B, r->evsel)))
@@ -577,6 +581,8 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 			print_json(&B, &out);
 		else
 			print_text(&B, &out);
+		if (o->show_threads && !o->json)
+			readvals__print(&B.rv, &out);
 		ret = out_close(&out, ret, label);
 	}
 	for (size_t i = 0; i < B.nr; i++) {
@@ -596,6 +602,7 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 	}
 	free(B.h);
 	sfilter_release(&B.filt);
+	readvals__release(&B.rv);
 	strset_free(&B.strs);
 	symcache__delete(B.syms);
 	return ret;

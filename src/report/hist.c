@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <sys/types.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../lib/alloc.h"
@@ -18,6 +19,7 @@
 #include "callchain.h"
 #include "filter.h"
 #include "out.h"
+#include "readvals.h"
 #include "report.h"
 #include "sortkey.h"
 #include "../resolve/session.h"
@@ -99,6 +101,7 @@ struct hist {
 	struct symcache *syms;
 	struct strset strs;		/* comms and dso names */
 	struct sfilter filt;		/* -C, --time */
+	struct readvals rv;		/* -T */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
 	int32_t *socket_of;		/* each CPU's socket, from the file's CPU_TOPOLOGY (the socket key's) */
 	uint32_t nr_socket_of;
@@ -124,6 +127,9 @@ struct hist {
 	bool children;			/* the Children view: chains accumulate into their frames' entries */
 	bool show;			/* chains are aggregated (not -g none) */
 	struct stackwalk walk;		/* the current sample's chain, resolved (shared with the exports) */
+	regex_t ignore;			/* --ignore-callees, compiled (has_ignore) */
+	bool has_ignore;
+	ssize_t cut;			/* the current sample's chain starts at this frame (--ignore-callees), or -1 */
 	struct hent **seen;		/* the entries a sample's chain already added to (recursion) */
 	size_t seen_cap;
 	struct chain_memo *cmemo;	/* what recent chains added to (CMEMO slots), or NULL */
@@ -534,6 +540,60 @@ static int chain_remember(struct hist *H, const struct hists *hs, const struct h
  * on.
  */
 static int source_frame(struct hist *H, struct hent *k, const struct cc_frame *f);
+/*
+ * --ignore-callees, as perf's add_callchain_ip: walking a recorded chain
+ * in its order, a frame whose symbol matches resets the chain, which
+ * starts again at it, and makes it the sample's entry.  The last match
+ * wins; perf never checks the frames it unwinds (dwarf), so only the
+ * kernel's recorded frames of a dwarf sample count.  H->cut: the frame,
+ * or -1.  Returns whether the walk failed.
+ */
+static int ignore_find(struct hist *H, const struct session_sample *ss)
+{
+	bool unwound = ss->evsel >= 0 && (pdata__evsel(H->p, (size_t)ss->evsel)->attr.sample_type & PERF_SAMPLE_STACK_USER);
+	ssize_t n;
+
+	H->cut = -1;
+	if (!H->has_ignore || !H->chains || !ss->smp->callchain || !ss->machine)
+		return 0;
+	if ((n = stackwalk__chain(&H->walk, ss)) < 0)
+		return -1;
+	for (ssize_t i = 0; i < n; i++) {
+		const struct cc_frame *f = &H->walk.fr[i];
+
+		if (f->sym && !f->inlined && (!unwound || H->walk.lvl[i] == 'k') && !regexec(&H->ignore, f->sym, 0, NULL, 0))
+			H->cut = i;
+	}
+	return 0;
+}
+
+/* The sample's key made the frame's ignore_find chose, as a chain's frame is keyed. */
+static void ignore_key(struct hist *H, struct hent *k)
+{
+	const struct cc_frame *f = &H->walk.fr[H->cut];
+
+	k->level = H->walk.lvl[H->cut];
+	k->dso = f->dso ? f->dso_name : NULL;
+	k->sym = f->sym;
+	k->sym_start = f->start;
+	k->sym_end = f->end;
+	k->inlined = f->inlined;
+	k->addr = f->ip;
+	k->object = false;
+	k->sym_len = 0;
+	k->module_addr = 0;
+	k->kernel_pending = false;
+}
+
+/* The walked chain from H->cut on, when --ignore-callees cut it: its frames. */
+static ssize_t ignore_cut(struct hist *H, ssize_t n)
+{
+	if (H->cut <= 0 || H->cut >= n)
+		return n;
+	memmove(H->walk.fr, H->walk.fr + H->cut, (size_t)(n - H->cut) * sizeof(*H->walk.fr));
+	memmove(H->walk.lvl, H->walk.lvl + H->cut, (size_t)(n - H->cut));
+	return n - H->cut;
+}
 
 static int add_chain(struct hist *H, struct hists *hs, const struct session_sample *ss, struct hent *self,
 		     const struct hent *key)
@@ -546,6 +606,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 
 	if (n < 0)
 		return (int)n;
+	n = ignore_cut(H, n);
 	memo = chain_memo_hash(H, hs, self, H->walk.fr, (size_t)n, &h);
 	if (memo && !H->cmemo && !(H->cmemo = calloc(CMEMO, sizeof(*H->cmemo))))
 		return -ENOMEM;
@@ -820,6 +881,10 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	} else if (k.module_addr && !k.kernel_pending) {
 		k.addr = k.module_addr;
 	}
+	if (ignore_find(H, ss))
+		return -ENOMEM;
+	if (H->cut >= 0)
+		ignore_key(H, &k);
 	if (source_keys(H, &k, w))
 		return -ENOMEM;
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
@@ -1049,6 +1114,8 @@ static int on_record(void *arg, const struct session_record *r)
 	struct hists *hs;
 
 	symcache__kernel_mmap(H->syms, r->h);
+	if (H->o->show_threads && readvals__add(&H->rv, r))
+		return mperf_error(-ENOMEM, "out of memory");
 	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
 		return 0;
 	if (!(hs = hists_of(H, r->evsel)))
@@ -2020,6 +2087,10 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 		return ret;
 	if (o->max_stack && o->max_stack < H->walk.max_stack)
 		H->walk.max_stack = o->max_stack;
+	H->walk.no_inline = o->no_inline;
+	if (o->ignore_callees && regcomp(&H->ignore, o->ignore_callees, REG_EXTENDED | REG_NOSUB))
+		return mperf_error(-MPERF_ERR_USAGE, "invalid --ignore-callees regex '%s'", o->ignore_callees);
+	H->has_ignore = o->ignore_callees != NULL;
 	set_keys(H);
 	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
 		return mperf_error(-ENOMEM, "out of memory");
@@ -2088,6 +2159,9 @@ static void hist_free(struct hist *H)
 	}
 	stackwalk__release(&H->walk);
 	sfilter_release(&H->filt);
+	readvals__release(&H->rv);
+	if (H->has_ignore)
+		regfree(&H->ignore);
 	free(H->seen);
 	free(H->socket_of);
 	for (size_t i = 0; H->cmemo && i < CMEMO; i++) {
@@ -2118,6 +2192,8 @@ int report__hist(struct pdata *p, const char *label, const struct report_hist_op
 			ret = print_json(&H, &out);
 		else
 			ret = print_text(&H, &out);
+		if (ret >= 0 && o->show_threads && !o->json)
+			readvals__print(&H.rv, &out);
 		ret = out_close(&out, ret, label);
 	}
 	if (ret >= 0 && H.damage)

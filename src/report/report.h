@@ -155,6 +155,9 @@ struct report_hist_opts {
 	int group_sort_idx;			/* --group-sort-idx: sort by this member first */
 	bool show_nr;				/* -n: a Samples column */
 	bool show_period;			/* --show-total-period: a Period column */
+	bool show_threads;			/* -T: the READ records' counts per thread, after the text */
+	bool no_inline;				/* --no-inline: chains without perf's inline frames */
+	const char *ignore_callees;		/* --ignore-callees: an extended regex of symbols, or NULL */
 	/*
 	 * The branch view: -1 as perf chooses (a file-mode file with the
 	 * BRANCH_STACK feature), 0 never (--no-branch-stack), 1 always (-b).
@@ -170,6 +173,9 @@ struct report_hist_opts {
 
 /* The per-event histograms of perf report --stdio (cmd/ picks the branch view below when it applies). */
 int report__hist(struct pdata *p, const char *label, const struct report_hist_opts *o, FILE *out);
+
+/* --tasks (tasks.c): perf's tree of the file's threads; with mmaps (--mmaps) each one's maps too. */
+int report__tasks(struct pdata *p, const char *label, bool mmaps, FILE *out);
 
 /*
  * The branch view (branch.c): whether p gets it under o (1, or 0; a

@@ -20,6 +20,8 @@
 
 struct map {
 	uint64_t start, end, pgoff;
+	uint64_t ino;		/* what --mmaps prints: MMAP2's inode, protection and flags */
+	uint32_t prot, flags;
 	const char *dso;	/* interned */
 	bool is_kernel;		/* the vmlinux map: KSYMBOL unregister never removes it */
 };
@@ -32,6 +34,7 @@ struct maps {
 
 struct thread {
 	int pid, tid;
+	int ppid;		/* the tid of the thread it forked from, -1: none seen (perf's ppid) */
 	char *comm;
 	bool comm_set;
 	struct maps *maps;
@@ -264,6 +267,7 @@ static struct thread *findnew_thread(struct machine *m, int pid, int tid)
 	}
 	th->pid = pid;
 	th->tid = tid;
+	th->ppid = -1;
 	th->next = m->threads[(unsigned)tid % THREAD_BUCKETS];
 	m->threads[(unsigned)tid % THREAD_BUCKETS] = th;
 	if (pid == tid || pid == -1) {
@@ -303,7 +307,7 @@ struct machine *machine__new(void)
 		return NULL;
 	m->kmaps.refcnt = 1;
 	/* perf starts with the idle thread, 0/0, already named. */
-	swapper = findnew_thread(m, -1, 0);
+	swapper = findnew_thread(m, 0, 0);
 	if (!swapper) {
 		machine__delete(m);
 		return NULL;
@@ -372,6 +376,7 @@ int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool 
 	}
 	if (parent->comm_set)
 		set_comm(th, parent->comm);
+	th->ppid = parent->tid;
 	/* A new process gets a copy of its parent's maps (perf's own synthesized forks: none). */
 	if (th->pid != parent->pid && th->maps != parent->maps && !synthesized)
 		err = maps__copy_into(th->maps, parent->maps);
@@ -410,7 +415,15 @@ const char *machine__mmap_dso(int cpumode, int pid, bool exec, uint32_t flags, c
 int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
 		  uint64_t pgoff, bool exec, uint32_t flags, const char *filename)
 {
-	struct map nm = { .start = start, .end = start + len, .pgoff = pgoff };
+	return machine__mmap_prot(m, cpumode, pid, tid, start, len, pgoff, exec, flags,
+				  exec ? PROT_EXEC : 0, 0, filename);
+}
+
+int machine__mmap_prot(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
+		       uint64_t pgoff, bool exec, uint32_t flags, uint32_t prot, uint64_t ino, const char *filename)
+{
+	struct map nm = { .start = start, .end = start + len, .pgoff = pgoff, .ino = ino, .prot = prot,
+			  .flags = flags };
 	struct thread *th;
 	char buf[MACHINE_DSO_BUF];
 	const char *dso = machine__mmap_dso(cpumode, pid, exec, flags, filename, buf);
@@ -480,6 +493,44 @@ void machine__fixup_kernel_end(struct machine *m, uint64_t end)
 uint64_t machine__generation(const struct machine *m)
 {
 	return m->gen;
+}
+
+int machine__tasks(struct machine *m, struct machine_task **out, size_t *nr)
+{
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	for (int b = 0; b < THREAD_BUCKETS; b++)
+		for (struct thread *t = m->threads[b]; t; t = t->next) {
+			if (ALLOC_GROW(*out, n + 1, cap)) {
+				free(*out);
+				*out = NULL;
+				return -ENOMEM;
+			}
+			(*out)[n++] = (struct machine_task){ t->pid, t->tid, t->ppid, t->comm, t->maps };
+		}
+	*nr = n;
+	return 0;
+}
+
+int machine__maps(struct machine *m, const void *maps, struct machine_map **out, size_t *nr)
+{
+	const struct maps *ms = maps;
+
+	(void)m;
+	*nr = 0;
+	*out = calloc(ms->n ? ms->n : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct map *p = &ms->v[i];
+
+		/* perf's map of the vdso has offset 0 whatever the record said. */
+		(*out)[i] = (struct machine_map){ p->start, p->end, strcmp(p->dso, "[vdso]") ? p->pgoff : 0, p->ino, p->prot,
+						  (p->flags & MAP_SHARED) != 0, p->dso };
+	}
+	*nr = ms->n;
+	return 0;
 }
 
 const void *machine__user_maps(struct machine *m, int pid, int tid)

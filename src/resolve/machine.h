@@ -3,6 +3,7 @@
 #define MPERF_RESOLVE_MACHINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -41,6 +42,9 @@ int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t sta
  * mmap of another name).
  */
 #define MACHINE_DSO_BUF 64
+/* The same, with MMAP2's protection and inode (machine__mmap: PROT_EXEC when exec, inode 0, as perf's MMAP). */
+int machine__mmap_prot(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
+		       uint64_t pgoff, bool exec, uint32_t flags, uint32_t prot, uint64_t ino, const char *filename);
 const char *machine__mmap_dso(int cpumode, int pid, bool exec, uint32_t flags, const char *filename,
 			      char buf[MACHINE_DSO_BUF]);
 int machine__ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name, bool unregister);
@@ -68,6 +72,23 @@ int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t 
  * under one number may be kept while it stays.
  */
 uint64_t machine__generation(const struct machine *m);
+/* A thread as perf's --tasks lists it: ids, its parent's tid (-1: none), its comm now, its maps. */
+struct machine_task {
+	int pid, tid, ppid;
+	const char *comm;
+	const void *maps;	/* shared by a process's threads */
+};
+/* Every thread the machine knows (exited ones too, as perf keeps them), in no order; free(*out). */
+int machine__tasks(struct machine *m, struct machine_task **out, size_t *nr);
+/* A map of a thread's maps as --mmaps prints it. */
+struct machine_map {
+	uint64_t start, end, pgoff, ino;
+	uint32_t prot;			/* PROT_READ, PROT_WRITE, PROT_EXEC */
+	bool shared;			/* MAP_SHARED */
+	const char *dso;
+};
+/* The maps of machine_task's maps, by address (valid while the machine is): 0 or -ENOMEM; free(*out). */
+int machine__maps(struct machine *m, const void *maps, struct machine_map **out, size_t *nr);
 /* The identity of the maps a thread's user addresses resolve in (NULL: no memory). */
 const void *machine__user_maps(struct machine *m, int pid, int tid);
 

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "../lib/alloc.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
@@ -140,10 +141,11 @@ static int apply(struct session *s, const struct perf_event_header *h)
 	case PERF_RECORD_MMAP2: {
 		struct pd_mmap mm;
 
-		if (!pd_mmap_view(h, &mm, name, sizeof(name)))
+		if (s->ops->no_maps || !pd_mmap_view(h, &mm, name, sizeof(name)))
 			break;
-		return machine__mmap(s->m, cpumode, (int)mm.pid, (int)mm.tid, mm.start, mm.len, mm.pgoff,
-				     mm.exec, mm.flags, mm.filename);
+		return machine__mmap_prot(s->m, cpumode, (int)mm.pid, (int)mm.tid, mm.start, mm.len, mm.pgoff,
+					  mm.exec, mm.flags, h->type == PERF_RECORD_MMAP2 ? mm.prot :
+					  mm.exec ? PROT_EXEC : 0, mm.ino, mm.filename);
 	}
 	case PERF_RECORD_KSYMBOL: {
 		struct pd_ksymbol_event e;

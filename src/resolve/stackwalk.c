@@ -357,6 +357,12 @@ static void chain_keep(struct stackwalk *W, const struct session_sample *ss, uin
 	c->used = true;
 }
 
+/* Where an unwound frame's inline list goes (NULL: none asked, a recorded frame's or under --no-inline). */
+static const char *const **unwound_inl(const struct stackwalk *W, char lvl, const char *const **inl)
+{
+	return (lvl & UNWOUND) && !W->no_inline ? inl : NULL;
+}
+
 /*
  * Frame f as perf's inline list for its address gives it: one frame per
  * function there, innermost first (outermost first in the caller order),
@@ -563,7 +569,7 @@ static ssize_t chain_resolve(struct stackwalk *W, const struct session_sample *s
 		size_t ninl;
 		struct cc_frame f;
 
-		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, W->lvl[i] & UNWOUND ? &inl : NULL, &ninl))
+		if (resolve_frame(W, ss, mode, W->fr[i].ip, &f, &level, unwound_inl(W, W->lvl[i], &inl), &ninl))
 			return -ENOMEM;
 		if (ninl && !*expanded) {
 			/* the frames so far, then this one's inline list */

@@ -59,6 +59,7 @@ struct stackwalk {
 	struct strset *strs;		/* borrowed: DSO names and inline names are interned there */
 	bool caller;			/* frames root first (perf's caller order) */
 	unsigned max_stack;		/* --max-stack: frames kept, 1 to STACKWALK_MAX_STACK (init: the most) */
+	bool no_inline;			/* --no-inline: unwound frames without perf's inline frames */
 	bool kernel_end_wanted;		/* the kernel map ends where its symbols do (chains are walked) */
 	bool kernel_end_known;
 	bool kernel_range;		/* stackwalk__kernel_range's, once known: */

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "../../src/resolve/machine.h"
 #include "tap.h"
 
@@ -317,6 +318,52 @@ static void test_thread_comm(void)
 	machine__delete(m);
 }
 
+/* --tasks and --mmaps: perf's ppid (the tid forked from), the idle thread 0/0, the maps' attributes. */
+static const struct machine_task *task_of(const struct machine_task *v, size_t n, int tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tid == tid)
+			return &v[i];
+	return NULL;
+}
+
+static void test_tasks(void)
+{
+	struct machine *m = machine__new();
+	struct machine_task *v = NULL;
+	const struct machine_task *t;
+	struct machine_map *mm = NULL;
+	size_t n = 0, nm = 0;
+	int rpid, rtid;
+
+	machine__comm(m, 100, 100, "sh");
+	machine__mmap_prot(m, USER, 100, 100, 0x1000, 0x2000, 0x1000, true, MAP_SHARED, PROT_READ | PROT_EXEC, 42, "/bin/sh");
+	machine__mmap_prot(m, USER, 100, 100, 0x8000, 0x1000, 0x7000, true, 0, PROT_READ | PROT_EXEC, 0, "[vdso]");
+	machine__fork(m, 200, 200, 100, 100, false, &rpid, &rtid);
+	machine__fork(m, 200, 201, 200, 200, false, &rpid, &rtid);
+	is_int(machine__tasks(m, &v, &n), 0, "machine__tasks");
+	is_int(n, 4, "four threads: swapper, sh, its child and the child's thread");
+	t = task_of(v, n, 0);
+	ok(t && t->pid == 0 && t->ppid == -1 && !strcmp(t->comm, "swapper"), "swapper is 0/0, no parent");
+	t = task_of(v, n, 100);
+	ok(t && t->ppid == -1, "sh: no parent seen");
+	t = task_of(v, n, 200);
+	ok(t && t->ppid == 100 && !strcmp(t->comm, "sh"), "the child: ppid 100, the parent's comm");
+	t = task_of(v, n, 201);
+	ok(t && t->pid == 200 && t->ppid == 200, "the thread: ppid its creator's tid");
+	ok(t && t->maps == task_of(v, n, 200)->maps, "a thread shares its process's maps");
+	t = task_of(v, n, 200);
+	is_int(t ? machine__maps(m, t->maps, &mm, &nm) : -1, 0, "machine__maps");
+	is_int(nm, 2, "the child has its parent's two maps");
+	ok(nm == 2 && mm[0].start == 0x1000 && mm[0].end == 0x3000 && mm[0].pgoff == 0x1000 && mm[0].ino == 42 &&
+	   mm[0].prot == (PROT_READ | PROT_EXEC) && mm[0].shared && !strcmp(mm[0].dso, "/bin/sh"),
+	   "a map's range, offset, inode, protection and sharing");
+	ok(nm == 2 && mm[1].pgoff == 0 && !mm[1].shared, "the vdso's map shows offset 0, as perf");
+	free(mm);
+	free(v);
+	machine__delete(m);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -326,5 +373,6 @@ int main(void)
 	test_names();
 	test_kernel();
 	test_thread_comm();
+	test_tasks();
 	return done_testing();
 }
