@@ -35,7 +35,7 @@ comp_feat () {
 }
 
 test_expect_success SETUP 'record -z: COMPRESSED records, the feature, every sample read back' '
-	"$MPERF" record -z -F 2000 -e cpu-clock,task-clock -o z.data "$NOPLOOP" 0.5 2>z.err &&
+	"$MPERF" record -z -F 2000 -e cpu-clock,task-clock -o z.data "$CPUSPIN" 0.5 2>z.err &&
 	grep -q "compressed (original .* MB, ratio is [0-9.]*) ([0-9]* samples) \]$" z.err &&
 	n=$(total z.err) && test "$n" -gt 200 &&
 	"$MPERF" report --header-only -i z.data >z.hdr &&
@@ -47,11 +47,11 @@ test_expect_success SETUP 'record -z: COMPRESSED records, the feature, every sam
 	grep -q "^\[ mperf record: event .cpu-clock.: $1 samples, [0-9]* lost \]$" z.err &&
 	grep -q "^\[ mperf record: event .task-clock.: $2 samples, [0-9]* lost \]$" z.err &&
 	"$MPERF" report --stdio -i z.data >z.rep &&
-	grep -q "^# Samples: .* of event .cpu-clock.$" z.rep && grep -q "noploop" z.rep
+	grep -q "^# Samples: .* of event .cpu-clock.$" z.rep && grep -q "cpuspin" z.rep
 '
 
 test_expect_success 'the same run uncompressed: the same records, a larger file' '
-	"$MPERF" record -q -F 2000 -e cpu-clock,task-clock -o u.data "$NOPLOOP" 0.5 &&
+	"$MPERF" record -q -F 2000 -e cpu-clock,task-clock -o u.data "$CPUSPIN" 0.5 &&
 	"$MPERF" report -D -i u.data >u.dump &&
 	aggregated z.dump | sed "s/(.*//" | awk "{print \$1}" >z.kinds &&
 	aggregated u.dump | sed "s/(.*//" | awk "{print \$1}" >u.kinds &&
