@@ -365,15 +365,18 @@ static int check_feature(struct pdata *p, int feat, uint64_t off, uint64_t size)
 		    name, (unsigned long long)off, (unsigned long long)size);
 }
 
-static int open_file_mode(struct pdata *p)
+/*
+ * The file header of p->mem into *h, checked: its version and size, the
+ * attrs and data sections inside the file and apart; the data's bounds
+ * set (to the end of the file for a recorder killed before it patched the
+ * header, or for a cut file).
+ */
+static int file_header(struct pdata *p, struct pd_file_header *h)
 {
 	const unsigned char *img = p->mem;
-	struct pd_file_header h = { 0 };
-	uint64_t len = p->mem_len, d_size, nr_attrs, pos, ids_total = 0;
-	char first_bad[sizeof(p->err)];
-	int err, nbad = 0;
+	uint64_t len = p->mem_len, d_size;
 
-	memcpy(&h, img, PD_PIPE_HEADER_SIZE);	/* magic and size: checked by the caller */
+	memcpy(h, img, PD_PIPE_HEADER_SIZE);	/* magic and size: checked by the caller */
 	if (!p->version) {
 		uint64_t a = 0;
 
@@ -384,50 +387,60 @@ static int open_file_mode(struct pdata *p)
 			return fail(p, -MPERF_ERR_FORMAT, "\"PERFFILE\" header with attr_size %llu at offset %#zx: no attr layout of that version",
 				    (unsigned long long)a, offsetof(struct pd_file_header, attr_size));
 	}
-	if (h.size != PD_HEADER_SIZE && h.size != PD_HEADER_SIZE_V0)
+	if (h->size != PD_HEADER_SIZE && h->size != PD_HEADER_SIZE_V0)
 		return fail(p, -MPERF_ERR_FORMAT, "unsupported header size %llu at offset %#zx",
-			    (unsigned long long)h.size, offsetof(struct pd_file_header, size));
-	if (len < h.size)
+			    (unsigned long long)h->size, offsetof(struct pd_file_header, size));
+	if (len < h->size)
 		return fail(p, -MPERF_ERR_TRUNCATED, "file is truncated: header needs %llu bytes, file has %llu",
-			    (unsigned long long)h.size, (unsigned long long)len);
+			    (unsigned long long)h->size, (unsigned long long)len);
 	/* A header without the feature bitmap leaves it zero. */
-	memcpy(&h, img, h.size);
-	memcpy(p->features, h.features, sizeof(p->features));
-	if (!h.attr_size)
+	memcpy(h, img, h->size);
+	memcpy(p->features, h->features, sizeof(p->features));
+	if (!h->attr_size)
 		return fail(p, -MPERF_ERR_CORRUPT, "attr_size is 0 in the header at offset %#zx",
 			    offsetof(struct pd_file_header, attr_size));
-	if (!section_ok(h.attrs.offset, h.attrs.size, len))
+	if (!section_ok(h->attrs.offset, h->attrs.size, len))
 		return fail(p, -MPERF_ERR_TRUNCATED, "attrs section [%#llx, +%#llx) runs past the end of the file (%#llx bytes)",
-			    (unsigned long long)h.attrs.offset, (unsigned long long)h.attrs.size, (unsigned long long)len);
-	if (h.data.offset < h.size || h.attrs.offset < h.size)
+			    (unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size, (unsigned long long)len);
+	if (h->data.offset < h->size || h->attrs.offset < h->size)
 		return fail(p, -MPERF_ERR_CORRUPT, "attrs or data section overlaps the header");
-	if (h.attrs.size && h.data.offset < h.attrs.offset + h.attrs.size &&
-	    h.attrs.offset < h.data.offset + (h.data.size ? h.data.size : 1))
+	if (h->attrs.size && h->data.offset < h->attrs.offset + h->attrs.size &&
+	    h->attrs.offset < h->data.offset + (h->data.size ? h->data.size : 1))
 		return fail(p, -MPERF_ERR_CORRUPT, "attrs section [%#llx, +%#llx) overlaps the data section at %#llx",
-			    (unsigned long long)h.attrs.offset, (unsigned long long)h.attrs.size,
-			    (unsigned long long)h.data.offset);
-	if (h.data.offset > len)
+			    (unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size,
+			    (unsigned long long)h->data.offset);
+	if (h->data.offset > len)
 		return fail(p, -MPERF_ERR_TRUNCATED, "data section at %#llx starts past the end of the file (%#llx bytes)",
-			    (unsigned long long)h.data.offset, (unsigned long long)len);
-	d_size = h.data.size;
+			    (unsigned long long)h->data.offset, (unsigned long long)len);
+	d_size = h->data.size;
 	if (!d_size) {
 		/* A recorder killed before it patched the header: read to EOF. */
-		d_size = len - h.data.offset;
+		d_size = len - h->data.offset;
 		p->to_eof = true;
-	} else if (!section_ok(h.data.offset, d_size, len)) {
+	} else if (!section_ok(h->data.offset, d_size, len)) {
 		/* The file ends inside the data: read what is there, then say so (pdata__next). */
 		p->cut_size = d_size;
-		d_size = len - h.data.offset;
+		d_size = len - h->data.offset;
 	}
-	p->data_off = p->pos = h.data.offset;
-	p->data_end = h.data.offset + d_size;
+	p->data_off = p->pos = h->data.offset;
+	p->data_end = h->data.offset + d_size;
 
-	nr_attrs = h.attrs.size / h.attr_size;
-	pos = h.attrs.offset;
+	return 0;
+}
+
+/* Each attr of the attrs section, with its ids, as an event. */
+static int file_attrs(struct pdata *p, const struct pd_file_header *h)
+{
+	const unsigned char *img = p->mem;
+	uint64_t len = p->mem_len, nr_attrs, pos, ids_total = 0;
+	int err;
+
+	nr_attrs = h->attrs.size / h->attr_size;
+	pos = h->attrs.offset;
 	for (uint64_t i = 0; i < nr_attrs; i++) {
 		struct perf_event_attr attr;
 		struct pd_attr_ids ai;
-		uint64_t left = h.attrs.offset + h.attrs.size - pos;
+		uint64_t left = h->attrs.offset + h->attrs.size - pos;
 		int asz = load_attr(p, img + pos, left, pos, &attr);
 
 		if (asz < 0)
@@ -454,7 +467,17 @@ static int open_file_mode(struct pdata *p)
 	if (!p->nr_evsel)
 		return fail(p, -MPERF_ERR_CORRUPT, "file has no events (attrs section is empty)");
 
-	/* Feature table: exactly at the end of the data, one entry per set bit. */
+	return 0;
+}
+
+/* Feature table: exactly at the end of the data, one entry per set bit. */
+static int file_features(struct pdata *p)
+{
+	const unsigned char *img = p->mem;
+	uint64_t len = p->mem_len;
+	char first_bad[sizeof(p->err)];
+	int err, nbad = 0;
+
 	if (p->to_eof || p->cut_size)
 		memset(p->features, 0, sizeof(p->features));
 	else {
@@ -503,8 +526,23 @@ static int open_file_mode(struct pdata *p)
 	else if (nbad)
 		mperf_log(MPERF_LOG_WARN, "'%s': %s: skipped, with %d more feature sections that do not parse",
 			  p->label ? p->label : "data", first_bad, nbad - 1);
+	if (nbad == 1)
+		mperf_log(MPERF_LOG_WARN, "'%s': %s: skipped", p->label ? p->label : "data", first_bad);
+	else if (nbad)
+		mperf_log(MPERF_LOG_WARN, "'%s': %s: skipped, with %d more feature sections that do not parse",
+			  p->label ? p->label : "data", first_bad, nbad - 1);
+	return 0;
+}
+
+static int open_file_mode(struct pdata *p)
+{
+	struct pd_file_header h = { 0 };
+	int err;
+
+	if ((err = file_header(p, &h)) || (err = file_attrs(p, &h)) || (err = file_features(p)))
+		return err;
 	if (p->feat[PD_FEAT_TRACING_DATA].size)
-		name_tracepoints(p, img + p->feat[PD_FEAT_TRACING_DATA].offset, p->feat[PD_FEAT_TRACING_DATA].size);
+		name_tracepoints(p, p->mem + p->feat[PD_FEAT_TRACING_DATA].offset, p->feat[PD_FEAT_TRACING_DATA].size);
 	return check_events(p);
 }
 
