@@ -883,6 +883,119 @@ int pdata__next(struct pdata *p, struct pd_record *rec)
 	return r < 0 ? log_failure(p, r, false) : 0;
 }
 
+static int record_size_ok(struct pdata *p, const struct perf_event_header *h, uint64_t off)
+{
+	if (h->size < sizeof(*h))
+		return fail(p, -MPERF_ERR_CORRUPT, "record at offset %#llx has size %u, smaller than its header",
+			    (unsigned long long)off, h->size);
+	return 0;
+}
+
+/* The next record of a file's data section at *q, its header in *h: 1, 0 at the end, or an error. */
+static int record_at_file(struct pdata *p, uint64_t off, const unsigned char **q, struct perf_event_header *h)
+{
+	int r;
+
+	if (p->pos >= p->data_end)
+		return 0;
+	if (p->data_end - p->pos < sizeof(*h))
+		return fail(p, -MPERF_ERR_TRUNCATED, "truncated record header at offset %#llx",
+			    (unsigned long long)off);
+	*q = p->mem + p->pos;
+	memcpy(h, *q, sizeof(*h));
+	if ((r = record_size_ok(p, h, off)))
+		return r;
+	if (h->size > p->data_end - p->pos)
+		return fail(p, -MPERF_ERR_TRUNCATED, "record at offset %#llx (size %#x) runs past the end of the data at %#llx",
+			    (unsigned long long)off, h->size, (unsigned long long)p->data_end);
+	/* The kernel pads every record to 8 bytes; a file-mode stream stays aligned. */
+	if ((h->size & 7) && h->type < PD_HEADER_ATTR)
+		return fail(p, -MPERF_ERR_CORRUPT, "record at offset %#llx has size %#x, not a multiple of 8",
+			    (unsigned long long)off, h->size);
+	release_behind(p);
+	return 1;
+}
+
+/* The next record of a stream, as record_at_file; TRACING_DATA's payload read with it. */
+static int record_at_pipe(struct pdata *p, uint64_t off, const unsigned char **q, struct perf_event_header *h)
+{
+	int r = need(p, sizeof(*h), q);
+
+	if (r < 0)
+		return r;
+	if (!r) {
+		size_t left = p->fd >= 0 ? p->slen - p->spos : p->mem_len - p->pos;
+
+		if (!left)
+			return 0;
+		return fail(p, -MPERF_ERR_TRUNCATED, "truncated record header at offset %#llx",
+			    (unsigned long long)off);
+	}
+	memcpy(h, *q, sizeof(*h));
+	if ((r = record_size_ok(p, h, off)))
+		return r;
+	r = need(p, h->size, q);
+	if (r < 0)
+		return r;
+	if (!r)
+		return fail(p, -MPERF_ERR_TRUNCATED, "record at offset %#llx (size %#x) runs past the end of the stream",
+			    (unsigned long long)off, h->size);
+	/* TRACING_DATA names the tracepoint events: read its payload with it (skipped after). */
+	if (h->type == PD_HEADER_TRACING_DATA && h->size >= sizeof(struct pd_tracing_data_event)) {
+		struct pd_tracing_data_event td;
+
+		memcpy(&td, *q, sizeof(td));
+		if (td.size <= TRACING_MAX && need(p, (size_t)h->size + td.size, q) > 0)
+			name_tracepoints(p, *q + h->size, td.size);
+		else if ((r = need(p, h->size, q)) <= 0)
+			return r < 0 ? r : -MPERF_ERR_TRUNCATED;
+	}
+	return 1;
+}
+
+/*
+ * What follows a record it carries: AUXTRACE's trace data (skipped), a
+ * COMPRESSED record's records (unpacked), a stream's attrs and features,
+ * TRACING_DATA's payload (skipped at the next call, as the record must
+ * stay valid for the caller).  1, or an error.
+ */
+static int record_payload(struct pdata *p, const struct pd_record *rec, uint64_t off)
+{
+	const struct perf_event_header *h = rec->hdr;
+	int r;
+
+	if (h->type == PD_AUXTRACE) {
+		struct pd_auxtrace_event ae;
+
+		/* The trace data follows the record; the dump shows the record alone. */
+		if (!PD_VIEW(h, &ae))
+			return fail(p, -MPERF_ERR_CORRUPT, "AUXTRACE record at offset %#llx has size %#x, too small for its fields",
+				    (unsigned long long)off, h->size);
+		if (!p->pipe) {
+			if (ae.size > p->data_end - p->pos)
+				return fail(p, -MPERF_ERR_TRUNCATED, "AUXTRACE record at offset %#llx: its %#llx bytes of trace data run past the end of the data at %#llx",
+					    (unsigned long long)off, (unsigned long long)ae.size, (unsigned long long)p->data_end);
+			p->pos += ae.size;
+		} else {
+			p->pending_skip = ae.size;
+		}
+	}
+	if ((h->type == PD_COMPRESSED || h->type == PD_COMPRESSED2) && (r = compressed(p, h, off)))
+		return r;
+	if (!p->pipe)
+		return 1;
+	if ((r = pipe_meta(p, h, off)))
+		return r;
+	if (h->type == PD_HEADER_TRACING_DATA && h->size >= offsetof(struct pd_tracing_data_event, pad)) {
+		struct pd_tracing_data_event td;
+
+		PD_VIEW(h, &td);
+		p->pending_skip = td.size;
+		p->pending_keep = true;
+	}
+	return 1;
+}
+
 static int next_record(struct pdata *p, struct pd_record *rec)
 {
 	const unsigned char *q;
@@ -902,57 +1015,9 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 			return r;
 		off = p->pos - PD_PIPE_HEADER_SIZE;
 	}
-	if (!p->pipe) {
-		if (p->pos >= p->data_end)
-			return 0;
-		if (p->data_end - p->pos < sizeof(h))
-			return fail(p, -MPERF_ERR_TRUNCATED, "truncated record header at offset %#llx",
-				    (unsigned long long)off);
-		q = p->mem + p->pos;
-	} else {
-		r = need(p, sizeof(h), &q);
-		if (r < 0)
-			return r;
-		if (!r) {
-			size_t left = p->fd >= 0 ? p->slen - p->spos : p->mem_len - p->pos;
-
-			if (!left)
-				return 0;
-			return fail(p, -MPERF_ERR_TRUNCATED, "truncated record header at offset %#llx",
-				    (unsigned long long)off);
-		}
-	}
-	memcpy(&h, q, sizeof(h));
-	if (h.size < sizeof(h))
-		return fail(p, -MPERF_ERR_CORRUPT, "record at offset %#llx has size %u, smaller than its header",
-			    (unsigned long long)off, h.size);
-	if (!p->pipe) {
-		if (h.size > p->data_end - p->pos)
-			return fail(p, -MPERF_ERR_TRUNCATED, "record at offset %#llx (size %#x) runs past the end of the data at %#llx",
-				    (unsigned long long)off, h.size, (unsigned long long)p->data_end);
-		/* The kernel pads every record to 8 bytes; a file-mode stream stays aligned. */
-		if ((h.size & 7) && h.type < PD_HEADER_ATTR)
-			return fail(p, -MPERF_ERR_CORRUPT, "record at offset %#llx has size %#x, not a multiple of 8",
-				    (unsigned long long)off, h.size);
-		release_behind(p);
-	} else {
-		r = need(p, h.size, &q);
-		if (r < 0)
-			return r;
-		if (!r)
-			return fail(p, -MPERF_ERR_TRUNCATED, "record at offset %#llx (size %#x) runs past the end of the stream",
-				    (unsigned long long)off, h.size);
-		/* TRACING_DATA names the tracepoint events: read its payload with it (skipped after). */
-		if (h.type == PD_HEADER_TRACING_DATA && h.size >= sizeof(struct pd_tracing_data_event)) {
-			struct pd_tracing_data_event td;
-
-			memcpy(&td, q, sizeof(td));
-			if (td.size <= TRACING_MAX && need(p, (size_t)h.size + td.size, &q) > 0)
-				name_tracepoints(p, q + h.size, td.size);
-			else if ((r = need(p, h.size, &q)) <= 0)
-				return r < 0 ? r : -MPERF_ERR_TRUNCATED;
-		}
-	}
+	r = p->pipe ? record_at_pipe(p, off, &q, &h) : record_at_file(p, off, &q, &h);
+	if (r <= 0)
+		return r;
 	rec->off = off;
 	rec->stable = p->fd < 0;
 	/*
@@ -969,41 +1034,7 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 	}
 	rec->hdr = (const struct perf_event_header *)q;
 	advance(p, h.size);
-	if (h.type == PD_AUXTRACE) {
-		struct pd_auxtrace_event ae;
-
-		/* The trace data follows the record; the dump shows the record alone. */
-		if (!PD_VIEW(rec->hdr, &ae))
-			return fail(p, -MPERF_ERR_CORRUPT, "AUXTRACE record at offset %#llx has size %#x, too small for its fields",
-				    (unsigned long long)off, h.size);
-		if (!p->pipe) {
-			if (ae.size > p->data_end - p->pos)
-				return fail(p, -MPERF_ERR_TRUNCATED, "AUXTRACE record at offset %#llx: its %#llx bytes of trace data run past the end of the data at %#llx",
-					    (unsigned long long)off, (unsigned long long)ae.size, (unsigned long long)p->data_end);
-			p->pos += ae.size;
-		} else {
-			p->pending_skip = ae.size;
-		}
-	}
-	if ((h.type == PD_COMPRESSED || h.type == PD_COMPRESSED2) && (r = compressed(p, rec->hdr, off)))
-		return r;
-	if (p->pipe) {
-		if ((r = pipe_meta(p, rec->hdr, off)))
-			return r;
-		/*
-		 * TRACING_DATA's payload follows the record in the stream.
-		 * The record must stay valid for the caller, so the payload
-		 * is skipped at the start of the next call.
-		 */
-		if (h.type == PD_HEADER_TRACING_DATA && h.size >= offsetof(struct pd_tracing_data_event, pad)) {
-			struct pd_tracing_data_event td;
-
-			PD_VIEW(rec->hdr, &td);
-			p->pending_skip = td.size;
-			p->pending_keep = true;
-		}
-	}
-	return 1;
+	return record_payload(p, rec, off);
 }
 
 /* ---- open / close / accessors ---- */
