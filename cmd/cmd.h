@@ -49,6 +49,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -108,6 +109,9 @@ struct record_event;
  * machine's events are listed, for a name it lacks).
  */
 int cmd_parse_events(const char *cmd, const char *arg, struct record_event *ev, size_t *nr);
+struct report_hist_opts;
+/* --sort's keys into o (report's and top's): 0, or -1 said in one line and the hint. */
+int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_opts *o);
 /* The JSON summary into o (cmd_out_open'd); 0, or -1 said in one line. */
 int cmd_write_json(const char *cmd, struct cmd_out *o, const struct stat_summary *s);
 

@@ -23,6 +23,7 @@ static const struct cmd {
 	{ "record", cmd_record, "Run a command and record its profile into perf.data" },
 	{ "report", cmd_report, "Read perf.data (mperf's or perf's) and display it" },
 	{ "diff", cmd_diff, "Compare two perf.data files' profiles, as perf diff" },
+	{ "top", cmd_top, "Sample the system (or tasks) and show the hottest symbols live, as perf top" },
 	{ "stat", cmd_stat, "Run a command and count its events, as perf stat" },
 	{ "list", cmd_list, "List the events this machine offers" },
 	{ "annotate", cmd_annotate, "Read perf.data and show where in each symbol its samples fall, as perf annotate" },

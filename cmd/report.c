@@ -221,6 +221,11 @@ static const struct cmd_conflict report_conflicts[] = {
  */
 static int parse_keys(const char *list, struct report_hist_opts *o)
 {
+	return cmd_parse_sort_keys("report", list, o);
+}
+
+int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_opts *o)
+{
 	int nr = 0;
 
 	o->nr_keys = o->nr_bkeys = 0;
@@ -237,7 +242,7 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 
 			report_sort_key_list(usual, sizeof(usual), REPORT_SORT_USUAL, -1);
 			report_sort_key_list(branch, sizeof(branch), REPORT_SORT_BRANCH, REPORT_SORT_USUAL);
-			cmd_usage_error("report", "unknown sort key '%.*s' (keys: %s; in the branch view %s)",
+			cmd_usage_error(cmd, "unknown sort key '%.*s' (keys: %s; in the branch view %s)",
 					(int)len, p, usual, branch);
 			return -1;
 		}
@@ -253,7 +258,7 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 			continue;
 		}
 		if (nr++ == REPORT_MAX_KEYS) {
-			cmd_usage_error("report", "too many sort keys in '%s' (at most %d)", list, REPORT_MAX_KEYS);
+			cmd_usage_error(cmd, "too many sort keys in '%s' (at most %d)", list, REPORT_MAX_KEYS);
 			return -1;
 		}
 		if (k >= 0 && !dup_k)
@@ -272,7 +277,7 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 		char usual[256];
 
 		report_sort_key_list(usual, sizeof(usual), REPORT_SORT_USUAL, -1);
-		cmd_usage_error("report", "empty sort key list (keys: %s)", usual);
+		cmd_usage_error(cmd, "empty sort key list (keys: %s)", usual);
 		return -1;
 	}
 	return 0;

@@ -100,6 +100,33 @@ _mperf()
 		fi
 		return 0
 		;;
+	top)
+		case $prev in
+		-e|--event)
+			local head= last=$cur
+			if [[ $cur == *,* ]]; then
+				head=${cur%,*},
+				last=${cur##*,}
+			fi
+			local IFS=$'\n'
+			COMPREPLY=($(compgen -P "$head" -W "$(_mperf_events "$mperf")" -- "$last"))
+			return 0
+			;;
+		-s|--sort)
+			COMPREPLY=($(compgen -W 'comm pid dso sym cpu socket symbol_size dso,sym comm,dso,sym' -- "$cur"))
+			return 0
+			;;
+		--call-graph)
+			COMPREPLY=($(compgen -W 'fp' -- "$cur"))
+			return 0
+			;;
+		-p|--pid|-t|--tid|-F|--freq|-c|--count|-m|--mmap-pages|-C|--cpu|-d|--delay|-E|--entries|--percent-limit)
+			return 0
+			;;
+		esac
+		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" top)" -- "$cur"))
+		return 0
+		;;
 	report)
 		# --format=FMT in one word
 		if [[ $cur == --format=* ]]; then

@@ -36,6 +36,7 @@ test_expect_success 'make install PREFIX=/usr DESTDIR=...: the binary, the man p
 	./usr/share/man/man1/mperf-report.1
 	./usr/share/man/man1/mperf-script.1
 	./usr/share/man/man1/mperf-stat.1
+	./usr/share/man/man1/mperf-top.1
 	./usr/share/man/man1/mperf.1
 	EOT
 	diff expect tree &&
@@ -75,7 +76,7 @@ test_expect_success 'mperf rec<TAB>: record' '
 
 test_expect_success 'mperf <TAB>: every command' '
 	complete_words mperf "" | sort >out &&
-	printf "annotate\narchive\nbuildid-list\ndiff\ndoctor\nhelp\nlist\nrecord\nreport\nscript\nstat\n" >expect &&
+	printf "annotate\narchive\nbuildid-list\ndiff\ndoctor\nhelp\nlist\nrecord\nreport\nscript\nstat\ntop\n" >expect &&
 	diff expect out
 '
 

@@ -135,6 +135,10 @@ struct pdata_writer;
  * away) and refuses every later write with the same code.
  */
 struct pdata_writer *pdw__create(const char *path);
+/* A pipe-mode stream on fd (dup'd), as "-" writes on standard output (mperf top's memory file). */
+struct pdata_writer *pdw__create_stream(int fd);
+/* What the writer holds written out to its fd: 0 or a negative code. */
+int pdw__flush(struct pdata_writer *w);
 /*
  * Pipe mode: the features must be given before pdw__begin_data, which
  * streams them (later ones are dropped), and nothing can be patched.

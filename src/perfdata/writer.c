@@ -79,7 +79,20 @@ static int werror(struct pdata_writer *w, int err)
 	return err;
 }
 
+static struct pdata_writer *writer_new(const char *path, int fd);
+
 struct pdata_writer *pdw__create(const char *path)
+{
+	return writer_new(path, -1);
+}
+
+struct pdata_writer *pdw__create_stream(int fd)
+{
+	return writer_new("-", fd);
+}
+
+/* path's writer ("-": a stream on standard output, or on fd when it is not -1). */
+static struct pdata_writer *writer_new(const char *path, int fd)
 {
 	struct pdata_writer *w = calloc(1, sizeof(*w));
 
@@ -97,7 +110,7 @@ struct pdata_writer *pdw__create(const char *path)
 		return NULL;
 	}
 	w->pipe = !strcmp(path, "-");
-	w->fd = w->pipe ? fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) : open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	w->fd = w->pipe ? fcntl(fd >= 0 ? fd : STDOUT_FILENO, F_DUPFD_CLOEXEC, 3) : open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		int e = errno;
 
@@ -139,6 +152,11 @@ static int flush(struct pdata_writer *w)
 
 	w->wlen = 0;
 	return err;
+}
+
+int pdw__flush(struct pdata_writer *w)
+{
+	return w->err ? w->err : flush(w);
 }
 
 /* Buffered append at the current end of the file. */

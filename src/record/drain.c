@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,18 +273,66 @@ static bool switch_due(struct drain *d)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec >= d->switch_at;
 }
 
+/*
+ * mperf top: every live->every_ms, the writer flushed (the stream whole up
+ * to here) and the tick called; its > 0 stops the recording as a control
+ * stop does.
+ */
+static int live_tick(struct drain *d, volatile sig_atomic_t *stop)
+{
+	uint64_t every = d->live->every_ms * 1000000ull, now;
+	struct timespec ts;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!d->live_at)
+		d->live_at = now + every;
+	if (now < d->live_at)
+		return 0;
+	d->live_at = now + every;
+	if ((err = pdw__flush(d->w)) || (err = d->live->tick(d->live->ctx, d->last_time)) <= 0)
+		return err;
+	*stop = RECORD_STOP_CONTROL;
+	return 0;
+}
+
+/*
+ * A ppoll that finds a buffer ready returns with the old mask put back,
+ * and a signal that came meanwhile stays pending: when the buffers are
+ * always ready (a busy machine, mperf top's refreshes) it would never be
+ * taken.  Take the pending ones the loop waits for now.
+ */
+static void take_pending(const sigset_t *waitmask)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t pend;
+
+	if (sigpending(&pend) < 0)
+		return;
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&pend, s) == 1 && !sigismember(waitmask, s)) {
+			ppoll(NULL, 0, &zero, waitmask);
+			return;
+		}
+}
+
 /* Poll the buffers (and --control's fd): what ppoll returned; the signals are taken only inside. */
 static int wait_once(struct drain *d, const sigset_t *waitmask)
 {
 	int ms = control__timeout_ms(d->ctl, POLL_TIMEOUT_MS);
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	nfds_t nfd = (nfds_t)d->nr_pfd;
+	int n;
 
 	if (d->ctl && d->ctl->polled) {
 		d->pfd[nfd] = (struct pollfd){ .fd = d->ctl->fd, .events = POLLIN };
 		nfd++;
 	}
-	return ppoll(d->pfd, nfd, &ts, waitmask);
+	n = ppoll(d->pfd, nfd, &ts, waitmask);
+	if (n > 0)
+		take_pending(waitmask);
+	return n;
 }
 
 int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop)
@@ -310,6 +359,8 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 			d->file_written += (uint64_t)wrote;
 			return DRAIN_SWITCH;
 		}
+		if (d->live && (err = live_tick(d, stop)))
+			break;
 		if (d->max_size && d->written >= d->max_size && !*stop) {
 			/* perf's --max-size: stop as a signal would, the file finished as always. */
 			d->res->size_limited = true;

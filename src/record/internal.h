@@ -222,6 +222,9 @@ struct drain {
 	uint64_t first_time, last_time;	/* of the samples, for SAMPLE_TIME */
 	uint64_t max_size;		/* --max-size, or 0 */
 	uint64_t written;		/* the data's bytes: synthesized, then drained */
+	/* mperf top: the tick (record_opts.live, or NULL) and when it is due next (CLOCK_MONOTONIC ns, 0: not set) */
+	const struct record_live *live;
+	uint64_t live_at;
 	/* --switch-output: when drain__loop returns DRAIN_SWITCH */
 	volatile sig_atomic_t *switch_sig;	/* SIGUSR2 came, or NULL */
 	uint64_t switch_size;		/* a file's data reached this many bytes, or 0 */

@@ -171,6 +171,13 @@ struct record_control {
  */
 int record__parse_control(const char *spec, struct record_control *c);
 
+struct record_live {
+	int fd;
+	uint64_t every_ms;
+	int (*tick)(void *ctx, uint64_t last_time);
+	void *ctx;
+};
+
 struct record_opts {
 	const struct record_event *events;
 	size_t nr_events;
@@ -257,6 +264,14 @@ struct record_opts {
 	 */
 	bool overwrite;
 	const char *output;
+	/*
+	 * mperf top: the data go to live->fd as a pipe-mode stream, not to
+	 * output, and every every_ms (at the drain loop's pace, once the
+	 * writer flushed) tick is called with the newest sample's time; its
+	 * non-zero return stops the recording (> 0, as a control stop) or
+	 * fails it (< 0).  NULL for record's file.
+	 */
+	const struct record_live *live;
 	char *const *argv;	/* the workload, or NULL: record until SIGINT/SIGTERM (or the tasks end) */
 	int cmd_argc;		/* the command's arguments from "record" on, for the CMDLINE feature */
 	char *const *cmd_argv;

@@ -430,7 +430,7 @@ static int begin_file(struct drain *d, struct output *f, bool first)
 	const struct record_opts *o = f->o;
 	int err;
 
-	if (!(d->w = pdw__create(o->output)))
+	if (!(d->w = o->live ? pdw__create_stream(o->live->fd) : pdw__create(o->output)))
 		return -errno;
 	if ((err = evlist__add_to(f->el, f->res, d->w)) || (err = features__write(d->w, o)) ||
 	    (err = evlist__write_groups(o, d->w)) || (err = tracing__write(f->tr, d->w)) ||
@@ -620,6 +620,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 	}
 	d.max_size = o->max_size;
+	d.live = o->live;
 	if ((err = begin_file(&d, &f, true)))
 		goto out;
 	t0 = now_ns();
