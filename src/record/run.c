@@ -544,6 +544,77 @@ static int end_recording(struct drain *d, struct output *f)
 	return 0;
 }
 
+/* What record__run refuses before it opens anything: say so rather than record something else. */
+static int check_events(const struct record_opts *o)
+{
+	if (!o->nr_events || o->nr_events > RECORD_MAX_EVENTS)
+		return mperf_error(-EINVAL, "between 1 and %d events can be recorded", RECORD_MAX_EVENTS);
+	for (size_t i = 0; i < o->nr_events; i++) {
+		const struct record_event *ev = &o->events[i];
+
+		if (ev->sample_read && ev->leader == (int)i && ev->group_size < 2)
+			return mperf_error(-EOPNOTSUPP, "the S modifier (sample read) outside a group is not supported yet: '%s'",
+					   ev->name);
+	}
+	return 0;
+}
+
+/*
+ * The workload's end, its wait status in *status.  Ended by a signal, a
+ * control stop, --max-size, or (-p, -t) every sampled task is gone while
+ * the workload, which only says how long to record, runs on: perf ends it
+ * with SIGTERM.  Otherwise it is waited for.
+ */
+static int end_workload(struct drain *d, struct workload *wl, struct record_signals *sigs, bool traces_workload,
+			int *status)
+{
+	bool end_it = d->res->stop_signal || record_done == RECORD_STOP_CONTROL ||
+		      record_done == RECORD_STOP_SIZE || (!traces_workload && record_done == -1);
+	pid_t reaped = end_it ? waitpid(wl->pid, status, WNOHANG) : -1;
+	int err;
+
+	if (reaped == 0) {
+		if ((err = wind_down(d, wl->pid, sigs, status)))
+			return err;
+	} else if (reaped != wl->pid) {
+		while (waitpid(wl->pid, status, 0) < 0 && errno == EINTR)
+			;
+	}
+	wl->pid = -1;
+	return 0;
+}
+
+/*
+ * The targets, the events and the tracepoints set up (their formats and
+ * filters checked) before anything runs; all undone on a failure.
+ */
+static int setup(const struct record_opts *o, struct target *t, struct drain *d, struct tracing *tr,
+		 bool has_workload)
+{
+	struct evlist *el = d->el;
+	int err;
+
+	if ((err = target__init(t, o))) {
+		target__exit(t);
+		return err;
+	}
+	if (t->traces_workload && !has_workload) {
+		target__exit(t);
+		return mperf_error(-EINVAL, "nothing to record: give a command, or a target (-p, -t, -a, -C)");
+	}
+	d->hits = hits__new();
+	if ((err = evlist__init(el, o, d->res, t)) || !d->hits || (err = tracing__init(tr, o))) {
+		evlist__close(el);
+		hits__delete(d->hits);
+		tracing__free(tr);
+		target__exit(t);
+		return err ? err : mperf_error(-ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < el->nr_ev; i++)
+		el->filter[i] = tr->filter[i];
+	return 0;
+}
+
 int record__run(const struct record_opts *o, struct record_result *res)
 {
 	struct target t;
@@ -557,40 +628,12 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	struct output f = { .o = o, .el = &el, .res = res, .tr = &tr, .t = &t, .k = &k, .pid = -1 };
 	bool has_workload = o->argv && o->argv[0];
 	int err, status = 0;
-	pid_t reaped;
 	int64_t wrote;
 	uint64_t t0 = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (!o->nr_events || o->nr_events > RECORD_MAX_EVENTS)
-		return mperf_error(-EINVAL, "between 1 and %d events can be recorded", RECORD_MAX_EVENTS);
-	/* Not done at open time: say so rather than record something else. */
-	for (size_t i = 0; i < o->nr_events; i++) {
-		const struct record_event *ev = &o->events[i];
-
-		if (ev->sample_read && ev->leader == (int)i && ev->group_size < 2)
-			return mperf_error(-EOPNOTSUPP, "the S modifier (sample read) outside a group is not supported yet: '%s'",
-					   ev->name);
-	}
-	if ((err = target__init(&t, o))) {
-		target__exit(&t);
+	if ((err = check_events(o)) || (err = setup(o, &t, &d, &tr, has_workload)))
 		return err;
-	}
-	if (t.traces_workload && !has_workload) {
-		target__exit(&t);
-		return mperf_error(-EINVAL, "nothing to record: give a command, or a target (-p, -t, -a, -C)");
-	}
-	d.hits = hits__new();
-	/* The tracepoints' formats and filters are checked before anything runs. */
-	if ((err = evlist__init(&el, o, res, &t)) || !d.hits || (err = tracing__init(&tr, o))) {
-		evlist__close(&el);
-		hits__delete(d.hits);
-		tracing__free(&tr);
-		target__exit(&t);
-		return err ? err : mperf_error(-ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < el.nr_ev; i++)
-		el.filter[i] = tr.filter[i];
 
 	record_signals_install(&sigs);
 	record_signals_usr2(&sigs, o->switch_output.signal);
@@ -639,25 +682,8 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */
 	res->stop_signal = record_done > 0 && record_done != SIGCHLD ? (int)record_done : 0;
-	if (has_workload) {
-		/*
-		 * Ended by a signal, a control stop, --max-size, or (-p, -t)
-		 * every sampled task is gone while the workload, which only
-		 * says how long to record, runs on: perf ends it with SIGTERM.
-		 */
-		bool end_it = res->stop_signal || record_done == RECORD_STOP_CONTROL ||
-			      record_done == RECORD_STOP_SIZE || (!t.traces_workload && record_done == -1);
-
-		reaped = end_it ? waitpid(wl.pid, &status, WNOHANG) : -1;
-		if (reaped == 0) {
-			if ((err = wind_down(&d, wl.pid, &sigs, &status)))
-				goto out;
-		} else if (reaped != wl.pid) {
-			while (waitpid(wl.pid, &status, 0) < 0 && errno == EINTR)
-				;
-		}
-		wl.pid = -1;
-	}
+	if (has_workload && (err = end_workload(&d, &wl, &sigs, t.traces_workload, &status)))
+		goto out;
 	res->wait_status = status;
 	/* What the workload did while it was being ended (its last samples, its EXIT). */
 	if ((wrote = drain__once(&d, true)) < 0) {
