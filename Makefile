@@ -275,6 +275,7 @@ bench: all
 	bench/buildid-list-vs-perf.sh
 	bench/export-vs-perf.sh
 	bench/tui-startup-vs-perf.sh
+	bench/gate-trials.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
 # pages and the bash completion; make uninstall removes exactly those files.
