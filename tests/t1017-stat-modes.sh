@@ -277,6 +277,7 @@ test_expect_success PERF '--metric-only, text, -x, -j, with and without -I: perf
 '
 
 test_expect_success PERF '--control -D -1: the lines of perf stat'\''s' '
+	test -p ctl || mkfifo ctl ack &&
 	"$MPERF" stat -D -1 --control=fifo:ctl,ack -e task-clock "$TWOPHASE" 0.1 0.2 ctl ack 2>m &&
 	"$PERF" stat -D -1 --control=fifo:ctl,ack -e task-clock "$TWOPHASE" 0.1 0.2 ctl ack 2>p &&
 	sed "s/^mperf stat: //" m | grep -v "seconds user\|seconds sys" >m.s && grep -v "seconds user\|seconds sys" p >p.s &&
