@@ -25,7 +25,7 @@ test_expect_success '-T: a row per thread, a column per event, the values summed
 	"$MPERF" report -i s.data --threads -q | tail -n 1 | grep -q "^  *[0-9]"
 '
 
-test_expect_success '-T without READ records: the header line alone' '
+test_expect_success SETUP '-T without READ records: the header line alone' '
 	"$MPERF" record -q -o n.data "$NOPLOOP" 0.05 &&
 	"$MPERF" report -i n.data -T | tail -n 1 >got &&
 	echo "# PID  TID" >want &&
@@ -109,7 +109,7 @@ test_expect_success PERF,CORPUS '--tasks, --mmaps and -T on the corpus, as perf'
 	done
 '
 
-test_expect_success '--no-inline: the dwarf chains without (inlined) frames, the rest the same' '
+test_expect_success SETUP '--no-inline: the dwarf chains without (inlined) frames, the rest the same' '
 	"$MPERF" record -q --call-graph dwarf -o dw.data "$NOPLOOP" 0.1 &&
 	"$MPERF" report -i dw.data --no-children -g caller >inl.out &&
 	"$MPERF" report -i dw.data --no-children -g caller --no-inline >noinl.out &&
