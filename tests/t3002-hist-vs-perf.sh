@@ -250,4 +250,17 @@ test_expect_success PERF 'one entry for two dsos of one short name: each sample 
 	done
 '
 
+# The same without chains: the entries are gathered by the keys perf
+# compares (the dso by name), not by which binary a sample was in.
+test_expect_success PERF 'two dsos of one short name without chains: one main, as perf' '
+	mkdir -p x y && cp "$NOPLOOP" x/ && cp "$NOPLOOP" y/ &&
+	"$PERF" record -q -e cpu-clock -o two-flat.data sh -c "x/noploop 0.2; y/noploop 0.2" >/dev/null 2>&1 &&
+	for v in "" "--sort sym" "--sort dso,sym" "--sort comm,sym -n"; do
+		"$PERF" report --stdio $v -i two-flat.data 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
+		"$MPERF" report $v -i two-flat.data 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
+		test "$(grep -c "\[\.\] main$" mperf.out)" = 1 &&
+		diff -u perf.out mperf.out || exit 1
+	done
+'
+
 test_done

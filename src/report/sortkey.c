@@ -273,14 +273,23 @@ static int sym_sort(const struct sort_row *a, const struct sort_row *b)
 	return a->sym && b->sym ? strcmp(a->sym, b->sym) : !a->sym - !b->sym;
 }
 
-/* perf's symbol key ignores the level: an entry shows its first sample's. */
+/*
+ * perf's symbol key ignores the level: an entry shows its first sample's.
+ * A resolved symbol (not an inline frame) is its dso's name and its range,
+ * as perf compares it: two copies of one binary, mapped by two processes,
+ * are one entry.
+ */
 static bool sym_eq(const struct sort_row *a, const struct sort_row *b)
 {
+	if (a->sym && b->sym && !a->inlined && !b->inlined)
+		return a->dso == b->dso && a->sym_start == b->sym_start && a->sym_end == b->sym_end;
 	return a->sym_start == b->sym_start && a->sym == b->sym && (a->sym || a->addr == b->addr);
 }
 
 static uint64_t sym_hash(uint64_t h, const struct sort_row *e)
 {
+	if (e->sym && !e->inlined)
+		return hash_mix(hash_mix(h, (uintptr_t)e->dso), e->sym_start);
 	return hash_mix(h, (uintptr_t)e->sym ^ (e->sym ? 0 : e->addr));
 }
 
