@@ -537,6 +537,47 @@ static int browse_view(struct pdata *p, const char *label, const struct report_a
 	return ret < 0 ? ret : damage;
 }
 
+/* An option that filters the samples the histograms count. */
+static int report_filter_option(struct report_hist_opts *ho, int id, char *arg)
+{
+	size_t n;
+
+	switch (id) {
+	case OPT_CPU:
+		ho->filter.cpu_list = arg;
+		break;
+	case OPT_TIME:
+		ho->filter.time = arg;
+		break;
+	case OPT_SYMFILTER:
+		ho->symbol_filter = arg;
+		break;
+	case 'c':
+		ho->comm = arg;
+		break;
+	case 'd':
+		ho->dso = arg;
+		break;
+	case 'S': {
+		const char *addr = address_entry(arg, &n);
+
+		if (addr)
+			return cmd_usage_error("report", "-S/--symbols: '%.*s' is an address to perf (it reads as "
+					       "hex), which mperf does not filter by yet", (int)n, addr);
+		ho->sym = arg;
+		break;
+	}
+	case 'p':
+	case 't':
+		if (!cmd_id_list(arg))
+			return cmd_usage_error("report", "invalid %s list '%s' (comma-separated ids)",
+					       id == 'p' ? "--pid" : "--tid", arg);
+		*(id == 'p' ? &ho->pid : &ho->tid) = arg;
+		break;
+	}
+	return 0;
+}
+
 /* An option that shapes the histograms. */
 static int report_hist_option(struct report_args *a, int id, char *arg)
 {
@@ -606,37 +647,8 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 			return cmd_usage_error("report", "invalid --percentage '%s' (relative or absolute)", arg);
 		ho->relative = !strcmp(arg, "relative");
 		break;
-	case OPT_CPU:
-		ho->filter.cpu_list = arg;
-		break;
-	case OPT_TIME:
-		ho->filter.time = arg;
-		break;
-	case OPT_SYMFILTER:
-		ho->symbol_filter = arg;
-		break;
-	case 'c':
-		ho->comm = arg;
-		break;
-	case 'd':
-		ho->dso = arg;
-		break;
-	case 'S': {
-		const char *addr = address_entry(arg, &n);
-
-		if (addr)
-			return cmd_usage_error("report", "-S/--symbols: '%.*s' is an address to perf (it reads as "
-					       "hex), which mperf does not filter by yet", (int)n, addr);
-		ho->sym = arg;
-		break;
-	}
-	case 'p':
-	case 't':
-		if (!cmd_id_list(arg))
-			return cmd_usage_error("report", "invalid %s list '%s' (comma-separated ids)",
-					       id == 'p' ? "--pid" : "--tid", arg);
-		*(id == 'p' ? &ho->pid : &ho->tid) = arg;
-		break;
+	default:
+		return report_filter_option(ho, id, arg);
 	}
 	return 0;
 }
