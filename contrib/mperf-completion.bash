@@ -18,6 +18,18 @@ _mperf_events()
 		sed 's/ OR /\n/' | grep -v '[<[]\|^rNNN$'
 }
 
+# -e's argument, a list: its last element completed as an event name.
+_mperf_complete_events()
+{
+	local head= last=$2
+	if [[ $2 == *,* ]]; then
+		head=${2%,*},
+		last=${2##*,}
+	fi
+	local IFS=$'\n'
+	COMPREPLY=($(compgen -P "$head" -W "$(_mperf_events "$1")" -- "$last"))
+}
+
 # The commands, as mperf --help lists them.
 _mperf_commands()
 {
@@ -65,14 +77,7 @@ _mperf()
 	record)
 		case $prev in
 		-e|--event)
-			# A list: complete its last element.
-			local head= last=$cur
-			if [[ $cur == *,* ]]; then
-				head=${cur%,*},
-				last=${cur##*,}
-			fi
-			local IFS=$'\n'
-			COMPREPLY=($(compgen -P "$head" -W "$(_mperf_events "$mperf")" -- "$last"))
+			_mperf_complete_events "$mperf" "$cur"
 			return 0
 			;;
 		-o|--output|--baseline)
@@ -103,13 +108,7 @@ _mperf()
 	top)
 		case $prev in
 		-e|--event)
-			local head= last=$cur
-			if [[ $cur == *,* ]]; then
-				head=${cur%,*},
-				last=${cur##*,}
-			fi
-			local IFS=$'\n'
-			COMPREPLY=($(compgen -P "$head" -W "$(_mperf_events "$mperf")" -- "$last"))
+			_mperf_complete_events "$mperf" "$cur"
 			return 0
 			;;
 		-s|--sort)
