@@ -53,10 +53,10 @@ test_expect_success 'a missing file' '
 	one_error err report "cannot open .nofile.data.: No such file or directory$"
 '
 
-test_expect_success 'a directory as the file' '
+test_expect_success 'a directory as the file: its header file dir/data, as perf reads it' '
 	mkdir dir &&
 	test_expect_code 125 "$MPERF" report -i dir 2>err &&
-	one_error err report ".dir. is a directory, not a perf.data file$"
+	one_error err report "cannot open .dir/data.: No such file or directory$"
 '
 
 test_expect_success 'a file-mode file on a pipe: named as given, not stdin' '

@@ -194,6 +194,11 @@ bool pd_feat_total_mem_decode(const void *q, size_t len, uint64_t *kb)
 	return fixed(q, len, kb, sizeof(*kb));
 }
 
+bool pd_feat_dir_format_decode(const void *q, size_t len, uint64_t *version)
+{
+	return fixed(q, len, version, sizeof(*version));
+}
+
 bool pd_feat_sample_time_decode(const void *q, size_t len, struct pd_feat_sample_time *out)
 {
 	return fixed(q, len, out, sizeof(*out));

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <linux/perf_event.h>
 #include "../lib/hash.h"
 #include "format.h"
@@ -34,11 +35,21 @@ struct pd_record {
 	uint64_t off;		/* file offset (pipe mode: stream offset after the header) */
 	const struct perf_event_header *hdr;
 	bool stable;		/* hdr stays valid until the reader is closed */
+	/*
+	 * A directory's (perf record --threads): the file it is in, "DIR/data"
+	 * or "DIR/data.N" (off is in that file), as perf's -D names it; NULL
+	 * for a single file.
+	 */
+	const char *path;
 };
 
 struct pdata;
 
-/* Open a file ("-" = stdin).  NULL with errno set, the reason logged. */
+/*
+ * Open a file ("-" = stdin), or a directory in perf's directory format
+ * (perf record --threads: DIR/data, then the records of every DIR/data.N,
+ * in the order perf reads them).  NULL with errno set, the reason logged.
+ */
 struct pdata *pdata__open(const char *path);
 /* Read a file image in memory (not copied: buf must outlive the reader). */
 struct pdata *pdata__open_mem(const void *buf, size_t len);
@@ -121,6 +132,8 @@ size_t pdata__nr_groups(const struct pdata *p);
 const struct pd_group_desc *pdata__group(const struct pdata *p, size_t i);
 /* The ARCH feature ("x86_64", "aarch64"...), NULL when the file has none. */
 const char *pdata__arch(const struct pdata *p);
+/* A directory's (perf record --threads): the mtime of its header file DIR/data; 0 otherwise. */
+time_t pdata__dir_mtime(const struct pdata *p);
 /* The header's version as perf numbers it: 0 for "PERFFILE", 1 for "PERFILE2". */
 int pdata__version(const struct pdata *p);
 

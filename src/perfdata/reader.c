@@ -18,6 +18,7 @@
 #include "../lib/alloc.h"
 #include "../lib/err.h"
 #include "../lib/log.h"
+#include "dir.h"
 #include "perfdata.h"
 
 #define PIPE_BUF_MIN	(1 << 17)
@@ -68,6 +69,18 @@ struct pdata {
 	size_t nr_evsel, evsel_cap;
 	struct idmap ids;		/* id -> event; report keeps READ values there */
 	uint64_t sample_type_all;
+
+	/*
+	 * A directory (perf record --threads): its data.N files, read one
+	 * after the other once the header file's data is read (dir.h).
+	 */
+	const unsigned char *rmem;	/* the image records are read from: mem, or a part's */
+	struct pd_part *parts;
+	size_t nr_parts, part;		/* part: the next one to read */
+	uint64_t hdr_data_end;		/* the header file's data end, while a part is read */
+	const char *rpath;		/* the file records come from, for -D; NULL for a single file */
+	char *dir_data;			/* "DIR/data": the header file's name */
+	time_t mtime;			/* a file's, from its fstat at open */
 
 	const char *label;		/* names the source in messages, or NULL */
 	char err[512];			/* the failure, until it is logged */
@@ -541,6 +554,7 @@ static int open_file_mode(struct pdata *p)
 
 	if ((err = file_header(p, &h)) || (err = file_attrs(p, &h)) || (err = file_features(p)))
 		return err;
+	p->rmem = p->mem;
 	if (p->feat[PD_FEAT_TRACING_DATA].size)
 		name_tracepoints(p, p->mem + p->feat[PD_FEAT_TRACING_DATA].offset, p->feat[PD_FEAT_TRACING_DATA].size);
 	return check_events(p);
@@ -782,10 +796,22 @@ static int next_decompressed(struct pdata *p, struct pd_record *rec)
 
 /* ---- records ---- */
 
+/* Back to the header file of a directory, as when it was opened. */
+static void rewind_parts(struct pdata *p)
+{
+	if (!p->part)
+		return;
+	p->rmem = p->mem;
+	p->rpath = p->label = p->dir_data;
+	p->data_end = p->hdr_data_end;
+	p->part = 0;
+}
+
 int pdata__rewind(struct pdata *p)
 {
 	if (p->pipe || p->fd >= 0)
 		return -ESPIPE;
+	rewind_parts(p);
 	p->pos = p->data_off;
 	p->pending_skip = 0;
 	p->pending_keep = false;
@@ -817,7 +843,7 @@ static void release_behind(struct pdata *p)
 	if (!p->map_len || p->pos < p->released + 2 * RELEASE_STEP)
 		return;
 	upto = (p->pos - RELEASE_STEP) & ~(page - 1);
-	madvise((void *)(p->mem + p->released), upto - p->released, MADV_DONTNEED);
+	madvise((void *)(p->rmem + p->released), upto - p->released, MADV_DONTNEED);
 	p->released = upto;
 }
 
@@ -842,6 +868,7 @@ int pdata__next(struct pdata *p, struct pd_record *rec)
 {
 	int r = next_record(p, rec);
 
+	rec->path = p->rpath;
 	if (r > 0)
 		return r;
 	if (!r && p->dpos < p->dlen)
@@ -901,7 +928,7 @@ static int record_at_file(struct pdata *p, uint64_t off, const unsigned char **q
 	if (p->data_end - p->pos < sizeof(*h))
 		return fail(p, -MPERF_ERR_TRUNCATED, "truncated record header at offset %#llx",
 			    (unsigned long long)off);
-	*q = p->mem + p->pos;
+	*q = p->rmem + p->pos;
 	memcpy(h, *q, sizeof(*h));
 	if ((r = record_size_ok(p, h, off)))
 		return r;
@@ -996,6 +1023,34 @@ static int record_payload(struct pdata *p, const struct pd_record *rec, uint64_t
 	return 1;
 }
 
+/*
+ * record_at_file over a directory's files: at the end of one, the next
+ * data.N file, its offsets from 0 and its records compressed in a zstd
+ * stream of its own (one per drain thread).
+ */
+static int record_in_parts(struct pdata *p, uint64_t *off, const unsigned char **q, struct perf_event_header *h)
+{
+	int r;
+
+	while (!(r = record_at_file(p, *off, q, h)) && p->part < p->nr_parts) {
+		const struct pd_part *pt = &p->parts[p->part];
+
+		if (p->dpos < p->dlen)
+			return fail(p, -MPERF_ERR_TRUNCATED, "the data compressed at offset %#llx ends inside a record",
+				    (unsigned long long)p->doff);
+		if (p->zds)
+			ZSTD_initDStream(p->zds);
+		if (!p->part++)
+			p->hdr_data_end = p->data_end;
+		p->rmem = pt->mem;
+		p->rpath = p->label = pt->path;
+		p->pos = *off = 0;
+		p->data_end = pt->len;
+		p->released = 0;
+	}
+	return r;
+}
+
 static int next_record(struct pdata *p, struct pd_record *rec)
 {
 	const unsigned char *q;
@@ -1015,7 +1070,7 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 			return r;
 		off = p->pos - PD_PIPE_HEADER_SIZE;
 	}
-	r = p->pipe ? record_at_pipe(p, off, &q, &h) : record_at_file(p, off, &q, &h);
+	r = p->pipe ? record_at_pipe(p, off, &q, &h) : record_in_parts(p, &off, &q, &h);
 	if (r <= 0)
 		return r;
 	rec->off = off;
@@ -1105,6 +1160,53 @@ struct pdata *pdata__open_mem(const void *buf, size_t len)
 	return finish_open(p, open_common(p, buf, len < 16 ? len : 16));
 }
 
+/* The data.N files of a directory whose header file p is, when its DIR_FORMAT says so. */
+static int dir_parts(struct pdata *p, const char *dir)
+{
+	size_t len;
+	const unsigned char *q = pdata__feature(p, PD_FEAT_DIR_FORMAT, &len);
+	uint64_t version;
+
+	if (!q)
+		return 0;	/* perf record --kcore's directory: the header file alone */
+	if (!pd_feat_dir_format_decode(q, len, &version))
+		return fail(p, -MPERF_ERR_CORRUPT, "feature DIR_FORMAT is too short (%zu bytes)", len);
+	if (version != PD_DIR_VERSION)
+		return fail(p, -MPERF_ERR_UNSUPP, "directory format version %llu (perf 6.1 and mperf read version %d)",
+			    (unsigned long long)version, PD_DIR_VERSION);
+	return pd_dir_parts(dir, &p->parts, &p->nr_parts, p->err, sizeof(p->err));
+}
+
+struct pdata *pdata__open(const char *path);
+
+/*
+ * A directory in perf's directory format (dir.h): its header file
+ * DIR/data read as a file, then its data.N files after its data.
+ */
+static struct pdata *open_dir(struct pdata *p, const char *path)
+{
+	char *name;
+	struct pdata *d;
+	int err;
+
+	if (asprintf(&name, "%s/data", path) < 0)
+		return finish_open(p, -ENOMEM);
+	pdata__close(p);
+	if (!(d = pdata__open(name))) {
+		free(name);
+		return NULL;
+	}
+	d->dir_data = name;
+	d->rpath = name;
+	if ((err = dir_parts(d, path)) < 0) {
+		log_failure(d, err, true);
+		pdata__close(d);
+		errno = mperf_errno(err);
+		return NULL;
+	}
+	return d;
+}
+
 struct pdata *pdata__open(const char *path)
 {
 	struct pdata *p = alloc_reader();
@@ -1127,7 +1229,7 @@ struct pdata *pdata__open(const char *path)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
-		return finish_open(p, fail(p, -EISDIR, "'%s' is a directory, not a perf.data file", p->label));
+		return open_dir(p, path);
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (st.st_size) {
@@ -1139,6 +1241,7 @@ struct pdata *pdata__open(const char *path)
 				close(fd);
 				return finish_open(p, err);
 			}
+			p->mtime = st.st_mtime;
 			/* Records are read once, front to back. */
 			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
 			p->mem = m;
@@ -1179,6 +1282,8 @@ void pdata__close(struct pdata *p)
 	free(p->abuf);
 	free(p->sbuf);
 	free(p->tracing);
+	pd_dir_parts_free(p->parts, p->nr_parts);
+	free(p->dir_data);
 	free(p);
 }
 
@@ -1235,6 +1340,11 @@ const struct pd_group_desc *pdata__group(const struct pdata *p, size_t i)
 const char *pdata__arch(const struct pdata *p)
 {
 	return p->arch[0] ? p->arch : NULL;
+}
+
+time_t pdata__dir_mtime(const struct pdata *p)
+{
+	return p->dir_data ? p->mtime : 0;
 }
 
 int pdata__version(const struct pdata *p)

@@ -894,7 +894,7 @@ static int dump_record(void *arg, const struct session_record *r)
 		return 0;
 	if (h->type == PD_HEADER_ATTR && pdata__is_pipe(d->p))
 		nr_visible--;	/* printed as perf does: before the event exists */
-	dump__raw(&d->out, d->label, r->off, h);
+	dump__raw(&d->out, r->path ? r->path : d->label, r->off, h);
 	print_prefix(d, h, r->smp, nr_visible);
 	out_xhex(&d->out, r->off);
 	out_mem(&d->out, " [", 2);

@@ -468,6 +468,14 @@ static void feat_total_mem(const struct feat_in *f)
 		out_printf(f->out, "# total memory : %" PRIu64 " kB\n", v);
 }
 
+static void feat_dir_format(const struct feat_in *f)
+{
+	uint64_t v = 0;
+
+	if (pd_feat_dir_format_decode(f->q, f->len, &v) || f->bad)
+		out_printf(f->out, "# directory data version : %" PRIu64 "\n", v);
+}
+
 static void feat_cmdline(const struct feat_in *f)
 {
 	struct pd_cmdline cl;
@@ -666,7 +674,7 @@ static void feat_bpf_btf(const struct feat_in *f)
 	btf_ids(f->out, &c);
 }
 
-/* Each feature's printer; BUILD_ID, TRACING_DATA and DIR_FORMAT print nothing here. */
+/* Each feature's printer; BUILD_ID and TRACING_DATA print nothing here. */
 static void (*const feat_printers[PD_FEAT_LAST_6_1])(const struct feat_in *) = {
 	[PD_FEAT_HOSTNAME] = feat_string, [PD_FEAT_OSRELEASE] = feat_string,
 	[PD_FEAT_VERSION] = feat_string, [PD_FEAT_ARCH] = feat_string,
@@ -683,6 +691,7 @@ static void (*const feat_printers[PD_FEAT_LAST_6_1])(const struct feat_in *) = {
 	[PD_FEAT_GROUP_DESC] = feat_group_desc,
 	[PD_FEAT_BRANCH_STACK] = feat_flag, [PD_FEAT_AUXTRACE] = feat_flag, [PD_FEAT_STAT] = feat_flag,
 	[PD_FEAT_CLOCKID] = feat_clockid,
+	[PD_FEAT_DIR_FORMAT] = feat_dir_format,
 	[PD_FEAT_CLOCK_DATA] = feat_clock_data,
 	[PD_FEAT_COMPRESSED] = feat_compressed,
 	[PD_FEAT_CPU_PMU_CAPS] = feat_cpu_pmu_caps,
@@ -754,6 +763,8 @@ int report__header(struct pdata *p, const char *label, time_t mtime, bool full, 
 
 	if (out_init(&out, f))
 		return mperf_error(-ENOMEM, "out of memory");
+	if (pdata__dir_mtime(p))	/* perf's "captured on" of a directory is its header file's */
+		mtime = pdata__dir_mtime(p);
 	header_block(&out, p, mtime);
 	if (pdata__is_pipe(p)) {
 		ret = pipe_features(&out, p, &ctx);

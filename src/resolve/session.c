@@ -24,6 +24,7 @@
 
 struct qent {
 	uint64_t ts, seq, off;
+	const char *path;			/* a directory's file it is in, or NULL */
 	const struct perf_event_header *h;	/* into the file image, or a copy */
 	int evsel;
 	bool owned;				/* h is a copy to free after delivery */
@@ -160,11 +161,11 @@ static int apply(struct session *s, const struct perf_event_header *h)
 }
 
 /* Decode a record, hand it to the consumer, then apply it to the machine. */
-static int deliver(struct session *s, uint64_t off, const struct perf_event_header *h, int evsel)
+static int deliver(struct session *s, uint64_t off, const char *path, const struct perf_event_header *h, int evsel)
 {
 	const struct pd_evsel *ev = evsel >= 0 ? pdata__evsel(s->p, (size_t)evsel) : NULL;
 	struct pd_sample smp;
-	struct session_record r = { .off = off, .h = h, .evsel = evsel, .ev = ev, .smp = &smp, .machine = s->m };
+	struct session_record r = { .off = off, .path = path, .h = h, .evsel = evsel, .ev = ev, .smp = &smp, .machine = s->m };
 	int cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK, err;
 
 	if (ev) {
@@ -193,8 +194,8 @@ static int deliver(struct session *s, uint64_t off, const struct perf_event_head
 
 /* ---- the queue ---- */
 
-static int enqueue(struct session *s, uint64_t ts, uint64_t off, const struct perf_event_header *h,
-		   bool stable, int evsel)
+static int enqueue(struct session *s, uint64_t ts, uint64_t off, const char *path,
+		   const struct perf_event_header *h, bool stable, int evsel)
 {
 	struct qent *e;
 
@@ -219,6 +220,7 @@ static int enqueue(struct session *s, uint64_t ts, uint64_t off, const struct pe
 	e->ts = ts;
 	e->seq = s->seq++;
 	e->off = off;
+	e->path = path;
 	e->h = h;
 	e->evsel = evsel;
 	e->owned = !stable;
@@ -290,7 +292,7 @@ static int flush_upto(struct session *s, uint64_t limit)
 	}
 	for (i = 0; i < s->qn && s->q[i].ts <= limit; i++) {
 		if (!err)
-			err = deliver(s, s->q[i].off, s->q[i].h, s->q[i].evsel);
+			err = deliver(s, s->q[i].off, s->q[i].path, s->q[i].h, s->q[i].evsel);
 		if (s->q[i].owned)
 			free((void *)s->q[i].h);
 	}
@@ -326,7 +328,7 @@ static int process(struct session *s, const struct pd_record *r)
 		mperf_log(MPERF_LOG_WARN, "unknown record type %u at offset %#" PRIx64 ": counted as UNKNOWN (later ones are counted silently)",
 			  h->type, r->off);
 	if (h->type >= PD_HEADER_ATTR || !pd_record_name(h->type)) {
-		err = deliver(s, r->off, h, -1);
+		err = deliver(s, r->off, r->path, h, -1);
 		if (!err && h->type == PD_FINISHED_ROUND && s->ordered)
 			err = finished_round(s);
 		return err;
@@ -339,8 +341,8 @@ static int process(struct session *s, const struct pd_record *r)
 				   r->off);
 	ev = pdata__evsel(s->p, (size_t)evsel);
 	if (s->ordered && pd_record_time(&ev->layout, h, &ts) && ts && ts != UINT64_MAX)
-		return enqueue(s, ts, r->off, h, r->stable, evsel);
-	return deliver(s, r->off, h, evsel);
+		return enqueue(s, ts, r->off, r->path, h, r->stable, evsel);
+	return deliver(s, r->off, r->path, h, evsel);
 }
 
 /* perf makes the dsos of the BUILD_ID feature first, in the file's order. */

@@ -18,6 +18,7 @@
 /* A record as delivered: every record of the file, once, in perf's order. */
 struct session_record {
 	uint64_t off;				/* where it is in the file (or stream) */
+	const char *path;			/* a directory's file it is in (pd_record.path), or NULL */
 	const struct perf_event_header *h;
 	int evsel;				/* its event; -1 for user records */
 	const struct pd_evsel *ev;		/* that event, or NULL */
