@@ -412,6 +412,10 @@ static const struct cmd_opt record_opts_table[] = {
 	  "a flight recorder: the events' buffers keep their newest\n"
 	  "samples, written at the end (and on SIGUSR2 with\n"
 	  "--switch-output); the maps and comms are all kept" },
+	{ 'Y', 0, "threads", CMD_ARG_OPTIONAL, "[=SPEC]",
+	  "perf's parallel streaming: FILE is a directory, FILE/data and\n"
+	  "a FILE/data.N per CPU buffer, drained by a thread per mask of\n"
+	  "SPEC: cpu (the default), core, package, numa, or MAPS/AFF[:...]" },
 	{ 'p', 'p', "pid", CMD_ARG_REQUIRED, "PID[,PID]",
 	  "sample running processes, all their threads (until they\n"
 	  "exit, CMD ends, or SIGINT/SIGTERM)" },
@@ -630,6 +634,12 @@ static int record_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		return parse_clockid(arg, o);
 	case 'V':
 		return parse_switch_output(arg, &o->switch_output);
+	case 'Y':
+		if (arg && !record__threads_spec_ok(arg))
+			return usage_error("invalid --threads '%s' (cpu, core, package, numa, or MAPS/AFFINITY[:MAPS/AFFINITY]... of CPU lists)",
+					   arg);
+		o->threads = arg ? arg : "";
+		return 0;
 	}
 	return record_number(a, opt->id, arg);
 }
@@ -686,6 +696,27 @@ static int settle_switch(struct record_args *a)
 }
 
 /*
+ * --threads writes perf's directory: what perf refuses with it (a stream,
+ * --per-thread, --switch-output), and what mperf does not do there yet.
+ */
+static int settle_threads(const struct record_opts *o)
+{
+	if (!o->threads)
+		return 0;
+	if (!strcmp(o->output, "-"))
+		return usage_error("%s", "--threads writes a directory: not with -o - (perf: parallel streaming is not available in pipe mode)");
+	if (o->per_thread)
+		return usage_error("%s", "--threads drains CPU buffers: not with --per-thread");
+	if (o->switch_output.enabled)
+		return usage_error("%s", "--switch-output is not available with --threads (parallel streaming), as in perf");
+	if (o->comp_level)
+		return usage_error("%s", "-z with --threads is not supported yet");
+	if (o->overwrite)
+		return usage_error("%s", "--overwrite with --threads is not supported yet");
+	return 0;
+}
+
+/*
  * What the options mean together, once all are known: the conflicts, -F
  * against the kernel's rate, the default rate, -m's rounding said, a
  * target; then the default event.  0, or the exit status.
@@ -701,7 +732,7 @@ static int record_settle(struct record_args *a, int argc, char **argv, const str
 		return usage_error("%s", "--json-summary - and -o - cannot both use standard output");
 	if (o->timestamp_filename && !strcmp(o->output, "-"))
 		return usage_error("%s", "--timestamp-filename renames a file: not with -o -");
-	if ((ret = settle_switch(a)))
+	if ((ret = settle_switch(a)) || (ret = settle_threads(o)))
 		return ret;
 	if (o->dwarf && o->user_regs && (o->user_regs | RECORD_MINIMAL_REGS) != RECORD_DWARF_REGS && !a->quiet)
 		fprintf(stderr, "warning: --call-graph dwarf may need every user register: with --user-regs, "

@@ -13,9 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The version DIR_FORMAT holds (perf's PERF_DIR_VERSION). */
-#define PD_DIR_VERSION	1
-
 /* One data.N file, mapped read-only (mem NULL when empty). */
 struct pd_part {
 	char *path;			/* "DIR/data.N", as perf names it in -D */

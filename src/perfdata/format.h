@@ -309,7 +309,8 @@ bool pd_cursor_skip(struct pd_cursor *c, size_t n);
  */
 bool pd_feat_nrcpus_decode(const void *q, size_t len, struct pd_feat_nrcpus *out);
 bool pd_feat_total_mem_decode(const void *q, size_t len, uint64_t *kb);
-/* DIR_FORMAT: the directory format's version (a u64; perf 6.1 writes 1). */
+/* DIR_FORMAT: the directory format's version (a u64; perf 6.1 writes and reads PD_DIR_VERSION). */
+#define PD_DIR_VERSION	1
 bool pd_feat_dir_format_decode(const void *q, size_t len, uint64_t *version);
 bool pd_feat_sample_time_decode(const void *q, size_t len, struct pd_feat_sample_time *out);
 bool pd_feat_compressed_decode(const void *q, size_t len, struct pd_feat_compressed *out);

@@ -148,6 +148,11 @@ struct pdata_writer;
  * away) and refuses every later write with the same code.
  */
 struct pdata_writer *pdw__create(const char *path);
+/*
+ * A directory's data.N file (perf record --threads): records alone, as
+ * the ring buffers hold them, with no header (pdw__write, pdw__finish).
+ */
+struct pdata_writer *pdw__create_raw(const char *path);
 /* A pipe-mode stream on fd (dup'd), as "-" writes on standard output (mperf top's memory file). */
 struct pdata_writer *pdw__create_stream(int fd);
 /* What the writer holds written out to its fd: 0 or a negative code. */

@@ -57,6 +57,7 @@ struct pdata_writer {
 	bool finished;
 	bool regular;	/* only a regular file is removed when unfinished */
 	bool pipe;	/* pipe mode, on standard output */
+	bool raw;	/* records alone, no header: a directory's data.N (pdw__create_raw) */
 	bool begun;	/* pdw__begin_data was called */
 	ZSTD_CCtx *zc;	/* record -z: the stream of pdw__write_compressed */
 	unsigned char *zrec;	/* the COMPRESSED record being made */
@@ -84,6 +85,15 @@ static struct pdata_writer *writer_new(const char *path, int fd);
 struct pdata_writer *pdw__create(const char *path)
 {
 	return writer_new(path, -1);
+}
+
+struct pdata_writer *pdw__create_raw(const char *path)
+{
+	struct pdata_writer *w = writer_new(path, -1);
+
+	if (w)
+		w->raw = true;
+	return w;
 }
 
 struct pdata_writer *pdw__create_stream(int fd)
@@ -1040,7 +1050,7 @@ int pdw__finish(struct pdata_writer *w)
 
 	if (w->err)
 		return w->err;
-	if (w->pipe) {
+	if (w->pipe || w->raw) {
 		if ((err = flush(w)))
 			return err;
 		goto close_out;

@@ -86,6 +86,7 @@ static int map_ring(struct drain *d, int r, size_t pages, bool backward)
 		snprintf(where, sizeof(where), "cpu %d", el->t->cpus[r]);
 	if ((err = map_one(d, owner, pages, backward, where)))
 		return err;
+	d->ring_idx[d->nr_rings - 1] = r;
 	for (size_t i = 0; i < el->nr_ev; i++)
 		for (int t = 0; t < el->nr_threads; t++) {
 			int c = per_thread ? 0 : r;
@@ -106,8 +107,9 @@ int drain__map(struct drain *d, size_t pages)
 
 	d->ring = calloc(2 * (size_t)nr, sizeof(*d->ring));
 	d->ring_fd = calloc(2 * (size_t)nr, sizeof(*d->ring_fd));
+	d->ring_idx = calloc(2 * (size_t)nr, sizeof(*d->ring_idx));
 	d->pfd = calloc(slots + 1, sizeof(*d->pfd));	/* and --control's fd, polled last */
-	if (!d->ring || !d->ring_fd || !d->pfd)
+	if (!d->ring || !d->ring_fd || !d->ring_idx || !d->pfd)
 		return mperf_error(-ENOMEM, "out of memory");
 	/* The kernel refuses to redirect an event into a buffer written the other way. */
 	for (int r = 0; r < nr; r++)
@@ -141,11 +143,32 @@ void drain__unmap(struct drain *d)
 		ring__exit(&d->ring[c]);
 	free(d->ring);
 	free(d->ring_fd);
+	free(d->ring_idx);
 	free(d->pfd);
 	d->ring_fd = NULL;
+	d->ring_idx = NULL;
 	d->ring = NULL;
 	d->pfd = NULL;
 	d->nr_rings = d->nr_pfd = 0;
+}
+
+/* The DSOs hit, shared by --threads' drain threads under their lock. */
+static void hit_sample(struct drain *d, uint16_t misc, uint32_t tid, uint64_t ip)
+{
+	if (d->hits_lock)
+		pthread_mutex_lock(d->hits_lock);
+	hits__sample(d->hits, misc, tid, ip);
+	if (d->hits_lock)
+		pthread_mutex_unlock(d->hits_lock);
+}
+
+static void hit_mmap2(struct drain *d, const struct perf_event_header *h)
+{
+	if (d->hits_lock)
+		pthread_mutex_lock(d->hits_lock);
+	hits__mmap2(d->hits, h);
+	if (d->hits_lock)
+		pthread_mutex_unlock(d->hits_lock);
 }
 
 /* Account for the records of one pass: samples per event, times, lost, DSOs hit. */
@@ -160,7 +183,7 @@ static void account(struct drain *d, struct ring *ring)
 			int ev = 0;
 
 			if (d->hits && pd_sample_word(h, l->ip_pos, &ip) && pd_sample_word(h, l->tid_pos, &tid))
-				hits__sample(d->hits, h->misc, (uint32_t)tid, ip);	/* pid: the low half */
+				hit_sample(d, h->misc, (uint32_t)tid, ip);	/* pid: the low half */
 			if (pd_sample_word(h, l->id_pos, &id))
 				ev = evlist__event_of_id(d->el, id);
 			if (ev >= 0)
@@ -173,7 +196,7 @@ static void account(struct drain *d, struct ring *ring)
 					d->last_time = t;
 			}
 		} else if (h->type == PERF_RECORD_MMAP2 && d->hits) {
-			hits__mmap2(d->hits, h);
+			hit_mmap2(d, h);
 		} else if (h->type == PERF_RECORD_THROTTLE) {
 			struct pd_throttle_event e;
 			int ev = PD_VIEW(h, &e) ? evlist__event_of_id(d->el, e.id) : -1;
@@ -201,7 +224,7 @@ static int drain_one(struct drain *d, struct ring *ring, int64_t *total)
 	if (d->comp && (err = compressor__put(d->comp, chunk, len, n)))
 		return err;
 	for (int k = 0; k < n; k++) {
-		if (!d->comp && (err = pdw__write(d->w, chunk[k], len[k])))
+		if (!d->comp && (err = pdw__write(d->ring_w ? d->ring_w[ring - d->ring] : d->w, chunk[k], len[k])))
 			return err;
 		*total += (int64_t)len[k];
 	}
@@ -225,7 +248,7 @@ int64_t drain__once(struct drain *d, bool all)
 			return err;
 		ring__consume(ring);
 	}
-	if (total && (err = d->comp ? compressor__round(d->comp) : pdw__finished_round(d->w)))
+	if (total && !d->ring_w && (err = d->comp ? compressor__round(d->comp) : pdw__finished_round(d->w)))
 		return err;
 	return total;
 }
@@ -340,6 +363,8 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 	struct pollfd *pfd = d->pfd;
 	int err = 0;
 
+	if (d->threads)
+		return threads__loop(d, waitmask, stop);
 	for (;;) {
 		int stopping = *stop, hup = 0, n;
 		int64_t wrote = drain__once(d, stopping);

@@ -189,5 +189,8 @@ int features__write(struct pdata_writer *w, const struct record_opts *o)
 		args[i + 1] = argv[i];
 	err = pdw__feat_strings(w, PD_FEAT_CMDLINE, args, (size_t)argc + 1);
 	free(args);
+	/* --threads: the directory's version, as perf says its data.N files are there. */
+	if (!err && o->threads)
+		err = pdw__feat_u64(w, PD_FEAT_DIR_FORMAT, PD_DIR_VERSION);
 	return err;
 }

@@ -10,6 +10,7 @@
  * puts it together (signals, synthesized records, the end of the file).
  */
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -230,7 +231,39 @@ struct drain {
 	uint64_t switch_size;		/* a file's data reached this many bytes, or 0 */
 	uint64_t switch_at;		/* CLOCK_MONOTONIC ns at which the file is old enough, or 0 */
 	uint64_t file_written;		/* this file's data bytes (written counts the run's) */
+	/*
+	 * --threads (threads.c): the drain threads, which take the rings from
+	 * drain__map to the end (drain__loop waits for them), or NULL.  In a
+	 * drain thread's own drain: each ring's data.N (no FINISHED_ROUND is
+	 * written there), and the lock of the DSOs hit, which they share.
+	 */
+	struct threads *threads;
+	struct pdata_writer **ring_w;
+	pthread_mutex_t *hits_lock;
+	int *ring_idx;			/* each ring's CPU (or thread) index in the target */
 };
+
+/* ---- threads.c: record --threads, perf's directory format ---- */
+
+/*
+ * After drain__map: the masks of o->threads, the directory o->output (an
+ * old one renamed .old) with a data.N per ring, the drain threads made
+ * (not started) with the rings they take; *header: "OUTPUT/data", for
+ * the writer (until threads__free).  0, or an error logged.
+ */
+int threads__init(struct drain *d, const struct record_opts *o, const char **header);
+/* Start the drain threads (after the writer's beginning: d->flush is known). */
+int threads__start(struct drain *d);
+/* drain__loop's with the threads: signals and --control here, until *stop. */
+int threads__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop);
+/*
+ * Stop and join the threads, their counts added to d's, the rings given
+ * back and drained a last time (record__run's last drain__once), every
+ * data.N finished.  The bytes of that drain, or < 0.
+ */
+int64_t threads__stop(struct drain *d);
+/* What threads__init made, the threads stopped if they run (their files removed unless finished). */
+void threads__free(struct drain *d);
 
 /* drain__loop's return when a new file is due (--switch-output): every buffer is drained. */
 #define DRAIN_SWITCH	1

@@ -265,6 +265,13 @@ struct record_opts {
 	bool overwrite;
 	const char *output;
 	/*
+	 * --threads[=SPEC]: perf's parallel streaming, the output a directory
+	 * (OUTPUT/data, OUTPUT/data.N per CPU buffer), the buffers drained by
+	 * one thread per mask of SPEC: cpu ("" too), core, package, numa, or
+	 * MAPS/AFFINITY[:MAPS/AFFINITY]... (CPU lists).  NULL: one file.
+	 */
+	const char *threads;
+	/*
 	 * mperf top: the data go to live->fd as a pipe-mode stream, not to
 	 * output, and every every_ms (at the drain loop's pace, once the
 	 * writer flushed) tick is called with the newest sample's time; its
@@ -322,6 +329,8 @@ struct record_result {
  * "<output>.old" first, as perf does.
  */
 int record__run(const struct record_opts *opts, struct record_result *res);
+/* Whether SPEC reads as --threads=SPEC (its CPUs are checked against the recording's by record__run). */
+bool record__threads_spec_ok(const char *spec);
 
 /* ---- counting (mperf stat): the same events and targets, counted, not sampled ---- */
 

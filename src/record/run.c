@@ -409,6 +409,7 @@ static uint64_t now_ns(void)
  */
 struct output {
 	const struct record_opts *o;
+	const char *path;	/* the file the header goes to: the output, or with --threads OUTPUT/data */
 	struct evlist *el;
 	struct record_result *res;
 	const struct tracing *tr;
@@ -430,7 +431,7 @@ static int begin_file(struct drain *d, struct output *f, bool first)
 	const struct record_opts *o = f->o;
 	int err;
 
-	if (!(d->w = o->live ? pdw__create_stream(o->live->fd) : pdw__create(o->output)))
+	if (!(d->w = o->live ? pdw__create_stream(o->live->fd) : pdw__create(f->path)))
 		return -errno;
 	if ((err = evlist__add_to(f->el, f->res, d->w)) || (err = features__write(d->w, o)) ||
 	    (err = evlist__write_groups(o, d->w)) || (err = tracing__write(f->tr, d->w)) ||
@@ -532,7 +533,7 @@ static int end_recording(struct drain *d, struct output *f)
 		return err;
 	if (pdw__is_pipe(d->w))
 		res->file_size = pdw__data_size(d->w);
-	else if (stat(o->output, &st) == 0)
+	else if (stat(f->path, &st) == 0)
 		res->file_size += (uint64_t)st.st_size;
 	res->files++;
 	res->file_wakeups = res->wakeups - f->wakeups;
@@ -625,7 +626,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	struct workload wl = { .pid = -1, .go_fd = -1, .err_fd = -1 };
 	struct control ctl = { .fd = -1, .ack = -1 };
 	struct record_signals sigs;
-	struct output f = { .o = o, .el = &el, .res = res, .tr = &tr, .t = &t, .k = &k, .pid = -1 };
+	struct output f = { .o = o, .path = o->output, .el = &el, .res = res, .tr = &tr, .t = &t, .k = &k, .pid = -1 };
 	bool has_workload = o->argv && o->argv[0];
 	int err, status = 0;
 	int64_t wrote;
@@ -653,7 +654,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		target__set_workload(&t, wl.pid);
 	}
 	if ((err = evlist__open(&el, res)) || (err = drain__map(&d, o->mmap_pages)) ||
-	    (err = rename_old(o->output)))
+	    (err = rename_old(o->output)) || (o->threads && (err = threads__init(&d, o, &f.path))))
 		goto out;
 	for (size_t i = 0; i < el.nr_ev; i++)
 		res->ev[i].attr = el.attr[i];
@@ -664,7 +665,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	}
 	d.max_size = o->max_size;
 	d.live = o->live;
-	if ((err = begin_file(&d, &f, true)))
+	if ((err = begin_file(&d, &f, true)) || (d.threads && (err = threads__start(&d))))
 		goto out;
 	t0 = now_ns();
 	if (has_workload && (err = workload__start(&wl, o->argv[0], &res->exec_errno)))
@@ -686,7 +687,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		goto out;
 	res->wait_status = status;
 	/* What the workload did while it was being ended (its last samples, its EXIT). */
-	if ((wrote = drain__once(&d, true)) < 0) {
+	if ((wrote = d.threads ? threads__stop(&d) : drain__once(&d, true)) < 0) {
 		err = (int)wrote;
 		goto out;
 	}
@@ -702,6 +703,7 @@ out:
 	control__close(&ctl);
 	join_kernel_map(&k);
 	pdw__close(d.w);
+	threads__free(&d);
 	drain__unmap(&d);
 	evlist__close(&el);
 	hits__delete(d.hits);
