@@ -208,11 +208,19 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 30
 FUZZ_BIN = $(B)/fuzz/fuzz-reader $(B)/fuzz/fuzz-ring $(B)/fuzz/fuzz-consumers
 
-$(B)/fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+FUZZ_CFLAGS = -g -O1 -fno-sanitize-recover=all -std=gnu11 -pthread -D_GNU_SOURCE \
+	-DMPERF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
+# The library is compiled once for the three harnesses (it was once each).
+FUZZ_OBJ = $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
+
+$(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(QUIET_LINK)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' $(PKG_CFLAGS) \
-		-o $@ $< $(LIB_SRC) $(PKG_LIBS) -liberty -lm
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+
+$(B)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(FUZZ_OBJ) $(PKG_LIBS) -liberty -lm
 
 fuzz: $(FUZZ_BIN)
 
@@ -302,4 +310,4 @@ clean:
 	rm -rf $(B) mperf
 
 .PHONY: all units check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke $(FUZZ_SMOKE) FORCE
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_OBJ:.o=.d)
