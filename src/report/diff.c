@@ -935,8 +935,9 @@ static void md_head(const struct diff *D, struct out *out, const struct report_d
 	if (o->gate.on) {
 		out_str(out, " Rules: ");
 		md_text(out, o->rules ? o->rules : "");
-		out_printf(out, " (a change counts when beyond its tolerance and consistent across the runs: "
-			   "Mann-Whitney U, one-sided, p <= %.2f, or every run apart).", REPORT_GATE_ALPHA);
+		out_printf(out, " (a change counts when beyond its tolerance and its noise at p <= %.2f: "
+			   "shares by the two-proportion test over the runs, totals by Mann-Whitney U, one-sided, "
+			   "or every run apart).", REPORT_GATE_ALPHA);
 	}
 	out_str(out, "\n\n| Event | Entry | Baseline | New | Change | Check |\n|---|---|--:|--:|--:|---|\n");
 }
