@@ -5,8 +5,8 @@
 # is (its load is printed beside the counts).  Counts only, never a timed
 # assertion: the exit status is 0 whatever the counts (1 when a run fails).
 #
-#   diff:  SHARES_SLOW (15% more work everywhere) against SHARES_BASE, three
-#          recordings a side, interleaved, TRIALS times (expected: fails each
+#   diff:  SHARES_SLOW (15% more work everywhere) against SHARES_BASE, SIDE
+#          (3) recordings a side, interleaved, TRIALS times (expected: fails each
 #          time); the base build against itself, PAIRS times (expected: passes
 #          >= PAIRS - 1).
 #   stat:  base -n ROUNDS*1.1 (10% more work) against base -n ROUNDS, -r 10,
@@ -15,17 +15,18 @@
 #          <= 1 of 20); each with --baseline FILE (the baseline's runs first,
 #          then the candidate's) and --baseline-cmd (interleaved, --warmup 1).
 #
-# Under each count, the reasons diff gave, and each stat trial's change(p).
+# Under each count, the reasons diff gave, and each stat trial's shift(p).
 set -euo pipefail
 
 usage () {
 	cat >&2 <<-EOF
-	usage: bench/gate-trials.sh [-w ROUNDS] [-t TRIALS] [-p PAIRS] [-r RUNS] [-F HZ] [diff|stat]
+	usage: bench/gate-trials.sh [-w ROUNDS] [-t TRIALS] [-p PAIRS] [-r RUNS] [-s SIDE] [-F HZ] [diff|stat]
 
 	    -w, --work ROUNDS  shares -n ROUNDS a run (default: 900, about 0.1 s of CPU)
 	    -t, --trials N     trials of a slower build (default: 10)
 	    -p, --pairs N      trials of the same build against itself (default: 20)
 	    -r, --runs N       stat -r N (default: 10)
+	    -s, --side N       diff's recordings a side (default: 3)
 	    -F, --freq HZ      diff's recordings at HZ samples a second (default: record's)
 	    diff, stat         only diff's trials, or only stat's
 	EOF
@@ -36,6 +37,7 @@ ROUNDS=900
 TRIALS=10
 PAIRS=20
 RUNS=10
+SIDE=3
 FREQ=()
 only=
 while test $# -gt 0; do
@@ -44,12 +46,13 @@ while test $# -gt 0; do
 	-t|--trials) test $# -ge 2 || usage; TRIALS=$2; shift 2 ;;
 	-p|--pairs) test $# -ge 2 || usage; PAIRS=$2; shift 2 ;;
 	-r|--runs) test $# -ge 2 || usage; RUNS=$2; shift 2 ;;
+	-s|--side) test $# -ge 2 || usage; SIDE=$2; shift 2 ;;
 	-F|--freq) test $# -ge 2 || usage; FREQ=(-F "$2"); shift 2 ;;
 	diff|stat) only=$1; shift ;;
 	*) usage ;;
 	esac
 done
-for n in "$ROUNDS" "$TRIALS" "$PAIRS" "$RUNS" "${FREQ[@]:1}"; do
+for n in "$ROUNDS" "$TRIALS" "$PAIRS" "$RUNS" "$SIDE" "${FREQ[@]:1}"; do
 	case $n in ''|*[!0-9]*|0) usage ;; esac
 done
 
@@ -73,16 +76,17 @@ tally () {
 	esac
 }
 
-# diff_trial OLD NEW: record OLD and NEW three times each, interleaved, and
+# diff_trial OLD NEW: record OLD and NEW SIDE times each, interleaved, and
 # tally diff --check's verdict over them; the reasons go to $tmp/why.
 diff_trial () {
-	local i st=0
-	for i in 1 2 3; do
+	local i st=0 a=() b=()
+	for ((i = 1; i <= SIDE; i++)); do
 		"$MPERF" record -q "${FREQ[@]}" -o "$tmp/a$i.data" -- "$1" -n "$ROUNDS" 2>"$tmp/err" || tally 125
 		"$MPERF" record -q "${FREQ[@]}" -o "$tmp/b$i.data" -- "$2" -n "$ROUNDS" 2>"$tmp/err" || tally 125
+		a+=("$tmp/a$i.data")
+		b+=("$tmp/b$i.data")
 	done
-	"$MPERF" diff --check "$tmp"/a{1,2,3}.data -- "$tmp"/b{1,2,3}.data \
-		>/dev/null 2>"$tmp/err" || st=$?
+	"$MPERF" diff --check "${a[@]}" -- "${b[@]}" >/dev/null 2>"$tmp/err" || st=$?
 	tally $st
 	sed 's/^mperf diff: check failed: [^ ]*: //; s/ [0-9.]*%* -> .* breaks/ breaks/; s/ (p [^)]*)$//' \
 		"$tmp/err" >>"$tmp/why"
@@ -128,9 +132,9 @@ echo "mperf gate trials, $(date -u '+%F %H:%M UTC'), $(nproc) CPUs, shares -n $R
 echo "load before: $(uptime | sed 's/.*load average/load average/')"
 if test "$only" != stat; then
 	echo
-	trials "$TRIALS" "diff --check, 3 runs a side: slow vs base" "failed $TRIALS" \
+	trials "$TRIALS" "diff --check, $SIDE runs a side: slow vs base" "failed $TRIALS" \
 		diff_trial "$BASE" "$SLOW"
-	trials "$PAIRS" "diff --check, 3 runs a side: base vs base" "passed >= $((PAIRS - 1))" \
+	trials "$PAIRS" "diff --check, $SIDE runs a side: base vs base" "passed >= $((PAIRS - 1))" \
 		diff_trial "$BASE" "$BASE"
 fi
 if test "$only" != diff; then

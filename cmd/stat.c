@@ -94,16 +94,16 @@ static const struct cmd_opt stat_opts[] = {
 	  "or counted more than the tolerance below a like event (the\n"
 	  "workload's own failure wins: see --check-status)" },
 	{ 'k', 0, "check-tolerance", CMD_ARG_REQUIRED, "PCT",
-	  "how far like events may differ, and how far a mean may move\n"
+	  "how far like events may differ, and how far the runs may shift\n"
 	  "from --baseline's (default: 5)" },
 	{ 'Z', 0, "check-status", CMD_ARG_REQUIRED, "N",
 	  "exit N (1 to 124) when the check fails, instead of 3: one the\n"
 	  "workload never exits with, to tell the two apart" },
 	{ OPT_BASELINE, 0, "baseline", CMD_ARG_REQUIRED, "FILE",
 	  "compare each event with FILE, a previous stat --mperf-json -r N:\n"
-	  "the change of the mean, its 95% interval and a two-sided\n"
-	  "Mann-Whitney U p-value; --check fails on a change beyond the\n"
-	  "tolerance at p below --alpha" },
+	  "the shift (Hodges-Lehmann), the change of the mean, its 95%\n"
+	  "interval and a two-sided Mann-Whitney U p-value; --check fails\n"
+	  "on a shift beyond the tolerance at p below --alpha" },
 	{ 'b', 0, "baseline-cmd", CMD_ARG_REQUIRED, "CMD",
 	  "as --baseline, the baseline counted here: CMD (split at spaces,\n"
 	  "no shell) runs before each run of the command, alternately" },
@@ -387,8 +387,8 @@ static int check_baseline(const struct stat_compare *c, const struct stat_runs *
 		const struct stat_change *e = &c->ev[i];
 
 		if (e->flagged)
-			check_findings__add(found, "check: event '%s' changed by %+.2f%% (95%% interval %+.2f%% to %+.2f%%) from '%s': beyond %g%%, p=%.2g < %g",
-					    s->ev[i].name, e->change_pct, e->ci_lo_pct, e->ci_hi_pct, c->file,
+			check_findings__add(found, "check: event '%s' shifted by %+.2f%% (mean %+.2f%%, 95%% interval %+.2f%% to %+.2f%%) from '%s': beyond %g%%, p=%.2g < %g",
+					    s->ev[i].name, e->shift_pct, e->change_pct, e->ci_lo_pct, e->ci_hi_pct, c->file,
 					    c->tolerance, e->p, c->alpha);
 	}
 	return c->nr_flagged;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # mperf stat --baseline: each event against an earlier stat --mperf-json -r N's
-# runs (its "counter-values"), the change of the mean, its interval, the
-# two-sided Mann-Whitney U p-value, and --check's verdict.  The baselines
+# runs (its "counter-values"), Hodges-Lehmann's shift, the change of the
+# mean, its interval, the two-sided Mann-Whitney U p-value, and --check's
+# verdict.  The baselines
 # are written by hand, so far from any real count (or with so few runs)
 # that the verdict cannot depend on how fast this machine runs `true`;
 # one live test checks only the shape.
@@ -27,20 +28,20 @@ test_expect_success 'setup: baselines far above any run of true, of 5 and of 2 r
 
 test_expect_success 'a change beyond the tolerance at p < 0.05 fails --check with the check status' '
 	test_expect_code 90 "$MPERF" stat -r 5 -e task-clock --baseline huge5.json --check --check-status 90 true 2>err &&
-	grep -q "^mperf stat: check: event .task-clock. changed by -100.00% (95% interval .*) from .huge5.json.: beyond 5%, p=0.0079 < 0.05$" err &&
-	grep -q "^ Change of the mean against .huge5.json. (95% interval; p: Mann-Whitney U, two-sided):$" err &&
-	grep -q "^ *-100.00%  \[.*\]  p=0.0079 *task-clock (5 vs 5 runs)  # changed: beyond 5% at p < 0.05$" err
+	grep -q "^mperf stat: check: event .task-clock. shifted by -100.00% (mean -100.00%, 95% interval .*) from .huge5.json.: beyond 5%, p=0.0079 < 0.05$" err &&
+	grep -q "^ Shift (Hodges-Lehmann) and change of the mean against .huge5.json. (95% interval; p: Mann-Whitney U, two-sided):$" err &&
+	grep -q "^ *-100.00%  *-100.00%  \[.*\]  p=0.0079 *task-clock (5 vs 5 runs)  # changed: shift beyond 5% at p < 0.05$" err
 '
 
 test_expect_success 'without --check the change is said, and the status is the command'\''s' '
 	"$MPERF" stat -r 5 -e task-clock --baseline huge5.json true 2>err &&
-	grep -q "# changed: beyond 5% at p < 0.05$" err &&
+	grep -q "# changed: shift beyond 5% at p < 0.05$" err &&
 	! grep -q "check:" err
 '
 
 test_expect_success 'beyond the tolerance but not significant: 2 runs a side cannot reach p < 0.05' '
 	"$MPERF" stat -r 2 -e task-clock --baseline huge2.json --check true 2>err &&
-	grep -q "^ *-100.00%  \[.*\]  p=0.33 *task-clock (2 vs 2 runs)$" err
+	grep -q "^ *-100.00%  *-100.00%  \[.*\]  p=0.33 *task-clock (2 vs 2 runs)$" err
 '
 
 test_expect_success 'significant but within the tolerance passes; so does p above --alpha' '
@@ -66,6 +67,7 @@ e = b[\"events\"][0]
 assert e[\"matched\"] and e[\"flagged\"] and e[\"baseline-runs\"] == 5 and e[\"baseline-mean\"] == 1000000, e
 assert abs(e[\"p-value\"] - 2 / 252) < 1e-6 and e[\"interval-low-pct\"] <= e[\"change-pct\"] <= e[\"interval-high-pct\"], e
 assert b[\"events\"][1] == {\"index\": 1, \"event\": \"page-faults\", \"matched\": False}, b
+assert -100 <= e[\"shift-pct\"] < -99.99 and e[\"baseline-values\"] == [1000000] * 5, e
 assert len(d[\"events\"][0][\"counter-values\"]) == 5 and len(d[\"elapsed-ns-values\"]) == 5, d
 assert not d[\"check\"][\"passed\"]
 "
@@ -79,7 +81,7 @@ import json
 d = json.load(open(\"cmp.json\"))
 for e in d[\"baseline\"][\"events\"]:
     assert e[\"matched\"] and e[\"baseline-runs\"] == 3 and 0 <= e[\"p-value\"] <= 1, e
-    assert set(e) >= {\"change-pct\", \"interval-low-pct\", \"interval-high-pct\", \"mean\", \"baseline-mean\", \"flagged\"}, e
+    assert set(e) >= {\"shift-pct\", \"baseline-values\", \"change-pct\", \"interval-low-pct\", \"interval-high-pct\", \"mean\", \"baseline-mean\", \"flagged\"}, e
 "
 '
 
@@ -111,7 +113,7 @@ import json
 d = json.load(open(\"alt.json\"))
 b = d[\"baseline\"]
 assert b[\"file\"] == \"./log.sh old\" and b[\"events\"][0][\"baseline-runs\"] == 3 and d[\"runs\"] == 3, b
-assert len(d[\"events\"][0][\"counter-values\"]) == 3
+assert len(d[\"events\"][0][\"counter-values\"]) == 3 and len(b[\"events\"][0][\"baseline-values\"]) == 3, b
 "
 '
 

@@ -3,10 +3,13 @@
 # (markdown, JUnit XML, the differential flame graph, folded stacks with
 # both counts), on files built sample by sample (synth-samples.py over the
 # gate's build of shares): every verdict is known in advance.
-#   base: f 700, g 250 samples (one run: 950; three runs: 950, 960, 940)
-#   hot:  f 840, g 250 (f does 20% more work: its share 73.68% -> 77.06%)
+#   base: f 2800, g 1000 samples (one run: 3800); three runs of 950, 960, 940
+#   hot:  f 3360, g 1000 (f does 20% more work: its share 73.68% -> 77.06%)
 #   slow: f 805, g 288 (everything 15% more: 1093, 1102, 1084)
 #   same: base's build again (945, 955, 962)
+#   smallhot: hot with a quarter of the samples (1090), against base1 (950)
+#   wild: runs of 950 whose shares of f spread far wider than sampling
+#   spreads them (60%, 95%, 76%), pooled 77%; pooledwild: them in one file
 . "$(dirname "$0")/lib.sh"
 
 # python3-markdown is Debian's: its python3 may not be the first in PATH
@@ -33,7 +36,10 @@ test_expect_success PYTHON 'the files' '
 	F_OFF=$(nm "$SHARES_BASE" | awk "\$3 == \"f\" { print \"0x\" \$1 }") &&
 	G_OFF=$(nm "$SHARES_BASE" | awk "\$3 == \"g\" { print \"0x\" \$1 }") &&
 	test -n "$F_OFF" && test -n "$G_OFF" &&
-	synth base.data 700 250 && synth hot.data 840 250 &&
+	synth base.data 2800 1000 && synth hot.data 3360 1000 &&
+	synth smallhot.data 840 250 &&
+	synth wild1.data 570 380 && synth wild2.data 902 48 && synth wild3.data 722 228 &&
+	synth pooledwild.data 2194 656 &&
 	synth base1.data 700 250 && synth base2.data 708 252 && synth base3.data 692 248 &&
 	synth slow1.data 805 288 && synth slow2.data 812 290 && synth slow3.data 798 286 &&
 	synth same1.data 697 248 && synth same2.data 705 250 && synth same3.data 710 252 &&
@@ -45,8 +51,8 @@ test_expect_success PYTHON 'one run a side: the text as without --check; exit 3,
 	test_expect_code 3 "$MPERF" diff --check base.data hot.data >checked 2>err &&
 	cmp text checked &&
 	cat err &&
-	grep -x "mperf diff: check failed: cpu-clock:HG: shares \[\.\] f: 73.68% -> 77.06% (+3.38 points) breaks share:2 (p 0.5)" err &&
-	grep -x "mperf diff: check failed: cpu-clock:HG: total period 950 -> 1090 (+14.74%) breaks total:+5 (p 0.5)" err &&
+	grep -x "mperf diff: check failed: cpu-clock:HG: shares \[\.\] f: 73.68% -> 77.06% (+3.38 points) breaks share:2 (p 0.000399)" err &&
+	grep -x "mperf diff: check failed: cpu-clock:HG: total period 3800 -> 4360 (+14.74%) breaks total:+5 (p 0.5)" err &&
 	test $(wc -l <err) = 2 &&
 	test_expect_code 99 "$MPERF" diff --check --check-status 99 base.data hot.data >/dev/null 2>err &&
 	test $(wc -l <err) = 2 &&
@@ -61,11 +67,34 @@ test_expect_success PYTHON 'the rules as given: points, percent of the share, ea
 	"$MPERF" diff --check=share:5%,new:1 base.data hot.data >/dev/null &&
 	"$MPERF" diff --check=total:15 base.data hot.data >/dev/null &&
 	test_expect_code 3 "$MPERF" diff --check=total:14 base.data hot.data >/dev/null 2>err &&
-	grep "total period 950 -> 1090 .* breaks total:14" err &&
+	grep "total period 3800 -> 4360 .* breaks total:14" err &&
 	"$MPERF" diff --check=total:+14.8 base.data hot.data >/dev/null &&
 	test_expect_code 3 "$MPERF" diff --check=total:5 hot.data base.data >/dev/null 2>err &&
-	grep "total period 1090 -> 950 (-12.84%) breaks total:5" err &&
+	grep "total period 4360 -> 3800 (-12.84%) breaks total:5" err &&
 	"$MPERF" diff --check=total:+5 hot.data base.data >/dev/null
+'
+
+test_expect_success PYTHON 'the share rule weighs sampling noise: the same move over fewer samples passes' '
+	test_expect_code 3 "$MPERF" diff --check base1.data smallhot.data >/dev/null 2>err &&
+	grep -x "mperf diff: check failed: cpu-clock:HG: total period 950 -> 1090 (+14.74%) breaks total:+5 (p 0.5)" err &&
+	test $(wc -l <err) = 1 &&
+	"$MPERF" diff --json --check=share:2 base1.data smallhot.data >small.json &&
+	python3 - <<-\PY
+	import json, math
+	d = json.load(open("small.json"))
+	f = [e for e in d["events"][0]["entries"] if e["symbol"] == "f"][0]
+	# the two-proportion z of 700/950 -> 840/1090, one-sided, times the 2 entries above 2%
+	p = 1540 / 2040
+	z = (840 / 1090 - 700 / 950) / math.sqrt(p * (1 - p) * (1 / 950 + 1 / 1090))
+	assert abs(f["p"] - math.erfc(z / math.sqrt(2))) < 1e-4 and f["check"] == [], f
+	PY
+'
+
+test_expect_success PYTHON 'three runs a side: runs that disagree widen the share test' '
+	"$MPERF" diff --check=share:2 base1.data base2.data base3.data -- wild1.data wild2.data wild3.data 2>err &&
+	test_must_be_empty err &&
+	test_expect_code 3 "$MPERF" diff --check=share:2 base.data pooledwild.data 2>err &&
+	grep "f: 73.68% -> 76.98% (+3.30 points) breaks share:2" err
 '
 
 test_expect_success 'bad rules: one line, usage status' '
@@ -112,7 +141,7 @@ test_expect_success PYTHON 'JSON: each entry and total says which rules it broke
 	d = json.load(open("gate.json"))
 	assert d["check"] == {"rules": "share:2,new:1,total:+5", "alpha": 0.05, "passed": False, "broken": 2}, d["check"]
 	ev = d["events"][0]
-	assert ev["total"]["check"] == ["total"] and ev["total"]["baseline"] == 950 and ev["total"]["new"] == 1090, ev["total"]
+	assert ev["total"]["check"] == ["total"] and ev["total"]["baseline"] == 3800 and ev["total"]["new"] == 4360, ev["total"]
 	f = [e for e in ev["entries"] if e["symbol"] == "f"][0]
 	g = [e for e in ev["entries"] if e["symbol"] == "g"][0]
 	assert f["check"] == ["share"] and g["check"] == [], (f, g)
@@ -131,8 +160,8 @@ test_expect_success PYTHON 'folded: both counts per stack, as difffolded.pl writ
 	"$MPERF" diff --format=folded base.data hot.data >folded &&
 	cat folded &&
 	grep -x "# event: cpu-clock:HG" folded &&
-	grep -x "synth;f 700 840" folded &&
-	grep -x "synth;g 250 250" folded &&
+	grep -x "synth;f 2800 3360" folded &&
+	grep -x "synth;g 1000 1000" folded &&
 	test $(wc -l <folded) = 3
 '
 
@@ -153,12 +182,12 @@ test_expect_success PYTHON 'svg: the new shapes, f red and wider, its change the
 	    r = g.find("s:rect", ns)
 	    fr[t.split("\n")[0]] = (t, float(r.get("width")), r.get("fill"))
 	t, fw, fill = fr["f"]
-	assert "840 samples, 77.06%, +3.38 points since the baseline (73.68%)" in t, t
+	assert "3360 samples, 77.06%, +3.38 points since the baseline (73.68%)" in t, t
 	assert re.match(r"rgb\(255,\d+,\d+\)$", fill) and fill != "rgb(255,255,255)", fill
 	t, gw, gfill = fr["g"]
 	assert "-3.38 points" in t and re.match(r"rgb\(\d+,\d+,255\)$", gfill), (t, gfill)
-	# as wide as its share of the new side, wider than g (840 and 250 of 1090)
-	assert abs(fw / (fw + gw) - 840 / 1090) < 0.002, (fw, gw)
+	# as wide as its share of the new side, wider than g (3360 and 1000 of 4360)
+	assert abs(fw / (fw + gw) - 3360 / 4360) < 0.002, (fw, gw)
 	assert "Differential flame graph: base.data" in open("diff.svg").read()
 	PY
 '
@@ -187,7 +216,7 @@ test_expect_success MARKDOWN 'markdown: a table with the verdict, the total and 
 	rows = [[(c.text or "") + "".join((x.text or "") + (x.tail or "") for x in c) for c in tr]
 	        for tr in root.iter("tr")]
 	assert rows[0] == ["Event", "Entry", "Baseline", "New", "Change", "Check"], rows[0]
-	assert rows[1] == ["cpu-clock:HG", "total period (samples)", "950 (950)", "1090 (1090)", "+14.74%", "total"], rows[1]
+	assert rows[1] == ["cpu-clock:HG", "total period (samples)", "3800 (3800)", "4360 (4360)", "+14.74%", "total"], rows[1]
 	assert rows[2] == ["cpu-clock:HG", "shares [.] f", "73.68%", "77.06%", "+3.38", "share"], rows[2]
 	assert rows[3] == ["cpu-clock:HG", "shares [.] g", "26.32%", "22.94%", "-3.38", "ok"], rows[3]
 	assert len(rows) == 4

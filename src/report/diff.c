@@ -29,6 +29,7 @@
 #include "../lib/hash.h"
 #include "../lib/log.h"
 #include "../lib/mwu.h"
+#include "../lib/proptest.h"
 #include "../perfdata/perfdata.h"
 #include "out.h"
 #include "report.h"
@@ -575,6 +576,8 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 		for (int k = 0; k < ho->nr_keys; k++)
 			sort_key(ho->keys[k])->json(out, r->k, true);
 		json_check(D, out, r->broke);
+		if (D->o->gate.on)
+			out_printf(out, ", \"p\": %.6g", r->p);
 		out_char(out, '}');
 	}
 	out_str(out, first_row ? "]}" : "\n     ]}");
@@ -629,17 +632,74 @@ static bool consistent(const double *lo, size_t nlo, const double *hi, size_t nh
 	return m.p <= REPORT_GATE_ALPHA || m.u == 0;
 }
 
-/* The share and new rules on each row; va, vb: room for each side's runs. */
+/* Each run of c that has the event: x's samples (its share of them) into v, the run's samples into v + runs. */
+static size_t run_counts(const struct diff *D, const struct cev *c, const struct cent *x, double *v)
+{
+	size_t nv = 0;
+	double s;
+
+	for (size_t k = 0; k < c->runs; k++)
+		if ((s = run_share(D, c, x, k)) >= 0) {
+			v[c->runs + nv] = (double)c->run[k].nr_samples;
+			v[nv++] = s / 100.0 * (double)c->run[k].nr_samples;
+		}
+	return nv;
+}
+
+/*
+ * Whether entry xn of n grew in share from xb of b (NULL: none) beyond the
+ * noise: the two-proportion test over the runs (lib/proptest.h), on each
+ * run's samples, at p <= REPORT_GATE_ALPHA.  va, vb: room for twice each side's runs.
+ */
+static bool share_grew(const struct diff *D, const struct cev *b, const struct cent *xb, const struct cev *n,
+		       const struct cent *xn, size_t family, double *va, double *vb, double *p)
+{
+	size_t na = run_counts(D, b, xb, va), nb = run_counts(D, n, xn, vb);
+	struct prop_test t;
+
+	*p = 1;
+	if (prop_greater(va, va + b->runs, na, vb, vb + n->runs, nb, &t))
+		return false;
+	*p = fmin(1.0, t.p * (double)family);
+	return *p <= REPORT_GATE_ALPHA;
+}
+
+/*
+ * The entries the share and new rules test, for Bonferroni's correction:
+ * those whose new share is above the least a break needs (share:N and
+ * new:N: N points; share:N%: any), at least 1.  So the chance that a build
+ * against itself breaks one of them stays under REPORT_GATE_ALPHA.
+ */
+static size_t share_family(const struct diff *D, const struct event_rows *er)
+{
+	const struct report_gate *g = &D->o->gate;
+	double least = INFINITY;
+	size_t m = 0;
+
+	if (g->on & REPORT_GATE_SHARE)
+		least = g->share_pct ? 0 : g->share;
+	if ((g->on & REPORT_GATE_NEW) && g->new_share < least)
+		least = g->new_share;
+	for (size_t i = 0; i < er->nr; i++) {
+		const struct row *r = &er->rows[i];
+
+		if (r->n && !r->e->filtered && percent(r->nperiod, er->ntotal) > least)
+			m++;
+	}
+	return m ? m : 1;
+}
+
+/* The share and new rules on each row; va, vb: room for twice each side's runs. */
 static void gate_rows(const struct diff *D, const struct cev *b, const struct cev *n, struct event_rows *er,
 		      double *va, double *vb)
 {
 	const struct report_gate *g = &D->o->gate;
+	size_t family = share_family(D, er);
 
 	for (size_t i = 0; i < er->nr; i++) {
 		struct row *r = &er->rows[i];
-		double old, new_, v;
+		double old, new_;
 		unsigned want = 0;
-		size_t na = 0, nb = 0;
 
 		r->broke = 0;
 		r->p = 1;
@@ -654,13 +714,7 @@ static void gate_rows(const struct diff *D, const struct cev *b, const struct ce
 			want |= REPORT_GATE_NEW;
 		if (!want)
 			continue;
-		for (size_t k = 0; k < b->runs; k++)
-			if ((v = run_share(D, b, r->b, k)) >= 0)
-				va[na++] = v;
-		for (size_t k = 0; k < n->runs; k++)
-			if ((v = run_share(D, n, r->n, k)) >= 0)
-				vb[nb++] = v;
-		if (consistent(va, na, vb, nb, &r->p))
+		if (share_grew(D, b, r->b, n, r->n, family, va, vb, &r->p))
 			r->broke = want;
 	}
 }
@@ -761,7 +815,7 @@ static int gate_event(const struct diff *D, const char *name, const struct cev *
 		      struct event_rows *er, struct report_gate_result *res)
 {
 	size_t most = b->runs > n->runs ? b->runs : n->runs;
-	double *va = malloc(most * sizeof(*va)), *vb = malloc(most * sizeof(*vb));
+	double *va = malloc(2 * most * sizeof(*va)), *vb = malloc(2 * most * sizeof(*vb));
 	struct json_ctx J = { .D = D, .btotal = er->btotal, .ntotal = er->ntotal };
 	int ret = 0;
 
@@ -881,8 +935,9 @@ static void md_head(const struct diff *D, struct out *out, const struct report_d
 	if (o->gate.on) {
 		out_str(out, " Rules: ");
 		md_text(out, o->rules ? o->rules : "");
-		out_printf(out, " (a change counts when beyond its tolerance and consistent across the runs: "
-			   "Mann-Whitney U, one-sided, p <= %.2f, or every run apart).", REPORT_GATE_ALPHA);
+		out_printf(out, " (a change counts when beyond its tolerance and its noise at p <= %.2f: "
+			   "shares by the two-proportion test over the runs, totals by Mann-Whitney U, one-sided, "
+			   "or every run apart).", REPORT_GATE_ALPHA);
 	}
 	out_str(out, "\n\n| Event | Entry | Baseline | New | Change | Check |\n|---|---|--:|--:|--:|---|\n");
 }

@@ -273,9 +273,11 @@ enum report_diff_compute { REPORT_DIFF_DELTA, REPORT_DIFF_DELTA_ABS, REPORT_DIFF
 
 /*
  * mperf diff --check's rules (diff.c): an entry or event breaks a rule when
- * its change is beyond the rule's tolerance and consistent across the runs
- * (one-sided Mann-Whitney U at gate_alpha, or every run of one side beyond
- * every run of the other).  A rule whose on bit is clear is not checked.
+ * its change is beyond the rule's tolerance and beyond the noise: for a
+ * share, the two-proportion test over the runs (lib/proptest.h, Bonferroni
+ * over the entries); for a total, consistent across the runs (one-sided
+ * Mann-Whitney U, or every run of one side beyond every run of the other),
+ * each at REPORT_GATE_ALPHA.  A rule whose on bit is clear is not checked.
  */
 enum report_gate_rule { REPORT_GATE_SHARE = 1u << 0, REPORT_GATE_NEW = 1u << 1, REPORT_GATE_TOTAL = 1u << 2 };
 

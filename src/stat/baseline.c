@@ -2,9 +2,9 @@
 /*
  * stat --baseline: a previous `stat --json -r N` document read back, and
  * each event of this stat's runs compared with the baseline's event of the
- * same name: the change of the mean with Welch's 95% interval, and the
- * two-sided Mann-Whitney U test over the runs (no normality assumed: run
- * times are skewed, with slow outliers).
+ * same name: Hodges-Lehmann's shift, the change of the mean with Welch's
+ * 95% interval, and the two-sided Mann-Whitney U test over the runs (no
+ * normality assumed: run times are skewed, with slow outliers).
  */
 #include <errno.h>
 #include <math.h>
@@ -145,6 +145,44 @@ static void mean_var(const double *v, size_t n, double *mean, double *var)
 	*var = n > 1 ? ss / (double)(n - 1) : NAN;
 }
 
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The median of v[0..n), sorted in place. */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Hodges-Lehmann's shift of b from a, the estimate that goes with
+ * Mann-Whitney's test: the median of every difference b[j] - a[i], in
+ * percent of a's median.  A run slowed by the machine's load (on a busy
+ * machine a run's CPU time can double) moves a mean by its whole excess,
+ * this by at most one rank.  NAN when a's median is 0; -ENOMEM.
+ */
+static int hl_shift(const double *a, size_t na, const double *b, size_t nb, double *pct)
+{
+	double *d = malloc(na * nb * sizeof(*d)), ma;
+
+	if (!d)
+		return -ENOMEM;
+	for (size_t i = 0; i < na; i++)
+		d[i] = a[i];
+	ma = median(d, na);
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			d[i * nb + j] = b[j] - a[i];
+	*pct = ma ? 100.0 * median(d, na * nb) / ma : NAN;
+	free(d);
+	return 0;
+}
+
 /* The change of a's mean to b's, in percent of a's, with Welch's interval and the test. */
 static int change(const double *a, size_t na, const double *b, size_t nb, struct stat_change *c)
 {
@@ -170,7 +208,7 @@ static int change(const double *a, size_t na, const double *b, size_t nb, struct
 	if (mwu_greater(a, na, b, nb, &up) || mwu_greater(b, nb, a, na, &down))
 		return -E2BIG;	/* too many runs (or no memory) for the test */
 	c->p = fmin(1.0, 2 * fmin(up.p, down.p));
-	return 0;
+	return hl_shift(a, na, b, nb, &c->shift_pct);
 }
 
 int stat__compare(const struct stat_runs *s, const struct stat_baseline *b, struct stat_compare *c)
@@ -196,8 +234,9 @@ int stat__compare(const struct stat_runs *s, const struct stat_baseline *b, stru
 			free(cur);
 			return -E2BIG;
 		}
+		e->base_v = be->v;
 		e->matched = true;
-		e->flagged = !isnan(e->change_pct) && fabs(e->change_pct) > c->tolerance && e->p < c->alpha;
+		e->flagged = !isnan(e->shift_pct) && fabs(e->shift_pct) > c->tolerance && e->p < c->alpha;
 		c->nr_flagged += e->flagged;
 	}
 	free(cur);

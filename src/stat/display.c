@@ -241,31 +241,43 @@ static void json_num(FILE *f, const char *fmt, double v)
 }
 
 /*
- * --baseline's lines under perf's table: per event the change of the
- * mean, its 95% interval, the two-sided Mann-Whitney U p-value, and a
+ * --baseline's lines under perf's table: per event Hodges-Lehmann's shift,
+ * the change of the mean, its 95% interval, the two-sided Mann-Whitney U p-value, and a
  * mark on the changes beyond the tolerance at p below alpha.
  */
 static void print_text_compare(FILE *f, const struct stat_runs *s, const struct stat_compare *c)
 {
-	fprintf(f, " Change of the mean against '%s' (95%% interval; p: Mann-Whitney U, two-sided):\n\n", c->file);
+	fprintf(f, " Shift (Hodges-Lehmann) and change of the mean against '%s' (95%% interval; p: Mann-Whitney U, two-sided):\n\n",
+		c->file);
 	for (size_t i = 0; i < s->nr_events; i++) {
 		const struct stat_change *e = &c->ev[i];
 
 		if (!e->matched) {
-			fprintf(f, " %44s  %s\n", "<not in the baseline>", s->ev[i].name);
+			fprintf(f, " %56s  %s\n", "<not in the baseline>", s->ev[i].name);
 			continue;
 		}
-		fprintf(f, " %+9.2f%%", e->change_pct);
+		fprintf(f, " %+9.2f%%  %+9.2f%%", e->shift_pct, e->change_pct);
 		if (isnan(e->ci_lo_pct))
 			fprintf(f, "  %-22s", "");
 		else
 			fprintf(f, "  [%+8.2f%%, %+8.2f%% ]", e->ci_lo_pct, e->ci_hi_pct);
 		fprintf(f, "  p=%-8.2g %s (%zu vs %zu runs)", e->p, s->ev[i].name, e->base_n, e->n);
 		if (e->flagged)
-			fprintf(f, "  # changed: beyond %g%% at p < %g", c->tolerance, c->alpha);
+			fprintf(f, "  # changed: shift beyond %g%% at p < %g", c->tolerance, c->alpha);
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+}
+
+/* , "key": [v...] of n values, as counter-values prints them. */
+static void print_json_values(FILE *f, const char *key, const double *v, size_t n)
+{
+	fprintf(f, ", \"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s", i ? ", " : "");
+		json_num(f, "%.6f", v[i]);
+	}
+	fputc(']', f);
 }
 
 static void print_json_compare(FILE *f, const struct stat_runs *s, const struct stat_compare *c)
@@ -285,14 +297,17 @@ static void print_json_compare(FILE *f, const struct stat_runs *s, const struct 
 		json_fputs(f, s->ev[i].name);
 		fprintf(f, ", \"matched\": %s", e->matched ? "true" : "false");
 		if (e->matched) {
-			fprintf(f, ", \"baseline-runs\": %zu, \"baseline-mean\": %.6f, \"mean\": %.6f, \"change-pct\": ",
+			fprintf(f, ", \"baseline-runs\": %zu, \"baseline-mean\": %.6f, \"mean\": %.6f, \"shift-pct\": ",
 				e->base_n, e->base_mean, e->mean);
+			json_num(f, "%.4f", e->shift_pct);
+			fprintf(f, ", \"change-pct\": ");
 			json_num(f, "%.4f", e->change_pct);
 			fprintf(f, ", \"interval-low-pct\": ");
 			json_num(f, "%.4f", e->ci_lo_pct);
 			fprintf(f, ", \"interval-high-pct\": ");
 			json_num(f, "%.4f", e->ci_hi_pct);
 			fprintf(f, ", \"p-value\": %.6g, \"flagged\": %s", e->p, e->flagged ? "true" : "false");
+			print_json_values(f, "baseline-values", e->base_v, e->base_n);
 		}
 		fputc('}', f);
 	}

@@ -132,8 +132,10 @@ struct stat_change {
 	double base_mean, mean;
 	double change_pct;	/* (mean - base_mean) / base_mean, in percent */
 	double ci_lo_pct, ci_hi_pct;	/* its 95% interval (Welch), NAN under two runs a side */
+	double shift_pct;	/* Hodges-Lehmann's shift: the median of b[j] - a[i], in percent of a's median */
 	double p;		/* Mann-Whitney U, two-sided */
-	bool flagged;		/* |change| beyond the tolerance and p below alpha */
+	bool flagged;		/* |shift| beyond the tolerance and p below alpha */
+	const double *base_v;	/* the baseline's runs' values [base_n] (the baseline's memory) */
 };
 
 struct stat_compare {

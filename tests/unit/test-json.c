@@ -45,6 +45,35 @@ static void test_parse(void)
 	ok(!parse("", &where) && !parse("\"abc", &where), "empty, an unended string");
 }
 
+/*
+ * On a busy machine a run's CPU time can double (both CPUs' threads of a
+ * core busy): 10% more work, 2 of 10 baseline runs and 1 of 10 new ones
+ * slowed to 190.  The mean does not move; the shift is the work's +10%.
+ */
+static void test_load_mixture(struct stat_baseline *b, struct stat_runs *s, struct count_result *r,
+			      struct stat_compare *c)
+{
+	static const char doc[] = "{\"schema\": \"mperf-stat/1\", \"version\": 1, \"events\": ["
+				  "{\"event\": \"task-clock\", \"counter-values\": "
+				  "[100, 190, 101, 99, 100, 102, 98, 190, 100, 101]}]}";
+	static const double now[] = { 110, 109, 111, 110, 112, 190, 108, 110, 111, 109 };
+	char why[256] = "";
+
+	stat_baseline__release(b);
+	is_int(stat_baseline__parse(b, doc, strlen(doc), why, sizeof(why)), 0, "a baseline slowed by load in 2 runs");
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < 10; i++) {
+		r->ev[0].val = (uint64_t)now[i];
+		stat_runs__add(s, r);
+	}
+	*c = (struct stat_compare){ .file = "b.json", .tolerance = 5, .alpha = 0.05 };
+	is_int(stat__compare(s, b, c), 0, "compared");
+	ok(fabs(c->ev[0].change_pct) < 1 && fabs(c->ev[0].shift_pct - 10) < 1,
+	   "the mean moved %+.2f%%, the shift %+.2f%%", c->ev[0].change_pct, c->ev[0].shift_pct);
+	ok(c->ev[0].p < 0.05 && c->ev[0].flagged, "flagged on the shift (p %g)", c->ev[0].p);
+	stat_runs__release(s);
+}
+
 static void test_baseline(void)
 {
 	static const char doc[] = "{\"schema\": \"mperf-stat/1\", \"version\": 1, \"events\": ["
@@ -85,7 +114,11 @@ static void test_baseline(void)
 	c->tolerance = 11;
 	stat__compare(s, b, c);
 	ok(!c->ev[0].flagged && !c->nr_flagged, "within an 11%% tolerance: not flagged");
+	ok(fabs(c->ev[0].shift_pct - 11) < 1e-9 && c->ev[0].base_v == b->ev[0].v,
+	   "Hodges-Lehmann's shift: the median difference, +11%% of 100 (%g); the baseline's values kept",
+	   c->ev[0].shift_pct);
 	stat_runs__release(s);
+	test_load_mixture(b, s, r, c);
 	stat_baseline__release(b);
 	free(b);
 	free(s);
