@@ -190,8 +190,9 @@ corpus_view () {
 
 # PLAIN: the plain pass, not the sanitizer pass (make check SANITIZE=...
 # sets MPERF_TEST_SANITIZED=1): for tests that run none of mperf's code
-# (source checks) or run another program on its output (a browser on an
-# SVG), which the plain pass has run already.
+# (source checks, the man pages' lint, make install) or only its -h text
+# (the completion), or run another program on its output (a browser on
+# an SVG), which the plain pass has run already.
 have_plain () { test -z "${MPERF_TEST_SANITIZED:-}"; }
 have_python () { command -v python3 >/dev/null 2>&1; }
 # a headless Chromium runs the SVG's script: not mperf's code (see PLAIN)

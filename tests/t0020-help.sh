@@ -35,7 +35,7 @@ test_expect_success 'mperf --help lists record, report and list' '
 '
 
 for cmd in $commands; do
-	test_expect_success MANDOC "mperf $cmd -h: its synopsis is mperf-$cmd(1)'s" '
+	test_expect_success MANDOC,PLAIN "mperf $cmd -h: its synopsis is mperf-$cmd(1)'s" '
 		man_synopsis mperf-'$cmd' >expect &&
 		help_synopsis '$cmd' -h >actual &&
 		cat expect actual &&
@@ -49,7 +49,7 @@ for cmd in $commands; do
 	'
 done
 
-test_expect_success MANDOC 'mperf -h: its synopsis is mperf(1)'\''s' '
+test_expect_success MANDOC,PLAIN 'mperf -h: its synopsis is mperf(1)'\''s' '
 	man_synopsis mperf >expect &&
 	help_synopsis -h >actual &&
 	cat expect actual &&

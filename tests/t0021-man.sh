@@ -12,12 +12,12 @@ have_groff () {
 	command -v groff >/dev/null 2>&1
 }
 
-test_expect_success MANDOC 'mandoc -Tlint: no message on any page' '
+test_expect_success MANDOC,PLAIN 'mandoc -Tlint: no message on any page' '
 	mandoc -Tlint "$MPERF_ROOT"/man/*.1 >out 2>&1 || true &&
 	test_must_be_empty out
 '
 
-test_expect_success GROFF 'groff -man -ww -z: no warning on any page' '
+test_expect_success GROFF,PLAIN 'groff -man -ww -z: no warning on any page' '
 	for f in "$MPERF_ROOT"/man/*.1; do
 		groff -man -ww -z "$f" 2>&1 || exit 1
 	done >out &&
@@ -26,7 +26,7 @@ test_expect_success GROFF 'groff -man -ww -z: no warning on any page' '
 
 # Every long option in a command's -h text is documented in its page.
 for cmd in record report stat diff annotate; do
-	test_expect_success MANDOC "every option of mperf $cmd -h is in mperf-$cmd(1)" '
+	test_expect_success MANDOC,PLAIN "every option of mperf $cmd -h is in mperf-$cmd(1)" '
 		mandoc -Tascii "$MPERF_ROOT/man/mperf-'$cmd'.1" | col -b >page &&
 		"$MPERF" '$cmd' -h | grep -o -- "--[a-z][a-z-]*" | sort -u >opts &&
 		test -s opts &&
@@ -36,14 +36,14 @@ for cmd in record report stat diff annotate; do
 	'
 done
 
-test_expect_success 'the seed command is an example in mperf(1) and mperf-record(1)' '
+test_expect_success PLAIN 'the seed command is an example in mperf(1) and mperf-record(1)' '
 	grep -q "^mperf record \\\\-e cycles,cycles,cycles ./noploop 10$" "$MPERF_ROOT/man/mperf.1" &&
 	grep -q "^mperf record \\\\-e cycles,cycles,cycles ./noploop 10$" "$MPERF_ROOT/man/mperf-record.1"
 '
 
 # Every example of a JSON document in the pages (an .EX block that starts
 # with '{') is JSON a parser takes, once roff's escapes are undone.
-test_expect_success 'every JSON example of the man pages parses' '
+test_expect_success PLAIN 'every JSON example of the man pages parses' '
 	python3 - "$MPERF_ROOT"/man/*.1 <<-\EOF
 	import json, re, sys
 	n = 0

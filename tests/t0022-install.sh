@@ -12,7 +12,7 @@ have_man () {
 	command -v man >/dev/null 2>&1
 }
 
-test_expect_success 'make install PREFIX=/usr DESTDIR=...: the binary, the man pages, the completion' '
+test_expect_success PLAIN 'make install PREFIX=/usr DESTDIR=...: the binary, the man pages, the completion' '
 	make -s -o mperf -C "$MPERF_ROOT" install PREFIX=/usr DESTDIR="$TRASH_DIRECTORY/dest" >out 2>&1 &&
 	(cd dest && find . | LC_ALL=C sort) >tree &&
 	cat >expect <<-\EOT &&
@@ -45,7 +45,7 @@ test_expect_success 'make install PREFIX=/usr DESTDIR=...: the binary, the man p
 	test "$(stat -c %a dest/usr/share/man/man1/mperf.1)" = 644
 '
 
-test_expect_success MAN 'man finds the installed pages' '
+test_expect_success MAN,PLAIN 'man finds the installed pages' '
 	MANPATH="$TRASH_DIRECTORY/dest/usr/share/man" man -w mperf-record >where &&
 	grep -q "dest/usr/share/man/man1/mperf-record.1" where
 '
@@ -63,24 +63,24 @@ complete_words () {
 	)
 }
 
-test_expect_success 'sourcing the completion registers it for mperf' '
+test_expect_success PLAIN 'sourcing the completion registers it for mperf' '
 	(. dest/usr/share/bash-completion/completions/mperf && complete -p mperf) >out &&
 	grep -q "^complete -F _mperf mperf$" out
 '
 
-test_expect_success 'mperf rec<TAB>: record' '
+test_expect_success PLAIN 'mperf rec<TAB>: record' '
 	complete_words mperf rec >out &&
 	echo record >expect &&
 	diff expect out
 '
 
-test_expect_success 'mperf <TAB>: every command' '
+test_expect_success PLAIN 'mperf <TAB>: every command' '
 	complete_words mperf "" | sort >out &&
 	printf "annotate\narchive\nbuildid-list\ndiff\ndoctor\nhelp\nlist\nrecord\nreport\nscript\nstat\ntop\n" >expect &&
 	diff expect out
 '
 
-test_expect_success 'mperf record -e cpu-<TAB>: the events of mperf list' '
+test_expect_success PLAIN 'mperf record -e cpu-<TAB>: the events of mperf list' '
 	complete_words mperf record -e cpu- | sort >out &&
 	cat out &&
 	grep -qx cpu-clock out &&
@@ -88,13 +88,13 @@ test_expect_success 'mperf record -e cpu-<TAB>: the events of mperf list' '
 	! grep -v "^cpu-" out
 '
 
-test_expect_success 'mperf record -e cs,page-f<TAB>: the last event of a list' '
+test_expect_success PLAIN 'mperf record -e cs,page-f<TAB>: the last event of a list' '
 	complete_words mperf record -e cs,page-f >out &&
 	echo cs,page-faults >expect &&
 	diff expect out
 '
 
-test_expect_success 'mperf record --ev<TAB> and mperf report --js<TAB>: options from -h' '
+test_expect_success PLAIN 'mperf record --ev<TAB> and mperf report --js<TAB>: options from -h' '
 	complete_words mperf record --ev >out &&
 	echo --event >expect &&
 	diff expect out &&
@@ -109,7 +109,7 @@ test_expect_success 'mperf record --ev<TAB> and mperf report --js<TAB>: options 
 	diff expect out
 '
 
-test_expect_success 'make uninstall removes every file install put there' '
+test_expect_success PLAIN 'make uninstall removes every file install put there' '
 	make -s -o mperf -C "$MPERF_ROOT" uninstall PREFIX=/usr DESTDIR="$TRASH_DIRECTORY/dest" >out 2>&1 &&
 	find dest -type f >left &&
 	test_must_be_empty left
