@@ -31,6 +31,7 @@ static const char report_usage[] =
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
+	"                    [-p regex] [-x] [--time-quantum t]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
@@ -60,7 +61,7 @@ enum {
 
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
-       OPT_NO_INLINE, OPT_IGNORE_CALLEES };
+       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -97,7 +98,8 @@ static const struct cmd_opt report_opts[] = {
 	  "memory), as perf report -I" },
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu,\n"
-	  "socket, symbol_size, srcline, srcfile, dso_size (default: comm,dso,sym);\n"
+	  "socket, symbol_size, srcline, srcfile, dso_size, parent, cgroup,\n"
+	  "cgroup_id, time, addr (default: comm,dso,sym);\n"
 	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
 	  "mispredict, in_tx, abort, cycles\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
@@ -152,6 +154,14 @@ static const struct cmd_opt report_opts[] = {
 	{ OPT_IGNORE_CALLEES, 0, "ignore-callees", CMD_ARG_REQUIRED, "REGEX",
 	  "a chain's frame whose symbol matches (an extended regex) takes the\n"
 	  "sample, and its callees are dropped, as perf", NULL, R_HIST },
+	{ OPT_PARENT, 'p', "parent", CMD_ARG_REQUIRED, "REGEX",
+	  "the parent key's regex (default: ^sys_|^do_page_fault): an entry's\n"
+	  "parent is the first frame of its chain whose symbol matches; adds\n"
+	  "the key to --sort", NULL, R_HIST },
+	{ OPT_EXCLUDE_OTHER, 'x', "exclude-other", CMD_ARG_NONE, NULL,
+	  "only the entries with a parent (counted in the totals still)", NULL, R_HIST },
+	{ OPT_TIME_QUANTUM, 0, "time-quantum", CMD_ARG_REQUIRED, "T",
+	  "the time key's slices: a number of ns, us, ms or s (default: 100ms)", NULL, R_HIST },
 	{ OPT_INLINE, 0, "inline", CMD_ARG_NONE, NULL,
 	  "perf's inline frames in the chains libdw unwinds (--call-graph\n"
 	  "dwarf), marked (inlined): the default", NULL, R_HIST },
@@ -682,10 +692,68 @@ static int report_view_option(struct report_args *a, int id, char *arg)
 	return 0;
 }
 
+/* --time-quantum as perf reads it: a number (ns) with an optional unit, not 0. */
+static int parse_time_quantum(const char *arg, uint64_t *ns)
+{
+	static const struct { const char *unit; uint64_t mult; } units[] = {
+		{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	for (size_t i = 0; end != arg && !errno && v && arg[0] != '-' && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*ns = v * units[i].mult;
+			return 0;
+		}
+	return cmd_usage_error("report", "invalid --time-quantum '%s' (a number above 0, with ns, us, ms or s)", arg);
+}
+
+/* The parent key's options: -p/--parent, -x/--exclude-other, and the time key's --time-quantum. */
+static int report_key_option(struct report_args *a, int id, char *arg)
+{
+	regex_t re;
+
+	switch (id) {
+	case OPT_PARENT:
+		if (regcomp(&re, arg, REG_EXTENDED | REG_NOSUB))
+			return cmd_usage_error("report", "invalid -p/--parent regex '%s'", arg);
+		regfree(&re);
+		a->ho.parent = arg;
+		break;
+	case OPT_EXCLUDE_OTHER:
+		a->ho.exclude_other = true;
+		break;
+	case OPT_TIME_QUANTUM:
+		return parse_time_quantum(arg, &a->ho.time_quantum);
+	}
+	return 0;
+}
+
+/* perf adds the parent key after the --sort keys when -p is given (once). */
+static int report_parent_key(struct report_hist_opts *o)
+{
+	for (int i = 0; o->parent && i < o->nr_keys; i++)
+		if (o->keys[i] == REPORT_KEY_PARENT)
+			return 0;
+	if (!o->parent)
+		return 0;
+	if (o->nr_keys == REPORT_MAX_KEYS)
+		return cmd_usage_error("report", "too many sort keys with -p's parent (at most %d)", REPORT_MAX_KEYS);
+	o->keys[o->nr_keys++] = REPORT_KEY_PARENT;
+	return 0;
+}
+
 static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
 {
 	struct report_args *a = ctx;
 
+	if (opt->id >= OPT_PARENT)
+		return report_key_option(a, opt->id, arg);
 	if (opt->id >= OPT_THREADS)
 		return report_view_option(a, opt->id, arg);
 	if (opt->cls == R_HIST)
@@ -842,6 +910,8 @@ int cmd_report(int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error("report", "unexpected argument '%s' (the input is given with -i)", argv[optind]);
 	if ((ret = cmd_options_conflicts(&parse)))
+		return ret;
+	if ((ret = report_parent_key(&a.ho)))
 		return ret;
 	if (a.inverted) {	/* -G wins over an order -g gave, as in perf */
 		a.ho.cc_order = REPORT_CC_CALLER;

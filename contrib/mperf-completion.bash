@@ -142,15 +142,19 @@ _mperf()
 			return 0
 			;;
 		-s|--sort)
-			COMPREPLY=($(compgen -W 'comm pid dso sym cpu socket symbol_size srcline srcfile dso_size comm,dso,sym dso,sym dso_from dso_to symbol_from symbol_to
-				mispredict in_tx abort cycles' -- "$cur"))
+			COMPREPLY=($(compgen -W 'comm pid dso sym cpu socket symbol_size srcline srcfile dso_size parent cgroup cgroup_id time addr
+				comm,dso,sym dso,sym dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles' -- "$cur"))
 			return 0
 			;;
 		--percentage)
 			COMPREPLY=($(compgen -W 'relative absolute' -- "$cur"))
 			return 0
 			;;
-		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso|-S|--symbols|--pid|--tid|--group-sort-idx)
+		--percent-limit|-c|--comms|--comm|-d|--dsos|--dso|-S|--symbols|--pid|--tid|--group-sort-idx|-p|--parent)
+			return 0
+			;;
+		--time-quantum)
+			COMPREPLY=($(compgen -W '100ms 10ms 1s' -- "$cur"))
 			return 0
 			;;
 		esac

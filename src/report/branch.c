@@ -24,6 +24,7 @@
 #include "filter.h"
 #include "out.h"
 #include "readvals.h"
+#include "rowkeys.h"
 #include "report.h"
 #include "sortkey.h"
 #include "../resolve/session.h"
@@ -275,6 +276,17 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 	return 0;
 }
 
+/*
+ * The time and addr keys of a branch's entry: the sample's time, and the
+ * target's address as perf has it (its address in its map, mapped out
+ * of the map again: off by the map's start less its offset).
+ */
+static void branch_keys(const struct branch *B, struct bent *e, const struct session_sample *ss)
+{
+	e->time = rowkeys_time(B->o, ss->smp->time);
+	e->ip = e->to.ip + (e->to.ip - e->to.addr);
+}
+
 static int on_sample(void *arg, const struct session_sample *ss)
 {
 	struct branch *B = arg;
@@ -308,6 +320,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 			free(e);
 			return mperf_error(-ENOMEM, "out of memory");
 		}
+		branch_keys(B, e, ss);
 		if (tree_add(B, &hs->root, e))
 			hs->n++;
 		hs->nr_samples++;
@@ -474,7 +487,7 @@ static void print_text(struct branch *B, struct out *out)
 				out_printf(out, "  %12" PRIu64, h->nr);
 			for (int c = 0; c < nc; c++) {
 				out_str(out, "  ");
-				sort_key(o->bkeys[c])->print(out, &h->k, width[c], false, &B->print);
+				sort_key(o->bkeys[c])->print(out, &h->k, width[c], c + 1 == nc && !ipc, &B->print);
 			}
 			/* perf's IPC needs the target's disassembly: without cycles it is 0 (or "-" unresolved) */
 			if (ipc)

@@ -20,6 +20,7 @@
 #include "filter.h"
 #include "out.h"
 #include "readvals.h"
+#include "rowkeys.h"
 #include "report.h"
 #include "sortkey.h"
 #include "../resolve/session.h"
@@ -102,6 +103,7 @@ struct hist {
 	struct strset strs;		/* comms and dso names */
 	struct sfilter filt;		/* -C, --time */
 	struct readvals rv;		/* -T */
+	struct rowkeys rk;		/* time, addr, cgroup, cgroup_id, parent */
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
 	int32_t *socket_of;		/* each CPU's socket, from the file's CPU_TOPOLOGY (the socket key's) */
 	uint32_t nr_socket_of;
@@ -168,6 +170,8 @@ static bool sym_hidden(const struct hist *H, const struct hent *k)
  */
 static bool filtered(const struct hist *H, const struct hent *k, const char *dso_long)
 {
+	if (H->o->exclude_other && !k->parent)
+		return true;	/* perf's -x: the entries without a parent */
 	if (H->o->comm && !sfilter_listed(H->o->comm, k->comm))
 		return true;
 	if (H->o->dso && !(k->dso && (sfilter_listed(H->o->dso, k->dso) || (dso_long && sfilter_listed(H->o->dso, dso_long)))))
@@ -476,6 +480,8 @@ static bool chain_memo_hash(const struct hist *H, const struct hists *hs, const 
 
 	if (!n || (H->key[REPORT_KEY_SYM] && hs->partial_order))
 		return false;
+	if (H->key[REPORT_KEY_ADDR])
+		return false;	/* its frames' entries are their addresses, which the memo does not compare */
 	for (size_t i = 0; i < n; i++) {
 		if (!f[i].sym || f[i].inlined)
 			return false;
@@ -595,6 +601,30 @@ static ssize_t ignore_cut(struct hist *H, ssize_t n)
 	return n - H->cut;
 }
 
+/*
+ * Whether perf's check of a chain's frame against the entries the sample
+ * already added to (its he_tmp, which has no socket, time or cgroup) can
+ * never match: a key it compares whose value in the sample is not 0.
+ * Then every frame counts again.
+ */
+static bool tmp_differs(const struct hist *H, const struct hent *k)
+{
+	return (H->key[REPORT_KEY_SOCKET] && k->socket) || (H->key[REPORT_KEY_TIME] && k->time) ||
+	       (H->key[REPORT_KEY_CGROUP] && k->cgroup) ||
+	       (H->key[REPORT_KEY_CGROUP_ID] && (k->cgroup_dev || k->cgroup_ino));
+}
+
+/*
+ * The addr key's address of a chain's frame: perf keeps the frame's
+ * address as recorded where it keeps a sample's in its map, and maps it
+ * out again (map__unmap_ip): a user frame's, or a module's, is off by
+ * what that adds.
+ */
+static uint64_t frame_ip(const struct cc_frame *f)
+{
+	return f->ip + f->unmap;
+}
+
 static int add_chain(struct hist *H, struct hists *hs, const struct session_sample *ss, struct hent *self,
 		     const struct hent *key)
 {
@@ -639,6 +669,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.sym_end = f->end;
 		k.inlined = f->inlined;
 		k.addr = f->ip;
+		k.ip = frame_ip(f);
 		k.object = false;	/* the sample's own symbol's, not the frame's */
 		k.sym_len = 0;
 		k.kfirst = false;
@@ -655,7 +686,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		 * waiting for kallsyms is keyed by its address until then:
 		 * same() knows it.
 		 */
-		for (size_t j = 0; j < nseen && !dup && !(H->key[REPORT_KEY_SOCKET] && k.socket); j++)
+		for (size_t j = 0; j < nseen && !dup && !tmp_differs(H, &k); j++)
 			dup = H->chains && !H->seen[j]->kernel_pending ? !perf_cmp(H, H->seen[j], &k) :
 									same(H, H->seen[j], &k);
 		if (dup)
@@ -807,6 +838,30 @@ static int source_frame(struct hist *H, struct hent *k, const struct cc_frame *f
 	return source_of(H, k, f->dso, &(struct source_addr){ k->level == 'k', f->rel, f->ip, f->ip });
 }
 
+/* The keys of the sample itself (rowkeys.h); the parent from its chain, walked as perf walks it. */
+static int sample_keys(struct hist *H, struct hent *k, const struct session_sample *ss)
+{
+	bool unwound;
+	ssize_t n;
+
+	rowkeys__sample(&H->rk, &k->k, ss->smp);
+	if (!H->rk.parent || !H->chains || !ss->smp->callchain || !ss->machine)
+		return 0;
+	unwound = ss->evsel >= 0 && (pdata__evsel(H->p, (size_t)ss->evsel)->attr.sample_type & PERF_SAMPLE_STACK_USER);
+	if ((n = stackwalk__chain(&H->walk, ss)) < 0)
+		return -1;
+	return rowkeys__parent(&H->rk, &k->k, H->walk.fr, H->walk.lvl, (size_t)n, unwound);
+}
+
+/* perf refuses the parent key of a file without chains (a stream's events are not known yet). */
+static int parent_check(struct hist *H)
+{
+	if (!H->key[REPORT_KEY_PARENT] || H->chains || pdata__is_pipe(H->p))
+		return 0;
+	return mperf_error(-MPERF_ERR_USAGE, "'%s' has no call chains for the parent key (--sort parent, -p): "
+			   "was it recorded without -g?", H->label);
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
@@ -826,6 +881,8 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	k.cpu = (int)ss->smp->cpu;
 	k.socket = k.cpu >= 0 && (uint32_t)k.cpu < H->nr_socket_of ? H->socket_of[k.cpu] : -1;
 	k.addr = ss->smp->ip;
+	if (sample_keys(H, &k, ss))
+		return -ENOMEM;
 
 	k.level = stackwalk_level(ss->cpumode);
 	/* The machine's strings are stable while they live: compare before interning again. */
@@ -1114,6 +1171,8 @@ static int on_record(void *arg, const struct session_record *r)
 	struct hists *hs;
 
 	symcache__kernel_mmap(H->syms, r->h);
+	if (rowkeys__record(&H->rk, r->h))
+		return mperf_error(-ENOMEM, "out of memory");
 	if (H->o->show_threads && readvals__add(&H->rv, r))
 		return mperf_error(-ENOMEM, "out of memory");
 	if (r->h->type != PERF_RECORD_LOST_SAMPLES || r->evsel < 0 || !PD_VIEW(r->h, &e))
@@ -2092,6 +2151,8 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 		return mperf_error(-MPERF_ERR_USAGE, "invalid --ignore-callees regex '%s'", o->ignore_callees);
 	H->has_ignore = o->ignore_callees != NULL;
 	set_keys(H);
+	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs)))
+		return ret;
 	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
 		return mperf_error(-ENOMEM, "out of memory");
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
@@ -2104,6 +2165,8 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 		symcache__load_kernel_async(H->syms);
 	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
 	ret = !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
+	if (ret >= 0)
+		ret = parent_check(H);
 	if (ret >= 0)
 		ret = session__run(p, label, &ops);
 	/* A file cut mid-record (said by now): the samples before the cut are the report's. */
@@ -2160,6 +2223,7 @@ static void hist_free(struct hist *H)
 	stackwalk__release(&H->walk);
 	sfilter_release(&H->filt);
 	readvals__release(&H->rv);
+	rowkeys__release(&H->rk);
 	if (H->has_ignore)
 		regfree(&H->ignore);
 	free(H->seen);

@@ -66,7 +66,8 @@ int report__file_stats(struct pdata *p, const char *label, struct report_file_st
  */
 enum report_key {
 	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_CPU, REPORT_KEY_SOCKET, REPORT_KEY_SYM_SIZE,
-	REPORT_KEY_SRCLINE, REPORT_KEY_SRCFILE, REPORT_KEY_DSO_SIZE, REPORT_KEY_IPC_NULL,
+	REPORT_KEY_SRCLINE, REPORT_KEY_SRCFILE, REPORT_KEY_DSO_SIZE,
+	REPORT_KEY_PARENT, REPORT_KEY_CGROUP, REPORT_KEY_CGROUP_ID, REPORT_KEY_TIME, REPORT_KEY_ADDR, REPORT_KEY_IPC_NULL,
 	REPORT_KEY_DSO_FROM, REPORT_KEY_DSO_TO, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
 	REPORT_KEY_MISPREDICT, REPORT_KEY_IN_TX, REPORT_KEY_ABORT, REPORT_KEY_CYCLES,
 	REPORT_NR_KEYS
@@ -158,6 +159,9 @@ struct report_hist_opts {
 	bool show_threads;			/* -T: the READ records' counts per thread, after the text */
 	bool no_inline;				/* --no-inline: chains without perf's inline frames */
 	const char *ignore_callees;		/* --ignore-callees: an extended regex of symbols, or NULL */
+	const char *parent;			/* -p/--parent: the parent key's regex, NULL: perf's "^sys_|^do_page_fault" */
+	bool exclude_other;			/* -x/--exclude-other: hide the entries without a parent */
+	uint64_t time_quantum;			/* --time-quantum: the time key's, in ns (0: perf's 100 ms) */
 	/*
 	 * The branch view: -1 as perf chooses (a file-mode file with the
 	 * BRANCH_STACK feature), 0 never (--no-branch-stack), 1 always (-b).

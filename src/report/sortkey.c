@@ -641,6 +641,244 @@ static void socket_json(struct out *out, const struct sort_row *e, bool diff)
 	out_printf(out, ", \"socket\": %d", e->socket);
 }
 
+/*
+ * ---- parent, cgroup, cgroup_id, time, addr: keys perf compares with
+ * its se_cmp alone, whose order in every tree is the sign of it ----
+ */
+
+/* perf's order of a key without se_collapse and se_sort: a before b when se_cmp(a, b) > 0. */
+static int by_cmp(int64_t c)
+{
+	return c > 0 ? -1 : c < 0;
+}
+
+static int64_t parent_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	if (!l->parent || !r->parent)
+		return cmp_null(l->parent, r->parent);
+	return l->parent == r->parent ? 0 : strcmp(r->parent, l->parent);
+}
+
+static int parent_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(parent_cmp(a, b));
+}
+
+static bool parent_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->parent == b->parent;	/* interned */
+}
+
+static uint64_t parent_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uintptr_t)e->parent);
+}
+
+static size_t parent_width(const struct sort_row *e)
+{
+	return e->parent ? strlen(e->parent) : 0;
+}
+
+static void parent_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	print_str(out, e->parent ? e->parent : "[other]", width);
+}
+
+static void parent_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_str(out, ", \"parent\": ");
+	if (e->parent)
+		out_json_str(out, e->parent);
+	else
+		out_str(out, "null");
+}
+
+/* cgroup: the sample's id, shown by its CGROUP record's path ("N/A": none, "unknown": no record) */
+static int64_t cgroup_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(r->cgroup - l->cgroup);
+}
+
+static int cgroup_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(cgroup_cmp(a, b));
+}
+
+static bool cgroup_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->cgroup == b->cgroup;
+}
+
+static uint64_t cgroup_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->cgroup);
+}
+
+static const char *cgroup_shown(const struct sort_row *e)
+{
+	return !e->cgroup ? "N/A" : e->cgroup_name ? e->cgroup_name : "unknown";
+}
+
+/* perf sizes the column by a known cgroup's name ("unknown" otherwise), at least 6 */
+static size_t cgroup_width(const struct sort_row *e)
+{
+	size_t n = e->cgroup ? strlen(e->cgroup_name ? e->cgroup_name : "unknown") : 0;
+
+	return n > 6 ? n : 6;
+}
+
+/* perf's cell printed as is, then padded to the width but in the row's last column */
+static void print_aligned(struct out *out, const char *s, int width, bool last)
+{
+	if (last)
+		out_str(out, s);
+	else
+		out_printf(out, "%-*s", width, s);
+}
+
+static void cgroup_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)st;
+	print_aligned(out, cgroup_shown(e), width, last);
+}
+
+static void cgroup_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"cgroup-id\": %" PRIu64 ", \"cgroup\": ", e->cgroup);
+	out_json_str(out, cgroup_shown(e));
+}
+
+/* cgroup_id: the thread's cgroup namespace, device then inode (perf's signs: left against right) */
+static int64_t cgroup_id_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	int64_t c = (int64_t)(l->cgroup_dev - r->cgroup_dev);
+
+	return c ? c : (int64_t)(l->cgroup_ino - r->cgroup_ino);
+}
+
+static int cgroup_id_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(cgroup_id_cmp(a, b));
+}
+
+static bool cgroup_id_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->cgroup_dev == b->cgroup_dev && a->cgroup_ino == b->cgroup_ino;
+}
+
+static uint64_t cgroup_id_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(hash_mix(h, e->cgroup_dev), e->cgroup_ino);
+}
+
+static size_t cgroup_id_width(const struct sort_row *e)
+{
+	(void)e;
+	return 20;
+}
+
+static void cgroup_id_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[64];
+
+	(void)st;
+	snprintf(buf, sizeof(buf), "%" PRIu64 "/0x%" PRIx64, e->cgroup_dev, e->cgroup_ino);
+	print_aligned(out, buf, width, last);
+}
+
+static void cgroup_id_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"cgroup-dev\": %" PRIu64 ", \"cgroup-ino\": %" PRIu64, e->cgroup_dev, e->cgroup_ino);
+}
+
+/* time: the sample's, cut to --time-quantum (hist.c), as seconds.microseconds */
+static int64_t time_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(r->time - l->time);
+}
+
+static int time_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(time_cmp(a, b));
+}
+
+static bool time_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->time == b->time;
+}
+
+static uint64_t time_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->time);
+}
+
+static size_t time_width(const struct sort_row *e)
+{
+	(void)e;
+	return 12;
+}
+
+static void time_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[48];
+
+	(void)st;
+	/* perf's: cut to the width (a time of 100000 s and more loses digits) */
+	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, e->time / 1000000000, e->time % 1000000000 / 1000);
+	if (width >= 0 && (size_t)width < sizeof(buf))
+		buf[width] = '\0';
+	print_aligned(out, buf, width, last);
+}
+
+static void time_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"time\": %" PRIu64, e->time);
+}
+
+/* addr: the address as recorded (perf's map__unmap_ip of its map-relative one) */
+static int64_t addr_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(r->ip - l->ip);
+}
+
+static int addr_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(addr_cmp(a, b));
+}
+
+static bool addr_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->ip == b->ip;
+}
+
+static uint64_t addr_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->ip);
+}
+
+static size_t addr_width(const struct sort_row *e)
+{
+	(void)e;
+	return 18;	/* perf's BITS_PER_LONG / 4 + 2 */
+}
+
+static void addr_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%-#*" PRIx64, width, e->ip);
+}
+
+static void addr_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"addr\": %" PRIu64, e->ip);
+}
+
 /* ---- the branch view's: a branch's ends and flags ---- */
 
 static int strcmp_null(const char *a, const char *b)
@@ -879,6 +1117,32 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.cmp = dso_size_cmp, .collapse = dso_size_sort, .sort = dso_size_sort,
 		.eq = dso_size_eq, .hash = dso_size_hash,
 		.width = no_width, .print = dso_size_print, .json = dso_size_json,
+	},
+	[REPORT_KEY_PARENT] = {
+		.name = "parent", .header = "Parent symbol", .views = SORT_HIST,
+		.cmp = parent_cmp, .collapse = parent_sort, .sort = parent_sort, .eq = parent_eq, .hash = parent_hash,
+		.width = parent_width, .print = parent_print, .json = parent_json,
+	},
+	[REPORT_KEY_CGROUP] = {
+		.name = "cgroup", .header = "Cgroup", .views = SORT_HIST,
+		.cmp = cgroup_cmp, .collapse = cgroup_sort, .sort = cgroup_sort, .eq = cgroup_eq, .hash = cgroup_hash,
+		.width = cgroup_width, .print = cgroup_print, .json = cgroup_json,
+	},
+	[REPORT_KEY_CGROUP_ID] = {
+		.name = "cgroup_id", .header = "cgroup id (dev/inode)", .views = SORT_HIST,
+		.cmp = cgroup_id_cmp, .collapse = cgroup_id_sort, .sort = cgroup_id_sort,
+		.eq = cgroup_id_eq, .hash = cgroup_id_hash,
+		.width = cgroup_id_width, .print = cgroup_id_print, .json = cgroup_id_json,
+	},
+	[REPORT_KEY_TIME] = {
+		.name = "time", .header = "Time", .views = SORT_HIST | SORT_BRANCH,
+		.cmp = time_cmp, .collapse = time_sort, .sort = time_sort, .eq = time_eq, .hash = time_hash,
+		.width = time_width, .print = time_print, .json = time_json,
+	},
+	[REPORT_KEY_ADDR] = {
+		.name = "addr", .header = "Address", .views = SORT_HIST | SORT_BRANCH,
+		.cmp = addr_cmp, .collapse = addr_sort, .sort = addr_sort, .eq = addr_eq, .hash = addr_hash,
+		.width = addr_width, .print = addr_print, .json = addr_json,
 	},
 	[REPORT_KEY_IPC_NULL] = {	/* hidden: in no view's --sort, hist.c appends it */
 		.name = "ipc_null", .header = "IPC   [IPC Coverage]",

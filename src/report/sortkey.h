@@ -57,6 +57,12 @@ struct sort_branch { SORT_BRANCH_FIELDS };
 	const char *srcline;		/* perf's "file:line" (or its placeholders), interned; NULL: not asked */ \
 	const char *srcfile;		/* its file, "" where perf shows none */ \
 	int64_t dso_size;		/* the map's size, -1: no map ("unknown") */ \
+	uint64_t ip;			/* the address as recorded (a chain frame's in its entry): the addr key's */ \
+	uint64_t time;			/* the sample's time, cut to the time key's quantum */ \
+	uint64_t cgroup;		/* the sample's cgroup id (PERF_SAMPLE_CGROUP), 0: none */ \
+	const char *cgroup_name;	/* its path from the CGROUP records, NULL: not known */ \
+	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace (NAMESPACES records) */ \
+	const char *parent;		/* the first frame -p/--parent's regex matches, NULL: "[other]" */ \
 	const struct sort_branch *br;	/* the branch view's entries: the branch */
 struct sort_row { SORT_ROW_FIELDS };
 

@@ -207,6 +207,7 @@ __attribute__((noinline)) static int resolve_frame_now(struct stackwalk *W, cons
 		f->rel = addr;
 	}
 	f->map_size = r.map_end - r.map_start;
+	f->unmap = cpumode != PERF_RECORD_MISC_KERNEL ? f->ip - f->rel : stackwalk_is_module(r.dso) ? r.map_start : 0;
 	if (sym) {
 		f->sym = sym->name;
 		f->start = sym->start;

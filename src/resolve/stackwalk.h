@@ -30,6 +30,7 @@ struct cc_frame {
 	uint64_t ip;		/* the address in the chain, as recorded */
 	uint64_t rel;		/* in its DSO (perf's al->addr): a user map's file offset, else ip */
 	uint64_t map_size;	/* its map's (0: no map) */
+	uint64_t unmap;		/* what perf's map__unmap_ip adds: a user map's start less its offset, a module's start */
 	bool inlined;		/* one of perf's inline frames: sym is "NAME (inlined)" */
 };
 

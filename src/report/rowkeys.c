@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The fields perf's hist entries take from the sample and the records
+ * around it (rowkeys.h): time, addr, cgroup, cgroup_id and parent.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../lib/alloc.h"
+#include "../lib/err.h"
+#include "../lib/log.h"
+#include "../lib/strset.h"
+#include "../perfdata/format.h"
+#include "../resolve/stackwalk.h"
+#include "rowkeys.h"
+#include "sortkey.h"
+
+/* perf's index of the cgroup namespace in a NAMESPACES record's links */
+#define NS_CGROUP 6
+
+uint64_t rowkeys_time(const struct report_hist_opts *o, uint64_t t)
+{
+	uint64_t q = o->time_quantum ? o->time_quantum : ROWKEYS_QUANTUM_DEFAULT;
+
+	return t / q * q;
+}
+
+int rowkeys__init(struct rowkeys *rk, const struct report_hist_opts *o, const bool *key, struct strset *strs)
+{
+	const char *re = o->parent ? o->parent : ROWKEYS_PARENT_DEFAULT;
+
+	memset(rk, 0, sizeof(*rk));
+	rk->strs = strs;
+	rk->quantum = o->time_quantum ? o->time_quantum : ROWKEYS_QUANTUM_DEFAULT;
+	rk->cgroup = key[REPORT_KEY_CGROUP];
+	rk->ns = key[REPORT_KEY_CGROUP_ID];
+	if (!key[REPORT_KEY_PARENT])	/* -x alone: perf finds no parent, every entry is hidden */
+		return 0;
+	if (regcomp(&rk->re, re, REG_EXTENDED | REG_NOSUB))
+		return mperf_error(-MPERF_ERR_USAGE, "invalid -p/--parent regex '%s'", re);
+	rk->parent = true;
+	return 0;
+}
+
+void rowkeys__release(struct rowkeys *rk)
+{
+	if (rk->parent)
+		regfree(&rk->re);
+	idmap_free(&rk->cg_ids);
+	idmap_free(&rk->ns_tids);
+	free(rk->cg_path);
+	free(rk->ns_of);
+	memset(rk, 0, sizeof(*rk));
+}
+
+/* perf keeps the first path of an id */
+static int cgroup_record(struct rowkeys *rk, const struct perf_event_header *h)
+{
+	struct pd_cgroup_event e;
+	char buf[4096];
+	const char *path;
+
+	if (!PD_VIEW(h, &e) || idmap_find(&rk->cg_ids, e.id))
+		return 0;
+	path = strset_intern(rk->strs, pd_rec_str(h, sizeof(e), buf, sizeof(buf)));
+	if (!path || ALLOC_GROW(rk->cg_path, rk->nr_cg + 1, rk->cg_cap) ||
+	    idmap_add(&rk->cg_ids, e.id, (int)rk->nr_cg))
+		return -ENOMEM;
+	rk->cg_path[rk->nr_cg++] = path;
+	return 0;
+}
+
+/* a thread's namespaces are its last NAMESPACES record's */
+static int ns_record(struct rowkeys *rk, const struct perf_event_header *h)
+{
+	struct pd_namespaces_event e;
+	struct pd_ns_link_info li;
+	struct idmap_slot *s;
+
+	if (!PD_VIEW(h, &e) || e.nr_namespaces <= NS_CGROUP ||
+	    !pd_view_at(h, sizeof(e) + NS_CGROUP * sizeof(li), &li, sizeof(li)))
+		return 0;
+	if (!(s = idmap_find(&rk->ns_tids, e.tid))) {
+		if (ALLOC_GROW(rk->ns_of, rk->nr_ns + 1, rk->ns_cap) || idmap_add(&rk->ns_tids, e.tid, (int)rk->nr_ns))
+			return -ENOMEM;
+		s = idmap_find(&rk->ns_tids, e.tid);
+		rk->nr_ns++;
+	}
+	rk->ns_of[s->idx][0] = li.dev;
+	rk->ns_of[s->idx][1] = li.ino;
+	return 0;
+}
+
+int rowkeys__record(struct rowkeys *rk, const struct perf_event_header *h)
+{
+	if (rk->cgroup && h->type == PERF_RECORD_CGROUP)
+		return cgroup_record(rk, h);
+	if (rk->ns && h->type == PERF_RECORD_NAMESPACES)
+		return ns_record(rk, h);
+	return 0;
+}
+
+void rowkeys__sample(const struct rowkeys *rk, struct sort_row *k, const struct pd_sample *smp)
+{
+	const struct idmap_slot *s;
+
+	k->ip = smp->ip;
+	k->time = smp->time / rk->quantum * rk->quantum;
+	k->cgroup = smp->cgroup;
+	k->cgroup_name = (s = idmap_find(&rk->cg_ids, smp->cgroup)) ? rk->cg_path[s->idx] : NULL;
+	if ((s = idmap_find(&rk->ns_tids, smp->tid))) {
+		k->cgroup_dev = rk->ns_of[s->idx][0];
+		k->cgroup_ino = rk->ns_of[s->idx][1];
+	}
+	k->parent = NULL;
+}
+
+int rowkeys__parent(struct rowkeys *rk, struct sort_row *k, const struct cc_frame *fr, const char *lvl,
+		    size_t n, bool unwound)
+{
+	for (size_t i = 0; rk->parent && i < n; i++)
+		if (fr[i].sym && !fr[i].inlined && (!unwound || lvl[i] == 'k') && !regexec(&rk->re, fr[i].sym, 0, NULL, 0)) {
+			/* by name, as perf compares parents */
+			return (k->parent = strset_intern(rk->strs, fr[i].sym)) ? 0 : -ENOMEM;
+		}
+	return 0;
+}
