@@ -250,8 +250,26 @@ static int load_symtab(Elf *e, const char *path, const struct segs *sg, struct l
 /*
  * perf names PLT entries after their relocation: entry k of .plt (after the
  * header entry) is "<dynamic symbol>@plt" ("@plt" when the relocation has
- * no symbol, as IRELATIVE ones).  Added after the fixups, with their size.
+ * no symbol, as IRELATIVE ones), from .rela.plt (else .rel.plt).  Added
+ * after the fixups, with their size, and only for a file whose symbol
+ * table (.symtab, else .dynsym) gave symbols: a stripped program whose
+ * .dynsym defines none has no PLT symbols in perf ([unknown]).
  */
+/* Relocation k of a .rela.plt or a .rel.plt (its r_info alone matters). */
+static bool plt_reloc(Elf_Data *rd, GElf_Word type, size_t k, GElf_Rela *r)
+{
+	GElf_Rel rel;
+
+	if (type == SHT_RELA)
+		return gelf_getrela(rd, (int)k, r) != NULL;
+	if (!gelf_getrel(rd, (int)k, &rel))
+		return false;
+	r->r_offset = rel.r_offset;
+	r->r_info = rel.r_info;
+	r->r_addend = 0;
+	return true;
+}
+
 static int add_plt_symbols(Elf *e, struct loader *l)
 {
 	Elf_Scn *scn = NULL, *plt = NULL, *rela = NULL;
@@ -268,8 +286,9 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 		if (!strcmp(name, ".plt")) {
 			plt = scn;
 			plt_sh = sh;
-		} else if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
-			rela = scn;
+		} else if ((!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) ||
+			   (!rela && !strcmp(name, ".rel.plt") && sh.sh_type == SHT_REL)) {
+			rela = scn;	/* perf's: .rela.plt, else .rel.plt */
 			rela_sh = sh;
 		}
 	}
@@ -287,7 +306,7 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 		char buf[1024];
 		size_t idx;
 
-		if (!gelf_getrela(rd, (int)k, &r))
+		if (!plt_reloc(rd, rela_sh.sh_type, k, &r))
 			continue;
 		idx = GELF_R_SYM(r.r_info);
 		if (idx && gelf_getsym(dd, (int)idx, &sym) && !(name = elf_strptr(e, dyn_sh.sh_link, sym.st_name)))
@@ -385,7 +404,8 @@ void load_dso(struct dso *d, const char *want, const char *base, const char *sym
 		finish_table(&l, d);
 		d->symsrc = l.src ? l.src : d->runtime ? strdup(d->runtime) : NULL;
 		l.src = NULL;
-		if (add_plt_symbols(e, &pl) == 0 && pl.n) {
+		/* perf synthesizes a PLT only for a file whose symbol table gave it symbols */
+		if (ntab && add_plt_symbols(e, &pl) == 0 && pl.n) {
 			/* No fixups for these: build their table by hand. */
 			plt.syms = malloc(pl.n * sizeof(*plt.syms));
 			if (plt.syms) {
