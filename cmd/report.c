@@ -31,7 +31,7 @@ static const char report_usage[] =
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
-	"                    [-p regex] [-x] [--time-quantum t]\n"
+	"                    [-p regex] [-x] [--time-quantum t] [--symfs dir]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
@@ -61,7 +61,7 @@ enum {
 
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
-       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM };
+       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -191,6 +191,8 @@ static const struct cmd_opt report_opts[] = {
 	  "for one by build id, then kallsyms: see mperf-report(1))", NULL, R_VMLINUX },
 	{ 'L', 0, "kallsyms", CMD_ARG_REQUIRED, "FILE", "the kernel's symbols from this kallsyms file", NULL,
 	  R_KALLSYMS },
+	{ OPT_SYMFS, 0, "symfs", CMD_ARG_REQUIRED, "DIR",
+	  "look for the recording's files under DIR: /usr/bin/x is DIR/usr/bin/x", NULL, R_HIST },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
 
@@ -713,7 +715,7 @@ static int parse_time_quantum(const char *arg, uint64_t *ns)
 	return cmd_usage_error("report", "invalid --time-quantum '%s' (a number above 0, with ns, us, ms or s)", arg);
 }
 
-/* The parent key's options: -p/--parent, -x/--exclude-other, and the time key's --time-quantum. */
+/* The parent key's options: -p/--parent, -x/--exclude-other; the time key's --time-quantum; --symfs. */
 static int report_key_option(struct report_args *a, int id, char *arg)
 {
 	regex_t re;
@@ -730,6 +732,9 @@ static int report_key_option(struct report_args *a, int id, char *arg)
 		break;
 	case OPT_TIME_QUANTUM:
 		return parse_time_quantum(arg, &a->ho.time_quantum);
+	case OPT_SYMFS:
+		a->ho.symfs = arg;
+		break;
 	}
 	return 0;
 }

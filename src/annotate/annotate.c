@@ -415,11 +415,7 @@ int annotate__run(struct pdata *p, const char *label, const struct annotate_opts
 		return mperf_error(-errno, "'%s': cannot disassemble %s code%s", label,
 				   pdata__arch(p) ? pdata__arch(p) : "this machine's",
 				   errno == EOPNOTSUPP ? " (x86_64 and aarch64 only)" : "");
-	if (!(A.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)) ||
-	    (o->symfs && symcache__set_symfs(A.syms, o->symfs))) {
-		if (A.syms)
-			mperf_error(-ENOMEM, "out of memory");
-		symcache__delete(A.syms);
+	if (!(A.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs))) {
 		disasm__delete(A.dis);
 		return -ENOMEM;
 	}

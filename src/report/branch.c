@@ -567,7 +567,7 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 
 	for (int k = 0; k < o->nr_bkeys; k++)
 		B.need_collapse |= sort_key(o->bkeys[k])->collapses;
-	if (!(B.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)))
+	if (!(B.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs)))
 		return -ENOMEM;
 	/*
 	 * Branches are resolved as they come: the first kernel address waits

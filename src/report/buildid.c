@@ -305,7 +305,7 @@ int report__dsos(struct pdata *p, const char *label, bool with_hits,
 	if (!b.err && with_hits) {
 		struct session_ops ops = { .record = on_record, .sample = on_sample, .arg = &b, .machine = true };
 
-		b.syms = symcache__for_file(p, NULL, NULL);
+		b.syms = symcache__for_file(p, NULL, NULL, NULL);
 		err = b.syms ? session__run(p, label, &ops) : -ENOMEM;
 	}
 	if (b.err)

@@ -959,7 +959,7 @@ int report__dump(struct pdata *p, const char *label, FILE *f)
 	int ret;
 
 	d.host_arch = uname(&uts) ? "x86_64" : uts.machine;
-	if (!(d.syms = symcache__for_file(p, NULL, NULL)))
+	if (!(d.syms = symcache__for_file(p, NULL, NULL, NULL)))
 		return -ENOMEM;
 	if (out_init(&d.out, f) || !(d.stats = stats__new(p))) {
 		stats__delete(d.stats);

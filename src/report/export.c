@@ -465,7 +465,7 @@ static int gather_file(struct gather *G, struct pdata *p, const char *label, con
 	G->X.label = label;
 	G->chains = false;
 	G->last_comm_raw = NULL;
-	if (!(G->syms = symcache__for_file(p, vmlinux, kallsyms)))
+	if (!(G->syms = symcache__for_file(p, vmlinux, kallsyms, NULL)))
 		return -ENOMEM;
 	if (ALLOC_GROW(G->done, G->ndone + 1, G->done_cap)) {
 		symcache__delete(G->syms);

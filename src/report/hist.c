@@ -2133,7 +2133,7 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	H->p = p;
 	H->label = label;
 	H->copy = copy;
-	H->syms = symcache__for_file(p, o->vmlinux, o->kallsyms);
+	H->syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs);
 	if (!H->syms)
 		return -ENOMEM;
 	if (copy)

@@ -173,6 +173,7 @@ struct report_hist_opts {
 	char sort_unfit[2][32];			/* a --sort key the usual [0] or the branch [1] view lacks, or "" */
 	/* The kernel's symbols from these files, as perf's -k/--vmlinux and --kallsyms (NULL: as perf finds them). */
 	const char *vmlinux, *kallsyms;
+	const char *symfs;			/* --symfs: the recording's files under this directory, or NULL */
 };
 
 /* The per-event histograms of perf report --stdio (cmd/ picks the branch view below when it applies). */

@@ -1003,7 +1003,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 				   .machine = true };
 	int ret = 0;
 
-	if (!(S.syms = symcache__for_file(p, o->vmlinux, o->kallsyms)))
+	if (!(S.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, NULL)))
 		return -ENOMEM;
 	if (out_init(&S.out, f)) {
 		symcache__delete(S.syms);

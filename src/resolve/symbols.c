@@ -134,11 +134,12 @@ static size_t recorded_build_id(void *arg, const char *name, unsigned char id[20
 	return pdata__build_id(arg, name, id);
 }
 
-struct symcache *symcache__for_file(struct pdata *p, const char *vmlinux, const char *kallsyms)
+struct symcache *symcache__for_file(struct pdata *p, const char *vmlinux, const char *kallsyms, const char *symfs)
 {
 	struct symcache *c = symcache__new();
 
-	if (!c) {
+	if (!c || symcache__set_symfs(c, symfs)) {
+		symcache__delete(c);
 		mperf_error(-ENOMEM, "out of memory");
 		return NULL;
 	}

@@ -190,10 +190,11 @@ void symcache__set_kernel_files(struct symcache *c, struct pdata *p, const char 
 /*
  * The symbol cache of a view of recording p, the one way every view makes
  * it: the recording's build ids (its BUILD_ID feature or records), its
- * kernel's release and modules, and the report's -k/--vmlinux and
- * --kallsyms files (NULL: none given).  NULL, logged, when out of memory.
+ * kernel's release and modules, the report's -k/--vmlinux and
+ * --kallsyms files, and its --symfs directory (symcache__set_symfs; NULL:
+ * none given).  NULL, logged, when out of memory.
  */
-struct symcache *symcache__for_file(struct pdata *p, const char *vmlinux, const char *kallsyms);
+struct symcache *symcache__for_file(struct pdata *p, const char *vmlinux, const char *kallsyms, const char *symfs);
 /*
  * With a kernel image, the map perf gives a kernel address outside the
  * image's .text: its section's ("[kernel.kallsyms].init.text"), NULL when
