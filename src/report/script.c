@@ -11,7 +11,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <event-parse.h>
 #include "../lib/err.h"
 #include "../lib/log.h"
 #include "../lib/strset.h"
@@ -19,6 +18,7 @@
 #include "filter.h"
 #include "out.h"
 #include "report.h"
+#include "tracefmt.h"
 #include "../resolve/session.h"
 #include "../resolve/stackwalk.h"
 #include "../resolve/symbols.h"
@@ -174,12 +174,7 @@ struct script {
 	struct symcache *syms;
 	bool kernel_loaded;		/* kallsyms has been read: the kernel's map is perf's */
 	bool sample_seen;
-	struct tep_handle *tep;		/* the tracepoints' formats, from TRACING_DATA */
-	bool tracing_loaded;
-	struct trace_seq seq;
-	bool have_seq;
-	struct tep_event **tp;		/* per event: its format, or NULL */
-	size_t nr_tp;
+	struct tracefmt tf;		/* the tracepoints' formats, from TRACING_DATA */
 	/* --call-graph dwarf samples: their user frames unwound as report unwinds them */
 	struct strset strs;
 	struct stackwalk walk;
@@ -242,7 +237,7 @@ static int check_fields(struct script *S)
 		/* perf 6.1 takes -F TYPE:FIELDS for a type the file has none of without a word. */
 		if (!ev || !*f)
 			continue;
-		if ((*f & SCRIPT_F_TRACE) && !S->tep)
+		if ((*f & SCRIPT_F_TRACE) && !S->tf.tep)
 			return mperf_error(-MPERF_ERR_USAGE, "'%s': no tracing data in the file: cannot print the fields of '%s'",
 					   S->label, ev->name);
 		if ((err = need_bit(S, t, ev, PERF_SAMPLE_IP, "IP", SCRIPT_F_IP, "ip")))
@@ -276,197 +271,13 @@ static int check_fields(struct script *S)
 
 /* ---- tracepoints ---- */
 
-/* The text t as a NUL-terminated copy, or NULL. */
-static char *text_dup(const struct pd_tracing_text *t)
-{
-	char *s = malloc(t->len + 1);
-
-	if (s) {
-		if (t->len)
-			memcpy(s, t->p, t->len);
-		s[t->len] = 0;
-	}
-	return s;
-}
-
-/* printk_formats lines: `0xADDR : "format"`; bprint events find their formats there. */
-static void load_printk(struct tep_handle *tep, char *text)
-{
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		char *colon = strchr(line, ':'), *fmt;
-		unsigned long long addr;
-
-		if (!colon)
-			continue;
-		addr = strtoull(line, NULL, 16);
-		fmt = colon + 1;
-		if (*fmt == ' ')
-			fmt++;
-		/*
-		 * As perf hands it over, quotes and all: libtraceevent strips
-		 * them, and looks two bytes before the end (a shorter string
-		 * would make it read before the start).
-		 */
-		if (strlen(fmt) >= 3)
-			tep_register_print_string(tep, fmt, addr);
-	}
-}
-
-/* saved_cmdlines lines: "PID COMM". */
-static void load_cmdlines(struct tep_handle *tep, char *text)
-{
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		char *end;
-		long pid = strtol(line, &end, 10);
-
-		if (end != line && *end == ' ')
-			tep_register_comm(tep, end + 1, (int)pid);
-	}
-}
-
-/* kallsyms lines: "ADDR TYPE NAME [MODULE]" (perf 6.1 writes none; older perf did). */
-static void load_functions(struct tep_handle *tep, char *text)
-{
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		char name[512], mod[256] = "";
-		unsigned long long addr;
-		char type;
-
-		if (sscanf(line, "%llx %c %511s %255s", &addr, &type, name, mod) < 3)
-			continue;
-		if (mod[0] == '[') {
-			size_t n = strlen(mod);
-
-			memmove(mod, mod + 1, n);
-			if (n > 1 && mod[n - 2] == ']')
-				mod[n - 2] = 0;
-		}
-		tep_register_function(tep, name, addr, mod[0] ? mod : NULL);
-	}
-}
-
-/*
- * The tracepoints' formats from TRACING_DATA, parsed as perf does: the
- * header page, the ftrace events, the events of each system, then the
- * kernel's symbols, printk formats and command names the file carries.
- * A format libtraceevent cannot parse leaves its event without fields.
- */
-static int load_tracing(struct script *S)
-{
-	const unsigned char *buf;
-	struct pd_tracing_data td;
-	struct pd_tracing_event *ev = NULL;
-	size_t len, nr;
-	char *t;
-	int err;
-
-	S->tracing_loaded = true;
-	if (!(buf = pdata__tracing_data(S->p, &len)))
-		return 0;
-	err = pd_tracing_data_decode(buf, len, &td, NULL, 0, &nr);
-	if (!err && nr && !(ev = calloc(nr, sizeof(*ev))))
-		return mperf_error(-ENOMEM, "out of memory");
-	if (!err)
-		err = pd_tracing_data_decode(buf, len, &td, ev, nr, &nr);
-	if (err) {
-		free(ev);
-		return mperf_error(err, "'%s': the TRACING_DATA feature is %s", S->label,
-				   err == -MPERF_ERR_UNSUPP ? "of a version or byte order mperf does not read" : "malformed");
-	}
-	if (!(S->tep = tep_alloc())) {
-		free(ev);
-		return mperf_error(-ENOMEM, "out of memory");
-	}
-	tep_set_file_bigendian(S->tep, td.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(S->tep, TEP_LITTLE_ENDIAN);
-	tep_set_long_size(S->tep, td.long_size);
-	tep_set_page_size(S->tep, (int)td.page_size);
-	if ((t = text_dup(&td.header_page))) {
-		tep_parse_header_page(S->tep, t, td.header_page.len, td.long_size);
-		free(t);
-	}
-	for (size_t i = 0; i < td.nr_events; i++)
-		if (ev[i].format.len)
-			tep_parse_event(S->tep, ev[i].format.p, ev[i].format.len, ev[i].sys);
-	free(ev);
-	if (td.kallsyms.len && (t = text_dup(&td.kallsyms))) {
-		load_functions(S->tep, t);
-		free(t);
-	}
-	if (td.printk.len && (t = text_dup(&td.printk))) {
-		load_printk(S->tep, t);
-		free(t);
-	}
-	if (td.cmdlines.len && (t = text_dup(&td.cmdlines))) {
-		load_cmdlines(S->tep, t);
-		free(t);
-	}
-	trace_seq_init(&S->seq);
-	S->have_seq = true;
-	return 0;
-}
-
-/* The format of a tracepoint event (by its attr's config, the tracefs id), or NULL. */
-static struct tep_event *tp_format(struct script *S, int evsel, const struct pd_evsel *ev)
-{
-	if ((size_t)evsel >= S->nr_tp) {
-		size_t n = (size_t)evsel + 1;
-		struct tep_event **v = realloc(S->tp, n * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (size_t i = S->nr_tp; i < n; i++)
-			v[i] = (struct tep_event *)-1;	/* not looked up yet */
-		S->tp = v;
-		S->nr_tp = n;
-	}
-	if (S->tp[evsel] == (struct tep_event *)-1)
-		S->tp[evsel] = S->tep && ev->attr.type == PERF_TYPE_TRACEPOINT ?
-			       tep_find_event(S->tep, (int)ev->attr.config) : NULL;
-	return S->tp[evsel];
-}
-
-/*
- * Whether raw data of size bytes holds every field of the format where it
- * says, dynamic strings and arrays included: libtraceevent trusts them.
- */
-static bool raw_fits(const struct tep_event *e, const unsigned char *raw, uint32_t size)
-{
-	const struct tep_format_field *lists[2] = { e->format.common_fields, e->format.fields };
-
-	for (int l = 0; l < 2; l++)
-		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
-			uint32_t loc, off, len;
-
-			if (f->offset < 0 || f->size < 0 || (uint64_t)f->offset + (uint64_t)f->size > size)
-				return false;
-			if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4)
-				continue;
-			memcpy(&loc, raw + f->offset, 4);
-			off = loc & 0xffff;
-			len = loc >> 16;
-			if (f->flags & TEP_FIELD_IS_RELATIVE)
-				off += (uint32_t)f->offset + 4;
-			if ((uint64_t)off + len > size)
-				return false;
-		}
-	return true;
-}
-
 static void print_trace(struct script *S, int evsel, const struct pd_evsel *ev, const struct pd_sample *smp)
 {
-	struct tep_event *e = tp_format(S, evsel, ev);
-	struct tep_record rec;
+	size_t len;
+	const char *s = tracefmt__info(&S->tf, evsel, ev, smp, &len);
 
-	if (!e || !smp->raw || !raw_fits(e, smp->raw, smp->raw_size))
-		return;
-	memset(&rec, 0, sizeof(rec));
-	rec.cpu = (int)smp->cpu;
-	rec.size = (int)smp->raw_size;
-	rec.data = (void *)smp->raw;
-	trace_seq_reset(&S->seq);
-	tep_print_event(S->tep, &S->seq, &rec, "%s", TEP_PRINT_INFO);
-	out_mem(&S->out, S->seq.buffer, S->seq.len);
+	if (s)
+		out_mem(&S->out, s, len);
 }
 
 /* ---- a sample's line ---- */
@@ -841,7 +652,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	/* perf script has read kallsyms once its first sample is resolved (as far as we can tell). */
 	S->kernel_loaded = S->sample_seen;
 	S->sample_seen = true;
-	if (!S->tracing_loaded && (err = load_tracing(S)))
+	if (!S->tf.loaded && (err = tracefmt__load(&S->tf, S->p, S->label)))
 		return err;
 	if (!S->checked && (err = check_fields(S)))
 		return err;
@@ -870,7 +681,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		out_str_w(o, ev->name, S->name_width);
 		out_str(o, ": ");
 	}
-	if ((f & SCRIPT_F_TRACE) && S->tep)
+	if ((f & SCRIPT_F_TRACE) && S->tf.tep)
 		print_trace(S, ss->evsel, ev, smp);
 	if (f & SCRIPT_F_IP) {
 		if (chain) {
@@ -951,8 +762,8 @@ static int print_side(struct script *S, const struct session_record *r)
 	}
 	if (sfilter_skip_cpu(&S->filt, &smp))
 		return 0;	/* perf's filter_cpu, not --time */
-	if (!S->tracing_loaded || !S->checked) {
-		int err = !S->tracing_loaded ? load_tracing(S) : 0;
+	if (!S->tf.loaded || !S->checked) {
+		int err = !S->tf.loaded ? tracefmt__load(&S->tf, S->p, S->label) : 0;
 
 		if (err || (!S->checked && (err = check_fields(S))))
 			return err;
@@ -1014,16 +825,12 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 		symcache__load_kernel_async(S.syms);
 	/* A file's events are known now; a stream's come with it (checked at its first sample). */
 	ret = sfilter_init(&S.filt, &o->filter, p, label);
-	if (!ret && !pdata__is_pipe(p) && !(ret = load_tracing(&S)))
+	if (!ret && !pdata__is_pipe(p) && !(ret = tracefmt__load(&S.tf, S.p, S.label)))
 		ret = check_fields(&S);
 	if (!ret)
 		ret = session__run(p, label, &ops);
 	ret = out_close(&S.out, ret, label);
-	if (S.have_seq)
-		trace_seq_destroy(&S.seq);
-	if (S.tep)
-		tep_free(S.tep);
-	free(S.tp);
+	tracefmt__release(&S.tf);
 	if (S.have_walk)
 		stackwalk__release(&S.walk);
 	strset_free(&S.strs);
