@@ -205,6 +205,21 @@ static const struct sym *target_sym(struct lst *L, uint64_t to, uint64_t *off)
 	return symcache__offset(A->syms, L->s->dso, to, off) ? symcache__nearest(A->syms, L->s->dso, *off) : NULL;
 }
 
+/*
+ * objdump's " <sym+0xoff>" after address to (an ELF address) of a user
+ * DSO, named by the DSO's own symbols as objdump names it; false: not
+ * one (a kernel symbol's) or the file has no symbols.
+ */
+static bool objdump_name(struct lst *L, uint64_t to, char *buf, size_t cap)
+{
+	buf[0] = ' ';
+	if (L->s->kernel || !symcache__objdump_name(L->A->syms, L->s->dso, L->vstart, to, buf + 1, cap - 1)) {
+		buf[0] = 0;
+		return false;
+	}
+	return true;
+}
+
 /* objdump's text of an instruction: mnemonic, operands, a target's symbol. */
 static void insn_asm(struct lst *L, const struct dinsn *in, char *buf, size_t cap)
 {
@@ -217,8 +232,8 @@ static void insn_asm(struct lst *L, const struct dinsn *in, char *buf, size_t ca
 	len += (size_t)snprintf(buf, cap, "%-6s ", in->mnem);
 	if (in->target || in->rip) {
 		uint64_t to = in->target ? in->to : in->at, off;
-		const struct sym *sym = target_sym(L, to, &off);
 		char name[1024] = "";
+		const struct sym *sym = objdump_name(L, to, name, sizeof(name)) ? NULL : target_sym(L, to, &off);
 
 		if (sym && off > sym->start)
 			snprintf(name, sizeof(name), " <%s+0x%" PRIx64 ">", sym->name, off - sym->start);
