@@ -3,9 +3,10 @@
 # shows it): one function of hand-picked encodings where capstone's own
 # text differs from objdump's (a displacement or a scale 1 capstone leaves
 # out, %riz, immediates at their operand's size, operand-size suffixes,
-# prefixes objdump names as words: data16, cs, notrack; xchg %ax,%ax,
-# x87's %st, string instructions' segments, jump and call targets with
-# <sym+off>), assembled with gcc -c and compared line by line with
+# prefixes objdump names as words: data16, cs, notrack, rex.W; xchg
+# %ax,%ax, x87's %st, fwait joined to the next (fstcw), string
+# instructions' segments, jump and call targets with <sym+off>, a PLT
+# entry's, a data label's), assembled with gcc -c and compared line by line with
 # objdump -d on the same object, linked into a shared object so that a
 # recording can map it (one synthetic sample in the function).
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +37,15 @@ cases:
 	.byte 0xa1,1,2,3,4,5,6,7,8		# movabs
 	.byte 0x0f,0x01,0xee			# rdpkru
 	.byte 0x66,0x48,0x8d,0x3d,0,0,0,0	# data16 lea 0x0(%rip)
+	.byte 0x66,0x66,0x48,0xe8,0,0,0,0	# data16 data16 rex.W call
+	.byte 0x40,0x90				# rex nop
+	.byte 0x4c,0xff,0xd0			# rex.WR call *%rax
+	.byte 0x48,0xc3				# rex.W ret
+	.byte 0xd8,0xd1				# fcom %st(1)
+	.byte 0xdf,0xc0				# ffreep %st(0)
+	.byte 0x9b,0xd9,0x7c,0x24,0x02		# fstcw (fwait, fnstcw)
+	.byte 0x9b,0xdf,0xe0			# fstsw %ax
+	.byte 0x9b,0xdb,0xe3			# finit
 	nopw	0(%rax,%rax,1)
 	nopl	0(%rax)
 	nopl	(%rax,%rax,1)

@@ -164,9 +164,12 @@ static const char *x87_form(const cs_insn *i)
 	const cs_x86 *x = &i->detail->x86;
 	int op = opcode1(i);
 
+	uint8_t modrm = x->encoding.modrm_offset ? i->bytes[x->encoding.modrm_offset] : 0;
+
 	if (x->op_count != 1 || x->operands[0].type != X86_OP_REG || !is_st(x->operands[0].reg))
 		return NULL;
-	if (op == 0xd8 || op == 0xda || op == 0xdb || op == 0xdf)
+	/* but fcom, fcomp (D8 D0-DF) and ffreep (DF C0-C7), which name one */
+	if ((op == 0xd8 && (modrm & 0xf0) != 0xd0) || op == 0xda || op == 0xdb || (op == 0xdf && modrm >= 0xe8))
 		return "%%%s,%%st";
 	if (op == 0xdc || op == 0xde)
 		return "%%st,%%%s";
@@ -275,7 +278,7 @@ static bool unused_byte(csh h, const cs_insn *i, cs_insn *scratch, const uint8_t
 	uint8_t b[32];
 	const uint8_t *p = b;
 	size_t n = len - 1;
-	uint64_t a = i->address + 1;	/* the same end: a branch's target reads the same */
+	uint64_t a = i->address + i->size - (len - 1);	/* the same end: a branch's target reads the same */
 
 	if (len > sizeof(b))
 		return false;
@@ -295,10 +298,32 @@ static bool has_mem(const cs_insn *i)
 }
 
 /*
+ * A REX prefix that changes nothing ("48 e8": a call is 64-bit anyway),
+ * named as objdump names it: "rex", "rex.W", "rex.WR"...  Looked for
+ * only where REX.W can be idle (branches, ret, nop), each a decode more.
+ */
+static void rex_word(csh h, const cs_insn *i, cs_insn *scratch, const uint8_t *b, size_t len, unsigned np,
+		     struct out *w)
+{
+	int opc = opcode1(i);
+	uint8_t r;
+
+	if (np >= len || (b[np] & 0xf0) != 0x40 ||
+	    !(opc == 0xe8 || opc == 0xe9 || opc == 0xeb || opc == 0xc3 || opc == 0xc2 || opc == 0x90 || opc == 0xff))
+		return;
+	r = b[np];
+	if (!unused_byte(h, i, scratch, b, len, np))
+		return;
+	put(w, "rex%s%s%s%s%s ", r & 0xf ? "." : "", r & 8 ? "W" : "", r & 4 ? "R" : "", r & 2 ? "X" : "",
+	    r & 1 ? "B" : "");
+}
+
+/*
  * The prefixes i does not use, as objdump's words: each 0x66 whose
- * removal leaves the instruction as it was ("data16"; xchg %ax,%ax keeps
- * one), a segment that 64-bit mode ignores ("cs", then not shown in the
- * operand: *hidden), ds before an indirect branch ("notrack").
+ * removal leaves the instruction as it was, or that REX.W overrides
+ * ("data16"; xchg %ax,%ax keeps one), a segment that 64-bit mode ignores
+ * ("cs", then not shown in the operand: *hidden), ds before an indirect
+ * branch ("notrack"), an idle REX (rex_word).
  */
 static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct out *w, x86_reg *hidden)
 {
@@ -306,6 +331,7 @@ static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct out *
 	size_t len = i->size;
 	unsigned np = nprefix(i), n66 = 0;
 	int opc = opcode1(i);
+	bool rexw;
 
 	*hidden = X86_REG_INVALID;
 	if (len > sizeof(b))
@@ -313,10 +339,12 @@ static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct out *
 	memcpy(b, i->bytes, len);
 	for (unsigned k = 0; k < np; k++)
 		n66 += b[k] == 0x66;
+	/* REX.W sets a one-byte opcode's size: its 0x66 are idle */
+	rexw = np < len && (b[np] & 0xf8) == 0x48;
 	for (unsigned k = 0; k < np; ) {
 		uint8_t c = b[k];
 
-		if (c == 0x66 && !(opc == 0x90 && n66 == 1) && unused_byte(h, i, scratch, b, len, k)) {
+		if (c == 0x66 && ((rexw && opc >= 0) || (!(opc == 0x90 && n66 == 1) && unused_byte(h, i, scratch, b, len, k)))) {
 			put(w, "data16 ");
 			memmove(b + k, b + k + 1, len - k - 1);
 			len--, np--, n66--;
@@ -331,6 +359,7 @@ static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct out *
 		}
 		k++;
 	}
+	rex_word(h, i, scratch, b, len, np, w);
 }
 
 

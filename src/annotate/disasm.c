@@ -201,6 +201,28 @@ static bool x86_unknown(const uint8_t *code, size_t len, struct dinsn *out)
 	return false;
 }
 
+/*
+ * fwait before fnstcw, fnstsw, fnclex, fninit, fnsave or fnstenv: one
+ * instruction to objdump, the waiting form (fstcw...); out filled, or false.
+ */
+static bool x86_fwait_pair(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, struct dinsn *out)
+{
+	static const char *const nowait[] = { "fnstcw", "fnstsw", "fnclex", "fninit", "fnsave", "fnstenv" };
+
+	if (len < 2 || code[0] != 0x9b || code[1] == 0x9b)
+		return false;
+	disasm__one(d, code + 1, len - 1, addr + 1, out);
+	for (size_t k = 0; k < sizeof(nowait) / sizeof(nowait[0]); k++)
+		if (!strcmp(out->mnem, nowait[k]) && out->size + 1 <= sizeof(out->bytes)) {
+			memmove(out->mnem + 1, out->mnem + 2, strlen(out->mnem + 2) + 1);
+			memmove(out->bytes + 1, out->bytes, out->size);
+			out->bytes[0] = code[0];
+			out->size++;
+			return true;
+		}
+	return false;
+}
+
 void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, struct dinsn *out)
 {
 	const uint8_t *p = code;
@@ -208,6 +230,8 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 	uint64_t a = addr;
 	cs_insn *i = d->insn;
 
+	if (d->att && x86_fwait_pair(d, code, len, addr, out))
+		return;
 	memset(out, 0, sizeof(*out));
 	if (!cs_disasm_iter(d->h, &p, &n, &a, i)) {
 		if (d->arch == CS_ARCH_X86 && x86_unknown(code, len, out))
