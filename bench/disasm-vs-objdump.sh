@@ -1,7 +1,8 @@
 #!/bin/bash
 # disasm-vs-objdump.sh [ELF...]: the share of instruction lines whose text
 # `mperf annotate --stdio` prints differently from `objdump -d
-# --no-show-raw-insn` (AT&T, the text perf annotate shows), over every
+# -l -S -C --no-show-raw-insn` (AT&T, as perf annotate runs it; -S reads
+# a separate debug file's symbols as perf's objdump does), over every
 # function of each ELF (default: libc, the test workloads, perf and a few
 # /usr/bin programs).  Each function gets one synthetic sample
 # (tests/synth-samples.py), so annotate lists them all; lines are matched
@@ -42,7 +43,7 @@ for l in open(sys.argv[2]):
 	python3 "$SYNTH" "$b.data" "$elf" 0x7f0000000000 $(cat "$b.off")
 	"$MPERF" annotate -i "$b.data" --stdio 2>/dev/null |
 		sed -n 's/^ *[0-9.]* : *\([0-9a-f]*\):[ ]*\(.*\)/\1\t\2/p' | sort -u -k1,1 >"$b.m"
-	objdump -d -C --no-show-raw-insn "$elf" | sed -n 's/^ *\([0-9a-f]*\):\t\(.*\)/\1\t\2/p' |
+	objdump -d -C -l -S --no-show-raw-insn "$elf" | sed -n 's/^ *\([0-9a-f]*\):\t\(.*\)/\1\t\2/p' |
 		sed 's/ *$//' | sort -u -k1,1 >"$b.o"
 	join -t "$(printf '\t')" "$b.o" "$b.m" | awk -F'\t' '$2 != $3' >"$b.diff"
 	join -t "$(printf '\t')" "$b.o" "$b.m" >"$b.both"

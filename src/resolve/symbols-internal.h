@@ -81,7 +81,7 @@ struct dso {
 	bool fs_tried;
 	/* The symbols objdump names addresses by (symbols-objdump.c), read at the first name asked for. */
 	struct odtab *od;
-	bool od_tried;
+	bool od_tried, od_links;
 };
 
 struct symcache {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The symbols objdump names addresses by in its listing, which perf
- * annotate shows: those of the file that ran itself (never its separate
- * debug info: perf runs objdump on the binary), its .symtab, else its
- * .dynsym with each symbol's version ("@@GLIBC_2.2.5", "@" when hidden,
+ * annotate shows (perf runs objdump -l on the file that ran): that file's
+ * .symtab and its separate debug file's (objdump -S follows the link to
+ * it), else the file's .dynsym with each symbol's version ("@@GLIBC_2.2.5", "@" when hidden,
  * "@@Base" for the file's base version), and x86-64's PLT entries as
  * "name@plt" ("*ABS*+0xaddend@plt" for a relocation without a symbol).
  * Section and file symbols do not count.  They are ordered as objdump
@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "../lib/alloc.h"
 #include "../lib/buf.h"
 #include "symbols-internal.h"
@@ -45,6 +46,7 @@ struct odtab {
 	struct dynrel *rel;	/* sorted by at */
 	size_t nrel;
 	struct mbuf names;
+	bool symtab;		/* from a .symtab: objdump -l names functions by it */
 };
 
 void dso_free_objdump(struct dso *d)
@@ -192,8 +194,11 @@ static bool versioned(const struct vers *v, size_t i, bool undef, const char *na
 	return false;
 }
 
-/* The symbols of e's table of type (SHT_SYMTAB or SHT_DYNSYM) objdump keeps: their count, or -1. */
-static long read_table(Elf *e, Elf64_Word type, struct odtab *t)
+/*
+ * The symbols of e's table of type (SHT_SYMTAB or SHT_DYNSYM) objdump
+ * keeps (foreign: e is the separate debug file): their count, or -1.
+ */
+static long read_table(Elf *e, Elf64_Word type, bool foreign, struct odtab *t)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = find_section(e, type, &sh);
@@ -219,10 +224,12 @@ static long read_table(Elf *e, Elf64_Word type, struct odtab *t)
 		bind = GELF_ST_BIND(s.st_info);
 		if (st == STT_SECTION || st == STT_FILE || s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_COMMON)
 			continue;
-		fl |= st == STT_FUNC || st == STT_GNU_IFUNC ? OD_FUNC : st == STT_OBJECT ? OD_OBJECT : 0;
+		/* an IFUNC is not a function to objdump's order (BSF_GNU_INDIRECT_FUNCTION alone) */
+		fl |= st == STT_FUNC ? OD_FUNC : st == STT_OBJECT ? OD_OBJECT : 0;
 		fl |= bind == STB_LOCAL ? OD_LOCAL : bind == STB_GLOBAL || bind == STB_GNU_UNIQUE ? OD_GLOBAL : 0;
 		versioned(&v, type == SHT_DYNSYM ? i : 0, false, name, buf, sizeof(buf));
-		err = add(t, name, buf, s.st_value, s.st_size, s.st_shndx, fl);
+		/* a separate debug file's sections are never the listing's */
+		err = add(t, name, buf, s.st_value, s.st_size, foreign ? UINT32_MAX : s.st_shndx, fl);
 	}
 	vers_free(&v);
 	return err ? -1 : (long)(t->n - before);
@@ -439,17 +446,41 @@ static int od_cmp(const void *pa, const void *pb, void *arg)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-static struct odtab *load(Elf *e)
+/* The .symtab of the separate debug file at path, which objdump -S reads beside the file's: the count, or -1. */
+static long read_debug(const char *path, struct odtab *t)
+{
+	int fd = path ? host_open_regular(path) : -1;
+	Elf *e;
+	long n = 0;
+
+	if (fd < 0)
+		return 0;
+	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) && elf_kind(e) == ELF_K_ELF)
+		n = read_table(e, SHT_SYMTAB, true, t);
+	elf_end(e);
+	close(fd);
+	return n;
+}
+
+/*
+ * objdump's symbols of e: its .symtab and that of its separate debug
+ * file (debug, NULL: none), which perf's objdump -S finds, else its
+ * .dynsym; then the PLT entries; sorted.
+ */
+static struct odtab *load(Elf *e, const char *debug)
 {
 	struct odtab *t = calloc(1, sizeof(*t));
-	long n;
+	long n, m = 0;
 
 	if (!t)
 		return NULL;
-	n = read_table(e, SHT_SYMTAB, t);
-	if (n == 0)
-		n = read_table(e, SHT_DYNSYM, t);
-	if (n < 0 || add_plt(e, t) || read_dynrels(e, t)) {
+	n = read_table(e, SHT_SYMTAB, false, t);
+	if (n >= 0)
+		m = read_debug(debug, t);
+	t->symtab = n > 0 || m > 0;
+	if (n == 0 && m == 0)
+		n = read_table(e, SHT_DYNSYM, false, t);
+	if (n < 0 || m < 0 || add_plt(e, t) || read_dynrels(e, t)) {
 		free(t->v);
 		free(t->rel);
 		mbuf_free(&t->names);
@@ -497,25 +528,39 @@ static bool named_slot(const struct odtab *t, uint64_t vaddr, char *buf, size_t 
 	return true;
 }
 
-bool symcache__objdump_name(struct symcache *c, const char *path, uint64_t from, uint64_t vaddr, char *buf,
-			    size_t cap)
+/*
+ * The objdump symbols of path's image, read at the first call (again if
+ * links changes: objdump -S follows the link to the debug file, perf
+ * annotate's --no-source runs it without); NULL: none.
+ */
+static const struct odtab *table(struct symcache *c, const char *path, bool links, struct dso **dp)
 {
 	struct dso *d = image_dso(c, path);
-	const struct odtab *t;
-	size_t lo = 0, hi, at;
-	uint32_t sec;
-	const struct odsym *s;
 
 	if (!d || !d->img_elf)
-		return false;
-	if (!d->od_tried) {
+		return NULL;
+	if (!d->od_tried || d->od_links != links) {
+		const char *img = d->runtime ? d->runtime : d->path;
+
+		dso_free_objdump(d);
 		d->od_tried = true;
-		d->od = load(d->img_elf);
+		d->od_links = links;
+		d->od = load(d->img_elf, links && d->symsrc && strcmp(d->symsrc, img) ? d->symsrc : NULL);
 	}
-	if (!(t = d->od) || !t->n)
-		return false;
-	/* the first symbol of the last address at or before vaddr (the first symbol when none is) */
-	for (hi = t->n; lo < hi;) {
+	*dp = d;
+	return d->od && d->od->n ? d->od : NULL;
+}
+
+/*
+ * objdump's symbol for vaddr: the first of the last address at or before
+ * it (the first symbol when none is), one of section sec if one of that
+ * address is.
+ */
+static size_t find(const struct odtab *t, uint32_t sec, uint64_t vaddr)
+{
+	size_t lo = 0, hi = t->n, at;
+
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (t->v[mid].value <= vaddr)
@@ -526,16 +571,45 @@ bool symcache__objdump_name(struct symcache *c, const char *path, uint64_t from,
 	at = lo ? lo - 1 : 0;
 	while (at && t->v[at - 1].value == t->v[at].value)
 		at--;
-	sec = section_at(d->img_elf, from);
 	for (size_t k = at; k < t->n && t->v[k].value == t->v[at].value; k++)
-		if (t->v[k].shndx == sec) {
-			at = k;
-			break;
-		}
-	s = &t->v[at];
+		if (t->v[k].shndx == sec)
+			return k;
+	return at;
+}
+
+bool symcache__objdump_name(struct symcache *c, const char *path, bool links, uint64_t from, uint64_t vaddr,
+			    char *buf, size_t cap)
+{
+	struct dso *d = NULL;
+	const struct odtab *t = table(c, path, links, &d);
+	const struct odsym *s;
+
+	if (!t)
+		return false;
+	s = &t->v[find(t, section_at(d->img_elf, from), vaddr)];
 	/* a dynamic relocation's slot is named by its symbol (but where a PLT entry is) */
 	if (!(s->flags & OD_SYNTH) && named_slot(t, vaddr, buf, cap))
 		return true;
 	name_at(t->names.p + s->name, s->value, vaddr, buf, cap);
 	return true;
+}
+
+const char *symcache__objdump_label(struct symcache *c, const char *path, bool links, uint64_t vaddr)
+{
+	struct dso *d = NULL;
+	const struct odtab *t = table(c, path, links, &d);
+	const struct odsym *s;
+
+	if (!t)
+		return NULL;
+	s = &t->v[find(t, section_at(d->img_elf, vaddr), vaddr)];
+	return s->value == vaddr ? t->names.p + s->name : NULL;
+}
+
+bool symcache__objdump_symtab(struct symcache *c, const char *path, bool links)
+{
+	struct dso *d = NULL;
+	const struct odtab *t = table(c, path, links, &d);
+
+	return t && t->symtab;
 }
