@@ -132,4 +132,11 @@ for l in sys.stdin:
 	diff -u objdump.rows mperf.rows
 '
 
+test_expect_success 'a -k image that is not the recorded kernel: one line that says so' '
+	"$MPERF" record -q -o k.data -- dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null &&
+	"$MPERF" annotate -i k.data --stdio -k "$NOPLOOP" >out 2>err &&
+	test "$(grep -c "kernel" err)" = 1 &&
+	grep -E "^mperf annotate: warning: cannot annotate the [0-9]+ samples in \[kernel\.kallsyms\]: -k/--vmlinux .*noploop is not the recorded kernel \(build id [0-9a-f]{40}\)$" err
+'
+
 test_done
