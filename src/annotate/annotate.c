@@ -169,6 +169,21 @@ static int missing(struct ann *A, const char *dso)
 	return 0;
 }
 
+/*
+ * The kernel's samples when the -k/--vmlinux image given is not the
+ * recorded kernel: say so, rather than ask for the option given (perf
+ * drops them without a word).
+ */
+static void say_wrong_vmlinux(const struct ann *A, const struct missing *m, const char *hex)
+{
+	if (hex)
+		mperf_log(MPERF_LOG_WARN, "cannot annotate the %" PRIu64 " samples in %s: -k/--vmlinux %s is not the "
+			  "recorded kernel (build id %s)", m->nr, m->dso, A->o->vmlinux, hex);
+	else
+		mperf_log(MPERF_LOG_WARN, "cannot annotate the %" PRIu64 " samples in %s: -k/--vmlinux %s does not "
+			  "hold their addresses", m->nr, m->dso, A->o->vmlinux);
+}
+
 /* One line per DSO whose samples cannot be annotated: which build id to give. */
 static void say_missing(struct ann *A)
 {
@@ -185,7 +200,9 @@ static void say_missing(struct ann *A)
 			json_fputs(A->f, n ? hex : NULL);
 			fprintf(A->f, ", \"samples\": %" PRIu64 "}", A->missing[i].nr);
 		}
-		if (A->missing[i].dso[0] == '[')
+		if (A->missing[i].dso[0] == '[' && A->o->vmlinux)
+			say_wrong_vmlinux(A, &A->missing[i], n ? hex : NULL);
+		else if (A->missing[i].dso[0] == '[')
 			mperf_log(MPERF_LOG_WARN, "cannot annotate the %" PRIu64 " samples in %s: no vmlinux or kallsyms%s%s "
 				  "is here: give one with -k/--vmlinux", A->missing[i].nr, A->missing[i].dso,
 				  n ? " with build id " : "", hex);

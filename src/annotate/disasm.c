@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "disasm-att.h"
 #include "disasm.h"
 
 struct disasm {
 	csh h, hi;		/* hi: Intel syntax, for objdump's AT&T mnemonics */
 	cs_insn *insn, *ii;
+	cs_insn *again;		/* disasm_att's decodes without a prefix */
 	cs_arch arch;
 	bool att;
 };
@@ -49,9 +51,11 @@ struct disasm *disasm__new(const char *arch, bool intel)
 	cs_option(d->h, CS_OPT_DETAIL, CS_OPT_ON);
 	if (d->att && cs_open(d->arch, mode, &d->hi) != CS_ERR_OK)
 		d->att = false;
-	if (!(d->insn = cs_malloc(d->h)) || (d->att && !(d->ii = cs_malloc(d->hi)))) {
+	if (!(d->insn = cs_malloc(d->h)) || !(d->again = cs_malloc(d->h)) || (d->att && !(d->ii = cs_malloc(d->hi)))) {
 		if (d->insn)
 			cs_free(d->insn, 1);
+		if (d->again)
+			cs_free(d->again, 1);
 		if (d->att)
 			cs_close(&d->hi);
 		cs_close(&d->h);
@@ -67,6 +71,7 @@ void disasm__delete(struct disasm *d)
 	if (!d)
 		return;
 	cs_free(d->insn, 1);
+	cs_free(d->again, 1);
 	cs_close(&d->h);
 	if (d->att) {
 		cs_free(d->ii, 1);
@@ -116,7 +121,6 @@ static void copy_ops(char *dst, size_t cap, const char *src, bool att)
 static void att_mnemonic(struct disasm *d, const cs_insn *i, char *out, size_t cap)
 {
 	static const char *const bare[] = { "call", "ret", "push", "pop", "jmp", "leave" };
-	const cs_x86 *x = &i->detail->x86;
 	const uint8_t *p = i->bytes;
 	size_t n = i->size, il, al = strlen(i->mnemonic);
 	uint64_t a = i->address;
@@ -132,8 +136,7 @@ static void att_mnemonic(struct disasm *d, const cs_insn *i, char *out, size_t c
 	}
 	if (al != il + 1 || strncmp(i->mnemonic, d->ii->mnemonic, il) || !strchr("bwlq", i->mnemonic[il]))
 		return;
-	for (uint8_t k = 0; k < x->op_count; k++)
-		reg |= x->operands[k].type == X86_OP_REG;
+	reg = disasm_att_sized(i);
 	for (size_t k = 0; k < sizeof(bare) / sizeof(bare[0]); k++)
 		reg |= !strcmp(d->ii->mnemonic, bare[k]);
 	if (reg)
@@ -145,7 +148,7 @@ static bool x86_target(struct disasm *d, const cs_insn *i, uint64_t *to)
 {
 	const cs_x86 *x = &i->detail->x86;
 
-	if (!cs_insn_group(d->h, i, CS_GRP_JUMP) && !cs_insn_group(d->h, i, CS_GRP_CALL))
+	if (!disasm_x86_branch(d->h, i))
 		return false;
 	if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
 		return false;
@@ -178,6 +181,48 @@ static bool arm64_target(struct disasm *d, const cs_insn *i, uint64_t *to)
 	return true;
 }
 
+/*
+ * The x86 instructions objdump knows and capstone 4 does not (none with
+ * operands): out filled, or false.
+ */
+static bool x86_unknown(const uint8_t *code, size_t len, struct dinsn *out)
+{
+	static const struct { uint8_t b[3]; const char *name; } v[] = {
+		{ { 0x0f, 0x01, 0xee }, "rdpkru" }, { { 0x0f, 0x01, 0xef }, "wrpkru" },
+	};
+
+	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+		if (len >= 3 && !memcmp(code, v[k].b, 3)) {
+			out->size = 3;
+			memcpy(out->bytes, code, 3);
+			snprintf(out->mnem, sizeof(out->mnem), "%s", v[k].name);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * fwait before fnstcw, fnstsw, fnclex, fninit, fnsave or fnstenv: one
+ * instruction to objdump, the waiting form (fstcw...); out filled, or false.
+ */
+static bool x86_fwait_pair(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, struct dinsn *out)
+{
+	static const char *const nowait[] = { "fnstcw", "fnstsw", "fnclex", "fninit", "fnsave", "fnstenv" };
+
+	if (len < 2 || code[0] != 0x9b || code[1] == 0x9b)
+		return false;
+	disasm__one(d, code + 1, len - 1, addr + 1, out);
+	for (size_t k = 0; k < sizeof(nowait) / sizeof(nowait[0]); k++)
+		if (!strcmp(out->mnem, nowait[k]) && out->size + 1 <= sizeof(out->bytes)) {
+			memmove(out->mnem + 1, out->mnem + 2, strlen(out->mnem + 2) + 1);
+			memmove(out->bytes + 1, out->bytes, out->size);
+			out->bytes[0] = code[0];
+			out->size++;
+			return true;
+		}
+	return false;
+}
+
 void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, struct dinsn *out)
 {
 	const uint8_t *p = code;
@@ -185,8 +230,12 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 	uint64_t a = addr;
 	cs_insn *i = d->insn;
 
+	if (d->att && x86_fwait_pair(d, code, len, addr, out))
+		return;
 	memset(out, 0, sizeof(*out));
 	if (!cs_disasm_iter(d->h, &p, &n, &a, i)) {
+		if (d->arch == CS_ARCH_X86 && x86_unknown(code, len, out))
+			return;
 		out->size = 1;
 		out->bytes[0] = code[0];
 		strcpy(out->mnem, "(bad)");
@@ -198,7 +247,8 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 		att_mnemonic(d, i, out->mnem, sizeof(out->mnem));
 	else
 		snprintf(out->mnem, sizeof(out->mnem), "%s", i->mnemonic);
-	copy_ops(out->ops, sizeof(out->ops), i->op_str, d->arch == CS_ARCH_X86);
+	if (!d->att || !disasm_att(d->h, i, d->again, out->mnem, sizeof(out->mnem), out->ops, sizeof(out->ops)))
+		copy_ops(out->ops, sizeof(out->ops), i->op_str, d->arch == CS_ARCH_X86);
 	if (d->arch == CS_ARCH_X86) {
 		out->target = x86_target(d, i, &out->to);
 		out->rip = !out->target && x86_rip(i, &out->at);

@@ -50,7 +50,7 @@ struct ann {
 	char *prev_buf;
 	const char **warned;		/* the DSOs said to be missing */
 	size_t nwarned, warned_cap;
-	struct { const char *dso; uint64_t nr; } *missing;	/* DSOs with samples and no file */
+	struct missing { const char *dso; uint64_t nr; } *missing;	/* DSOs with samples and no file */
 	size_t nmissing, missing_cap;
 	size_t njson;			/* --json: the symbols written */
 };

@@ -46,6 +46,7 @@ struct lst {			/* one listing being printed */
 	const char *fn;		/* the last function line, file and line printed */
 	const char *file;
 	int line;
+	bool nofn;		/* objdump -l names no function: no DWARF, no .symtab */
 	struct { char *path, *text; char **lines; size_t n; int last; } src[8];
 	size_t nsrc;
 };
@@ -70,6 +71,15 @@ static double percent(const struct lst *L, size_t k, size_t m)
 	default: v = L->nr[k * L->w->n + m]; tot = L->A->tot_nr[ev]; break;
 	}
 	return tot ? 100.0 * (double)v / (double)tot : 0.0;
+}
+
+/* The name objdump labels the symbol's start by: the file's own ("...@@GLIBC_2.2.5"), else perf's. */
+static const char *label_of(const struct lst *L)
+{
+	const char *n = L->s->kernel ? NULL :
+			symcache__objdump_label(L->A->syms, L->s->dso, !L->A->o->no_source, L->vstart);
+
+	return n ? n : L->s->name;
 }
 
 /* A line that is not an instruction, numbered. */
@@ -153,6 +163,7 @@ static void scopes(struct lst *L)
 	/* the line table first: the scopes then share its DWARF */
 	srcline(L, 0, &file);
 	L->nsc = symcache__scopes(L->A->syms, L->s->dso, L->s->start, &L->sc);
+	L->nofn = !L->nsc && !symcache__objdump_symtab(L->A->syms, L->s->dso, !L->A->o->no_source);
 }
 
 /* The innermost function the DWARF places at vaddr (the symbol's name when none). */
@@ -174,7 +185,7 @@ static void context_lines(struct lst *L, uint64_t off)
 	char buf[4096];
 	int line = srcline(L, off, &file);
 
-	if (!L->fn || strcmp(L->fn, fn)) {
+	if (!L->nofn && (!L->fn || strcmp(L->fn, fn))) {
 		snprintf(buf, sizeof(buf), "%s():", fn);
 		text_line(L, buf);
 		L->fn = fn;
@@ -205,6 +216,22 @@ static const struct sym *target_sym(struct lst *L, uint64_t to, uint64_t *off)
 	return symcache__offset(A->syms, L->s->dso, to, off) ? symcache__nearest(A->syms, L->s->dso, *off) : NULL;
 }
 
+/*
+ * objdump's " <sym+0xoff>" after address to (an ELF address) of a user
+ * DSO, named by the DSO's own symbols as objdump names it; false: not
+ * one (a kernel symbol's) or the file has no symbols.
+ */
+static bool objdump_name(struct lst *L, uint64_t to, char *buf, size_t cap)
+{
+	buf[0] = ' ';
+	if (L->s->kernel ||
+	    !symcache__objdump_name(L->A->syms, L->s->dso, !L->A->o->no_source, L->vstart, to, buf + 1, cap - 1)) {
+		buf[0] = 0;
+		return false;
+	}
+	return true;
+}
+
 /* objdump's text of an instruction: mnemonic, operands, a target's symbol. */
 static void insn_asm(struct lst *L, const struct dinsn *in, char *buf, size_t cap)
 {
@@ -217,8 +244,8 @@ static void insn_asm(struct lst *L, const struct dinsn *in, char *buf, size_t ca
 	len += (size_t)snprintf(buf, cap, "%-6s ", in->mnem);
 	if (in->target || in->rip) {
 		uint64_t to = in->target ? in->to : in->at, off;
-		const struct sym *sym = target_sym(L, to, &off);
 		char name[1024] = "";
+		const struct sym *sym = objdump_name(L, to, name, sizeof(name)) ? NULL : target_sym(L, to, &off);
 
 		if (sym && off > sym->start)
 			snprintf(name, sizeof(name), " <%s+0x%" PRIx64 ">", sym->name, off - sym->start);
@@ -542,7 +569,7 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	snprintf(buf, sizeof(buf), "Disassembly of section %s:", section ? section : ".text");
 	text_line(&L, buf);
 	text_line(&L, "");
-	snprintf(buf, sizeof(buf), "%016" PRIx64 " <%s>:", L.vstart, s->name);
+	snprintf(buf, sizeof(buf), "%016" PRIx64 " <%s>:", L.vstart, label_of(&L));
 	text_line(&L, buf);
 	scopes(&L);
 	for (size_t k = 0; k < L.n; k++) {

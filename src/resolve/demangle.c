@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <libiberty/demangle.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "symbols-internal.h"
@@ -51,4 +52,20 @@ char *demangle(const char *name)
 	char *d = cplus_demangle(name, DMGL_NO_OPTS);
 
 	return d ? d : ocaml_demangle(name);
+}
+
+char *demangle_params(const char *name)
+{
+	const char *at = strchr(name, '@');
+	size_t n = at ? (size_t)(at - name) : strlen(name);
+	char *base = strndup(name, n), *d, *out = NULL;
+
+	if (!base)
+		return NULL;
+	d = cplus_demangle(base, DMGL_PARAMS | DMGL_ANSI);
+	free(base);
+	if (d && asprintf(&out, "%s%s", d, at ? at : "") < 0)
+		out = NULL;
+	free(d);
+	return out;
 }

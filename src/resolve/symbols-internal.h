@@ -79,6 +79,9 @@ struct dso {
 	size_t nfsyms;
 	Elf *fs_elf;		/* the ELF they were read from */
 	bool fs_tried;
+	/* The symbols objdump names addresses by (symbols-objdump.c), read at the first name asked for. */
+	struct odtab *od;
+	bool od_tried, od_links;
 };
 
 struct symcache {
@@ -192,10 +195,18 @@ uint64_t offset_to_vaddr(const struct dso *d, uint64_t off);
 
 /* Close what annotation's lookups opened of d. */
 void dso_free_lines(struct dso *d);
+/* The DSO at path with its runtime image open (d->img_elf), or NULL. */
+struct dso *image_dso(struct symcache *c, const char *path);
+
+/* symbols-objdump.c */
+
+void dso_free_objdump(struct dso *d);
 
 /* demangle.c */
 
 /* name demangled as perf shows it (malloc'ed), or NULL when not mangled. */
 char *demangle(const char *name);
+/* name demangled as objdump -C prints it (with parameters, "@..." kept after), or NULL. */
+char *demangle_params(const char *name);
 
 #endif

@@ -32,6 +32,7 @@ void dso_free_lines(struct dso *d)
 	if (d->img_tried && d->img_fd >= 0)
 		close(d->img_fd);
 	free(d->fsyms);
+	dso_free_objdump(d);
 }
 
 /* The file that ran for d: its own, the build-id cache's copy, or for the vdso the cache's image. */
@@ -50,7 +51,7 @@ static int open_image(struct symcache *c, struct dso *d)
 }
 
 /* The DSO at path with the file that ran, or NULL. */
-static struct dso *image_dso(struct symcache *c, const char *path)
+struct dso *image_dso(struct symcache *c, const char *path)
 {
 	struct dso *d = dso_by_name(c, path);
 

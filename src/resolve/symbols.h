@@ -111,6 +111,22 @@ long symcache__kernel_read(struct symcache *c, uint64_t ip, void *buf, size_t le
  */
 const struct sym *symcache__nearest(struct symcache *c, const char *path, uint64_t off);
 /*
+ * The name objdump -d -C prints after ELF address vaddr of path's
+ * runtime image (a branch's target, a RIP-relative operand's address),
+ * from that file's own symbols as objdump reads and orders them (its
+ * .symtab and, with links (objdump -S), its separate debug file's, else
+ * its .dynsym with versions; PLT entries as name@plt, GOT slots by their
+ * relocation's symbol): "<sym>", "<sym+0xoff>" or "<sym-0xoff>" into
+ * buf; from: the instruction's address (objdump prefers a symbol of its
+ * section).  false: the file has no symbols.
+ */
+bool symcache__objdump_name(struct symcache *c, const char *path, bool links, uint64_t from, uint64_t vaddr,
+			    char *buf, size_t cap);
+/* The name objdump labels ELF address vaddr of path's image by ("<name>:"), NULL: none starts there. */
+const char *symcache__objdump_label(struct symcache *c, const char *path, bool links, uint64_t vaddr);
+/* Whether objdump reads a .symtab for path's image (the file's, or with links its debug file's): -l names functions. */
+bool symcache__objdump_symtab(struct symcache *c, const char *path, bool links);
+/*
  * The kernel and the vdso of this machine serve a recording that names no
  * build id for them, or the same as theirs; another id gets no symbols.
  *
