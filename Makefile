@@ -278,6 +278,7 @@ demo: all
 bench: all
 	bench/report-vs-perf.sh
 	bench/record-startup-vs-perf.sh
+	bench/record-loss-vs-perf.sh
 	bench/callgraph-vs-perf.sh
 	bench/script-vs-perf.sh
 	bench/dwarf-vs-perf.sh
