@@ -142,7 +142,7 @@ _mperf()
 			return 0
 			;;
 		-s|--sort)
-			COMPREPLY=($(compgen -W 'comm pid dso sym cpu socket symbol_size srcline srcfile dso_size parent cgroup cgroup_id trace time addr
+			COMPREPLY=($(compgen -W 'comm pid dso sym cpu socket symbol_size srcline srcfile dso_size parent cgroup cgroup_id time addr
 				comm,dso,sym dso,sym dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles' -- "$cur"))
 			return 0
 			;;

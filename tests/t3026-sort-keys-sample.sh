@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # report --sort with perf 6.1's keys of the sample itself: time (and
-# --time-quantum), addr, cgroup, cgroup_id, trace, and parent with
-# -p/--parent and -x/--exclude-other; each as perf report --stdio prints
-# it, line for line, on files recorded here by perf (flat, -g, -a with
-# cgroups and namespaces, tracepoints) and on the corpus (the branch
-# view's time, addr and trace too).
+# --time-quantum), addr, cgroup, cgroup_id, and parent with -p/--parent
+# and -x/--exclude-other; each as perf report --stdio prints it, line for
+# line, on files recorded here by perf (flat, -g, -a with cgroups and
+# namespaces) and on the corpus (the branch view's time and addr too).
 . "$(dirname "$0")/lib.sh"
 
 perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
@@ -67,21 +66,9 @@ test_expect_success PERF '-a with --all-cgroups --namespaces: cgroup and cgroup_
 	grep -q "  N/A     0/0x0  " mperf.out
 '
 
-# perf's trace key: a tracepoint's fields as its print format has them
-# (libtraceevent's, from the file's TRACING_DATA), N/A for other events.
-test_expect_success PERF,TRACEFS '--sort trace: tracepoints'"'"' fields, N/A for the others, as perf' '
-	perf_record -o tp.data -g -e sched:sched_switch -e syscalls:sys_enter_write -e cpu-clock \
-		sh -c "ls -l /usr/lib >/dev/null; ls / | cat >/dev/null" &&
-	same_report tp.data --sort trace &&
-	grep -q "  prev_comm=.* ==> next_comm=" mperf.out &&
-	grep -q "^ *[0-9.]*%  *[0-9.]*%  N/A\$" mperf.out &&
-	same_report tp.data --sort comm,trace -n --no-children &&
-	same_report tp.data --sort trace,sym -g none
-'
-
 test_expect_success PERF,CORPUS 'the corpus: time and addr in both views' '
 	for f in perf.data.callgraph-3.8 perf.data.branch-4.14 perf.data.ctx_switch_namespaces-4.14; do
-		for s in comm,time addr trace; do
+		for s in comm,time addr; do
 			"$PERF" report --stdio -i "$CORPUS/$f" --sort $s 2>/dev/null | report_filter >perf.out &&
 			"$MPERF" report -i "$CORPUS/$f" --sort $s 2>/dev/null | report_filter >mperf.out &&
 			diff -u perf.out mperf.out >/dev/null || { echo "$f --sort $s"; diff -u perf.out mperf.out | head -20; exit 1; }

@@ -844,8 +844,7 @@ static int sample_keys(struct hist *H, struct hent *k, const struct session_samp
 	bool unwound;
 	ssize_t n;
 
-	if (rowkeys__sample(&H->rk, &k->k, ss))
-		return -1;
+	rowkeys__sample(&H->rk, &k->k, ss->smp);
 	if (!H->rk.parent || !H->chains || !ss->smp->callchain || !ss->machine)
 		return 0;
 	unwound = ss->evsel >= 0 && (pdata__evsel(H->p, (size_t)ss->evsel)->attr.sample_type & PERF_SAMPLE_STACK_USER);
@@ -2152,7 +2151,7 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 		return mperf_error(-MPERF_ERR_USAGE, "invalid --ignore-callees regex '%s'", o->ignore_callees);
 	H->has_ignore = o->ignore_callees != NULL;
 	set_keys(H);
-	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs, p, label)))
+	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs)))
 		return ret;
 	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
 		return mperf_error(-ENOMEM, "out of memory");
