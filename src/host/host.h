@@ -236,6 +236,12 @@ int host_kallsyms_stream_file(const char *path, int (*fn)(void *arg, const struc
 /* The address of the kernel symbol name: 0, or -ENOENT (absent or hidden). */
 int host_kallsyms_find(const char *name, uint64_t *addr);
 /*
+ * The running kernel's _etext, given its _text (ktext.c): from the offset
+ * remembered for this kernel's build id, else found in /proc/kallsyms
+ * and remembered.  0, or host_kallsyms_find's error.
+ */
+int host_kernel_etext(uint64_t text, uint64_t *etext);
+/*
  * Whether the file at path holds what /proc/kallsyms shows now, byte for
  * byte (its first max bytes only, when max is not 0): 1 yes, 0 no, or
  * -errno when either cannot be read.

@@ -147,7 +147,7 @@ static void *find_etext(void *arg)
 	struct kernel_map *k = arg;
 
 	/* _etext needs a scan of most of kallsyms (slow): overlap it with the workload. */
-	k->err = host_kallsyms_find("_etext", &k->end);
+	k->err = host_kernel_etext(k->start, &k->end);
 	return NULL;
 }
 
