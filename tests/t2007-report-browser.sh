@@ -5,43 +5,7 @@
 # zooms, the filter, P, a's annotation against annotate --stdio's, and the
 # terminal as it was after q.
 . "$(dirname "$0")/lib.sh"
-
-have_tmux () { command -v tmux >/dev/null 2>&1; }
-
-# Each start has a server of its own, its socket in the scratch directory
-# (the last line of ./sockets): a server killed a moment ago may still
-# hold the last one.
-tm () { tmux -S "$(tail -n 1 "$TRASH_DIRECTORY/sockets")" -f /dev/null "$@"; }
-stop_all () {
-	test -f "$TRASH_DIRECTORY/sockets" || return 0
-	while read -r s; do tmux -S "$s" kill-server >/dev/null 2>&1; done <"$TRASH_DIRECTORY/sockets"
-}
-trap 'stop_all; cd / >/dev/null 2>&1; rm -rf "$TRASH_DIRECTORY" "$test_out_" "$test_home_"' EXIT
-
-# screen: the pane as text, trailing blanks cut.
-screen () { tm capture-pane -p -t t | sed 's/ *$//'; }
-
-# wait_for PATTERN: until a line of the pane matches (grep -E), for up to
-# 20 s of a busy machine; then the pane is in ./screen.
-wait_for () {
-	local i=0
-	while test $i -lt 200; do
-		screen >screen
-		grep -qE "$1" screen && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "never saw /$1/ on the screen:" && cat screen
-	return 1
-}
-
-# start CMD: a 120x40 terminal running CMD in a shell, here.
-start () {
-	test -f "$TRASH_DIRECTORY/sockets" && tm kill-server >/dev/null 2>&1
-	echo "$TRASH_DIRECTORY/tmux.$(wc -l <"$TRASH_DIRECTORY/sockets" 2>/dev/null || echo 0)" >>"$TRASH_DIRECTORY/sockets" &&
-	tm new-session -d -x 120 -y 40 -s t -c "$PWD" "env -u NO_COLOR PS1='$ ' TERM=screen bash --norc --noprofile" &&
-	tm send-keys -t t "$1" Enter
-}
+. "$TEST_DIRECTORY/tui-lib.sh"
 
 # rows N FILE: the first N entry lines of a --stdio text's first
 # histogram (after its column lines), cut at 120 columns.
