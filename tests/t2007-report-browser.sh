@@ -55,6 +55,22 @@ test_expect_success TMUX 'Tab: the next event; q back to the menu, q again quits
 	wait_for "^[$]\$"
 '
 
+test_expect_success TMUX 'a menu longer than the terminal scrolls: End shows the last event, Home the first' '
+	start "\"$MPERF\" report -i three.data" &&
+	wait_for "^Available samples" &&
+	tm resize-window -t t -x 120 -y 4 &&
+	wait_for "^Enter: open" &&
+	test "$(sed -n 2,3p screen | grep -c " samples ")" = 2 &&
+	grep -q "cpu-clock/period=250000/$" screen &&
+	tm send-keys -t t End &&
+	wait_for "cpu-clock/period=1000000/$" &&
+	! grep -q "cpu-clock/period=250000/$" screen &&
+	tm send-keys -t t PageUp &&
+	wait_for "cpu-clock/period=250000/$" &&
+	tm send-keys -t t q &&
+	wait_for "^[$]\$"
+'
+
 test_expect_success TMUX '+ on the top entry of a -g file: its chain as --stdio prints it' '
 	"$MPERF" report --stdio -i g.data >stdio &&
 	awk "/^# \\.\\.\\./ { on = 1; next } on && /^#/ { next } on && /^ *[0-9.]+%/ { n++ } n == 1 { print } n == 2 { exit }" stdio |

@@ -323,6 +323,7 @@ static const char menu_help[] =
 	"Keys of the event menu:\n"
 	"\n"
 	"  Up/Down, Tab / shift-Tab   move between the events\n"
+	"  PgUp/PgDn, Home/End        a screen, the first, the last\n"
 	"  Enter or Right             open the event's histogram\n"
 	"  i                          the file's header\n"
 	"  h or ?                     this help\n"
@@ -642,45 +643,67 @@ static enum ui_ret hists_from(const struct ui_report *r, size_t *i)
 	}
 }
 
-static void menu_draw(const struct report_hist_doc *d, size_t cur, const char *msg)
+/* The menu's window: the events from *top on, *top moved so that cur shows. */
+static void menu_draw(const struct report_hist_doc *d, size_t cur, size_t *top, const char *msg)
 {
+	size_t rows = (size_t)page_rows() + 1;
+
+	if (cur < *top)
+		*top = cur;
+	if (cur >= *top + rows)
+		*top = cur - rows + 1;
 	erase();
 	draw_bars("Available samples", msg ? msg : "Enter: open   Tab/shift-Tab: move   q: quit   ?: help");
-	for (size_t i = 0; i < d->nr_sec && (int)i < page_rows() + 1; i++) {
+	for (size_t i = *top; i < d->nr_sec && i < *top + rows; i++) {
 		const struct report_hist_section *s = &d->sec[i];
 		char line[512];
 		int n = snprintf(line, sizeof(line), "%12" PRIu64 " samples %10" PRIu64 " lost  %s",
 				 s->samples, s->lost, s->name);
 
-		draw_text((int)i + 1, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1,
+		draw_text((int)(i - *top) + 1, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1,
 			  i == cur ? A_REVERSE : s->lost && colors ? COLOR_PAIR(PAIR_HOT) : A_NORMAL);
 	}
 	refresh();
 }
 
+/* The menu's cursor after a key that moves it (false: another key); PgUp/PgDn a screen. */
+static bool menu_move(size_t n, size_t *cur, int k)
+{
+	size_t page = (size_t)page_rows() + 1;
+
+	if (k == KEY_DOWN || k == KEY_TAB)
+		*cur = (*cur + 1) % n;
+	else if (k == KEY_UP || k == KEY_BTAB)
+		*cur = (*cur + n - 1) % n;
+	else if (k == KEY_HOME || k == KEY_END)
+		*cur = k == KEY_HOME ? 0 : n - 1;
+	else if (k == KEY_NPAGE || k == ' ')
+		*cur = *cur + page < n ? *cur + page : n - 1;
+	else if (k == KEY_PPAGE)
+		*cur = *cur > page ? *cur - page : 0;
+	else
+		return false;
+	return true;
+}
+
 /* perf's event menu: each event with its samples and lost samples; Enter opens one. */
 static void menu(const struct ui_report *r)
 {
-	const struct report_hist_doc *d = r->doc;
 	const char *msg = NULL;
-	size_t cur = next_shown(d, d->nr_sec - 1, 1);
+	size_t cur = next_shown(r->doc, r->doc->nr_sec - 1, 1), top = 0;
 
 	for (;;) {
 		int k;
 
-		menu_draw(d, cur, msg);
+		menu_draw(r->doc, cur, &top, msg);
 		msg = NULL;
 		k = getch();
 		if (k == 'q' || k == KEY_ESC || k == CTRL('c'))
 			return;
-		if (k == KEY_DOWN || k == KEY_TAB)
-			cur = (cur + 1) % d->nr_sec;
-		else if (k == KEY_UP || k == KEY_BTAB)
-			cur = (cur + d->nr_sec - 1) % d->nr_sec;
-		else if (k == KEY_HOME || k == KEY_END)
-			cur = k == KEY_HOME ? 0 : d->nr_sec - 1;
-		else if (k == '\n' || k == '\r' || k == KEY_ENTER || k == KEY_RIGHT) {
-			if (!d->sec[cur].shown)
+		if (menu_move(r->doc->nr_sec, &cur, k))
+			continue;
+		if (k == '\n' || k == '\r' || k == KEY_ENTER || k == KEY_RIGHT) {
+			if (!r->doc->sec[cur].shown)
 				msg = "this event has no samples";
 			else if (hists_from(r, &cur) == UI_QUIT)
 				return;
