@@ -113,7 +113,15 @@ struct top_args {
 	uint64_t prev_samples[RECORD_MAX_EVENTS], prev_lost[RECORD_MAX_EVENTS];
 	int ncpus;
 	const struct record_result *res;	/* record's: which events are its own (tracking) */
+	/* the histograms kept from one refresh to the next (without -g or groups: report_live) */
+	bool incremental;
+	void *lmap;		/* the stream, mapped once (TOP_RESERVE bytes of address space) */
+	struct pdata *lp;
+	struct report_live *rl;
 };
+
+/* The address space the stream is mapped into once: it grows inside it. */
+#define TOP_RESERVE (1ull << 40)
 
 /* A decimal number from lo to hi: 0, or -1. */
 static int parse_num(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *v)
@@ -259,6 +267,50 @@ static void top_doc_free(struct top_doc *td)
 	free(td);
 }
 
+/*
+ * The histograms kept from the last refresh, with the records that came
+ * since (the stream mapped once, read on where it was left), into *out.
+ */
+static int top_doc_live(struct top_args *a, size_t len, struct top_doc **out)
+{
+	struct top_doc *td;
+	int ret;
+
+	if (len > TOP_RESERVE)
+		return -EFBIG;
+	if (!a->lp) {
+		a->lmap = mmap(NULL, TOP_RESERVE, PROT_READ, MAP_SHARED | MAP_NORESERVE, a->live.fd, 0);
+		if (a->lmap == MAP_FAILED) {
+			a->lmap = NULL;
+			return -errno;
+		}
+		if (!(a->lp = pdata__open_mem(a->lmap, len)))
+			return -errno;
+		if ((ret = report_live__open(a->lp, "top", &a->ho, &a->rl)) < 0)
+			return ret;
+	}
+	pdata__mem_grow(a->lp, len);
+	if (!(td = calloc(1, sizeof(*td))))
+		return -ENOMEM;
+	if ((ret = report_live__doc(a->rl, &td->d)) < 0) {
+		free(td);
+		return ret;
+	}
+	if (a->zero)
+		report_live__zero(a->rl);
+	*out = td;
+	return 0;
+}
+
+static void top_live_free(struct top_args *a)
+{
+	report_live__free(a->rl);
+	if (a->lp)
+		pdata__close(a->lp);
+	if (a->lmap)
+		munmap(a->lmap, TOP_RESERVE);
+}
+
 /* The stream so far, read as report reads a file, into *out (NULL: nothing yet): 0, or a negative code. */
 static int top_doc_make(struct top_args *a, uint64_t last_time, struct top_doc **out)
 {
@@ -271,6 +323,8 @@ static int top_doc_make(struct top_args *a, uint64_t last_time, struct top_doc *
 	*out = NULL;
 	if (fstat(a->live.fd, &st) < 0 || !st.st_size)
 		return 0;
+	if (a->incremental)
+		return top_doc_live(a, (size_t)st.st_size, out);
 	if (!(td = calloc(1, sizeof(*td))))
 		return -ENOMEM;
 	td->len = (size_t)st.st_size;
@@ -347,6 +401,11 @@ static int top_setup(struct top_args *a)
 	}
 	a->o.events = a->events;
 	a->o.nr_events = a->nr_events;
+	/* report_live keeps flat histograms: with -g or groups each refresh reads the stream again */
+	a->incremental = !a->o.callchain;
+	for (size_t i = 0; i < a->nr_events; i++)
+		if (a->events[i].group_size > 1 || a->events[i].leader != (int)i)
+			a->incremental = false;
 	a->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if ((a->live.fd = memfd_create("mperf-top", MFD_CLOEXEC)) < 0) {
 		cmd_error("top", "cannot create the samples' memory file: %s", strerror(errno));
@@ -543,10 +602,12 @@ int cmd_top(int argc, char **argv)
 	a.res = &res;
 	if ((a.tui > 0 || (a.tui < 0 && isatty(STDOUT_FILENO))) && ui_usable()) {
 		ret = top_browse(&a);
+		top_live_free(&a);
 		close(a.live.fd);
 		return ret;
 	}
 	ret = record__run(&a.o, &res);
+	top_live_free(&a);
 	close(a.live.fd);
 	if (ret == -EPIPE)
 		return ret;

@@ -87,7 +87,9 @@ static int ui_getch(void)
 			return k;
 		if (live->done(live->ctx))
 			return UI_KEY_GONE;
-		if ((d = live->take(live->ctx))) {
+		if ((d = live->take(live->ctx)) && !d->nr_sec) {
+			live->drop(live->ctx, d);	/* no samples: the screen stays */
+		} else if (d) {
 			live_swap(d);
 			return UI_KEY_REFRESH;
 		}
@@ -919,18 +921,21 @@ static bool live_wait(void)
 	char line[128];
 	int n = snprintf(line, sizeof(line), "Waiting for the first samples (a refresh every %u s)...", live->delay_s);
 
-	while (!(live_r.doc = live->take(live->ctx))) {
+	while (!(live_r.doc = live->take(live->ctx)) || !live_r.doc->nr_sec) {
 		int k;
 
 		erase();
 		draw_bars("mperf top", "q: quit");
 		draw_text(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, A_NORMAL);
 		refresh();
+		if (live_r.doc)
+			live->drop(live->ctx, live_r.doc);	/* no samples yet */
+		live_r.doc = NULL;
 		k = getch();
 		if (k == 'q' || k == KEY_ESC || k == CTRL('c') || live->done(live->ctx))
 			return false;
 	}
-	return live_r.doc->nr_sec > 0;
+	return true;
 }
 
 int ui_top_browse(const struct ui_report *r, const struct ui_live *l)
