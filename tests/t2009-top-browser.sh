@@ -34,7 +34,7 @@ test_expect_success TMUX 'each refresh redrawn in place; f freezes the view, f a
 	test "$(samples)" != "$a" &&
 	tm send-keys -t t f &&
 	wait_for "Press .f. again" &&
-	sleep 0.3 && a=$(samples) && sleep 2.3 &&
+	sleep 1.5 && a=$(samples) && sleep 2.3 &&
 	test "$(samples)" = "$a" &&
 	tm send-keys -t t f &&
 	i=0 && while test "$(samples)" = "$a" && test $i -lt 50; do sleep 0.1; i=$((i + 1)); done &&

@@ -57,6 +57,7 @@ struct ui_hist {
 	int tid;			/* `t`: this thread's */
 	const char *comm;
 	char msg[256];			/* the help line's message, once */
+	char said[256];			/* the last one shown: top's refreshes keep it until a key */
 	char dso_keep[4096], comm_keep[256];	/* top: the zooms' names, kept across refreshes */
 };
 
@@ -584,6 +585,7 @@ static void hist_draw(struct ui_hist *h)
 	list_scroll(&h->l);
 	erase();
 	draw_bars(title, h->msg[0] ? h->msg : "Press '?' for help on key bindings");
+	memcpy(h->said, h->msg, sizeof(h->said));
 	h->msg[0] = 0;
 	if (h->sec->cols_len) {
 		/* the column names without the comment's "#" */
@@ -721,6 +723,10 @@ static enum ui_ret hist_browse(const struct ui_report *r, const struct report_hi
 
 		hist_draw(&h);
 		k = ui_getch();
+		if (k == UI_KEY_REFRESH) {
+			memcpy(h.msg, h.said, sizeof(h.msg));
+			continue;
+		}
 		if (live && (k == 'z' || k == 'f')) {
 			snprintf(h.msg, sizeof(h.msg), "%s", live->key(live->ctx, k));
 			continue;
