@@ -5,20 +5,28 @@
  * histograms (report__hist_doc) of that stream, printed as perf top
  * --stdio prints them: a PerfTop line per event with its rate and lost
  * samples, then its hottest entries.  Nothing is written to disk.
+ *
+ * On a terminal, the report browser instead (cmd/ui, ui_top_browse): the
+ * sampling runs in a thread of its own, whose tick makes each refresh's
+ * document and leaves it for the browser, which takes it while it waits
+ * for a key.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "../src/perfdata/perfdata.h"
 #include "../src/record/record.h"
 #include "../src/report/report.h"
 #include "cmd.h"
 #include "options.h"
+#include "ui/ui.h"
 
 /*
  * The synopsis (up to the first blank line) is the SYNOPSIS of
@@ -58,8 +66,8 @@ static const struct cmd_opt top_opts[] = {
 	{ 'z', 'z', "zero", CMD_ARG_NONE, NULL, "each refresh shows the samples since the last one" },
 	{ 'E', 'E', "entries", CMD_ARG_REQUIRED, "N", "show the N hottest entries of each event (default: all that fit)" },
 	{ OPT_LIMIT, 0, "percent-limit", CMD_ARG_REQUIRED, "PERCENT", "leave out entries under this share" },
-	{ OPT_STDIO, 0, "stdio", CMD_ARG_NONE, NULL, "print the histograms every -d seconds (the only output yet)" },
-	{ OPT_TUI, 0, "tui", CMD_ARG_NONE, NULL, "as --stdio, the screen cleared before each refresh" },
+	{ OPT_STDIO, 0, "stdio", CMD_ARG_NONE, NULL, "print the histograms every -d seconds (the default off a terminal)" },
+	{ OPT_TUI, 0, "tui", CMD_ARG_NONE, NULL, "the live browser, report's on a terminal (the default there)" },
 	{ 'q', 'q', "quiet", CMD_ARG_NONE, NULL, "no warnings" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
@@ -68,6 +76,25 @@ static const struct cmd_conflict top_conflicts[] = {
 	{ { TOP_FREQ }, { TOP_COUNT }, 0, "{a} and {b} cannot be used together (a rate or a period)" },
 	{ { TOP_HIDE_K }, { TOP_HIDE_U }, 0, "{a} and {b} cannot be used together (nothing would be left)" },
 	{ { TOP_TASK }, { TOP_CPU }, 0, "{a} and {b} cannot be used together (tasks or CPUs)" },
+};
+
+/* One refresh's document and what its strings point into: the stream's image, read. */
+struct top_doc {
+	struct report_hist_doc d;	/* first: the browser's pointer is the bundle's */
+	struct pdata *p;
+	void *map;
+	size_t len;
+};
+
+/* The browser's and the sampling thread's: under lock. */
+struct top_ui {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct top_doc *pending;	/* the newest document, not yet taken */
+	bool started;			/* the events are open (the first tick), or record__run ended */
+	bool done, quit, frozen, zero;
+	int ret;			/* record__run's */
+	uint64_t due;			/* the next refresh (CLOCK_MONOTONIC ns; the thread's alone) */
 };
 
 struct top_args {
@@ -79,12 +106,22 @@ struct top_args {
 	unsigned delay_s;
 	size_t entries;		/* 0: all */
 	bool zero, clear;
+	int tui;		/* --tui 1, --stdio 0, -1: the browser on a terminal */
+	struct top_ui ui;
 	/* each refresh's state */
 	uint64_t cut;		/* -z: the newest sample's time at the last refresh */
 	uint64_t prev_samples[RECORD_MAX_EVENTS], prev_lost[RECORD_MAX_EVENTS];
 	int ncpus;
 	const struct record_result *res;	/* record's: which events are its own (tracking) */
+	/* the histograms kept from one refresh to the next (without -g or groups: report_live) */
+	bool incremental;
+	void *lmap;		/* the stream, mapped once (TOP_RESERVE bytes of address space) */
+	struct pdata *lp;
+	struct report_live *rl;
 };
+
+/* The address space the stream is mapped into once: it grows inside it. */
+#define TOP_RESERVE (1ull << 40)
 
 /* A decimal number from lo to hi: 0, or -1. */
 static int parse_num(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *v)
@@ -156,8 +193,8 @@ static int top_option(void *ctx, const struct cmd_opt *opt, char *arg)
 			return cmd_usage_error("top", "--percent-limit: '%s' is not a percentage (0 to 100)", arg);
 		break;
 	case 'q': cmd_set_quiet(); break;
-	case OPT_STDIO: a->clear = false; break;
-	case OPT_TUI: a->clear = true; break;
+	case OPT_STDIO: a->clear = false; a->tui = 0; break;
+	case OPT_TUI: a->clear = true; a->tui = 1; break;
 	}
 	return 0;
 }
@@ -218,41 +255,118 @@ static void top_print(struct top_args *a, const struct report_hist_doc *d, FILE 
 	fflush(out);
 }
 
-/* The stream so far, read as report reads a file: its histograms printed. */
-static int top_refresh(void *ctx, uint64_t last_time)
+static void top_doc_free(struct top_doc *td)
 {
-	struct top_args *a = ctx;
-	struct report_hist_opts ho = a->ho;
-	struct report_hist_doc d;
-	struct stat st;
-	struct pdata *p;
-	char cut[64];
-	void *map;
+	if (!td)
+		return;
+	report_hist_doc__free(&td->d);
+	if (td->p)
+		pdata__close(td->p);
+	if (td->map)
+		munmap(td->map, td->len);
+	free(td);
+}
+
+/*
+ * The histograms kept from the last refresh, with the records that came
+ * since (the stream mapped once, read on where it was left), into *out.
+ */
+static int top_doc_live(struct top_args *a, size_t len, struct top_doc **out)
+{
+	struct top_doc *td;
 	int ret;
 
+	if (len > TOP_RESERVE)
+		return -EFBIG;
+	if (!a->lp) {
+		a->lmap = mmap(NULL, TOP_RESERVE, PROT_READ, MAP_SHARED | MAP_NORESERVE, a->live.fd, 0);
+		if (a->lmap == MAP_FAILED) {
+			a->lmap = NULL;
+			return -errno;
+		}
+		if (!(a->lp = pdata__open_mem(a->lmap, len)))
+			return -errno;
+		if ((ret = report_live__open(a->lp, "top", &a->ho, &a->rl)) < 0)
+			return ret;
+	}
+	pdata__mem_grow(a->lp, len);
+	if (!(td = calloc(1, sizeof(*td))))
+		return -ENOMEM;
+	if ((ret = report_live__doc(a->rl, &td->d)) < 0) {
+		free(td);
+		return ret;
+	}
+	if (a->zero)
+		report_live__zero(a->rl);
+	*out = td;
+	return 0;
+}
+
+static void top_live_free(struct top_args *a)
+{
+	report_live__free(a->rl);
+	if (a->lp)
+		pdata__close(a->lp);
+	if (a->lmap)
+		munmap(a->lmap, TOP_RESERVE);
+}
+
+/* The stream so far, read as report reads a file, into *out (NULL: nothing yet): 0, or a negative code. */
+static int top_doc_make(struct top_args *a, uint64_t last_time, struct top_doc **out)
+{
+	struct report_hist_opts ho = a->ho;
+	struct top_doc *td;
+	struct stat st;
+	char cut[64];
+	int ret;
+
+	*out = NULL;
 	if (fstat(a->live.fd, &st) < 0 || !st.st_size)
 		return 0;
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, a->live.fd, 0);
-	if (map == MAP_FAILED)
-		return -errno;
+	if (a->incremental)
+		return top_doc_live(a, (size_t)st.st_size, out);
+	if (!(td = calloc(1, sizeof(*td))))
+		return -ENOMEM;
+	td->len = (size_t)st.st_size;
+	td->map = mmap(NULL, td->len, PROT_READ, MAP_SHARED, a->live.fd, 0);
+	if (td->map == MAP_FAILED) {
+		ret = -errno;
+		td->map = NULL;
+		top_doc_free(td);
+		return ret;
+	}
 	if (a->zero && a->cut) {
 		snprintf(cut, sizeof(cut), "%llu.%09llu,", (unsigned long long)((a->cut + 1) / 1000000000ull),
 			 (unsigned long long)((a->cut + 1) % 1000000000ull));
 		ho.filter.time = cut;
 	}
-	if (!(p = pdata__open_mem(map, (size_t)st.st_size))) {
-		munmap(map, (size_t)st.st_size);
-		return -errno;
+	if (!(td->p = pdata__open_mem(td->map, td->len))) {
+		ret = -errno;
+		top_doc_free(td);
+		return ret;
 	}
-	ret = report__hist_doc(p, "top", &ho, &d);
-	if (ret >= 0) {
-		top_print(a, &d, stdout);
-		report_hist_doc__free(&d);
-	}
-	pdata__close(p);
-	munmap(map, (size_t)st.st_size);
+	ret = report__hist_doc(td->p, "top", &ho, &td->d);
 	a->cut = last_time;
-	return ret < 0 ? ret : ferror(stdout) ? -EPIPE : 0;
+	if (ret < 0) {
+		top_doc_free(td);
+		return ret;
+	}
+	*out = td;
+	return 0;
+}
+
+/* --stdio's refresh: the stream so far, its histograms printed. */
+static int top_refresh(void *ctx, uint64_t last_time)
+{
+	struct top_args *a = ctx;
+	struct top_doc *td;
+	int ret = top_doc_make(a, last_time, &td);
+
+	if (ret < 0 || !td)
+		return ret;
+	top_print(a, &td->d, stdout);
+	top_doc_free(td);
+	return ferror(stdout) ? -EPIPE : 0;
 }
 
 static void top_defaults(struct top_args *a)
@@ -270,6 +384,7 @@ static void top_defaults(struct top_args *a)
 	a->ho.branch = 0;
 	a->delay_s = 2;
 	a->clear = isatty(STDOUT_FILENO);
+	a->tui = -1;
 }
 
 /* After the options: the target, the events, the memory file. */
@@ -286,6 +401,11 @@ static int top_setup(struct top_args *a)
 	}
 	a->o.events = a->events;
 	a->o.nr_events = a->nr_events;
+	/* report_live keeps flat histograms: with -g or groups each refresh reads the stream again */
+	a->incremental = !a->o.callchain;
+	for (size_t i = 0; i < a->nr_events; i++)
+		if (a->events[i].group_size > 1 || a->events[i].leader != (int)i)
+			a->incremental = false;
 	a->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if ((a->live.fd = memfd_create("mperf-top", MFD_CLOEXEC)) < 0) {
 		cmd_error("top", "cannot create the samples' memory file: %s", strerror(errno));
@@ -296,6 +416,171 @@ static int top_setup(struct top_args *a)
 	a->live.ctx = a;
 	a->o.live = &a->live;
 	return 0;
+}
+
+/* ---- the browser: the sampling in a thread, the browser in this one ---- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* perf's dummy:HG of -a/-C is record's own, it samples nothing: no section, as --stdio prints none. */
+static void top_doc_strip(const struct top_args *a, struct report_hist_doc *d)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < d->nr_sec; k++)
+		if (!(d->sec[k].ev < a->res->nr_events && a->res->ev[d->sec[k].ev].tracking))
+			d->sec[n++] = d->sec[k];
+	d->nr_sec = n;
+}
+
+/*
+ * The sampling thread's tick, every tenth of a second: q stops the
+ * sampling (1); every -d seconds, unless frozen, a new document for the
+ * browser.
+ */
+static int top_tick_ui(void *ctx, uint64_t last_time)
+{
+	struct top_args *a = ctx;
+	struct top_ui *u = &a->ui;
+	struct top_doc *td, *old;
+	bool quit, frozen;
+	int ret;
+
+	pthread_mutex_lock(&u->lock);
+	if (!u->started)
+		pthread_cond_broadcast(&u->cond);
+	u->started = true;
+	quit = u->quit;
+	frozen = u->frozen;
+	a->zero = u->zero;
+	pthread_mutex_unlock(&u->lock);
+	if (quit)
+		return 1;
+	if (frozen || now_ns() < u->due)
+		return 0;
+	u->due = now_ns() + (uint64_t)a->delay_s * 1000000000ull;
+	if ((ret = top_doc_make(a, last_time, &td)) < 0 || !td)
+		return ret;
+	top_doc_strip(a, &td->d);
+	pthread_mutex_lock(&u->lock);
+	old = u->pending;
+	u->pending = td;
+	pthread_mutex_unlock(&u->lock);
+	top_doc_free(old);
+	return 0;
+}
+
+static void *top_sampler(void *arg)
+{
+	struct top_args *a = arg;
+	int ret = record__run(&a->o, (struct record_result *)a->res);
+
+	pthread_mutex_lock(&a->ui.lock);
+	a->ui.ret = ret;
+	a->ui.done = a->ui.started = true;
+	pthread_cond_broadcast(&a->ui.cond);
+	pthread_mutex_unlock(&a->ui.lock);
+	return NULL;
+}
+
+static const struct report_hist_doc *top_take(void *ctx)
+{
+	struct top_ui *u = &((struct top_args *)ctx)->ui;
+	struct top_doc *td;
+
+	pthread_mutex_lock(&u->lock);
+	td = u->pending;
+	u->pending = NULL;
+	pthread_mutex_unlock(&u->lock);
+	return td ? &td->d : NULL;
+}
+
+static void top_drop(void *ctx, const struct report_hist_doc *d)
+{
+	(void)ctx;
+	top_doc_free((struct top_doc *)d);
+}
+
+static bool top_done(void *ctx)
+{
+	struct top_ui *u = &((struct top_args *)ctx)->ui;
+	bool done;
+
+	pthread_mutex_lock(&u->lock);
+	done = u->done;
+	pthread_mutex_unlock(&u->lock);
+	return done;
+}
+
+/* perf top's z (zero each refresh) and f (freeze the view; perf's disables the events). */
+static const char *top_key(void *ctx, int key)
+{
+	struct top_ui *u = &((struct top_args *)ctx)->ui;
+	const char *msg;
+
+	pthread_mutex_lock(&u->lock);
+	if (key == 'z') {
+		u->zero = !u->zero;
+		msg = u->zero ? "z: each refresh shows the samples since the last one" : "z: each refresh shows every sample";
+	} else {
+		u->frozen = !u->frozen;
+		msg = u->frozen ? "Press 'f' again to refresh the view again" : "Press 'f' to freeze the view or 'h' to see other hotkeys";
+	}
+	pthread_mutex_unlock(&u->lock);
+	return msg;
+}
+
+/*
+ * The browser until q or the sampling's end.  The sampling's signals
+ * (SIGINT, SIGTERM, SIGHUP, SIGCHLD) are blocked here, so that its thread
+ * takes them: Ctrl-C ends the sampling, then the browser.
+ */
+static int top_browse(struct top_args *a)
+{
+	static const int sampler_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+	const char *no_color = getenv("NO_COLOR");
+	struct ui_report r = { .label = "top", .color = !no_color || !*no_color };
+	struct ui_live l = { .take = top_take, .drop = top_drop, .done = top_done, .key = top_key, .ctx = a,
+			     .delay_s = a->delay_s };
+	struct top_ui *u = &a->ui;
+	sigset_t sigs, old;
+	pthread_t th;
+	int ret;
+
+	pthread_mutex_init(&u->lock, NULL);
+	pthread_cond_init(&u->cond, NULL);
+	u->zero = a->zero;
+	a->live.every_ms = 100;
+	a->live.tick = top_tick_ui;
+	sigemptyset(&sigs);
+	for (size_t i = 0; i < sizeof(sampler_sigs) / sizeof(sampler_sigs[0]); i++)
+		sigaddset(&sigs, sampler_sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	if ((ret = pthread_create(&th, NULL, top_sampler, a))) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		cmd_error("top", "cannot start the sampling thread: %s", strerror(ret));
+		return EXIT_MPERF;
+	}
+	/* The events open first: what keeps them from opening is said on the terminal as it is. */
+	pthread_mutex_lock(&u->lock);
+	while (!u->started)
+		pthread_cond_wait(&u->cond, &u->lock);
+	pthread_mutex_unlock(&u->lock);
+	if (!top_done(a))
+		ui_top_browse(&r, &l);
+	pthread_mutex_lock(&u->lock);
+	u->quit = true;
+	pthread_mutex_unlock(&u->lock);
+	pthread_join(th, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	top_doc_free(u->pending);
+	return u->ret < 0 ? u->ret : 0;
 }
 
 int cmd_top(int argc, char **argv)
@@ -315,7 +600,14 @@ int cmd_top(int argc, char **argv)
 		return ret;
 	signal(SIGPIPE, SIG_IGN);
 	a.res = &res;
+	if ((a.tui > 0 || (a.tui < 0 && isatty(STDOUT_FILENO))) && ui_usable()) {
+		ret = top_browse(&a);
+		top_live_free(&a);
+		close(a.live.fd);
+		return ret;
+	}
 	ret = record__run(&a.o, &res);
+	top_live_free(&a);
 	close(a.live.fd);
 	if (ret == -EPIPE)
 		return ret;

@@ -5,43 +5,7 @@
 # zooms, the filter, P, a's annotation against annotate --stdio's, and the
 # terminal as it was after q.
 . "$(dirname "$0")/lib.sh"
-
-have_tmux () { command -v tmux >/dev/null 2>&1; }
-
-# Each start has a server of its own, its socket in the scratch directory
-# (the last line of ./sockets): a server killed a moment ago may still
-# hold the last one.
-tm () { tmux -S "$(tail -n 1 "$TRASH_DIRECTORY/sockets")" -f /dev/null "$@"; }
-stop_all () {
-	test -f "$TRASH_DIRECTORY/sockets" || return 0
-	while read -r s; do tmux -S "$s" kill-server >/dev/null 2>&1; done <"$TRASH_DIRECTORY/sockets"
-}
-trap 'stop_all; cd / >/dev/null 2>&1; rm -rf "$TRASH_DIRECTORY" "$test_out_" "$test_home_"' EXIT
-
-# screen: the pane as text, trailing blanks cut.
-screen () { tm capture-pane -p -t t | sed 's/ *$//'; }
-
-# wait_for PATTERN: until a line of the pane matches (grep -E), for up to
-# 20 s of a busy machine; then the pane is in ./screen.
-wait_for () {
-	local i=0
-	while test $i -lt 200; do
-		screen >screen
-		grep -qE "$1" screen && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "never saw /$1/ on the screen:" && cat screen
-	return 1
-}
-
-# start CMD: a 120x40 terminal running CMD in a shell, here.
-start () {
-	test -f "$TRASH_DIRECTORY/sockets" && tm kill-server >/dev/null 2>&1
-	echo "$TRASH_DIRECTORY/tmux.$(wc -l <"$TRASH_DIRECTORY/sockets" 2>/dev/null || echo 0)" >>"$TRASH_DIRECTORY/sockets" &&
-	tm new-session -d -x 120 -y 40 -s t -c "$PWD" "env -u NO_COLOR PS1='$ ' TERM=screen bash --norc --noprofile" &&
-	tm send-keys -t t "$1" Enter
-}
+. "$TEST_DIRECTORY/tui-lib.sh"
 
 # rows N FILE: the first N entry lines of a --stdio text's first
 # histogram (after its column lines), cut at 120 columns.
@@ -87,6 +51,22 @@ test_expect_success TMUX 'Tab: the next event; q back to the menu, q again quits
 	wait_for "^Samples: .* of event .cpu-clock/period=1000000/." &&
 	tm send-keys -t t Escape &&
 	wait_for "^Available samples" &&
+	tm send-keys -t t q &&
+	wait_for "^[$]\$"
+'
+
+test_expect_success TMUX 'a menu longer than the terminal scrolls: End shows the last event, Home the first' '
+	start "\"$MPERF\" report -i three.data" &&
+	wait_for "^Available samples" &&
+	tm resize-window -t t -x 120 -y 4 &&
+	wait_for "^Enter: open" &&
+	test "$(sed -n 2,3p screen | grep -c " samples ")" = 2 &&
+	grep -q "cpu-clock/period=250000/$" screen &&
+	tm send-keys -t t End &&
+	wait_for "cpu-clock/period=1000000/$" &&
+	! grep -q "cpu-clock/period=250000/$" screen &&
+	tm send-keys -t t PageUp &&
+	wait_for "cpu-clock/period=250000/$" &&
 	tm send-keys -t t q &&
 	wait_for "^[$]\$"
 '

@@ -3,8 +3,7 @@
 # of it every -d seconds.  --stdio against a known workload (cpuspin: its
 # spinning symbol on top of every refresh, of every event), -E, -z,
 # --percent-limit, the exit statuses (the task gone, SIGINT, a closed
-# pipe, bad options), and the refresh drawn in place in a real terminal
-# (tmux), which is left as it was after Ctrl-C.
+# pipe, bad options).  The browser on a terminal is t2009's.
 . "$(dirname "$0")/lib.sh"
 
 # firsts FILE: the first entry line of each event's block of each refresh.
@@ -110,46 +109,6 @@ test_expect_success 'no such process: 125, one line' '
 	test_expect_code 125 "$MPERF" top --stdio -p 999999999 >out 2>err &&
 	test "$(wc -l <err)" = 1 &&
 	grep -q "^mperf top: " err
-'
-
-# --- in a terminal -------------------------------------------------------------
-
-have_tmux () { command -v tmux >/dev/null 2>&1; }
-tm () { tmux -S "$TRASH_DIRECTORY/tmux" -f /dev/null "$@"; }
-trap 'tm kill-server >/dev/null 2>&1; cd / >/dev/null 2>&1; rm -rf "$TRASH_DIRECTORY" "$test_out_" "$test_home_"' EXIT
-screen () { tm capture-pane -p -t t | sed 's/ *$//'; }
-wait_for () {
-	local i=0
-	while test $i -lt 200; do
-		screen >screen
-		grep -qE "$1" screen && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "never saw /$1/ on the screen:" && cat screen
-	return 1
-}
-
-test_expect_success TMUX 'on a terminal: each refresh drawn in place, from the top of the screen' '
-	spin_bg 60 &&
-	echo "$(cat spin.pid)" >pid &&
-	tm new-session -d -x 120 -y 40 -s t -c "$PWD" "env PS1='\''$ '\'' TERM=screen bash --norc --noprofile" &&
-	tm send-keys -t t "\"$MPERF\" top -d 1 -e cpu-clock -p $(cat pid) 2>/dev/null" Enter &&
-	wait_for "cpuspin  *\[\.\] spin" &&
-	sleep 2.5 &&
-	screen >screen &&
-	head -n 1 screen | grep -q "^   PerfTop:" &&
-	test "$(grep -c "^   PerfTop:" screen)" = 1
-'
-
-test_expect_success TMUX 'Ctrl-C: the prompt back, the terminal as it was' '
-	tm send-keys -t t C-c &&
-	wait_for "[$]$" &&
-	tm send-keys -t t "stty -a >stty.out; echo do""ne" Enter &&
-	wait_for "^done$" &&
-	grep -qw -- "icanon" stty.out &&
-	grep -qw -- "echo" stty.out &&
-	stop_spin
 '
 
 test_done

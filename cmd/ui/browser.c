@@ -57,9 +57,45 @@ struct ui_hist {
 	int tid;			/* `t`: this thread's */
 	const char *comm;
 	char msg[256];			/* the help line's message, once */
+	char said[256];			/* the last one shown: top's refreshes keep it until a key */
+	char dso_keep[4096], comm_keep[256];	/* top: the zooms' names, kept across refreshes */
 };
 
 static bool colors;
+
+/* mperf top: where the documents come from, the report as shown, and the histogram on screen. */
+static const struct ui_live *live;
+static struct ui_report live_r;
+static struct ui_hist *live_hist;
+
+/* ui_getch's: a refresh came (redraw); the end of top's sampling reads as Ctrl-C, which leaves every view. */
+#define UI_KEY_REFRESH (KEY_MAX + 1)
+#define UI_KEY_GONE CTRL('c')
+
+static void live_swap(const struct report_hist_doc *d);
+
+/*
+ * The next key.  With top's documents, while it waits (getch's timeout):
+ * a newer document taken (UI_KEY_REFRESH), or the sampling's end.
+ */
+static int ui_getch(void)
+{
+	for (;;) {
+		const struct report_hist_doc *d;
+		int k = getch();
+
+		if (!live || k != ERR)
+			return k;
+		if (live->done(live->ctx))
+			return UI_KEY_GONE;
+		if ((d = live->take(live->ctx)) && !d->nr_sec) {
+			live->drop(live->ctx, d);	/* no samples: the screen stays */
+		} else if (d) {
+			live_swap(d);
+			return UI_KEY_REFRESH;
+		}
+	}
+}
 
 static void restore_and_die(int sig)
 {
@@ -209,7 +245,7 @@ static bool prompt_line(const char *prompt, char *buf, size_t len)
 		draw_text(LINES - 1, "", 0, A_NORMAL);
 		mvprintw(LINES - 1, 0, "%s%s", prompt, buf);
 		curs_set(1);
-		k = getch();
+		k = ui_getch();
 		curs_set(0);
 		if (k == '\n' || k == '\r' || k == KEY_ENTER)
 			return true;
@@ -290,7 +326,7 @@ static enum ui_ret text_view(const char *title, const char *text, size_t len, bo
 			draw_view_line(y + 1, text + ln->off, ln->len, l.top + (size_t)y == l.cur, ann);
 		}
 		refresh();
-		k = getch();
+		k = ui_getch();
 		if (k == 'q' || k == KEY_ESC || k == 'h' || k == '?')
 			break;
 		if (k == CTRL('c')) {
@@ -319,10 +355,18 @@ static const char hist_help[] =
 	"  h or ?                         this help\n"
 	"  q or Esc                       back to the events, or quit\n";
 
+static const char top_help[] =
+	"\n"
+	"mperf top's own (perf top's):\n"
+	"\n"
+	"  z                              zero each refresh: the samples since the last one (again: all)\n"
+	"  f                              freeze the view (again: refresh it again)\n";
+
 static const char menu_help[] =
 	"Keys of the event menu:\n"
 	"\n"
 	"  Up/Down, Tab / shift-Tab   move between the events\n"
+	"  PgUp/PgDn, Home/End        a screen, the first, the last\n"
 	"  Enter or Right             open the event's histogram\n"
 	"  i                          the file's header\n"
 	"  h or ?                     this help\n"
@@ -365,6 +409,10 @@ static enum ui_ret annotate_view(struct ui_hist *h)
 
 	if (!sym) {
 		snprintf(h->msg, sizeof(h->msg), "annotate: this entry has no symbol to annotate");
+		return UI_BACK;
+	}
+	if (!h->r->p) {
+		snprintf(h->msg, sizeof(h->msg), "annotate: not in top yet (mperf annotate reads a recording)");
 		return UI_BACK;
 	}
 	if ((err = pdata__rewind(h->r->p))) {
@@ -424,6 +472,78 @@ static int hist_lines(struct ui_hist *h)
 	return 0;
 }
 
+/* Whether two entries of successive refreshes are the same one (its keys' values). */
+static bool same_entry(const struct report_entry *a, const struct report_entry *b)
+{
+	if (a->tid != b->tid || a->cpu != b->cpu || a->level != b->level || !a->sym != !b->sym || !a->dso != !b->dso)
+		return false;
+	if ((a->dso && strcmp(a->dso, b->dso)) || (a->sym && strcmp(a->sym, b->sym)))
+		return false;
+	return a->sym || a->addr == b->addr;
+}
+
+/* The zooms' names into h's own buffers: old's strings go with it. */
+static void hist_keep_names(struct ui_hist *h)
+{
+	if (h->dso && h->dso != h->dso_keep) {
+		snprintf(h->dso_keep, sizeof(h->dso_keep), "%s", h->dso);
+		h->dso = h->dso_keep;
+	}
+	if (h->comm && h->comm != h->comm_keep) {
+		snprintf(h->comm_keep, sizeof(h->comm_keep), "%s", h->comm);
+		h->comm = h->comm_keep;
+	}
+}
+
+/*
+ * h on the new document (h->r->doc) from old: the same event, the same
+ * entries expanded, the cursor where it was on the screen (as perf top's);
+ * -ENOMEM with h as it was.
+ */
+static int hist_remap(struct ui_hist *h, const struct report_hist_doc *old)
+{
+	const struct report_hist_doc *d = h->r->doc;
+	const struct report_hist_section *sec = &d->sec[0];
+	size_t cur = h->l.cur, top = h->l.top;
+	bool *x;
+
+	for (size_t k = 0; k < d->nr_sec; k++)
+		if (d->sec[k].ev == h->sec->ev)
+			sec = &d->sec[k];
+	if (!(x = calloc(sec->nr_rows ? sec->nr_rows : 1, sizeof(*x))))
+		return -ENOMEM;
+	for (size_t i = 0; i < h->sec->nr_rows; i++) {
+		const struct report_entry *e = &old->row[h->sec->first_row + i].e;
+
+		for (size_t j = 0; h->expanded[i] && j < sec->nr_rows; j++)
+			if (same_entry(e, &d->row[sec->first_row + j].e))
+				x[j] = true;
+	}
+	hist_keep_names(h);
+	free(h->expanded);
+	h->expanded = x;
+	h->sec = sec;
+	h->l.n = 0;
+	hist_lines(h);	/* out of memory: the lines that fit */
+	h->l.cur = cur < h->l.n ? cur : h->l.n ? h->l.n - 1 : 0;
+	h->l.top = top <= h->l.cur ? top : h->l.cur;
+	return 0;
+}
+
+/* top's newer document shown from now on; the old one handed back. */
+static void live_swap(const struct report_hist_doc *d)
+{
+	const struct report_hist_doc *old = live_r.doc;
+
+	live_r.doc = d;
+	if (live_hist && hist_remap(live_hist, old)) {
+		live_r.doc = old;	/* out of memory: the old one stays, whole */
+		live->drop(live->ctx, d);
+		return;
+	}
+	live->drop(live->ctx, old);
+}
+
 /* The title line: perf's "Samples: ... of event '...', Event count (approx.): N", and the zooms. */
 static void hist_title(const struct ui_hist *h, char *buf, size_t len)
 {
@@ -451,6 +571,9 @@ static void hist_title(const struct ui_hist *h, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, ", DSO: %s", h->dso ? h->dso : "[unknown]");
 	if (h->filter[0] && n < len)
 		snprintf(buf + n, len - n, ", Symbol filter: %s", h->filter);
+	n = strlen(buf);
+	if (live && n < len)	/* perf top's title says the lost samples */
+		snprintf(buf + n, len - n, ", lost: %" PRIu64, h->sec->lost);
 }
 
 static void hist_draw(struct ui_hist *h)
@@ -462,6 +585,7 @@ static void hist_draw(struct ui_hist *h)
 	list_scroll(&h->l);
 	erase();
 	draw_bars(title, h->msg[0] ? h->msg : "Press '?' for help on key bindings");
+	memcpy(h->said, h->msg, sizeof(h->said));
 	h->msg[0] = 0;
 	if (h->sec->cols_len) {
 		/* the column names without the comment's "#" */
@@ -575,6 +699,15 @@ static bool hist_key(struct ui_hist *h, int k)
 	return true;
 }
 
+/* The help: the histogram's keys, and top's. */
+static enum ui_ret hist_help_view(void)
+{
+	char text[sizeof(hist_help) + sizeof(top_help)];
+
+	snprintf(text, sizeof(text), "%s%s", hist_help, live ? top_help : "");
+	return text_view("Help", text, strlen(text), false);
+}
+
 /* One event's histogram, until q or Esc (UI_BACK), Tab or shift-Tab (UI_NEXT, UI_PREV). */
 static enum ui_ret hist_browse(const struct ui_report *r, const struct report_hist_section *sec)
 {
@@ -584,11 +717,20 @@ static enum ui_ret hist_browse(const struct ui_report *r, const struct report_hi
 	h.expanded = calloc(sec->nr_rows ? sec->nr_rows : 1, sizeof(*h.expanded));
 	if (!h.expanded || hist_lines(&h))
 		goto out;
+	live_hist = &h;		/* top's refreshes remap it */
 	for (;;) {
 		int k;
 
 		hist_draw(&h);
-		k = getch();
+		k = ui_getch();
+		if (k == UI_KEY_REFRESH) {
+			memcpy(h.msg, h.said, sizeof(h.msg));
+			continue;
+		}
+		if (live && (k == 'z' || k == 'f')) {
+			snprintf(h.msg, sizeof(h.msg), "%s", live->key(live->ctx, k));
+			continue;
+		}
 		if (list_move(&h.l, k) || hist_key(&h, k) || k == KEY_RESIZE)
 			continue;
 		if (k == 'q' || k == KEY_ESC)
@@ -602,8 +744,8 @@ static enum ui_ret hist_browse(const struct ui_report *r, const struct report_hi
 			break;
 		}
 		if (k == 'h' || k == '?')
-			ret = text_view("Help", hist_help, sizeof(hist_help) - 1, false);
-		else if (k == 'i')
+			ret = hist_help_view();
+		else if (k == 'i' && r->p)
 			ret = header_view(r);
 		else if (k == 'P')
 			hist_print(&h);
@@ -613,6 +755,7 @@ static enum ui_ret hist_browse(const struct ui_report *r, const struct report_hi
 			break;
 	}
 out:
+	live_hist = NULL;
 	free(h.expanded);
 	free(h.l.v);
 	return ret;
@@ -642,51 +785,75 @@ static enum ui_ret hists_from(const struct ui_report *r, size_t *i)
 	}
 }
 
-static void menu_draw(const struct report_hist_doc *d, size_t cur, const char *msg)
+/* The menu's window: the events from *top on, *top moved so that cur shows. */
+static void menu_draw(const struct report_hist_doc *d, size_t cur, size_t *top, const char *msg)
 {
+	size_t rows = (size_t)page_rows() + 1;
+
+	if (cur < *top)
+		*top = cur;
+	if (cur >= *top + rows)
+		*top = cur - rows + 1;
 	erase();
 	draw_bars("Available samples", msg ? msg : "Enter: open   Tab/shift-Tab: move   q: quit   ?: help");
-	for (size_t i = 0; i < d->nr_sec && (int)i < page_rows() + 1; i++) {
+	for (size_t i = *top; i < d->nr_sec && i < *top + rows; i++) {
 		const struct report_hist_section *s = &d->sec[i];
 		char line[512];
 		int n = snprintf(line, sizeof(line), "%12" PRIu64 " samples %10" PRIu64 " lost  %s",
 				 s->samples, s->lost, s->name);
 
-		draw_text((int)i + 1, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1,
+		draw_text((int)(i - *top) + 1, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1,
 			  i == cur ? A_REVERSE : s->lost && colors ? COLOR_PAIR(PAIR_HOT) : A_NORMAL);
 	}
 	refresh();
 }
 
+/* The menu's cursor after a key that moves it (false: another key); PgUp/PgDn a screen. */
+static bool menu_move(size_t n, size_t *cur, int k)
+{
+	size_t page = (size_t)page_rows() + 1;
+
+	if (k == KEY_DOWN || k == KEY_TAB)
+		*cur = (*cur + 1) % n;
+	else if (k == KEY_UP || k == KEY_BTAB)
+		*cur = (*cur + n - 1) % n;
+	else if (k == KEY_HOME || k == KEY_END)
+		*cur = k == KEY_HOME ? 0 : n - 1;
+	else if (k == KEY_NPAGE || k == ' ')
+		*cur = *cur + page < n ? *cur + page : n - 1;
+	else if (k == KEY_PPAGE)
+		*cur = *cur > page ? *cur - page : 0;
+	else
+		return false;
+	return true;
+}
+
 /* perf's event menu: each event with its samples and lost samples; Enter opens one. */
 static void menu(const struct ui_report *r)
 {
-	const struct report_hist_doc *d = r->doc;
 	const char *msg = NULL;
-	size_t cur = next_shown(d, d->nr_sec - 1, 1);
+	size_t cur = next_shown(r->doc, r->doc->nr_sec - 1, 1), top = 0;
 
 	for (;;) {
 		int k;
 
-		menu_draw(d, cur, msg);
+		if (cur >= r->doc->nr_sec)	/* top: a refresh with fewer events */
+			cur = 0;
+		menu_draw(r->doc, cur, &top, msg);
 		msg = NULL;
-		k = getch();
+		k = ui_getch();
 		if (k == 'q' || k == KEY_ESC || k == CTRL('c'))
 			return;
-		if (k == KEY_DOWN || k == KEY_TAB)
-			cur = (cur + 1) % d->nr_sec;
-		else if (k == KEY_UP || k == KEY_BTAB)
-			cur = (cur + d->nr_sec - 1) % d->nr_sec;
-		else if (k == KEY_HOME || k == KEY_END)
-			cur = k == KEY_HOME ? 0 : d->nr_sec - 1;
-		else if (k == '\n' || k == '\r' || k == KEY_ENTER || k == KEY_RIGHT) {
-			if (!d->sec[cur].shown)
+		if (menu_move(r->doc->nr_sec, &cur, k))
+			continue;
+		if (k == '\n' || k == '\r' || k == KEY_ENTER || k == KEY_RIGHT) {
+			if (!r->doc->sec[cur].shown)
 				msg = "this event has no samples";
 			else if (hists_from(r, &cur) == UI_QUIT)
 				return;
 		} else if ((k == 'h' || k == '?') && text_view("Help", menu_help, sizeof(menu_help) - 1, false) == UI_QUIT)
 			return;
-		else if (k == 'i' && header_view(r) == UI_QUIT)
+		else if (k == 'i' && r->p && header_view(r) == UI_QUIT)
 			return;
 	}
 }
@@ -703,20 +870,16 @@ static void colors_init(bool want)
 	init_pair(PAIR_HELP, COLOR_WHITE, COLOR_BLUE);
 }
 
-int ui_report_browse(const struct ui_report *r)
+/* The terminal taken: curses on it, sigs restore it before they end the process; NULL when it cannot. */
+static SCREEN *term_open(bool color, const int *sigs, size_t nr_sigs)
 {
-	static const int sigs[] = { SIGINT, SIGHUP, SIGTERM, SIGQUIT, SIGSEGV, SIGABRT };
-	const struct report_hist_doc *d = r->doc;
 	SCREEN *scr;
-	size_t first;
 
-	if (!d->nr_sec || !ui_usable())
-		return -1;
 	setlocale(LC_CTYPE, "");
 	scr = newterm(NULL, stdout, stdin);
 	if (!scr)
-		return -1;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		return NULL;
+	for (size_t i = 0; i < nr_sigs; i++)
 		signal(sigs[i], restore_and_die);
 	set_escdelay(25);
 	cbreak();
@@ -724,18 +887,84 @@ int ui_report_browse(const struct ui_report *r)
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	colors_init(r->color);
-	first = next_shown(d, d->nr_sec - 1, 1);
+	colors_init(color);
 	/* What src/ says meanwhile (`i`'s header) waits for the terminal, not to draw over the screen. */
 	mperf_log_hold();
+	return scr;
+}
+
+/* The terminal as it was, then what src/ said meanwhile. */
+static void term_close(SCREEN *scr, const int *sigs, size_t nr_sigs)
+{
+	endwin();
+	delscreen(scr);
+	mperf_log_release(true);
+	for (size_t i = 0; i < nr_sigs; i++)
+		signal(sigs[i], SIG_DFL);
+}
+
+int ui_report_browse(const struct ui_report *r)
+{
+	static const int sigs[] = { SIGINT, SIGHUP, SIGTERM, SIGQUIT, SIGSEGV, SIGABRT };
+	const struct report_hist_doc *d = r->doc;
+	SCREEN *scr;
+	size_t first;
+
+	if (!d->nr_sec || !ui_usable() || !(scr = term_open(r->color, sigs, sizeof(sigs) / sizeof(sigs[0]))))
+		return -1;
+	first = next_shown(d, d->nr_sec - 1, 1);
 	if (d->nr_sec > 1)
 		menu(r);
 	else if (d->sec[first].shown)
 		hists_from(r, &first);
-	endwin();
-	delscreen(scr);
-	mperf_log_release(true);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		signal(sigs[i], SIG_DFL);
+	term_close(scr, sigs, sizeof(sigs) / sizeof(sigs[0]));
+	return 0;
+}
+
+/* Until top's first document: a line that says so; false when q or the sampling's end comes first. */
+static bool live_wait(void)
+{
+	char line[128];
+	int n = snprintf(line, sizeof(line), "Waiting for the first samples (a refresh every %u s)...", live->delay_s);
+
+	while (!(live_r.doc = live->take(live->ctx)) || !live_r.doc->nr_sec) {
+		int k;
+
+		erase();
+		draw_bars("mperf top", "q: quit");
+		draw_text(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1, A_NORMAL);
+		refresh();
+		if (live_r.doc)
+			live->drop(live->ctx, live_r.doc);	/* no samples yet */
+		live_r.doc = NULL;
+		k = getch();
+		if (k == 'q' || k == KEY_ESC || k == CTRL('c') || live->done(live->ctx))
+			return false;
+	}
+	return true;
+}
+
+int ui_top_browse(const struct ui_report *r, const struct ui_live *l)
+{
+	/* SIGINT, SIGTERM and SIGHUP are the sampling's: they end it, and the browser with it. */
+	static const int sigs[] = { SIGQUIT, SIGSEGV, SIGABRT };
+	SCREEN *scr;
+	size_t first = 0;
+
+	if (!ui_usable() || !(scr = term_open(r->color, sigs, sizeof(sigs) / sizeof(sigs[0]))))
+		return -1;
+	live = l;
+	live_r = *r;
+	timeout(100);
+	if (live_wait()) {
+		if (live_r.doc->nr_sec > 1)
+			menu(&live_r);
+		else
+			hists_from(&live_r, &first);
+	}
+	if (live_r.doc)
+		l->drop(l->ctx, live_r.doc);
+	live = NULL;
+	term_close(scr, sigs, sizeof(sigs) / sizeof(sigs[0]));
 	return 0;
 }

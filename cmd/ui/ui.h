@@ -25,9 +25,32 @@ struct ui_report {
 	const char *vmlinux, *kallsyms;		/* `a`'s kernel symbols, report's -k and --kallsyms */
 };
 
+/*
+ * mperf top's live browser: the same screens on a document that changes.
+ * take() is called from the browser's thread every tenth of a second
+ * while it waits for a key: a newer document, or NULL; the browser shows
+ * the new one from then on and hands the old back to drop() (the first
+ * one too, at the end).  done() is true once the sampling ended: the
+ * browser then returns.  key() is top's own keys, z and f: the message
+ * the help line shows.
+ */
+struct ui_live {
+	const struct report_hist_doc *(*take)(void *ctx);
+	void (*drop)(void *ctx, const struct report_hist_doc *d);
+	bool (*done)(void *ctx);
+	const char *(*key)(void *ctx, int key);
+	void *ctx;
+	unsigned delay_s;			/* the refresh, for the waiting line */
+};
+
 /* Whether the browser can run here: standard input and output a terminal whose TERM curses knows. */
 bool ui_usable(void);
 /* Browse until the user quits: 0; -1 when the terminal could not be set up (nothing drawn). */
 int ui_report_browse(const struct ui_report *r);
+/*
+ * Browse live documents (r->doc is unused) until q or the sampling's end:
+ * 0; -1 when the terminal could not be set up.
+ */
+int ui_top_browse(const struct ui_report *r, const struct ui_live *l);
 
 #endif

@@ -53,6 +53,12 @@ struct pdata;
 struct pdata *pdata__open(const char *path);
 /* Read a file image in memory (not copied: buf must outlive the reader). */
 struct pdata *pdata__open_mem(const void *buf, size_t len);
+/*
+ * A stream in memory that grew (mperf top's): buf's first len bytes, the
+ * same stream as before and longer, at the same address.  The records
+ * after the last one read are read next.
+ */
+void pdata__mem_grow(struct pdata *p, size_t len);
 void pdata__close(struct pdata *p);
 
 bool pdata__is_pipe(const struct pdata *p);

@@ -1207,6 +1207,12 @@ static struct pdata *open_dir(struct pdata *p, const char *path)
 	return d;
 }
 
+void pdata__mem_grow(struct pdata *p, size_t len)
+{
+	if (p->fd < 0 && !p->map_len && len > p->mem_len)
+		p->mem_len = len;
+}
+
 struct pdata *pdata__open(const char *path)
 {
 	struct pdata *p = alloc_reader();

@@ -2116,16 +2116,9 @@ static int read_sockets(struct hist *H)
 	return 0;
 }
 
-/*
- * Read p through the session into H: every event's entries, kernel symbols
- * resolved; kallsyms from the build-id cache's copy if it may (copy).
- */
-static int hist_read(struct hist *H, struct pdata *p, const char *label, const struct report_hist_opts *o, bool copy)
+/* H set up to read p: its symbols, filters, keys and events; kallsyms from the build-id cache's copy if it may (copy). */
+static int hist_init(struct hist *H, struct pdata *p, const char *label, const struct report_hist_opts *o, bool copy)
 {
-	struct session_ops ops = {
-		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = H, .machine = true,
-		.partial = true,
-	};
 	int ret;
 
 	memset(H, 0, sizeof(*H));
@@ -2164,7 +2157,21 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	if (!pdata__is_pipe(p))
 		symcache__load_kernel_async(H->syms);
 	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
-	ret = !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
+	return !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
+}
+
+/*
+ * Read p through the session into H: every event's entries, kernel symbols
+ * resolved; kallsyms from the build-id cache's copy if it may (copy).
+ */
+static int hist_read(struct hist *H, struct pdata *p, const char *label, const struct report_hist_opts *o, bool copy)
+{
+	struct session_ops ops = {
+		.record = on_record, .sample = on_sample, .finish = on_finish, .arg = H, .machine = true,
+		.partial = true,
+	};
+	int ret = hist_init(H, p, label, o, copy);
+
 	if (ret >= 0)
 		ret = parent_check(H);
 	if (ret >= 0)
@@ -2332,11 +2339,32 @@ void report_hists__free(struct report_hists *rh)
 
 /* ---- the browser's document ---- */
 
+/* H's histograms printed as --stdio prints them into d, cut into its parts. */
+static int doc_print(struct hist *H, struct report_hist_doc *d, const char *label)
+{
+	struct out out;
+	FILE *f;
+	int ret;
+
+	H->doc = d;
+	f = open_memstream(&d->text, &d->len);
+	if (!f || setup_groups(H) || out_init(&out, f)) {
+		if (f)
+			fclose(f);
+		return mperf_error(-ENOMEM, "out of memory");
+	}
+	percent_base(H);
+	ret = out_close(&out, print_text(H, &out), label);
+	if (fclose(f) && ret >= 0)
+		ret = mperf_error(-ENOMEM, "out of memory");
+	if (ret >= 0 && H->doc_err)
+		ret = mperf_error(H->doc_err, "out of memory");
+	return ret;
+}
+
 int report__hist_doc(struct pdata *p, const char *label, const struct report_hist_opts *o, struct report_hist_doc *d)
 {
 	struct report_hists *rh = calloc(1, sizeof(*rh));
-	struct out out;
-	FILE *f;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
@@ -2346,23 +2374,7 @@ int report__hist_doc(struct pdata *p, const char *label, const struct report_his
 	rh->o = *o;
 	rh->o.json = false;
 	ret = hist_read_fast(&rh->H, p, label, &rh->o);
-	if (ret < 0)
-		goto fail;
-	rh->H.doc = d;
-	f = open_memstream(&d->text, &d->len);
-	if (!f || setup_groups(&rh->H) || out_init(&out, f)) {
-		if (f)
-			fclose(f);
-		ret = mperf_error(-ENOMEM, "out of memory");
-		goto fail;
-	}
-	percent_base(&rh->H);
-	ret = out_close(&out, print_text(&rh->H, &out), label);
-	if (fclose(f) && ret >= 0)
-		ret = mperf_error(-ENOMEM, "out of memory");
-	if (ret >= 0 && rh->H.doc_err)
-		ret = mperf_error(rh->H.doc_err, "out of memory");
-	if (ret < 0)
+	if (ret < 0 || (ret = doc_print(&rh->H, d, label)) < 0)
 		goto fail;
 	/* A damaged file: what came before the damage, and the damage. */
 	return rh->H.damage;
@@ -2378,4 +2390,92 @@ void report_hist_doc__free(struct report_hist_doc *d)
 	free(d->sec);
 	free(d->row);
 	memset(d, 0, sizeof(*d));
+}
+
+/* ---- mperf top: the histograms of a stream that grows, read once ---- */
+
+struct report_live {
+	struct hist H;
+	struct report_hist_opts o;	/* H.o points here */
+	struct session_ops ops;
+	struct session *s;
+};
+
+int report_live__open(struct pdata *p, const char *label, const struct report_hist_opts *o, struct report_live **out)
+{
+	struct report_live *l = calloc(1, sizeof(*l));
+	int ret;
+
+	*out = NULL;
+	if (!l)
+		return mperf_error(-ENOMEM, "out of memory");
+	l->o = *o;
+	l->o.json = false;
+	l->ops = (struct session_ops){ .record = on_record, .sample = on_sample, .arg = &l->H, .machine = true };
+	if ((ret = hist_init(&l->H, p, label, &l->o, false)) < 0 || !(l->s = session__open(p, label, &l->ops))) {
+		ret = ret < 0 ? ret : -errno;
+		report_live__free(l);
+		return ret;
+	}
+	*out = l;
+	return 0;
+}
+
+/* What the last document's setup_groups made, for the next one's. */
+static void live_groups_free(struct hist *H)
+{
+	free(H->lead);
+	free(H->nmemb);
+	free(H->gname);
+	H->lead = H->nmemb = NULL;
+	H->gname = NULL;
+}
+
+int report_live__doc(struct report_live *l, struct report_hist_doc *d)
+{
+	struct hist *H = &l->H;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	if (H->chains || pdata__nr_groups(H->p) || H->o->group_set)
+		return mperf_error(-ENOTSUP, "the histograms of a growing stream have no call chains or groups");
+	if ((ret = session__more(l->s)) < 0 || (ret = on_finish(H, session__machine(l->s))) < 0)
+		return ret;
+	if ((ret = resolve_kernel(H)))
+		return mperf_error(ret, "out of memory");
+	if (!H->total_samples)
+		return 0;	/* no samples yet (or since the last zero): an empty document, nothing said */
+	live_groups_free(H);
+	H->sec_cap = H->row_cap = 0;
+	H->doc_err = 0;
+	ret = doc_print(H, d, H->label);
+	H->doc = NULL;
+	if (ret < 0)
+		report_hist_doc__free(d);
+	return ret;
+}
+
+void report_live__zero(struct report_live *l)
+{
+	struct hist *H = &l->H;
+
+	for (size_t i = 0; i < H->nr; i++) {
+		struct hists *hs = &H->h[i];
+
+		for (size_t e = 0; e < hs->n; e++)
+			free(hs->v[e]);
+		hs->n = 0;
+		memset(hs->buckets, 0, sizeof(hs->buckets));
+		hs->total_period = hs->shown_period = hs->nr_samples = 0;
+	}
+	H->total_samples = 0;
+}
+
+void report_live__free(struct report_live *l)
+{
+	if (!l)
+		return;
+	session__close(l->s);
+	hist_free(&l->H);
+	free(l);
 }

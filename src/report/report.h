@@ -273,6 +273,22 @@ struct report_hist_doc {
 int report__hist_doc(struct pdata *p, const char *label, const struct report_hist_opts *o, struct report_hist_doc *d);
 void report_hist_doc__free(struct report_hist_doc *d);
 
+/*
+ * mperf top: the histograms of a stream in memory that grows (a pipe-mode
+ * pdata__open_mem, grown with pdata__mem_grow), kept from one document to
+ * the next: each report_live__doc reads only the records that came since
+ * the last one and prints every event's histogram so far into d, as
+ * report__hist_doc does (its strings valid until report_live__free; free
+ * d with report_hist_doc__free).  Histograms without call chains or
+ * groups (-ENOTSUP, said, otherwise); no samples, no sections.  report_live__zero drops every
+ * entry and the totals (not the lost samples): perf top's -z.
+ */
+struct report_live;
+int report_live__open(struct pdata *p, const char *label, const struct report_hist_opts *o, struct report_live **out);
+int report_live__doc(struct report_live *l, struct report_hist_doc *d);
+void report_live__zero(struct report_live *l);
+void report_live__free(struct report_live *l);
+
 /* mperf diff's computations, as perf diff's -c names them. */
 enum report_diff_compute { REPORT_DIFF_DELTA, REPORT_DIFF_DELTA_ABS, REPORT_DIFF_RATIO, REPORT_DIFF_WDIFF };
 

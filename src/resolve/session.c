@@ -357,19 +357,48 @@ static int recorded_dsos(struct machine *m, const struct pdata *p)
 	return 0;
 }
 
+/* s set up to read p: the machine (with ops->machine), the ordering. */
+static int session_init(struct session *s, struct pdata *p, const char *label, const struct session_ops *ops)
+{
+	*s = (struct session){ .p = p, .label = label, .ops = ops, .qsorted = true };
+	if (ops->machine && (!(s->m = machine__new()) || recorded_dsos(s->m, p)))
+		return machine__delete(s->m), s->m = NULL, oom();
+	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
+	s->ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
+	return 0;
+}
+
+/* Every record there is now: 0 at the end of the input, or the first failure. */
+static int session_read(struct session *s)
+{
+	struct pd_record r;
+	int ret;
+
+	while ((ret = pdata__next(s->p, &r)) > 0)
+		if ((ret = process(s, &r)) < 0)
+			break;
+	return ret;
+}
+
+/* The queue and the machine freed. */
+static void session_release(struct session *s)
+{
+	machine__delete(s->m);
+	for (size_t i = 0; i < s->qn; i++)
+		if (s->q[i].owned)
+			free((void *)s->q[i].h);
+	free(s->q);
+	free(s->qtmp);
+}
+
 int session__run(struct pdata *p, const char *label, const struct session_ops *ops)
 {
-	struct session s = { .p = p, .label = label, .ops = ops, .qsorted = true };
-	struct pd_record r;
+	struct session s;
 	int ret, e;
 
-	if (ops->machine && (!(s.m = machine__new()) || recorded_dsos(s.m, p)))
-		return machine__delete(s.m), oom();
-	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
-	s.ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
-	while ((ret = pdata__next(p, &r)) > 0)
-		if ((ret = process(&s, &r)) < 0)
-			break;
+	if ((ret = session_init(&s, p, label, ops)))
+		return ret;
+	ret = session_read(&s);
 	/* What was read before an error is still delivered, as perf does; the error was said. */
 	s.failed = ret < 0;
 	e = flush_upto(&s, UINT64_MAX);
@@ -383,11 +412,43 @@ int session__run(struct pdata *p, const char *label, const struct session_ops *o
 		if (!ret || e < 0)
 			ret = e;
 	}
-	machine__delete(s.m);
-	for (size_t i = 0; i < s.qn; i++)
-		if (s.q[i].owned)
-			free((void *)s.q[i].h);
-	free(s.q);
-	free(s.qtmp);
+	session_release(&s);
 	return ret;
+}
+
+/* ---- a stream that grows: mperf top's ---- */
+
+struct session *session__open(struct pdata *p, const char *label, const struct session_ops *ops)
+{
+	struct session *s = malloc(sizeof(*s));
+	int err;
+
+	if (!s) {
+		errno = -oom();
+		return NULL;
+	}
+	if ((err = session_init(s, p, label, ops))) {
+		free(s);
+		errno = -err;
+		return NULL;
+	}
+	return s;
+}
+
+int session__more(struct session *s)
+{
+	return session_read(s);
+}
+
+struct machine *session__machine(struct session *s)
+{
+	return s->m;
+}
+
+void session__close(struct session *s)
+{
+	if (!s)
+		return;
+	session_release(s);
+	free(s);
 }

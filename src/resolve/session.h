@@ -76,4 +76,18 @@ struct session_ops {
  */
 int session__run(struct pdata *p, const char *label, const struct session_ops *ops);
 
+/*
+ * session__run in steps, on a stream that grows (pdata__mem_grow: mperf
+ * top's).  session__open sets it up (NULL with errno set, the reason
+ * logged); session__more reads every record there is now, delivering them
+ * as session__run does, ordered ones up to the last round, and returns 0
+ * or the first failure; the machine as it is now; session__close frees it
+ * all, delivering nothing more (finish is the consumer's to call).
+ */
+struct session;
+struct session *session__open(struct pdata *p, const char *label, const struct session_ops *ops);
+int session__more(struct session *s);
+struct machine *session__machine(struct session *s);
+void session__close(struct session *s);
+
 #endif

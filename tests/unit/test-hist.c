@@ -568,6 +568,85 @@ static void test_doc(void)
 	viewimg_free(&cc_img);
 }
 
+/* Samples of cpu-clock by worker: n in ip, from time t on; then two rounds, so that the session delivers them. */
+static int live_samples(struct viewimg *v, uint64_t ip, int n, uint64_t t)
+{
+	struct view_sample s = { .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .ip = ip, .period = 100 };
+	int err = 0;
+
+	for (int i = 0; i < n; i++) {
+		s.time = t + (uint64_t)i * 1000;
+		err |= viewimg_sample(v, &s);
+	}
+	return err | pdw__finished_round(v->w) | pdw__finished_round(v->w) | pdw__flush(v->w);
+}
+
+static size_t fd_size(int fd)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+
+	return end < 0 ? 0 : (size_t)end;
+}
+
+/*
+ * report_live (mperf top's): a stream read as it grows, its histograms
+ * kept; the document after the second part is report__hist_doc's of the
+ * whole stream, byte for byte; after report_live__zero, the samples since.
+ */
+static void test_live(void)
+{
+	static const struct view_event ev[] = { { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", 0, 0 } };
+	struct report_hist_opts o = view_hist_defaults();
+	struct report_hist_doc d1 = { 0 }, d2 = { 0 }, d3 = { 0 }, full = { 0 };
+	struct report_live *l = NULL;
+	struct pdata *p = NULL, *whole = NULL;
+	struct viewimg v;
+	int fd = memfd_create("test-live", 0), err;
+	void *map = MAP_FAILED;
+
+	err = fd < 0 || viewimg_begin_stream(&v, ev, 1, fd) || viewimg_comm(&v, 1000, 1000, "worker") ||
+	      viewimg_mmap_exe(&v, 1000, &exe) || live_samples(&v, VIEW_HOT + 4, 3, 1000000000);
+	if (!err)
+		map = mmap(NULL, 1u << 30, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (err || map == MAP_FAILED || !(p = pdata__open_mem(map, fd_size(fd))) || report_live__open(p, "test", &o, &l)) {
+		skip(5, "no stream");
+		goto out;
+	}
+	is_int(report_live__doc(l, &d1), 0, "live: the first document");
+	ok(d1.nr_sec == 1 && d1.sec[0].samples == 3 && d1.nr_rows == 1, "live: its three samples, one entry");
+	err = live_samples(&v, VIEW_COLD + 4, 2, 2000000000);
+	pdata__mem_grow(p, fd_size(fd));
+	whole = pdata__open_mem(map, fd_size(fd));
+	ok(!err && whole && report_live__doc(l, &d2) == 0 && report__hist_doc(whole, "test", &o, &full) == 0 &&
+	   d2.len == full.len && !memcmp(d2.text, full.text, d2.len) && d2.sec[0].samples == 5,
+	   "live: the second document, the new records read, is report__hist_doc's of the whole stream");
+	report_live__zero(l);
+	err = live_samples(&v, VIEW_COLD + 4, 2, 3000000000);
+	pdata__mem_grow(p, fd_size(fd));
+	ok(!err && report_live__doc(l, &d3) == 0 && d3.nr_sec == 1 && d3.sec[0].samples == 2 && d3.nr_rows == 1 &&
+	   strstr(d3.text, "mperf_view_cold") && !strstr(d3.text, "mperf_view_hot"),
+	   "live: after report_live__zero, the samples since alone");
+	report_live__zero(l);
+	report_hist_doc__free(&d1);
+	ok(report_live__doc(l, &d1) == 0 && d1.nr_sec == 0, "live: no samples since: a document without sections");
+out:
+	report_hist_doc__free(&d1);
+	report_hist_doc__free(&d2);
+	report_hist_doc__free(&d3);
+	report_hist_doc__free(&full);
+	report_live__free(l);
+	if (whole)
+		pdata__close(whole);
+	if (p)
+		pdata__close(p);
+	if (map != MAP_FAILED)
+		munmap(map, 1u << 30);
+	if (fd >= 0) {
+		pdw__close(v.w);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	if (view_exe(&exe) || strcmp(exe.base, "test-hist") || build()) {
@@ -585,6 +664,7 @@ int main(void)
 	test_group();
 	test_chains();
 	test_doc();
+	test_live();
 	viewimg_free(&img);
 	return done_testing();
 }

@@ -132,18 +132,11 @@ static inline int view_exe(struct view_exe *x)
 	return err;
 }
 
-/* Start an image of n events (ids 100 + i), its features written at the end. */
-static inline int viewimg_begin(struct viewimg *v, const struct view_event *ev, int n)
+/* The n events (ids 100 + i) of the image begun on v->w, then its data. */
+static inline int viewimg_events(struct viewimg *v, const struct view_event *ev, int n)
 {
-	int fd, err = 0;
+	int err = 0;
 
-	memset(v, 0, sizeof(*v));
-	snprintf(v->path, sizeof(v->path), "/tmp/mperf-viewimg-XXXXXX");
-	if ((fd = mkstemp(v->path)) < 0)
-		return -errno;
-	close(fd);
-	if (!(v->w = pdw__create(v->path)))
-		return -errno;
 	v->nr_ev = n;
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr a = {
@@ -168,6 +161,30 @@ static inline int viewimg_begin(struct viewimg *v, const struct view_event *ev, 
 		err |= pdw__add_event(v->w, &a, ev[i].name, &id, 1);
 	}
 	return err ? err : pdw__begin_data(v->w);
+}
+
+/* Start an image of n events (ids 100 + i), its features written at the end. */
+static inline int viewimg_begin(struct viewimg *v, const struct view_event *ev, int n)
+{
+	int fd;
+
+	memset(v, 0, sizeof(*v));
+	snprintf(v->path, sizeof(v->path), "/tmp/mperf-viewimg-XXXXXX");
+	if ((fd = mkstemp(v->path)) < 0)
+		return -errno;
+	close(fd);
+	if (!(v->w = pdw__create(v->path)))
+		return -errno;
+	return viewimg_events(v, ev, n);
+}
+
+/* Start a pipe-mode stream of n events on fd (as mperf top writes one into memory); pdw__close ends it. */
+static inline int viewimg_begin_stream(struct viewimg *v, const struct view_event *ev, int n, int fd)
+{
+	memset(v, 0, sizeof(*v));
+	if (!(v->w = pdw__create_stream(fd)))
+		return -errno;
+	return viewimg_events(v, ev, n);
 }
 
 static inline int viewimg_comm(struct viewimg *v, uint32_t pid, uint32_t tid, const char *comm)
