@@ -518,7 +518,7 @@ static void name_at(const char *name, uint64_t value, uint64_t vaddr, char *buf,
 static bool named_slot(const struct odtab *t, uint64_t vaddr, char *buf, size_t cap)
 {
 	struct dynrel key = { .at = vaddr };
-	const struct dynrel *r = bsearch(&key, t->rel, t->nrel, sizeof(*t->rel), rel_cmp);
+	const struct dynrel *r = t->nrel ? bsearch(&key, t->rel, t->nrel, sizeof(*t->rel), rel_cmp) : NULL;
 
 	if (!r)
 		return false;
