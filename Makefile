@@ -72,14 +72,18 @@ WORKLOADS = $(W)/noploop $(W)/cpuspin $(W)/twophase $(W)/callpaths $(W)/callpath
 all: mperf $(WORKLOADS) $(SHARES) $(NOPERF)
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
-# so a sanitizer build never lingers as ./mperf.
+# so a sanitizer build never lingers as ./mperf; a change of the libraries
+# alone (config.mak's PKG_LIBS, LDFLAGS) relinks and compiles nothing.
 FLAGS_FILE = $(B)/.flags
 $(FLAGS_FILE): FORCE
 	@mkdir -p $(B)
-	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)' | cmp -s - $@ || \
-		echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(LIBS)' >$@
+	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' >$@
+LINK_FLAGS_FILE = $(B)/.ldflags
+$(LINK_FLAGS_FILE): FORCE
+	@mkdir -p $(B)
+	@echo '$(LDFLAGS) $(LIBS)' | cmp -s - $@ || echo '$(LDFLAGS) $(LIBS)' >$@
 
-mperf: $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE)
+mperf: $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE) $(LINK_FLAGS_FILE)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(B)/libmperf.a $(LIBS)
 
 $(W)/noploop: tests/workloads/noploop.c
@@ -154,7 +158,7 @@ $(B)/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libmperf.a $(FLAGS_FILE)
+$(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libmperf.a $(FLAGS_FILE) $(LINK_FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libmperf.a $(LIBS)
 
