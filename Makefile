@@ -183,7 +183,8 @@ PROVE = prove --timer -j$(JOBS)
 TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
 # t3008 compares reports made at two moments against the build-id cache and
 # this machine's kernel symbols; beside other tests it failed now and then
-# (#9, #12, #18), alone never: it runs alone until the cause is found.
+# (#9, #12, #18), alone never: it runs alone until the cause is found
+# (.ci/run runs it beside the slow ones, which record nothing).
 TESTS_ALONE = tests/t1010-record-sysctl.sh tests/t3008-buildid.sh
 TESTS = $(filter-out $(TESTS_SLOW) $(TESTS_ALONE),$(sort $(wildcard tests/t[0-9]*.sh)))
 TESTS_PERF = $(shell grep -l "^test_expect_success [A-Z_!,]*PERF" $(TESTS))
