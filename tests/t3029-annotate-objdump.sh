@@ -175,6 +175,34 @@ test_expect_success BINUTILS,PYTHON 'a GOT slot: its relocation'"'"'s symbol, bu
 	same_listing ro.so loads && grep -q "# [0-9a-f]* <ext_obj>$" ro.so.m
 '
 
+cat >evex.s <<\EOF_S
+	.text
+	.globl	masks
+	.type	masks, @function
+masks:
+	vpcmpeqb (%rdi),%ymm16,%k0
+	vpcmpb	$0,0x40(%rdi,%rax,2),%ymm16,%k0
+	vpcmpneqb %ymm17,%ymm16,%k1
+	vpcmpeqd %zmm17,%zmm16,%k1
+	vptestnmb %ymm16,%ymm16,%k0
+	vpminub	%ymm17,%ymm16,%ymm18
+	kmovd	%k0,%eax
+	kortestd %k0,%k1
+	vpcmpeqb 0x12345678(%rip),%ymm16,%k2
+	vzeroupper
+	ret
+	.size	masks, .-masks
+EOF_S
+
+test_expect_success BINUTILS,PYTHON 'VEX and EVEX instructions capstone cannot decode: (bad), of their length, the rest in step' '
+	gcc -c -o evex.o evex.s && gcc -shared -nostdlib -o evex.so evex.o &&
+	! same_listing evex.so masks &&
+	cut -d: -f1 evex.so.o >o.at && cut -d: -f1 evex.so.m >m.at &&
+	test "$(wc -l <o.at)" = 11 && diff -u o.at m.at &&
+	grep -v "(bad)" evex.so.m >m.known && test "$(wc -l <m.known)" -ge 2 &&
+	grep -Fxf m.known evex.so.o >o.known && diff -u o.known m.known
+'
+
 test_expect_success 'a -k image that is not the recorded kernel: one line that says so' '
 	"$MPERF" record -q -o k.data -- dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null &&
 	"$MPERF" annotate -i k.data --stdio -k "$NOPLOOP" >out 2>err &&
