@@ -9,6 +9,8 @@
 # line of a file; symbols of equal period in perf's order (by name).
 # Without -S (--no-source) a function the stripped file has no symbol for
 # is labelled as objdump labels it (<mrand48_r@@GLIBC_2.2.5+0x20>:).
+# -l's summary orders equal shares as perf (by path, the greatest first);
+# --asm-raw has objdump's lines of an instruction's bytes past seven.
 . "$(dirname "$0")/lib.sh"
 
 have_cc () { command -v gcc >/dev/null 2>&1; }
@@ -59,11 +61,13 @@ int main(int argc, char **argv)
 EOF_C
 
 # same SYM [OPTION...]: perf annotate --stdio's listing of SYM in q.data is mperf's
+# (in p.SYMOPTIONS and m.SYMOPTIONS)
 same () {
-	local sym=$1; shift
-	"$PERF" annotate -i q.data --stdio "$@" "$sym" 2>/dev/null >"p.$sym$*" &&
-	"$MPERF" annotate -i q.data --stdio "$@" "$sym" >"m.$sym$*" &&
-	test -s "p.$sym$*" && diff -u "p.$sym$*" "m.$sym$*"
+	local sym=$1 tag; shift
+	tag=$sym$(printf %s "$@")
+	"$PERF" annotate -i q.data --stdio "$@" "$sym" 2>/dev/null >"p.$tag" &&
+	"$MPERF" annotate -i q.data --stdio "$@" "$sym" >"m.$tag" &&
+	test -s "p.$tag" && diff -u "p.$tag" "m.$tag"
 }
 
 test_expect_success PERF,CC 'a -O2 -g program and libc'"'"'s qsort: the listings are perf'"'"'s, source lines and all' '
@@ -76,6 +80,7 @@ test_expect_success PERF,CC 'a -O2 -g program and libc'"'"'s qsort: the listings
 	libc=$("$MPERF" report -i q.data --stdio --sort sym -d libc.so.6 -q 2>/dev/null |
 		sed -n "s/.*\[\.\] \(.*msort.*\)$/\1/p" | head -n 1) &&
 	test -n "$libc" && same "$libc" && same "$libc" --no-source &&
+	same main -l --asm-raw -n && grep -q "^ *0 :  *[0-9a-f]*:   00$" m.main-l--asm-raw-n &&
 	"$PERF" annotate -i q.data --stdio 2>/dev/null | grep "Source code & Disassembly of" >p.order &&
 	"$MPERF" annotate -i q.data --stdio | grep "Source code & Disassembly of" >m.order &&
 	diff -u p.order m.order

@@ -374,6 +374,31 @@ static void insn_line(struct lst *L, size_t k)
 	L->line_nr++;
 }
 
+/*
+ * --asm-raw: objdump's lines of an instruction's bytes past its first seven,
+ * seven a line, each at its address with no samples (perf reads them as
+ * instructions).
+ */
+static void raw_rest(struct lst *L, size_t k)
+{
+	const struct dinsn *in = &L->r[k].in;
+	FILE *f = L->A->f;
+
+	for (unsigned from = 7; from < in->size && from < sizeof(in->bytes); from += 7) {
+		uint64_t at = L->vstart + L->r[k].off + from;
+		int col = snprintf(NULL, 0, "%" PRIx64 ":", at);
+
+		for (size_t m = 0; m < L->w->n; m++)
+			fputs(L->A->o->show_total_period ? "           0" : L->A->o->show_nr_samples ? "       0" : "    0.00",
+			      f);
+		fprintf(f, " :   %*" PRIx64 ":%*s", L->aw, at, 8 - col % 8, "");
+		for (unsigned b = from; b < from + 7 && b < in->size && b < sizeof(in->bytes); b++)
+			fprintf(f, "%s%02x", b > from ? " " : "", in->bytes[b]);
+		fputc('\n', f);
+		L->line_nr++;
+	}
+}
+
 /* Disassemble the symbol's code and count its samples per instruction and member. */
 static int disassemble(struct lst *L, const uint8_t *code, size_t len)
 {
@@ -421,7 +446,8 @@ static int sum_cmp(const void *a, const void *b, void *arg)
 	for (size_t m = 0; m < n; m++)
 		if (x->pct[m] != y->pct[m])
 			return x->pct[m] < y->pct[m] ? 1 : -1;
-	return 0;
+	/* perf's ties: its tree of the paths, walked from the greatest */
+	return strcmp(y->path, x->path);
 }
 
 /* -l: each instruction over MIN_GREEN gets its file:line; their sums, highest first, as perf's summary. */
@@ -645,6 +671,8 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	for (size_t k = 0; k < L.n; k++) {
 		context_lines(&L, L.r[k].off);
 		insn_line(&L, k);
+		if (A->o->asm_raw)
+			raw_rest(&L, k);
 	}
 out:
 	for (size_t i = 0; i < L.n; i++)
