@@ -5,7 +5,7 @@
  * -d [-S]` (numbered as perf numbers them), each instruction with its
  * share of the symbol's samples per event, its address and its text; the
  * code is disassembled here (disasm.c), the function and file:line lines
- * come from the DWARF (symcache__inlines, symcache__srcline).
+ * come from the DWARF (symcache__inlines, symcache__srcline_objdump).
  */
 #include <ctype.h>
 #include <errno.h>
