@@ -132,6 +132,77 @@ for l in sys.stdin:
 	diff -u objdump.rows mperf.rows
 '
 
+# same_listing SO SYM: mperf annotate's rows of SYM in SO (one synthetic
+# sample at its start) are objdump -d's
+same_listing () {
+	local at off
+	at=$(nm -D "$1" | sed -n "s/^\([0-9a-f]*\) T $2$/\1/p") &&
+	off=$(readelf -lW "$1" | while read -r t o v p f rest; do
+		test "$t" = LOAD && test $((v)) -le $((0x$at)) && test $((0x$at)) -lt $((v + f)) &&
+			echo $((0x$at - v + o)); done || :) && test -n "$off" &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" "$1.data" "$PWD/$1" 0x7f0000000000 "$off" &&
+	"$MPERF" annotate -i "$1.data" --stdio "$2" >"$1.out" &&
+	sed -n "s/^ *[0-9.]* : *\([0-9a-f]*\):[ ]*\(.*\)/\1: \2/p" "$1.out" >"$1.m" &&
+	objdump -d -C --no-show-raw-insn "$1" | sed -n "/<$2>:$/,/^$/s/^ *\([0-9a-f]*\):\t\(.*\)/\1: \2/p" |
+		sed "s/ *$//" >"$1.o" &&
+	test -s "$1.o" && diff -u "$1.o" "$1.m"
+}
+
+cat >got.s <<\EOF_S
+	.text
+	.globl	loads
+	.type	loads, @function
+loads:
+	mov	ext_obj@GOTPCREL(%rip),%rax
+	mov	ext_fn@GOTPCREL(%rip),%rdx
+	call	*ext_fn@GOTPCREL(%rip)
+	ret
+	.size	loads, .-loads
+EOF_S
+cat >ro.s <<\EOF_S
+	.section .data.rel.ro,"aw"
+	.globl	table
+	.type	table, @object
+table:	.quad	loads
+	.size	table, 8
+EOF_S
+
+test_expect_success BINUTILS,PYTHON 'a GOT slot: its relocation'"'"'s symbol, but the symbol before it when that is in the code'"'"'s section' '
+	gcc -c -o got.o got.s && gcc -c -o ro.o ro.s &&
+	gcc -shared -nostdlib -o text.so got.o && strip text.so &&
+	gcc -shared -nostdlib -o ro.so got.o ro.o && strip ro.so &&
+	same_listing text.so loads && grep -q "# [0-9a-f]* <loads+0x[0-9a-f]*>$" text.so.m &&
+	same_listing ro.so loads && grep -q "# [0-9a-f]* <ext_obj>$" ro.so.m
+'
+
+cat >evex.s <<\EOF_S
+	.text
+	.globl	masks
+	.type	masks, @function
+masks:
+	vpcmpeqb (%rdi),%ymm16,%k0
+	vpcmpb	$0,0x40(%rdi,%rax,2),%ymm16,%k0
+	vpcmpneqb %ymm17,%ymm16,%k1
+	vpcmpeqd %zmm17,%zmm16,%k1
+	vptestnmb %ymm16,%ymm16,%k0
+	vpminub	%ymm17,%ymm16,%ymm18
+	kmovd	%k0,%eax
+	kortestd %k0,%k1
+	vpcmpeqb 0x12345678(%rip),%ymm16,%k2
+	vzeroupper
+	ret
+	.size	masks, .-masks
+EOF_S
+
+test_expect_success BINUTILS,PYTHON 'VEX and EVEX instructions capstone cannot decode: (bad), of their length, the rest in step' '
+	gcc -c -o evex.o evex.s && gcc -shared -nostdlib -o evex.so evex.o &&
+	! same_listing evex.so masks &&
+	cut -d: -f1 evex.so.o >o.at && cut -d: -f1 evex.so.m >m.at &&
+	test "$(wc -l <o.at)" = 11 && diff -u o.at m.at &&
+	grep -v "(bad)" evex.so.m >m.known && test "$(wc -l <m.known)" -ge 2 &&
+	grep -Fxf m.known evex.so.o >o.known && diff -u o.known m.known
+'
+
 test_expect_success 'a -k image that is not the recorded kernel: one line that says so' '
 	"$MPERF" record -q -o k.data -- dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null &&
 	"$MPERF" annotate -i k.data --stdio -k "$NOPLOOP" >out 2>err &&

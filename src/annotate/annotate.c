@@ -274,12 +274,12 @@ static int asym_cmp(const void *a, const void *b, void *arg)
 
 	if (x->period[view_lead] != y->period[view_lead])
 		return x->period[view_lead] < y->period[view_lead] ? 1 : -1;
-	/* perf's ties: by the DSO's short name, then by address */
+	/* perf's ties: by the DSO's short name, then by the symbol's name (its output sort), then by address */
 	const char *bx = strrchr(x->dso, '/') ? strrchr(x->dso, '/') + 1 : x->dso;
 	const char *by = strrchr(y->dso, '/') ? strrchr(y->dso, '/') + 1 : y->dso;
 	int c = strcmp(bx, by);
 
-	if (c)
+	if (c || (c = strcmp(x->name, y->name)))
 		return c;
 	return x->start < y->start ? -1 : x->start > y->start;
 }

@@ -236,8 +236,9 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 	if (!cs_disasm_iter(d->h, &p, &n, &a, i)) {
 		if (d->arch == CS_ARCH_X86 && x86_unknown(code, len, out))
 			return;
-		out->size = 1;
-		out->bytes[0] = code[0];
+		out->size = d->arch == CS_ARCH_X86 ? (unsigned)disasm_x86_vex_length(code, len) : 0;
+		out->size = out->size ? out->size : 1;
+		memcpy(out->bytes, code, out->size);
 		strcpy(out->mnem, "(bad)");
 		return;
 	}

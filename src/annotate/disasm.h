@@ -18,7 +18,7 @@ struct disasm *disasm__new(const char *arch, bool intel);
 void disasm__delete(struct disasm *d);
 
 struct dinsn {
-	unsigned size;		/* bytes; 1 for an undecodable byte ("(bad)") */
+	unsigned size;		/* bytes; of "(bad)": its length when known, else 1 */
 	char mnem[32];
 	char ops[160];		/* objdump's spacing: no space after a comma in AT&T */
 	bool target;		/* a direct jump or call: to */
@@ -27,7 +27,16 @@ struct dinsn {
 	uint8_t bytes[16];
 };
 
-/* The instruction of code[0..len) at address addr (len > 0). */
+/*
+ * The length of the x86-64 VEX or EVEX instruction at code, from its
+ * encoding (x86-length.c), 0 when it is not one or is cut short.
+ */
+size_t disasm_x86_vex_length(const uint8_t *code, size_t len);
+
+/*
+ * The instruction of code[0..len) at address addr (len > 0); one capstone
+ * cannot decode is "(bad)", of its length where x86-length.c knows it.
+ */
 void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, struct dinsn *out);
 
 #endif

@@ -5,8 +5,9 @@
  * -d [-S]` (numbered as perf numbers them), each instruction with its
  * share of the symbol's samples per event, its address and its text; the
  * code is disassembled here (disasm.c), the function and file:line lines
- * come from the DWARF (symcache__inlines, symcache__srcline).
+ * come from the DWARF (symcache__inlines, symcache__srcline_objdump).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -44,10 +45,10 @@ struct lst {			/* one listing being printed */
 	struct symcache_scope *sc;	/* the functions the DWARF places over the code */
 	size_t nsc;
 	const char *fn;		/* the last function line, file and line printed */
-	const char *file;
-	int line;
+	int line;		/* the last line objdump -l printed (-1: none since the function line) */
+	unsigned disc;		/* and its discriminator */
 	bool nofn;		/* objdump -l names no function: no DWARF, no .symtab */
-	struct { char *path, *text; char **lines; size_t n; int last; } src[8];
+	struct { char *path, *text; char **lines; size_t n; int last, max; } src[8];
 	size_t nsrc;
 };
 
@@ -73,13 +74,24 @@ static double percent(const struct lst *L, size_t k, size_t m)
 	return tot ? 100.0 * (double)v / (double)tot : 0.0;
 }
 
-/* The name objdump labels the symbol's start by: the file's own ("...@@GLIBC_2.2.5"), else perf's. */
-static const char *label_of(const struct lst *L)
+/*
+ * The name objdump labels the symbol's start by: the file's own
+ * ("...@@GLIBC_2.2.5"), the one before it with the offset where the
+ * file's symbols have none there (a local function of a stripped file
+ * without -S's debug file: "mrand48_r@@GLIBC_2.2.5+0x20"), else perf's.
+ */
+static const char *label_of(const struct lst *L, char *buf, size_t cap)
 {
 	const char *n = L->s->kernel ? NULL :
 			symcache__objdump_label(L->A->syms, L->s->dso, !L->A->o->no_source, L->vstart);
+	size_t len;
 
-	return n ? n : L->s->name;
+	if (n || L->s->kernel ||
+	    !symcache__objdump_name(L->A->syms, L->s->dso, !L->A->o->no_source, L->vstart, L->vstart, buf, cap) ||
+	    buf[0] != '<' || (len = strlen(buf)) < 3 || buf[len - 1] != '>')
+		return n ? n : L->s->name;
+	buf[len - 1] = 0;
+	return buf + 1;
 }
 
 /* A line that is not an instruction, numbered. */
@@ -129,17 +141,48 @@ static int src_of(struct lst *L, const char *path)
 	return L->src[i].lines ? (int)i : -1;
 }
 
-/* The source text objdump -S prints at a new line: from the last one printed of its file, else the line. */
+/* A source line as perf reads objdump's: trimmed, its tabs expanded to 8 columns. */
+static void source_line(struct lst *L, const char *raw)
+{
+	char buf[4096];
+	size_t len = 0, n;
+
+	while (isspace((unsigned char)*raw))
+		raw++;
+	for (n = strlen(raw); n && isspace((unsigned char)raw[n - 1]); n--)
+		;
+	for (size_t k = 0; k < n && len + 9 < sizeof(buf); k++) {
+		if (raw[k] != '\t') {
+			buf[len++] = raw[k];
+			continue;
+		}
+		do
+			buf[len++] = ' ';
+		while (len % 8);
+	}
+	buf[len] = 0;
+	text_line(L, buf);
+}
+
+/*
+ * The source text objdump -S prints at a new line of a file: the line and
+ * the five before it, but none it printed already (from the highest
+ * printed on, or the line alone when that is past it).
+ */
 static void source_text(struct lst *L, const char *file, int line)
 {
 	int i = src_of(L, file);
 	int from;
 
-	if (i < 0 || line <= 0 || (size_t)line > L->src[i].n)
+	if (i < 0 || line <= 0 || line == L->src[i].last)
 		return;
-	from = L->src[i].last && L->src[i].last < line && line - L->src[i].last <= 8 ? L->src[i].last + 1 : line;
-	for (int l = from; l <= line; l++)
-		text_line(L, L->src[i].lines[l - 1]);
+	from = line > 5 ? line - 5 : 1;
+	if (L->src[i].max >= from)
+		from = L->src[i].max < line ? L->src[i].max + 1 : line;
+	for (int l = from; l <= line && (size_t)l <= L->src[i].n; l++)
+		source_line(L, L->src[i].lines[l - 1]);
+	if (L->src[i].max < line)
+		L->src[i].max = line;
 	L->src[i].last = line;
 }
 
@@ -151,6 +194,27 @@ static int srcline(const struct lst *L, uint64_t off, const char **file)
 {
 	*file = NULL;
 	return L->s->kernel ? 0 : symcache__srcline(L->A->syms, L->s->dso, L->s->start + off, file);
+}
+
+/*
+ * objdump -l's "file:line" (" (discriminator N)"), as perf 6.1 reads it:
+ * an absolute one (its /[^:]+:[0-9]+) is not shown but numbers the lines
+ * after it by its line; any other is a line of text.
+ */
+static void file_line(struct lst *L, const char *file, int line, unsigned disc)
+{
+	char buf[4200];
+	const char *colon;
+
+	if (disc)
+		snprintf(buf, sizeof(buf), "%s:%d (discriminator %u)", file, line, disc);
+	else
+		snprintf(buf, sizeof(buf), "%s:%d", file, line);
+	colon = strchr(buf, ':');
+	if (buf[0] == '/' && colon > buf + 1 && isdigit((unsigned char)colon[1]))
+		L->line_nr = atoi(colon + 1);
+	else
+		text_line(L, buf);
 }
 
 /* The functions the DWARF places over the symbol (none for a kernel symbol). */
@@ -177,27 +241,33 @@ static const char *function_at(const struct lst *L, uint64_t vaddr)
 	return best ? best->name : L->s->name;
 }
 
-/* The lines objdump -l (-S) prints before the instruction at off: a new function, a new file:line. */
+/*
+ * The lines objdump -l (-S) prints before the instruction at off: a new
+ * function, then a new line (or discriminator) of the line table, the
+ * source text of a new line of its file.
+ */
 static void context_lines(struct lst *L, uint64_t off)
 {
-	struct ann *A = L->A;
-	const char *file, *fn = function_at(L, L->vstart + off);
-	char buf[4096];
-	int line = srcline(L, off, &file);
+	const char *fn = function_at(L, L->vstart + off);
+	char file[4096], buf[4096];
+	unsigned disc = 0;
+	int line = L->s->kernel ? 0 :
+		   symcache__srcline_objdump(L->A->syms, L->s->dso, L->s->start + off, file, sizeof(file), &disc);
 
 	if (!L->nofn && (!L->fn || strcmp(L->fn, fn))) {
 		snprintf(buf, sizeof(buf), "%s():", fn);
 		text_line(L, buf);
 		L->fn = fn;
+		L->line = -1;
 	}
-	if (line > 0 && (!L->file || L->line != line || strcmp(L->file, file))) {
-		snprintf(buf, sizeof(buf), "%s:%d", file, line);
-		text_line(L, buf);
-		if (!A->o->no_source)
-			source_text(L, file, line);
-		L->file = file;
-		L->line = line;
-	}
+	if (line <= 0)
+		return;
+	if (line != L->line || disc != L->disc)
+		file_line(L, file, line, disc);
+	if (!L->A->o->no_source)
+		source_text(L, file, line);
+	L->line = line;
+	L->disc = disc;
 }
 
 /*
@@ -304,6 +374,31 @@ static void insn_line(struct lst *L, size_t k)
 	L->line_nr++;
 }
 
+/*
+ * --asm-raw: objdump's lines of an instruction's bytes past its first seven,
+ * seven a line, each at its address with no samples (perf reads them as
+ * instructions).
+ */
+static void raw_rest(struct lst *L, size_t k)
+{
+	const struct dinsn *in = &L->r[k].in;
+	FILE *f = L->A->f;
+
+	for (unsigned from = 7; from < in->size && from < sizeof(in->bytes); from += 7) {
+		uint64_t at = L->vstart + L->r[k].off + from;
+		int col = snprintf(NULL, 0, "%" PRIx64 ":", at);
+
+		for (size_t m = 0; m < L->w->n; m++)
+			fputs(L->A->o->show_total_period ? "           0" : L->A->o->show_nr_samples ? "       0" : "    0.00",
+			      f);
+		fprintf(f, " :   %*" PRIx64 ":%*s", L->aw, at, 8 - col % 8, "");
+		for (unsigned b = from; b < from + 7 && b < in->size && b < sizeof(in->bytes); b++)
+			fprintf(f, "%s%02x", b > from ? " " : "", in->bytes[b]);
+		fputc('\n', f);
+		L->line_nr++;
+	}
+}
+
 /* Disassemble the symbol's code and count its samples per instruction and member. */
 static int disassemble(struct lst *L, const uint8_t *code, size_t len)
 {
@@ -351,7 +446,8 @@ static int sum_cmp(const void *a, const void *b, void *arg)
 	for (size_t m = 0; m < n; m++)
 		if (x->pct[m] != y->pct[m])
 			return x->pct[m] < y->pct[m] ? 1 : -1;
-	return 0;
+	/* perf's ties: its tree of the paths, walked from the greatest */
+	return strcmp(y->path, x->path);
 }
 
 /* -l: each instruction over MIN_GREEN gets its file:line; their sums, highest first, as perf's summary. */
@@ -522,7 +618,7 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	struct lst L = { .A = A, .s = s, .w = w };
 	const char *base = strrchr(s->dso, '/') ? strrchr(s->dso, '/') + 1 : s->dso;
 	const char *section;
-	char buf[4096];
+	char buf[4096], label[2048];
 	uint8_t *code = NULL;
 	long len;
 	int hlen, err = 0;
@@ -569,12 +665,14 @@ int annotate_print(struct ann *A, struct asym *s, const struct view *w)
 	snprintf(buf, sizeof(buf), "Disassembly of section %s:", section ? section : ".text");
 	text_line(&L, buf);
 	text_line(&L, "");
-	snprintf(buf, sizeof(buf), "%016" PRIx64 " <%s>:", L.vstart, label_of(&L));
+	snprintf(buf, sizeof(buf), "%016" PRIx64 " <%s>:", L.vstart, label_of(&L, label, sizeof(label)));
 	text_line(&L, buf);
 	scopes(&L);
 	for (size_t k = 0; k < L.n; k++) {
 		context_lines(&L, L.r[k].off);
 		insn_line(&L, k);
+		if (A->o->asm_raw)
+			raw_rest(&L, k);
 	}
 out:
 	for (size_t i = 0; i < L.n; i++)

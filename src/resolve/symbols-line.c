@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -147,6 +148,53 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
 		return 0;
 	*file = dwarf_linesrc(l, NULL, NULL);
 	return *file ? line : 0;
+}
+
+/*
+ * joined (libdw's directory/name of a line's file) as binutils joins it:
+ * a relative name whose directory is relative gets the unit's
+ * DW_AT_comp_dir before it too, except before DWARF 5 in directory 0,
+ * which is the unit's directory itself (libdw has joined it already).
+ */
+static void bfd_file_name(Dwarf_Die *cu, const char *joined, char *buf, size_t cap)
+{
+	Dwarf_Attribute a;
+	const char *comp = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+	Dwarf_Half version = 0;
+	size_t n = comp ? strlen(comp) : 0;
+
+	if (comp && dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL))
+		version = 0;
+	if (joined[0] == '/' || !n || (version < 5 && !strncmp(joined, comp, n) && joined[n] == '/'))
+		snprintf(buf, cap, "%s", joined);
+	else
+		snprintf(buf, cap, "%s/%s", comp, joined);
+}
+
+int symcache__srcline_objdump(struct symcache *c, const char *path, uint64_t off, char *buf, size_t cap,
+			      unsigned *discriminator)
+{
+	struct dso *d = image_dso(c, path);
+	Dwarf *dw = d ? line_dwarf(d) : NULL;
+	uint64_t pc;
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	const char *joined;
+	int line = 0;
+
+	*discriminator = 0;
+	if (cap)
+		buf[0] = 0;
+	if (!dw)
+		return 0;
+	pc = offset_to_vaddr(d, off);
+	if (!dwarf_addrdie(dw, pc, &cu) || !(l = dwarf_getsrc_die(&cu, pc)) || dwarf_lineno(l, &line) ||
+	    !(joined = dwarf_linesrc(l, NULL, NULL)))
+		return 0;
+	if (dwarf_linediscriminator(l, discriminator))
+		*discriminator = 0;
+	bfd_file_name(&cu, joined, buf, cap);
+	return line;
 }
 
 /*

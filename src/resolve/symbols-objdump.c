@@ -583,12 +583,20 @@ bool symcache__objdump_name(struct symcache *c, const char *path, bool links, ui
 	struct dso *d = NULL;
 	const struct odtab *t = table(c, path, links, &d);
 	const struct odsym *s;
+	uint32_t sec;
 
 	if (!t)
 		return false;
-	s = &t->v[find(t, section_at(d->img_elf, from), vaddr)];
-	/* a dynamic relocation's slot is named by its symbol (but where a PLT entry is) */
-	if (!(s->flags & OD_SYNTH) && named_slot(t, vaddr, buf, cap))
+	sec = section_at(d->img_elf, from);
+	s = &t->v[find(t, sec, vaddr)];
+	/*
+	 * a dynamic relocation's slot is named by its symbol, but where a PLT
+	 * entry is, or where the nearest symbol is in the instruction's own
+	 * section (objdump takes that one before it looks at relocations:
+	 * gdb's .text names its GOT slots by the symbol before them, its
+	 * .plt.got by their relocations)
+	 */
+	if (!(s->flags & OD_SYNTH) && !(sec && s->shndx == sec) && named_slot(t, vaddr, buf, cap))
 		return true;
 	name_at(t->names.p + s->name, s->value, vaddr, buf, cap);
 	return true;

@@ -88,6 +88,14 @@ bool symcache__offset(struct symcache *c, const char *path, uint64_t vaddr, uint
 const char *symcache__section(struct symcache *c, const char *path, uint64_t off);
 long symcache__read(struct symcache *c, const char *path, uint64_t off, void *buf, size_t len);
 int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const char **file);
+/*
+ * The same line as objdump -l prints it: the file named as binutils' DWARF
+ * reader joins it (a relative directory's file under the unit's
+ * DW_AT_comp_dir too: "./elf/./elf/dl-load.c", where libdw gives
+ * "./elf/dl-load.c") into buf, and the line's discriminator (0: none).
+ */
+int symcache__srcline_objdump(struct symcache *c, const char *path, uint64_t off, char *buf, size_t cap,
+			      unsigned *discriminator);
 /* Whether the file that ran (or the vdso's image) can be read: a line table could be asked. */
 bool symcache__has_image(struct symcache *c, const char *path);
 /*
