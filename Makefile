@@ -83,7 +83,13 @@ $(LINK_FLAGS_FILE): FORCE
 	@mkdir -p $(B)
 	@echo '$(LDFLAGS) $(LIBS)' | cmp -s - $@ || echo '$(LDFLAGS) $(LIBS)' >$@
 
-mperf: $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE) $(LINK_FLAGS_FILE)
+# Which build directory ./mperf was linked from: a sanitizer build in
+# another B (make B=build-san SANITIZE=...) is relinked away by the next make.
+LINKED_FROM = .mperf-from
+$(LINKED_FROM): FORCE
+	@echo '$(B)' | cmp -s - $@ || echo '$(B)' >$@
+
+mperf: $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE) $(LINK_FLAGS_FILE) $(LINKED_FROM)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(B)/libmperf.a $(LIBS)
 
 $(W)/noploop: tests/workloads/noploop.c
@@ -164,6 +170,10 @@ $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libmperf.a $(FLAGS_FILE)
 
 units: $(UNIT_BIN)
 
+# What make check builds but ./mperf: the objects and the unit tests.  .ci/run
+# compiles the sanitizer build's (B=build-san) while the perf tests run.
+objects: $(B)/libmperf.a $(CMD_OBJ) $(UNIT_BIN) $(WORKLOADS) $(SHARES) $(NOPERF)
+
 # Unit tests (C, TAP) and end-to-end tests (shell, TAP), all through prove,
 # in parallel on every CPU (JOBS=1 for one at a time).  Three tiers:
 #   check       the unit tests and every test that does not run perf (the
@@ -190,7 +200,7 @@ TESTS = $(filter-out $(TESTS_SLOW) $(TESTS_ALONE),$(sort $(wildcard tests/t[0-9]
 TESTS_PERF = $(shell grep -l "^test_expect_success [A-Z_!,]*PERF" $(TESTS))
 
 check: all units
-	MPERF_TEST_PERF=0 $(if $(SANITIZE),MPERF_TEST_SANITIZED=1) $(PROVE) $(UNIT_BIN) $(TESTS)
+	MPERF_TEST_PERF=0 MPERF_BUILD_DIR=$(B) $(if $(SANITIZE),MPERF_TEST_SANITIZED=1) $(PROVE) $(UNIT_BIN) $(TESTS)
 
 # perf record waits up to a second for its side-band thread as it ends, on
 # no CPU: PERF_JOBS=4 on 2 CPUs fills that (6m41 -> 6m03 and 6m29), but the
@@ -313,7 +323,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(notdir $(MAN_PAGES)))
 
 clean:
-	rm -rf $(B) mperf
+	rm -rf $(B) mperf $(LINKED_FROM)
 
-.PHONY: all units check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke $(FUZZ_SMOKE) FORCE
+.PHONY: all units objects check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke $(FUZZ_SMOKE) FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_OBJ:.o=.d)

@@ -59,20 +59,22 @@ exec 8>&1
 TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 MPERF_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
 MPERF=$MPERF_ROOT/mperf
-NOPLOOP=$MPERF_ROOT/build/workloads/noploop
-CPUSPIN=$MPERF_ROOT/build/workloads/cpuspin
-TWOPHASE=$MPERF_ROOT/build/workloads/twophase
-CALLPATHS=$MPERF_ROOT/build/workloads/callpaths
-CALLPATHS_NOFP=$MPERF_ROOT/build/workloads/callpaths-nofp
-SHARES_OLD=$MPERF_ROOT/build/workloads/old/shares
-SHARES_NEW=$MPERF_ROOT/build/workloads/new/shares
-SHARES_BASE=$MPERF_ROOT/build/workloads/base/shares
-SHARES_HOT=$MPERF_ROOT/build/workloads/hot/shares
-SHARES_SLOW=$MPERF_ROOT/build/workloads/slow/shares
-NOPERF=$MPERF_ROOT/build/workloads/noperf
+# make's build directory (B=, make check passes it on): the workloads and unit tests
+MPERF_BUILD=$MPERF_ROOT/${MPERF_BUILD_DIR:-build}
+NOPLOOP=$MPERF_BUILD/workloads/noploop
+CPUSPIN=$MPERF_BUILD/workloads/cpuspin
+TWOPHASE=$MPERF_BUILD/workloads/twophase
+CALLPATHS=$MPERF_BUILD/workloads/callpaths
+CALLPATHS_NOFP=$MPERF_BUILD/workloads/callpaths-nofp
+SHARES_OLD=$MPERF_BUILD/workloads/old/shares
+SHARES_NEW=$MPERF_BUILD/workloads/new/shares
+SHARES_BASE=$MPERF_BUILD/workloads/base/shares
+SHARES_HOT=$MPERF_BUILD/workloads/hot/shares
+SHARES_SLOW=$MPERF_BUILD/workloads/slow/shares
+NOPERF=$MPERF_BUILD/workloads/noperf
 PERF=${PERF:-perf}
 export MPERF NOPLOOP CPUSPIN TWOPHASE CALLPATHS CALLPATHS_NOFP SHARES_OLD SHARES_NEW SHARES_BASE SHARES_HOT SHARES_SLOW \
-	NOPERF MPERF_ROOT PERF
+	NOPERF MPERF_ROOT MPERF_BUILD PERF
 
 if ! test -x "$MPERF" || ! test -x "$NOPLOOP" || ! test -x "$CPUSPIN"; then
 	echo "1..0 # SKIP $MPERF, $NOPLOOP or $CPUSPIN not built (run make)"

@@ -7,7 +7,7 @@
 # namespace (root only).
 . "$(dirname "$0")/lib.sh"
 
-TEST_SYMBOLS=$MPERF_ROOT/build/tests/unit/test-symbols
+TEST_SYMBOLS=$MPERF_BUILD/tests/unit/test-symbols
 
 have_test_symbols () { test -x "$TEST_SYMBOLS"; }
 

@@ -6,7 +6,7 @@
 # corpus.
 . "$(dirname "$0")/lib.sh"
 
-CALLPATHS=$MPERF_ROOT/build/workloads/callpaths
+CALLPATHS=$MPERF_BUILD/workloads/callpaths
 
 test_expect_success SETUP 'a system-wide recording with call chains' '
 	"$MPERF" record -q -a -g -o a.data "$CALLPATHS" &&
