@@ -433,13 +433,19 @@ static uint64_t sym_size_hash(uint64_t h, const struct sort_row *e)
 	return hash_mix(h, (uint64_t)sym_size_of(e));
 }
 
-/* ---- ipc_null: never a column here (hist.c prints perf's), sym's comparison, and its output order ---- */
+/* ---- ipc_null: sym's comparison, its output order, and perf's placeholder cell ---- */
 
 static int ipc_null_sort(const struct sort_row *a, const struct sort_row *b)
 {
 	int64_t c = sym_cmp(a, b);
 
 	return c > 0 ? -1 : c < 0;
+}
+
+static void ipc_null_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)e, (void)last, (void)st;
+	print_str(out, "-      -", width);	/* padded, last or not, as perf */
 }
 
 static void sym_size_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
@@ -1147,7 +1153,7 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 	[REPORT_KEY_IPC_NULL] = {	/* hidden: in no view's --sort, hist.c appends it */
 		.name = "ipc_null", .header = "IPC   [IPC Coverage]",
 		.cmp = sym_cmp, .collapse = ipc_null_sort, .sort = ipc_null_sort, .eq = sym_eq, .hash = sym_hash,
-		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .width = no_width,
+		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .width = no_width, .print = ipc_null_print,
 	},
 	[REPORT_KEY_DSO_FROM] = {
 		.name = "dso_from", .header = "Source Shared Object", .views = SORT_BRANCH,
