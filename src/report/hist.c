@@ -867,7 +867,8 @@ static int sample_keys(struct hist *H, struct hent *k, const struct session_samp
 	bool unwound;
 	ssize_t n;
 
-	rowkeys__sample(&H->rk, &k->k, ss->smp);
+	if (rowkeys__sample(&H->rk, &k->k, ss))
+		return -1;
 	if (!H->rk.parent || !H->chains || !ss->smp->callchain || !ss->machine)
 		return 0;
 	unwound = ss->evsel >= 0 && (pdata__evsel(H->p, (size_t)ss->evsel)->attr.sample_type & PERF_SAMPLE_STACK_USER);
@@ -1808,6 +1809,59 @@ static void text_columns(const struct hist *H, struct out *out, struct text_cols
 			t->col[t->n++] = l.out.f[i];
 }
 
+/* The keys perf compares before the trace key, for trace_width: entries a and b in collapse order of those. */
+struct trace_prefix {
+	const struct hist *H;
+	int n;
+};
+
+static int trace_prefix_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct hent *a = *(const struct hent *const *)pa, *b = *(const struct hent *const *)pb;
+	const struct trace_prefix *tp = ctx;
+	int c;
+
+	for (int i = 0; i < tp->n; i++)
+		if ((c = sort_key(tp->H->keys[i])->collapse(&a->k, &b->k)))
+			return c;
+	return 0;
+}
+
+/*
+ * The trace column's width, as perf 6.1 has it: it makes an entry's trace
+ * output only when it compares the entry with another on the trace key,
+ * which its input tree does where two samples have the same values of the
+ * keys compared before it (every sample, with trace first), and the
+ * Children view for every sample with a chain (its check of the chain's
+ * entries against the sample's); the others do not widen the column
+ * (and their cells are cut to it).  Not counted: a tie in the output
+ * order on the overhead and those keys' sort alone.
+ */
+static int trace_width(const struct hist *H, const struct hists *hs)
+{
+	struct trace_prefix tp = { .H = H };
+	struct hent **v;
+	size_t w = strlen(sort_key(REPORT_KEY_TRACE)->header);
+
+	while (tp.n < H->nr_keys && H->keys[tp.n] != REPORT_KEY_TRACE)
+		tp.n++;
+	if (!hs->n || !(v = malloc(hs->n * sizeof(*v))))
+		return (int)w;
+	memcpy(v, hs->v, hs->n * sizeof(*v));
+	qsort_r(v, hs->n, sizeof(*v), trace_prefix_cmp, &tp);
+	for (size_t a = 0, b; a < hs->n; a = b) {
+		uint64_t nr = v[a]->nr;
+
+		for (b = a + 1; b < hs->n && !trace_prefix_cmp(&v[a], &v[b], &tp); b++)
+			nr += v[b]->nr;
+		for (size_t e = a; (nr > 1 || H->children) && e < b; e++)
+			if (!v[e]->filtered && sort_key(REPORT_KEY_TRACE)->width(&v[e]->k) > w)
+				w = sort_key(REPORT_KEY_TRACE)->width(&v[e]->k);
+	}
+	free(v);
+	return (int)w;
+}
+
 /* Columns fit every shown entry, including those --percent-limit hides. */
 static void text_widths(const struct hist *H, const struct hists *hs, struct text_cols *t)
 {
@@ -1830,6 +1884,9 @@ static void text_widths(const struct hist *H, const struct hists *hs, struct tex
 				t->width[c] = w;
 		}
 	}
+	for (int c = 0; c < t->n; c++)
+		if (!t->col[c].value && t->col[c].id == REPORT_KEY_TRACE)
+			t->width[c] = trace_width(H, hs);
 	/* An unresolved symbol prints as 16 hex digits: perf widens the dso column to match. */
 	for (int c = 0; c < t->n; c++)
 		if (!t->col[c].value && t->col[c].id == REPORT_KEY_DSO && unresolved && !H->o->dso && t->width[c] < 16)
@@ -2478,7 +2535,7 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 		return mperf_error(-MPERF_ERR_USAGE, "invalid --ignore-callees regex '%s'", o->ignore_callees);
 	H->has_ignore = o->ignore_callees != NULL;
 	set_keys(H);
-	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs)))
+	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs, p, label)))
 		return ret;
 	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
 		return mperf_error(-ENOMEM, "out of memory");
