@@ -26,8 +26,8 @@
  * man/mperf-report.1, word for word (t0020 compares them).
  */
 static const char report_usage[] =
-	"usage: mperf report [-i file] [--stdio | --tui | --json] [-s keys] [--percent-limit p]\n"
-	"                    [--percentage relative|absolute] [--comms list]\n"
+	"usage: mperf report [-i file] [--stdio | --tui | --json] [-s keys] [-F fields | --hierarchy]\n"
+	"                    [--percent-limit p] [--percentage relative|absolute] [--comms list]\n"
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
@@ -56,12 +56,12 @@ enum {
 	R_DUMP = 1 << 0, R_STATS = 1 << 1, R_JSON = 1 << 2, R_STDIO = 1 << 3, R_HEADER_ONLY = 1 << 4,
 	R_HEADER = 1 << 5, R_CHECK = 1 << 6, R_HIST = 1 << 7, R_FORMAT = 1 << 8, R_OUTPUT = 1 << 9,
 	R_VMLINUX = 1 << 10, R_KALLSYMS = 1 << 11, R_TUI = 1 << 12, R_TEXT = 1 << 13,
-	R_TASKS = 1 << 14,
+	R_TASKS = 1 << 14, R_FIELDS = 1 << 15, R_HIER = 1 << 16,
 };
 
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
-       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS };
+       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -99,10 +99,19 @@ static const struct cmd_opt report_opts[] = {
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu,\n"
 	  "socket, symbol_size, srcline, srcfile, dso_size, parent, cgroup,\n"
-	  "cgroup_id, time, addr (default: comm,dso,sym);\n"
+	  "cgroup_id, trace, time, addr (default: comm,dso,sym);\n"
 	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
 	  "mispredict, in_tx, abort, cycles\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
+	{ OPT_FIELDS, 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",
+	  "the columns, comma-separated, as perf: overhead, overhead_sys,\n"
+	  "overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children,\n"
+	  "sample, period and the sort keys; +FIELDS adds them after the\n"
+	  "default columns; the --sort keys are shown after them, and\n"
+	  "entries are sorted by them after the --sort keys", NULL, R_HIST | R_TEXT | R_FIELDS },
+	{ OPT_HIERARCHY, 0, "hierarchy", CMD_ARG_NONE, NULL,
+	  "the entries as perf's tree, a level per sort key: each command,\n"
+	  "its shared objects, their symbols (text only)", NULL, R_HIST | R_TEXT | R_STDIO | R_HIER },
 	{ OPT_TASKS, 0, "tasks", CMD_ARG_NONE, NULL,
 	  "instead of the histograms, perf's tree of the file's threads: pid,\n"
 	  "tid, parent and comm of each", NULL, R_TASKS },
@@ -220,6 +229,7 @@ static const struct cmd_conflict report_conflicts[] = {
 	{ { R_HEADER_ONLY }, { R_DUMP, R_STATS }, 0, "--header-only cannot be used with {b}" },
 	{ { R_JSON }, { R_HEADER_ONLY, R_HEADER }, 0, "--json cannot be used with {b}: the JSON document has no header" },
 	{ { R_TEXT }, { R_JSON }, 0, "{a} cannot be used with --json: it adds to the text view" },
+	{ { R_FIELDS }, { R_HIER }, 0, "-F/--fields and --hierarchy cannot be used together, as in perf" },
 	{ { R_DUMP }, { R_JSON }, 0, "--json cannot be used with -D (with --stats it gives the stats as JSON)" },
 	{ { R_CHECK }, { R_DUMP }, 0, CHECK_ALONE },
 	{ { R_CHECK }, { R_HEADER_ONLY, R_HEADER }, 0, CHECK_ALONE },
@@ -715,7 +725,39 @@ static int parse_time_quantum(const char *arg, uint64_t *ns)
 	return cmd_usage_error("report", "invalid --time-quantum '%s' (a number above 0, with ns, us, ms or s)", arg);
 }
 
-/* The parent key's options: -p/--parent, -x/--exclude-other; the time key's --time-quantum; --symfs. */
+/* -F/--fields, as perf reads it: fields split at commas and spaces, a leading '+' adds them. */
+static int parse_fields(const char *arg, struct report_hist_opts *o)
+{
+	const char *p = arg;
+
+	o->fields_add = *p == '+';
+	p += o->fields_add;
+	o->nr_fields = 0;
+	while (*p) {
+		size_t len = strcspn(p, ", ");
+		struct report_field f;
+		char names[512];
+
+		if (!len) {
+			p++;
+			continue;
+		}
+		if (report_field_find(p, len, &f)) {
+			report_field_list(names, sizeof(names));
+			return cmd_usage_error("report", "unknown -F/--fields field '%.*s' (fields: %s)", (int)len, p, names);
+		}
+		if (o->nr_fields == REPORT_MAX_FIELDS)
+			return cmd_usage_error("report", "too many -F/--fields fields in '%s' (at most %d)", arg,
+					       REPORT_MAX_FIELDS);
+		o->fields[o->nr_fields++] = f;
+		p += len;
+	}
+	if (!o->nr_fields)
+		return cmd_usage_error("report", "invalid -F/--fields '%s': no field", arg);
+	return 0;
+}
+
+/* The parent key's options: -p/--parent, -x/--exclude-other; the time key's --time-quantum; --symfs; -F. */
 static int report_key_option(struct report_args *a, int id, char *arg)
 {
 	regex_t re;
@@ -735,7 +777,29 @@ static int report_key_option(struct report_args *a, int id, char *arg)
 	case OPT_SYMFS:
 		a->ho.symfs = arg;
 		break;
+	case OPT_FIELDS:
+		return parse_fields(arg, &a->ho);
+	case OPT_HIERARCHY:
+		a->ho.hierarchy = true;
+		a->stdio = true;	/* the browser has no tree: the text, as --stdio */
+		break;
 	}
+	return 0;
+}
+
+/*
+ * perf's tree filters each level by its own key's filter alone (a
+ * command's level keeps every sample of the command): only --comms on
+ * the first level is done yet.
+ */
+static int report_hierarchy_check(const struct report_hist_opts *o)
+{
+	const char *f = o->dso ? "--dsos" : o->sym ? "-S/--symbols" : o->pid ? "--pid" : o->tid ? "--tid" :
+			o->symbol_filter ? "--symbol-filter" : o->exclude_other ? "-x/--exclude-other" :
+			o->comm && o->keys[0] != REPORT_KEY_COMM ? "--comms (but on a first level of commands)" : NULL;
+
+	if (o->hierarchy && f)
+		return cmd_usage_error("report", "--hierarchy does not take %s yet", f);
 	return 0;
 }
 
@@ -917,6 +981,8 @@ int cmd_report(int argc, char **argv)
 	if ((ret = cmd_options_conflicts(&parse)))
 		return ret;
 	if ((ret = report_parent_key(&a.ho)))
+		return ret;
+	if ((ret = report_hierarchy_check(&a.ho)))
 		return ret;
 	if (a.inverted) {	/* -G wins over an order -g gave, as in perf */
 		a.ho.cc_order = REPORT_CC_CALLER;

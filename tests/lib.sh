@@ -237,6 +237,15 @@ have_nobody () {
 }
 as_nobody () { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
+# Tracepoints need tracefs (prerequisite TRACEFS): mounted here when we are
+# root and it is not.
+have_tracefs () {
+	test -d /sys/kernel/tracing/events || test -d /sys/kernel/debug/tracing/events || {
+		test "$(id -u)" = 0 && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
+		test -d /sys/kernel/tracing/events
+	}
+}
+
 test_have_prereq () {
 	local list=$1 p var fn want
 	local IFS=,

@@ -120,6 +120,9 @@ int report__branch_wanted(struct pdata *p, const char *label, const struct repor
 				   o->max_stack ? "--max-stack" : o->group_set ? "--group/--no-group" :
 				   o->group_sort_idx ? "--group-sort-idx" : o->show_period ? "--show-total-period" :
 				   "-g/-G");
+	if (o->nr_fields || o->hierarchy)
+		return mperf_error(-MPERF_ERR_USAGE, "'%s': the branch view does not take %s yet; "
+				   "--no-branch-stack shows the usual view", label, o->nr_fields ? "-F/--fields" : "--hierarchy");
 	return 1;
 }
 

@@ -17,6 +17,7 @@
 #include "../lib/rbtree.h"
 #include "../lib/strset.h"
 #include "callchain.h"
+#include "fields.h"
 #include "filter.h"
 #include "out.h"
 #include "readvals.h"
@@ -37,6 +38,7 @@ struct hent {
 	bool kfirst;			/* holds the first sample in the kernel's map (which perf finds as recorded) */
 	uint64_t period, nr;
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
+	uint64_t mode_period[4];	/* the Self period by the samples' cpumode: sys, usr, guest sys, guest usr */
 	struct cc_tree *cc;		/* its call chains, or NULL */
 	struct hent **pair;		/* group view, a leader's entry: each member's entry, [0] itself, or NULL */
 	struct rb_node in;		/* in perf's input tree (files with chains) */
@@ -107,10 +109,11 @@ struct hist {
 	bool key[REPORT_NR_KEYS];	/* which of comm, pid, dso, sym identify an entry */
 	int32_t *socket_of;		/* each CPU's socket, from the file's CPU_TOPOLOGY (the socket key's) */
 	uint32_t nr_socket_of;
-	enum report_key keys[REPORT_MAX_KEYS + 1];	/* the compared keys: o's, then perf's ipc_null where o names "symbol" */
+	enum report_key keys[FIELDS_MAX];	/* the compared keys: o's, perf's ipc_null where o names "symbol", -F's */
 	int nr_keys;
 	bool elided[REPORT_NR_KEYS];	/* a column a single-value filter removes: perf's sort skips it too */
 	bool collapses;			/* a key has a collapse function: perf builds its collapse tree */
+	struct field_list sorted;	/* the output order's comparisons, values and keys (fields.h) */
 	/* Samples come in runs from one thread and one map: remember the last ones. */
 	const char *last_comm_raw, *last_comm;
 	const char *last_dso_raw, *last_dso;
@@ -315,10 +318,10 @@ static size_t bucket_of(const struct hist *H, const struct hent *e)
 /* Whether the dso key is compared before the sym key. */
 static bool dso_before_sym(const struct hist *H)
 {
-	for (int i = 0; i < H->o->nr_keys; i++) {
-		if (H->o->keys[i] == REPORT_KEY_DSO)
+	for (int i = 0; i < H->nr_keys; i++) {
+		if (H->keys[i] == REPORT_KEY_DSO)
 			return true;
-		if (H->o->keys[i] == REPORT_KEY_SYM)
+		if (H->keys[i] == REPORT_KEY_SYM)
 			return false;
 	}
 	return false;
@@ -416,6 +419,7 @@ static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key
 			return NULL;
 		*e = *key;
 		e->period = e->nr = e->acc = 0;
+		memset(e->mode_period, 0, sizeof(e->mode_period));
 		e->cc = NULL;
 		e->pair = NULL;
 		if (H->show && !(e->cc = calloc(1, sizeof(*e->cc)))) {
@@ -438,6 +442,24 @@ static struct hent *add(struct hist *H, struct hists *hs, const struct hent *key
 	return e;
 }
 
+/* perf's he_stat__add_cpumode_period: a sample's Self period by its cpumode (-F overhead_sys...). */
+static void mode_period_count(struct hent *e, int cpumode, uint64_t period)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL: e->mode_period[0] += period; break;
+	case PERF_RECORD_MISC_USER: e->mode_period[1] += period; break;
+	case PERF_RECORD_MISC_GUEST_KERNEL: e->mode_period[2] += period; break;
+	case PERF_RECORD_MISC_GUEST_USER: e->mode_period[3] += period; break;
+	default: break;
+	}
+}
+
+static void mode_period_add(struct hent *into, const struct hent *from)
+{
+	for (size_t i = 0; i < 4; i++)
+		into->mode_period[i] += from->mode_period[i];
+}
+
 /* Put entry h into hs, adding it to an equal entry if there is one (h is then freed). */
 static int merge(struct hist *H, struct hists *hs, struct hent *h)
 {
@@ -449,6 +471,7 @@ static int merge(struct hist *H, struct hists *hs, struct hent *h)
 	e->period += h->period;
 	e->nr += h->nr;
 	e->acc += h->acc;
+	mode_period_add(e, h);
 	free(h);	/* no chains: with chains, kernel symbols are found before the samples come */
 	return 0;
 }
@@ -844,7 +867,8 @@ static int sample_keys(struct hist *H, struct hent *k, const struct session_samp
 	bool unwound;
 	ssize_t n;
 
-	rowkeys__sample(&H->rk, &k->k, ss->smp);
+	if (rowkeys__sample(&H->rk, &k->k, ss))
+		return -1;
 	if (!H->rk.parent || !H->chains || !ss->smp->callchain || !ss->machine)
 		return 0;
 	unwound = ss->evsel >= 0 && (pdata__evsel(H->p, (size_t)ss->evsel)->attr.sample_type & PERF_SAMPLE_STACK_USER);
@@ -953,6 +977,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	H->total_samples++;
 	if (!(e = add(H, hs, &k, ss->period, true)))
 		return -ENOMEM;
+	mode_period_count(e, ss->cpumode, ss->period);
 	if (H->chains && ss->smp->callchain && ss->machine && (H->show || H->children))
 		return add_chain(H, hs, ss, e, &k);
 	return 0;
@@ -1005,7 +1030,7 @@ static int decide_chains(struct hist *H)
 	 * perf decides the Children view before it reads a stream's events,
 	 * and without them it has none: a pipe-mode stream shows Self only.
 	 */
-	H->children = o->children != 0 && !pdata__is_pipe(H->p);
+	H->children = o->children != 0 && !pdata__is_pipe(H->p) && !o->hierarchy;	/* perf's --hierarchy has none */
 	if (o->children > 0 && pdata__is_pipe(H->p))
 		mperf_log(MPERF_LOG_WARN, "'%s' is a pipe-mode stream: perf shows it without --children, and so do we",
 			  H->label);
@@ -1194,7 +1219,7 @@ static int on_record(void *arg, const struct session_record *r)
  */
 static int collapse_order(const struct hent *a, const struct hent *b, const struct hist *H);
 
-enum gfield { G_PERIOD, G_NR, G_ACC };
+enum gfield { G_PERIOD, G_NR, G_ACC, G_SYS, G_US, G_GUEST_SYS, G_GUEST_US };
 
 /* Member m's value of a (leader's) entry: 0 where that member has no entry. */
 static uint64_t gval(const struct hent *h, size_t m, enum gfield f)
@@ -1203,6 +1228,8 @@ static uint64_t gval(const struct hent *h, size_t m, enum gfield f)
 
 	if (!x)
 		return 0;
+	if (f >= G_SYS)
+		return x->mode_period[f - G_SYS];
 	return f == G_PERIOD ? x->period : f == G_NR ? x->nr : x->acc;
 }
 
@@ -1238,9 +1265,46 @@ static int group_cmp(const struct hist *H, const struct hent *a, const struct he
 	return 0;
 }
 
+/* A value column's member values: its gval field. */
+static enum gfield value_gfield(enum report_value v)
+{
+	switch (v) {
+	case REPORT_VALUE_OVERHEAD_SYS: return G_SYS;
+	case REPORT_VALUE_OVERHEAD_US: return G_US;
+	case REPORT_VALUE_OVERHEAD_GUEST_SYS: return G_GUEST_SYS;
+	case REPORT_VALUE_OVERHEAD_GUEST_US: return G_GUEST_US;
+	case REPORT_VALUE_OVERHEAD_CHILDREN: return G_ACC;
+	case REPORT_VALUE_SAMPLE: return G_NR;
+	default: return G_PERIOD;
+	}
+}
+
+/*
+ * perf's Children comparison: the larger first; perf puts the caller
+ * above its callee when their Children are equal, by the depth of their
+ * chains (deeper first in the caller order), when they are of one thread.
+ * Nothing outside the Children view.
+ */
+static int children_cmp(const struct hist *H, const struct hent *a, const struct hent *b)
+{
+	if (!H->children)
+		return 0;
+	if (a->acc != b->acc)
+		return a->acc > b->acc ? -1 : 1;
+	if (a->tid == b->tid) {
+		size_t da = a->cc ? a->cc->max_depth : 0, db = b->cc ? b->cc->max_depth : 0;
+
+		if (da != db)
+			return (da > db) == H->walk.caller ? -1 : 1;
+	}
+	return 0;
+}
+
 /*
  * perf's output comparison: 0 for entries it cannot tell apart, which its
  * output tree then keeps in the order it met them (the collapse tree's).
+ * Its sort list (fields.h): by default [Children,] Overhead, the keys,
+ * then the Samples and Period columns it shows.
  */
 static int out_cmp(const void *pa, const void *pb, void *ctx)
 {
@@ -1248,31 +1312,18 @@ static int out_cmp(const void *pa, const void *pb, void *ctx)
 	const struct hist *H = ctx;
 	int c;
 
-	if (H->children) {
-		if (a->acc != b->acc)
-			return a->acc > b->acc ? -1 : 1;
-		/*
-		 * perf puts the caller above its callee when their Children are
-		 * equal, by the depth of their chains (deeper first in the
-		 * caller order), when they are of one thread.
-		 */
-		if (a->tid == b->tid) {
-			size_t da = a->cc ? a->cc->max_depth : 0, db = b->cc ? b->cc->max_depth : 0;
+	for (int i = 0; i < H->sorted.n; i++) {
+		struct report_field f = H->sorted.f[i];
 
-			if (da != db)
-				return (da > db) == H->walk.caller ? -1 : 1;
-		}
-	}
-	if ((c = group_cmp(H, a, b, G_PERIOD)))
-		return c;
-	for (int i = 0; i < H->nr_keys; i++)
-		if (!H->elided[H->keys[i]] && (c = sort_key(H->keys[i])->sort(&a->k, &b->k)))
+		if (!f.value)
+			c = H->elided[f.id] ? 0 : sort_key((enum report_key)f.id)->sort(&a->k, &b->k);
+		else if (f.id == REPORT_VALUE_OVERHEAD_CHILDREN)
+			c = children_cmp(H, a, b);
+		else
+			c = group_cmp(H, a, b, value_gfield((enum report_value)f.id));
+		if (c)
 			return c;
-	/* perf appends the columns it shows to its sort keys: Samples, Period. */
-	if (H->o->show_nr && (c = group_cmp(H, a, b, G_NR)))
-		return c;
-	if (H->o->show_period && (c = group_cmp(H, a, b, G_PERIOD)))
-		return c;
+	}
 	return 0;
 }
 
@@ -1388,6 +1439,7 @@ static int collapse(struct hist *H, struct hists *hs)
 		eq->period += e->period;
 		eq->nr += e->nr;
 		eq->acc += e->acc;
+		mode_period_add(eq, e);
 		if (eq->cc && e->cc && cc_tree_merge(eq->cc, e->cc))
 			return -ENOMEM;
 		if (e->cc) {
@@ -1620,42 +1672,22 @@ static int sort_chains(struct hist *H, struct hists *hs)
 	return 0;
 }
 
-/* perf's value columns (hpp formats): each value is one column's width, the header spans them. */
-enum hcol { HC_CHILDREN, HC_SELF, HC_SAMPLES, HC_PERIOD };
-
-static int hc_len(enum hcol c)
+/*
+ * Member m's value of entry h in value column v, perf's hpp cell (each
+ * value is one column's width, the header spans them); ms is that
+ * member's histogram (its total).
+ */
+static void print_value(struct out *out, const struct hist *H, const struct hists *ms, const struct hent *h, size_t m,
+			enum report_value v)
 {
-	return c == HC_SAMPLES || c == HC_PERIOD ? 12 : 8;
-}
+	int w = fields_value_len(v);
 
-static const char *hc_name(const struct hist *H, enum hcol c)
-{
-	switch (c) {
-	case HC_CHILDREN: return "Children";
-	case HC_SELF: return H->children ? "Self" : "Overhead";
-	case HC_SAMPLES: return "Samples";
-	case HC_PERIOD: return "Period";
-	}
-	return "";
-}
-
-/* Member m's value of entry h in column c; ms is that member's histogram (its total). */
-static void print_value(struct out *out, const struct hists *ms, const struct hent *h, size_t m, enum hcol c)
-{
-	switch (c) {
-	case HC_CHILDREN:
-		out_printf(out, " %6.2f%%", share(ms, gval(h, m, G_ACC)));
-		break;
-	case HC_SELF:
-		out_printf(out, " %6.2f%%", share(ms, gval(h, m, G_PERIOD)));
-		break;
-	case HC_SAMPLES:
-		out_printf(out, " %11" PRIu64, gval(h, m, G_NR));
-		break;
-	case HC_PERIOD:
-		out_printf(out, " %11" PRIu64, gval(h, m, G_PERIOD));
-		break;
-	}
+	if (v == REPORT_VALUE_SAMPLE || v == REPORT_VALUE_PERIOD)
+		out_printf(out, " %*" PRIu64, w - 1, gval(h, m, value_gfield(v)));
+	else if (v == REPORT_VALUE_OVERHEAD_CHILDREN && !H->children)
+		out_printf(out, " %*s", w - 1, "N/A");
+	else
+		out_printf(out, " %*.2f%%", w - 2, share(ms, gval(h, m, value_gfield(v))));
 }
 
 /* ---- the browser's document (report__hist_doc): where print_text's parts begin ---- */
@@ -1743,47 +1775,91 @@ static void doc_row_end(struct hist *H, struct out *out)
 	r->chain_len = doc_off(out) - r->chain;
 }
 
-/* perf's ipc_null column, added to the sort keys when their text names "symbol" */
-#define IPC_NULL_HEADER "IPC   [IPC Coverage]"
-
-/* The text view's columns: the keys shown as columns, the value columns, perf's ipc_null. */
+/* The text view's columns, left to right: perf's output fields (fields.h), but the keys it elides. */
 struct text_cols {
-	enum report_key key[REPORT_MAX_KEYS];
-	int nc;
-	enum hcol vc[4];
-	int nv;
-	bool ipc;
-	int width[REPORT_MAX_KEYS];	/* of the section being printed */
+	struct report_field col[FIELDS_MAX];
+	int width[FIELDS_MAX];		/* a key's, of the section being printed */
+	int n;
 };
 
-/* A key of one value in every entry is said once above the table, not as a column (perf's elision). */
+/*
+ * A key of one value in every entry is said once above the table, not as
+ * a column (perf's elision); unless every key column would go.
+ */
 static void text_columns(const struct hist *H, struct out *out, struct text_cols *t)
 {
-	const struct report_hist_opts *o = H->o;
+	struct field_lists l;
+	bool elide[FIELDS_MAX] = { false }, all = true;
 
-	t->nc = t->nv = 0;
-	t->ipc = o->sort_symbol;
-	for (int k = 0; k < o->nr_keys; k++) {
-		enum report_key key = o->keys[k];
-		const char *v = sort_key_single_value(key, o);
+	fields_setup(H->o, H->children, &l);
+	for (int i = 0; i < l.out.n; i++) {
+		const char *v;
 
+		if (l.out.f[i].value)
+			continue;
+		v = sort_key_single_value((enum report_key)l.out.f[i].id, H->o);
 		if (v)
-			out_printf(out, "# %s: %s\n", sort_key(key)->name, v);
-		else
-			t->key[t->nc++] = key;
+			out_printf(out, "# %s: %s\n", sort_key((enum report_key)l.out.f[i].id)->name, v);
+		elide[i] = v != NULL;
+		all &= elide[i];
 	}
-	if (!t->nc) {	/* every column elided: perf shows them all again */
-		for (int k = 0; k < o->nr_keys; k++)
-			t->key[t->nc++] = o->keys[k];
+	t->n = 0;
+	for (int i = 0; i < l.out.n; i++)
+		if (all || !elide[i] || H->o->hierarchy)	/* perf's tree keeps every level */
+			t->col[t->n++] = l.out.f[i];
+}
+
+/* The keys perf compares before the trace key, for trace_width: entries a and b in collapse order of those. */
+struct trace_prefix {
+	const struct hist *H;
+	int n;
+};
+
+static int trace_prefix_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct hent *a = *(const struct hent *const *)pa, *b = *(const struct hent *const *)pb;
+	const struct trace_prefix *tp = ctx;
+	int c;
+
+	for (int i = 0; i < tp->n; i++)
+		if ((c = sort_key(tp->H->keys[i])->collapse(&a->k, &b->k)))
+			return c;
+	return 0;
+}
+
+/*
+ * The trace column's width, as perf 6.1 has it: it makes an entry's trace
+ * output only when it compares the entry with another on the trace key,
+ * which its input tree does where two samples have the same values of the
+ * keys compared before it (every sample, with trace first), and the
+ * Children view for every sample with a chain (its check of the chain's
+ * entries against the sample's); the others do not widen the column
+ * (and their cells are cut to it).  Not counted: a tie in the output
+ * order on the overhead and those keys' sort alone.
+ */
+static int trace_width(const struct hist *H, const struct hists *hs)
+{
+	struct trace_prefix tp = { .H = H };
+	struct hent **v;
+	size_t w = strlen(sort_key(REPORT_KEY_TRACE)->header);
+
+	while (tp.n < H->nr_keys && H->keys[tp.n] != REPORT_KEY_TRACE)
+		tp.n++;
+	if (!hs->n || !(v = malloc(hs->n * sizeof(*v))))
+		return (int)w;
+	memcpy(v, hs->v, hs->n * sizeof(*v));
+	qsort_r(v, hs->n, sizeof(*v), trace_prefix_cmp, &tp);
+	for (size_t a = 0, b; a < hs->n; a = b) {
+		uint64_t nr = v[a]->nr;
+
+		for (b = a + 1; b < hs->n && !trace_prefix_cmp(&v[a], &v[b], &tp); b++)
+			nr += v[b]->nr;
+		for (size_t e = a; (nr > 1 || H->children) && e < b; e++)
+			if (!v[e]->filtered && sort_key(REPORT_KEY_TRACE)->width(&v[e]->k) > w)
+				w = sort_key(REPORT_KEY_TRACE)->width(&v[e]->k);
 	}
-	/* perf's value columns: [Children,] Overhead (Self), [Samples,] [Period], one value per member. */
-	if (H->children)
-		t->vc[t->nv++] = HC_CHILDREN;
-	t->vc[t->nv++] = HC_SELF;
-	if (o->show_nr)
-		t->vc[t->nv++] = HC_SAMPLES;
-	if (o->show_period)
-		t->vc[t->nv++] = HC_PERIOD;
+	free(v);
+	return (int)w;
 }
 
 /* Columns fit every shown entry, including those --percent-limit hides. */
@@ -1791,21 +1867,73 @@ static void text_widths(const struct hist *H, const struct hists *hs, struct tex
 {
 	bool unresolved = false;
 
-	for (int c = 0; c < t->nc; c++)
-		t->width[c] = (int)strlen(sort_key(t->key[c])->header);
+	for (int c = 0; c < t->n; c++)
+		if (!t->col[c].value)
+			t->width[c] = (int)strlen(sort_key((enum report_key)t->col[c].id)->header);
 	for (size_t e = 0; e < hs->n; e++) {
 		if (hs->v[e]->filtered)
 			continue;
 		unresolved |= !hs->v[e]->sym;
-		for (int c = 0; c < t->nc; c++)
-			if ((int)sort_key(t->key[c])->width(&hs->v[e]->k) > t->width[c])
-				t->width[c] = (int)sort_key(t->key[c])->width(&hs->v[e]->k);
+		for (int c = 0; c < t->n; c++) {
+			int w;
+
+			if (t->col[c].value)
+				continue;
+			w = (int)sort_key((enum report_key)t->col[c].id)->width(&hs->v[e]->k);
+			if (w > t->width[c])
+				t->width[c] = w;
+		}
 	}
+	for (int c = 0; c < t->n; c++)
+		if (!t->col[c].value && t->col[c].id == REPORT_KEY_TRACE)
+			t->width[c] = trace_width(H, hs);
 	/* An unresolved symbol prints as 16 hex digits: perf widens the dso column to match. */
-	for (int c = 0; c < t->nc; c++)
-		if (t->key[c] == REPORT_KEY_DSO && unresolved && !H->o->dso && t->width[c] < 16)
+	for (int c = 0; c < t->n; c++)
+		if (!t->col[c].value && t->col[c].id == REPORT_KEY_DSO && unresolved && !H->o->dso && t->width[c] < 16)
 			t->width[c] = 16;
 }
+
+/* A value column's width: a value per member, at least its header's. */
+static int value_width(const struct hist *H, size_t nm, enum report_value v)
+{
+	int w = (int)nm * fields_value_len(v), hl = (int)strlen(fields_value_header(v, H->o, H->children));
+
+	return w > hl ? w : hl;
+}
+
+/* The line naming the columns, then its dots. */
+static void text_titles(const struct hist *H, struct out *out, size_t nm, const struct text_cols *t)
+{
+	for (int c = 0; c < t->n; c++) {
+		enum report_value v = (enum report_value)t->col[c].id;
+
+		if (t->col[c].value)
+			out_printf(out, "%s%*s", c ? "  " : "# ", value_width(H, nm, v), fields_value_header(v, H->o, H->children));
+		else
+			out_printf(out, "%s%-*.*s", c ? "  " : "# ", t->width[c], t->width[c],
+				   sort_key((enum report_key)t->col[c].id)->header);
+	}
+	out_char(out, '\n');
+}
+
+static void text_dots(const struct hist *H, struct out *out, size_t nm, const struct text_cols *t)
+{
+	for (int c = 0; c < t->n; c++)
+		out_dots(out, c ? "  " : "# ", t->col[c].value ? (size_t)value_width(H, nm, (enum report_value)t->col[c].id)
+							     : (size_t)t->width[c]);
+	out_str(out, "\n#\n");
+}
+
+/* The output order's comparisons, once the view (Children or not) is known. */
+static void sort_setup(struct hist *H)
+{
+	struct field_lists l;
+
+	fields_setup(H->o, H->children, &l);
+	H->sorted = l.sort;
+}
+
+static void hier_head(const struct hist *H, struct out *out, size_t nm, const struct text_cols *t);
 
 /* One event's (or group's) header lines: samples, event count, the column titles. */
 static void text_head(struct hist *H, struct out *out, size_t i, size_t nm, const struct text_cols *t)
@@ -1833,21 +1961,13 @@ static void text_head(struct hist *H, struct out *out, size_t i, size_t nm, cons
 	doc_mark(H, out, DOC_HEAD_END);
 	out_str(out, "#\n");
 	doc_mark(H, out, DOC_COLS);
-	for (int v = 0; v < t->nv; v++)
-		out_printf(out, "%s%*s", v ? "  " : "# ", (int)nm * hc_len(t->vc[v]), hc_name(H, t->vc[v]));
-	for (int c = 0; c < t->nc; c++)
-		out_printf(out, "  %-*.*s", t->width[c], t->width[c], sort_key(t->key[c])->header);
-	if (t->ipc)
-		out_str(out, "  " IPC_NULL_HEADER);
-	out_char(out, '\n');
+	if (o->hierarchy) {
+		hier_head(H, out, nm, t);
+		return;
+	}
+	text_titles(H, out, nm, t);
 	doc_mark(H, out, DOC_COLS_END);
-	for (int v = 0; v < t->nv; v++)
-		out_dots(out, v ? "  " : "# ", (size_t)nm * hc_len(t->vc[v]));
-	for (int c = 0; c < t->nc; c++)
-		out_dots(out, "  ", (size_t)t->width[c]);
-	if (t->ipc)
-		out_dots(out, "  ", sizeof(IPC_NULL_HEADER) - 1);
-	out_str(out, "\n#\n");
+	text_dots(H, out, nm, t);
 }
 
 /* One event's (or group's) rows, each with its call chains. */
@@ -1864,23 +1984,283 @@ static void text_rows(struct hist *H, struct out *out, size_t i, size_t nm, cons
 		if (h->filtered || (float)(H->children ? acc : pct) < (float)H->o->percent_limit)
 			continue;
 		doc_row(H, out, h, false);
-		for (int v = 0; v < t->nv; v++) {
+		for (int c = 0; c < t->n; c++) {
 			out_str(out, "  ");
-			for (size_t m = 0; m < nm; m++)
-				print_value(out, &H->h[i + m], h, m, t->vc[v]);
+			if (!t->col[c].value)
+				sort_key((enum report_key)t->col[c].id)->print(out, &h->k, t->width[c], c + 1 == t->n, NULL);
+			for (size_t m = 0; t->col[c].value && m < nm; m++)
+				print_value(out, H, &H->h[i + m], h, m, (enum report_value)t->col[c].id);
 		}
-		for (int c = 0; c < t->nc; c++) {
-			out_str(out, "  ");
-			sort_key(t->key[c])->print(out, &h->k, t->width[c], c + 1 == t->nc && !t->ipc, NULL);
-		}
-		if (t->ipc)
-			out_str(out, "  -      -            ");
 		out_char(out, '\n');
 		doc_row(H, out, h, true);
 		if (h->cc && H->show)
 			cc_tree_print(out, h->cc, pp, hs->total_period, H->children ? h->acc : h->period);
 		doc_row_end(H, out);
 	}
+}
+
+/* ---- --hierarchy: perf's tree of the key columns, a level each, for --stdio ---- */
+
+#define HIER_INDENT 3	/* perf's HIERARCHY_INDENT */
+
+/* The header's key titles, " / "-joined (each trimmed, as perf's strim), and their length. */
+static size_t hier_title(struct out *out, const struct text_cols *t)
+{
+	size_t len = 0;
+	bool first = true;
+
+	for (int c = 0; c < t->n; c++) {
+		const char *h = sort_key((enum report_key)t->col[c].id)->header;
+		size_t n;
+
+		if (t->col[c].value)
+			continue;
+		if (!first) {
+			out_str(out, " / ");
+			len += 3;
+		}
+		first = false;
+		while (*h == ' ')
+			h++;
+		for (n = strlen(h); n && h[n - 1] == ' '; n--)
+			;
+		out_mem(out, h, n);
+		len += n;
+	}
+	return len;
+}
+
+static int hier_levels(const struct text_cols *t)
+{
+	int n = 0;
+
+	for (int c = 0; c < t->n; c++)
+		n += !t->col[c].value;
+	return n;
+}
+
+/* perf's print_hierarchy_header: the titles after the deepest level's indent, then the dots. */
+static void hier_head(const struct hist *H, struct out *out, size_t nm, const struct text_cols *t)
+{
+	int indent = (hier_levels(t) - 1) * HIER_INDENT, depth = 0;
+	size_t title, dots = 0;
+	bool first = true;
+
+	out_printf(out, "# %*s", indent > 0 ? indent : 0, "");
+	for (int c = 0; c < t->n; c++)
+		if (t->col[c].value)
+			out_printf(out, "%*s  ", value_width(H, nm, (enum report_value)t->col[c].id),
+				   fields_value_header((enum report_value)t->col[c].id, H->o, H->children));
+	title = hier_title(out, t);
+	out_str(out, "\n# ");
+	for (int i = 0; i < indent; i++)
+		out_char(out, '.');
+	for (int c = 0; c < t->n; c++) {
+		if (!t->col[c].value) {
+			if ((size_t)(depth * HIER_INDENT + t->width[c]) > dots)
+				dots = (size_t)(depth * HIER_INDENT + t->width[c]);
+			depth++;
+			continue;
+		}
+		out_dots(out, first ? "" : "..", (size_t)value_width(H, nm, (enum report_value)t->col[c].id));
+		first = false;
+	}
+	out_dots(out, "  ", title > dots ? title : dots);
+	out_str(out, "\n#\n");
+}
+
+/* A leaf of the tree (a histogram's entry) and its place in the output order. */
+struct hleaf {
+	struct hent *h;
+	size_t idx;
+};
+
+/* A node of one level: its leaves, and its values summed, one hent per member (sum[0] the node's). */
+struct hgroup {
+	struct hleaf *leaf;
+	size_t n, idx;
+	struct hent *sum;
+};
+
+struct hier {
+	struct hist *H;
+	struct out *out;
+	size_t i, nm;			/* the histogram's (its leader's) event, its members */
+	const struct text_cols *t;
+	int col[FIELDS_MAX];		/* each level's column in t */
+	int nlevels;
+	const struct cc_print *pp;
+	enum report_key key;		/* the level being sorted */
+};
+
+static int hleaf_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct hleaf *a = pa, *b = pb;
+	const struct hier *X = ctx;
+	int c = sort_key(X->key)->collapse(&a->h->k, &b->h->k);
+
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* perf's output order of a level's nodes (its sort list, on each node's first entry's keys), ties as collapsed. */
+static int hgroup_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct hgroup *a = pa, *b = pb;
+	const struct hier *X = ctx;
+	const struct hent *sa = a->sum, *sb = b->sum;
+	int c = out_cmp(&sa, &sb, X->H);
+
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* g's values: its leaves', member by member (a group's leader links its members' entries). */
+static int hgroup_sum(const struct hier *X, struct hgroup *g)
+{
+	if (!(g->sum = calloc(X->nm, sizeof(*g->sum) + sizeof(struct hent *))))
+		return -ENOMEM;
+	g->sum[0] = *g->leaf[0].h;
+	g->sum[0].pair = X->nm > 1 ? (struct hent **)(g->sum + X->nm) : NULL;
+	for (size_t m = 0; m < X->nm; m++) {
+		struct hent *s = &g->sum[m];
+
+		if (m)
+			*s = g->sum[0];
+		s->period = s->nr = s->acc = 0;
+		memset(s->mode_period, 0, sizeof(s->mode_period));
+		s->cc = NULL;
+		if (g->sum[0].pair)
+			g->sum[0].pair[m] = s;
+		for (size_t l = 0; l < g->n; l++) {
+			const struct hent *x = g->leaf[l].h->pair ? g->leaf[l].h->pair[m] : m ? NULL : g->leaf[l].h;
+
+			if (!x)
+				continue;
+			s->period += x->period;
+			s->nr += x->nr;
+			s->acc += x->acc;
+			mode_period_add(s, x);
+		}
+	}
+	g->sum[0].pair = X->nm > 1 ? g->sum[0].pair : NULL;
+	return 0;
+}
+
+/* One node's line: its indent, its values, the deepest indent, its key's cell without leading blanks. */
+static void hier_row(const struct hier *X, const struct hgroup *g, int level)
+{
+	const struct text_cols *t = X->t;
+	struct out *out = X->out;
+	int c = X->col[level];
+	size_t start, skip = 0;
+
+	out_printf(out, "%*s", level * HIER_INDENT, "");
+	for (int v = 0; v < t->n; v++) {
+		if (!t->col[v].value)
+			continue;
+		out_str(out, "  ");
+		for (size_t m = 0; m < X->nm; m++)
+			print_value(out, X->H, &X->H->h[X->i + m], g->sum, m, (enum report_value)t->col[v].id);
+	}
+	out_printf(out, "%*s  ", (X->nlevels - 1) * HIER_INDENT, "");
+	out_flush(out);
+	start = out->len;
+	sort_key((enum report_key)t->col[c].id)->print(out, &g->sum->k, t->width[c], true, NULL);
+	while (start + skip < out->len && out->buf[start + skip] == ' ')
+		skip++;
+	memmove(out->buf + start, out->buf + start + skip, out->len - start - skip);
+	out->len -= skip;
+	out_char(out, '\n');
+}
+
+static int hier_print(struct hier *X, struct hleaf *leaf, size_t n, int level, size_t *shown);
+
+/* perf's line under a node whose nodes below --percent-limit hides, all of them. */
+static void hier_no_entry(const struct hier *X, int level)
+{
+	int width = 0, nv = 0;
+
+	for (int c = 0; c < X->t->n; c++)
+		if (X->t->col[c].value)
+			width += (nv++ ? 2 : 0) + value_width(X->H, X->nm, (enum report_value)X->t->col[c].id);
+	out_printf(X->out, "%*s%*sno entry >= %.2f%%\n", (X->nlevels + level) * HIER_INDENT, "", width + 4, "",
+		   X->H->o->percent_limit);
+}
+
+/* A level's nodes, in perf's order, each with the level below (or, last, its chains); *shown: how many. */
+static int hier_nodes(struct hier *X, struct hgroup *g, size_t ng, int level, size_t *shown)
+{
+	const struct hists *hs = &X->H->h[X->i];
+
+	qsort_r(g, ng, sizeof(*g), hgroup_cmp, X);
+	for (size_t k = 0; k < ng; k++) {
+		const struct hent *lead = g[k].leaf[0].h;
+		size_t below = 0;
+
+		if ((float)share(hs, g[k].sum->period) < (float)X->H->o->percent_limit)
+			continue;
+		hier_row(X, &g[k], level);
+		++*shown;
+		if (level + 1 < X->nlevels) {
+			if (hier_print(X, g[k].leaf, g[k].n, level + 1, &below))
+				return -ENOMEM;
+			if (!below)
+				hier_no_entry(X, level);
+		} else if (lead->cc && X->H->show) {
+			cc_tree_print(X->out, lead->cc, X->pp, hs->total_period, lead->period);
+		}
+	}
+	return 0;
+}
+
+/* The nodes leaf[0..n) make at level: those whose level key collapses together. */
+static int hier_print(struct hier *X, struct hleaf *leaf, size_t n, int level, size_t *shown)
+{
+	struct hgroup *g = calloc(n ? n : 1, sizeof(*g));
+	size_t ng = 0;
+	int err = 0;
+
+	if (!g)
+		return -ENOMEM;
+	X->key = (enum report_key)X->t->col[X->col[level]].id;
+	qsort_r(leaf, n, sizeof(*leaf), hleaf_cmp, X);
+	for (size_t l = 0; l < n; l++) {
+		if (!ng || sort_key(X->key)->collapse(&g[ng - 1].leaf[0].h->k, &leaf[l].h->k)) {
+			g[ng] = (struct hgroup){ .leaf = &leaf[l], .idx = ng };
+			ng++;
+		}
+		g[ng - 1].n++;
+	}
+	for (size_t k = 0; k < ng && !err; k++)
+		err = hgroup_sum(X, &g[k]);
+	if (!err)
+		err = hier_nodes(X, g, ng, level, shown);
+	for (size_t k = 0; k < ng; k++)
+		free(g[k].sum);
+	free(g);
+	return err;
+}
+
+/* One event's (or group's) rows as perf's --hierarchy tree. */
+static int hier_rows(struct hist *H, struct out *out, size_t i, size_t nm, const struct text_cols *t,
+		     const struct cc_print *pp)
+{
+	const struct hists *hs = &H->h[i];
+	struct hier X = { .H = H, .out = out, .i = i, .nm = nm, .t = t, .pp = pp };
+	struct hleaf *leaf = calloc(hs->n ? hs->n : 1, sizeof(*leaf));
+	size_t n = 0, shown = 0;
+	int err;
+
+	if (!leaf)
+		return -ENOMEM;
+	for (int c = 0; c < t->n; c++)
+		if (!t->col[c].value)
+			X.col[X.nlevels++] = c;
+	for (size_t e = 0; e < hs->n; e++)
+		if (!hs->v[e]->filtered)
+			leaf[n++] = (struct hleaf){ .h = hs->v[e], .idx = e };
+	err = X.nlevels && n ? hier_print(&X, leaf, n, 0, &shown) : 0;
+	free(leaf);
+	return err;
 }
 
 static int print_text(struct hist *H, struct out *out)
@@ -1890,8 +2270,8 @@ static int print_text(struct hist *H, struct out *out)
 	size_t printed = 0;
 	struct cc_print pp = {
 		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
-		/* perf leaves out the first frame of a single root when the sort starts with sym */
-		.skip_first = o->sort_given && (o->keys[0] == REPORT_KEY_SYM || o->keys[0] == REPORT_KEY_SYM_SIZE),
+		/* perf leaves out the first frame of a single root when the sort starts with sym, without -F */
+		.skip_first = o->sort_given && !o->nr_fields && (o->keys[0] == REPORT_KEY_SYM || o->keys[0] == REPORT_KEY_SYM_SIZE),
 	};
 
 	if (!o->after_header && !o->quiet)
@@ -1901,6 +2281,7 @@ static int print_text(struct hist *H, struct out *out)
 		return 0;
 	}
 	text_columns(H, out, &t);
+	sort_setup(H);
 	if (!o->quiet)
 		out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", H->total_lost);
 	for (size_t i = 0; i < H->nr; i++) {
@@ -1923,7 +2304,10 @@ static int print_text(struct hist *H, struct out *out)
 		doc_section(H, out, i, true);
 		if (!o->quiet)	/* perf -q: the rows alone */
 			text_head(H, out, i, nm, &t);
-		text_rows(H, out, i, nm, &t, &pp);
+		if (!o->hierarchy)
+			text_rows(H, out, i, nm, &t, &pp);
+		else if (hier_rows(H, out, i, nm, &t, &pp))
+			return mperf_error(-ENOMEM, "out of memory");
 	}
 	/* Nothing shown when every sample is a group's whose leader has none (perf skips it whole). */
 	if (o->quiet)
@@ -1992,6 +2376,7 @@ static int print_json(struct hist *H, struct out *out)
 	else
 		out_str(out, "null");
 	out_str(out, ",\n  \"events\": [");
+	sort_setup(H);
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
 		bool first_row = true;
@@ -2066,26 +2451,32 @@ static int print_json(struct hist *H, struct out *out)
 	return 0;
 }
 
-/* The sort keys, and which of them a single-value filter elides (every one: none). */
+/*
+ * The sort keys, perf's sort list's (fields.h: o's, its ipc_null, -F's
+ * keys), and which of them a single-value filter elides (every one: none).
+ */
 static void set_keys(struct hist *H)
 {
 	const struct report_hist_opts *o = H->o;
+	struct field_lists l;
 	bool all = true;
 
-	for (int k = 0; k < o->nr_keys; k++) {
-		enum report_key key = o->keys[k];
+	fields_setup(o, false, &l);
+	H->nr_keys = 0;
+	for (int i = 0; i < l.sort.n; i++) {
+		enum report_key key = (enum report_key)l.sort.f[i].id;
 
+		if (l.sort.f[i].value)
+			continue;
+		H->keys[H->nr_keys++] = key;
 		H->key[key] = true;
+		if (key == REPORT_KEY_IPC_NULL) {	/* perf's, sym's comparison, where the --sort text names "symbol" */
+			H->key[REPORT_KEY_SYM] = true;	/* entries are told apart by their symbol */
+			continue;
+		}
 		H->collapses |= sort_key(key)->collapses;
 		H->elided[key] = sort_key_single_value(key, o) != NULL;
 		all &= H->elided[key];
-	}
-	memcpy(H->keys, o->keys, sizeof(o->keys));
-	H->nr_keys = o->nr_keys;
-	/* perf appends its ipc_null key, sym's comparison, to a --sort text naming "symbol" */
-	if (o->sort_symbol) {
-		H->keys[H->nr_keys++] = REPORT_KEY_IPC_NULL;
-		H->key[REPORT_KEY_SYM] = true;	/* entries are told apart by their symbol */
 	}
 	if (all)
 		memset(H->elided, 0, sizeof(H->elided));
@@ -2144,7 +2535,7 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 		return mperf_error(-MPERF_ERR_USAGE, "invalid --ignore-callees regex '%s'", o->ignore_callees);
 	H->has_ignore = o->ignore_callees != NULL;
 	set_keys(H);
-	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs)))
+	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs, p, label)))
 		return ret;
 	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
 		return mperf_error(-ENOMEM, "out of memory");

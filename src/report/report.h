@@ -67,7 +67,7 @@ int report__file_stats(struct pdata *p, const char *label, struct report_file_st
 enum report_key {
 	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_CPU, REPORT_KEY_SOCKET, REPORT_KEY_SYM_SIZE,
 	REPORT_KEY_SRCLINE, REPORT_KEY_SRCFILE, REPORT_KEY_DSO_SIZE,
-	REPORT_KEY_PARENT, REPORT_KEY_CGROUP, REPORT_KEY_CGROUP_ID, REPORT_KEY_TIME, REPORT_KEY_ADDR, REPORT_KEY_IPC_NULL,
+	REPORT_KEY_PARENT, REPORT_KEY_CGROUP, REPORT_KEY_CGROUP_ID, REPORT_KEY_TRACE, REPORT_KEY_TIME, REPORT_KEY_ADDR, REPORT_KEY_IPC_NULL,
 	REPORT_KEY_DSO_FROM, REPORT_KEY_DSO_TO, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
 	REPORT_KEY_MISPREDICT, REPORT_KEY_IN_TX, REPORT_KEY_ABORT, REPORT_KEY_CYCLES,
 	REPORT_NR_KEYS
@@ -90,6 +90,34 @@ const char *report_sort_key_name(enum report_key k);
  * ", "-separated, into buf (of len bytes, at least 1): for messages.
  */
 void report_sort_key_list(char *buf, size_t len, enum report_sort_view view, int except);
+
+/*
+ * -F/--fields (fields.c): perf's output fields, each a value column (its
+ * hpp formats: overhead, overhead_sys, overhead_us, overhead_guest_sys,
+ * overhead_guest_us, overhead_children, sample, period) or a sort key, in
+ * the order given.  As perf, they and --sort make each other: a sort key
+ * not among the fields is shown after them, a field not among the sort
+ * keys is compared after them.
+ */
+enum report_value {
+	REPORT_VALUE_OVERHEAD, REPORT_VALUE_OVERHEAD_SYS, REPORT_VALUE_OVERHEAD_US, REPORT_VALUE_OVERHEAD_GUEST_SYS,
+	REPORT_VALUE_OVERHEAD_GUEST_US, REPORT_VALUE_OVERHEAD_CHILDREN, REPORT_VALUE_SAMPLE, REPORT_VALUE_PERIOD,
+	REPORT_NR_VALUES
+};
+
+struct report_field {
+	bool value;		/* id is an enum report_value, else an enum report_key */
+	int id;
+};
+#define REPORT_MAX_FIELDS 16
+
+/*
+ * The field p[0..len) names, matched as perf matches a --fields key: the
+ * first sort key, then value, p begins, in any case.  0, or -1: unknown.
+ */
+int report_field_find(const char *p, size_t len, struct report_field *f);
+/* The fields' names, ", "-separated, into buf (of len bytes, at least 1): for messages. */
+void report_field_list(char *buf, size_t len);
 
 /* perf's -g print modes, orders and values (-g graph,0.5,caller,function,percent). */
 enum report_cc_mode { REPORT_CC_GRAPH, REPORT_CC_FRACTAL, REPORT_CC_FLAT, REPORT_CC_FOLDED, REPORT_CC_NONE };
@@ -121,6 +149,10 @@ struct report_hist_opts {
 	enum report_key keys[REPORT_MAX_KEYS];	/* sort order (default comm,dso,sym) */
 	int nr_keys;
 	double percent_limit;			/* hide entries below this share */
+	struct report_field fields[REPORT_MAX_FIELDS];	/* -F/--fields, in order */
+	int nr_fields;				/* 0: not given */
+	bool fields_add;			/* -F +a,b: after perf's default columns (else those alone) */
+	bool hierarchy;				/* --hierarchy: the entries as a tree, a level per key column */
 	const char *comm;			/* comma-separated commands to keep, or NULL */
 	const char *dso;			/* comma-separated DSO names to keep, or NULL */
 	const char *sym;			/* comma-separated symbol names to keep, or NULL */

@@ -11,6 +11,8 @@
 #include "../lib/log.h"
 #include "../lib/strset.h"
 #include "../perfdata/format.h"
+#include "../perfdata/perfdata.h"
+#include "../resolve/session.h"
 #include "../resolve/stackwalk.h"
 #include "rowkeys.h"
 #include "sortkey.h"
@@ -25,12 +27,20 @@ uint64_t rowkeys_time(const struct report_hist_opts *o, uint64_t t)
 	return t / q * q;
 }
 
-int rowkeys__init(struct rowkeys *rk, const struct report_hist_opts *o, const bool *key, struct strset *strs)
+int rowkeys__init(struct rowkeys *rk, const struct report_hist_opts *o, const bool *key, struct strset *strs,
+		  struct pdata *p, const char *label)
 {
 	const char *re = o->parent ? o->parent : ROWKEYS_PARENT_DEFAULT;
+	int ret;
 
 	memset(rk, 0, sizeof(*rk));
 	rk->strs = strs;
+	rk->p = p;
+	rk->label = label;
+	rk->trace = key[REPORT_KEY_TRACE];
+	/* a stream's formats come with it: read at its first sample */
+	if (rk->trace && !pdata__is_pipe(p) && (ret = tracefmt__load(&rk->tf, p, label)))
+		return ret;
 	rk->quantum = o->time_quantum ? o->time_quantum : ROWKEYS_QUANTUM_DEFAULT;
 	rk->cgroup = key[REPORT_KEY_CGROUP];
 	rk->ns = key[REPORT_KEY_CGROUP_ID];
@@ -50,6 +60,7 @@ void rowkeys__release(struct rowkeys *rk)
 	idmap_free(&rk->ns_tids);
 	free(rk->cg_path);
 	free(rk->ns_of);
+	tracefmt__release(&rk->tf);
 	memset(rk, 0, sizeof(*rk));
 }
 
@@ -100,8 +111,25 @@ int rowkeys__record(struct rowkeys *rk, const struct perf_event_header *h)
 	return 0;
 }
 
-void rowkeys__sample(const struct rowkeys *rk, struct sort_row *k, const struct pd_sample *smp)
+/* perf's trace output of a tracepoint's sample (its fields, "" where they cannot be read); NULL for another event */
+static int trace_of(struct rowkeys *rk, struct sort_row *k, const struct session_sample *ss)
 {
+	const struct pd_evsel *ev = ss->evsel >= 0 ? pdata__evsel(rk->p, (size_t)ss->evsel) : NULL;
+	const char *text;
+	size_t len;
+
+	k->trace = NULL;
+	if (!ev || ev->attr.type != PERF_TYPE_TRACEPOINT)
+		return 0;
+	if (!rk->tf.loaded && tracefmt__load(&rk->tf, rk->p, rk->label))
+		return 0;	/* said; its samples show no fields */
+	text = tracefmt__info(&rk->tf, ss->evsel, ev, ss->smp, &len);
+	return (k->trace = strset_intern(rk->strs, text ? text : "")) ? 0 : -ENOMEM;
+}
+
+int rowkeys__sample(struct rowkeys *rk, struct sort_row *k, const struct session_sample *ss)
+{
+	const struct pd_sample *smp = ss->smp;
 	const struct idmap_slot *s;
 
 	k->ip = smp->ip;
@@ -113,6 +141,7 @@ void rowkeys__sample(const struct rowkeys *rk, struct sort_row *k, const struct 
 		k->cgroup_ino = rk->ns_of[s->idx][1];
 	}
 	k->parent = NULL;
+	return rk->trace ? trace_of(rk, k, ss) : 0;
 }
 
 int rowkeys__parent(struct rowkeys *rk, struct sort_row *k, const struct cc_frame *fr, const char *lvl,

@@ -17,9 +17,12 @@
 #include <stdint.h>
 #include "../lib/hash.h"
 #include "report.h"
+#include "tracefmt.h"
 
 struct perf_event_header;
 struct pd_sample;
+struct pdata;
+struct session_sample;
 struct sort_row;
 struct strset;
 struct cc_frame;
@@ -36,6 +39,10 @@ struct rowkeys {
 	struct idmap ns_tids;		/* tid -> its namespace's index */
 	uint64_t (*ns_of)[2];		/* dev, ino */
 	size_t nr_ns, ns_cap;
+	bool trace;			/* the trace key: the tracepoints' formats are read */
+	struct pdata *p;
+	const char *label;
+	struct tracefmt tf;
 };
 
 /* perf's default parent regex, and its default time quantum (100 ms). */
@@ -45,13 +52,17 @@ struct rowkeys {
 /* A sample's time as the time key has it: cut to o's quantum. */
 uint64_t rowkeys_time(const struct report_hist_opts *o, uint64_t t);
 
-/* For o's keys (key[k]: key k is compared); strs interns the paths.  0, or a negative code, logged. */
-int rowkeys__init(struct rowkeys *rk, const struct report_hist_opts *o, const bool *key, struct strset *strs);
+/*
+ * For o's keys (key[k]: key k is compared) of recording p (label in
+ * messages); strs interns the paths.  0, or a negative code, logged.
+ */
+int rowkeys__init(struct rowkeys *rk, const struct report_hist_opts *o, const bool *key, struct strset *strs,
+		  struct pdata *p, const char *label);
 void rowkeys__release(struct rowkeys *rk);
 /* A record before the samples after it: CGROUP and NAMESPACES.  0 or -ENOMEM. */
 int rowkeys__record(struct rowkeys *rk, const struct perf_event_header *h);
-/* The sample's time, address, cgroup and namespace into k. */
-void rowkeys__sample(const struct rowkeys *rk, struct sort_row *k, const struct pd_sample *smp);
+/* The sample's time, address, cgroup, namespace and trace output into k.  0 or -ENOMEM. */
+int rowkeys__sample(struct rowkeys *rk, struct sort_row *k, const struct session_sample *ss);
 /*
  * The parent key's symbol of a chain of n frames (fr, their levels lvl),
  * walked in perf's order; unwound: the user frames were unwound (dwarf),

@@ -433,13 +433,19 @@ static uint64_t sym_size_hash(uint64_t h, const struct sort_row *e)
 	return hash_mix(h, (uint64_t)sym_size_of(e));
 }
 
-/* ---- ipc_null: never a column here (hist.c prints perf's), sym's comparison, and its output order ---- */
+/* ---- ipc_null: sym's comparison, its output order, and perf's placeholder cell ---- */
 
 static int ipc_null_sort(const struct sort_row *a, const struct sort_row *b)
 {
 	int64_t c = sym_cmp(a, b);
 
 	return c > 0 ? -1 : c < 0;
+}
+
+static void ipc_null_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)e, (void)last, (void)st;
+	print_str(out, "-      -", width);	/* padded, last or not, as perf */
 }
 
 static void sym_size_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
@@ -795,6 +801,57 @@ static void cgroup_id_json(struct out *out, const struct sort_row *e, bool diff)
 	out_printf(out, ", \"cgroup-dev\": %" PRIu64 ", \"cgroup-ino\": %" PRIu64, e->cgroup_dev, e->cgroup_ino);
 }
 
+/* trace: a tracepoint's fields as its print format has them; "N/A" for another event */
+static int64_t trace_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	if (!l->trace || !r->trace)
+		return 0;	/* perf: not a tracepoint event */
+	return l->trace == r->trace ? 0 : strcmp(r->trace, l->trace);
+}
+
+static int trace_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(trace_cmp(a, b));
+}
+
+static bool trace_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->trace == b->trace;	/* interned */
+}
+
+static uint64_t trace_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uintptr_t)e->trace);
+}
+
+static size_t trace_width(const struct sort_row *e)
+{
+	return e->trace ? strlen(e->trace) : 0;
+}
+
+static void trace_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	const char *s = e->trace ? e->trace : "N/A";
+	size_t n = strlen(s);
+
+	(void)st;
+	if (width >= 0 && n > (size_t)width)
+		n = (size_t)width;	/* perf's "%-.*s" */
+	out_printf(out, "%.*s", (int)n, s);
+	if (!last && (int)n < width)
+		out_printf(out, "%*s", width - (int)n, "");
+}
+
+static void trace_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_str(out, ", \"trace\": ");
+	if (e->trace)
+		out_json_str(out, e->trace);
+	else
+		out_str(out, "null");
+}
+
 /* time: the sample's, cut to --time-quantum (hist.c), as seconds.microseconds */
 static int64_t time_cmp(const struct sort_row *l, const struct sort_row *r)
 {
@@ -1134,6 +1191,11 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.eq = cgroup_id_eq, .hash = cgroup_id_hash,
 		.width = cgroup_id_width, .print = cgroup_id_print, .json = cgroup_id_json,
 	},
+	[REPORT_KEY_TRACE] = {
+		.name = "trace", .header = "Trace output", .views = SORT_HIST | SORT_BRANCH,
+		.cmp = trace_cmp, .collapse = trace_sort, .sort = trace_sort, .eq = trace_eq, .hash = trace_hash,
+		.width = trace_width, .print = trace_print, .json = trace_json,
+	},
 	[REPORT_KEY_TIME] = {
 		.name = "time", .header = "Time", .views = SORT_HIST | SORT_BRANCH,
 		.cmp = time_cmp, .collapse = time_sort, .sort = time_sort, .eq = time_eq, .hash = time_hash,
@@ -1147,7 +1209,7 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 	[REPORT_KEY_IPC_NULL] = {	/* hidden: in no view's --sort, hist.c appends it */
 		.name = "ipc_null", .header = "IPC   [IPC Coverage]",
 		.cmp = sym_cmp, .collapse = ipc_null_sort, .sort = ipc_null_sort, .eq = sym_eq, .hash = sym_hash,
-		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .width = no_width,
+		.eq_cmp = sym_eq_cmp, .hash_cmp = sym_hash_cmp, .width = no_width, .print = ipc_null_print,
 	},
 	[REPORT_KEY_DSO_FROM] = {
 		.name = "dso_from", .header = "Source Shared Object", .views = SORT_BRANCH,

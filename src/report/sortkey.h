@@ -63,6 +63,7 @@ struct sort_branch { SORT_BRANCH_FIELDS };
 	const char *cgroup_name;	/* its path from the CGROUP records, NULL: not known */ \
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace (NAMESPACES records) */ \
 	const char *parent;		/* the first frame -p/--parent's regex matches, NULL: "[other]" */ \
+	const char *trace;		/* a tracepoint's fields as its format prints them, NULL: not a tracepoint */ \
 	const struct sort_branch *br;	/* the branch view's entries: the branch */
 struct sort_row { SORT_ROW_FIELDS };
 
