@@ -382,6 +382,19 @@ wait_cpu_ms () {
 	fail "no $2 ms of CPU time from pid '$(cat "$1" 2>/dev/null)' in 120 s"
 }
 
+# perf_record ARGS...: perf record -q, its output and messages dropped (a
+# test that wants them defines its own after sourcing this file).
+perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
+
+# perf_files SECONDS: f.data (flat) and g.data (-g), recorded by perf here
+# of a directory listing then SECONDS of cpuspin: the sort-key tests' files.
+perf_files () {
+	local work="ls -lR /usr/include/linux >/dev/null; \"$CPUSPIN\" $1"
+	perf_record -o f.data -e cpu-clock sh -c "$work" &&
+	perf_record -o g.data -g -e cpu-clock sh -c "$work" &&
+	"$MPERF" report -i g.data --sort comm | grep -q "cpuspin"
+}
+
 # report_filter: what of report --stdio is not compared with perf: its
 # random tip line, and the " (inlined)" perf 6.1 leaves off an elided
 # inline frame.  A test may define its own after sourcing this file.
@@ -434,6 +447,12 @@ test_run_ () {
 
 test_parse_args_ () {
 	test_prereq_=
+	if test $# -gt 3; then
+		# a quote in the body ended it early: the rest came as more words
+		test_title_=$2
+		test_body_="echo \"$# arguments to test_expect_success, not 3: a quote in the body?\"; false"
+		return
+	fi
 	if test $# -eq 3; then
 		test_prereq_=$1
 		shift

@@ -7,14 +7,6 @@
 
 . "$(dirname "$0")/lib.sh"
 
-# Tracepoints need tracefs: mounted here when we are root and it is not.
-have_tracefs () {
-	test -d /sys/kernel/tracing/events || test -d /sys/kernel/debug/tracing/events || {
-		test "$(id -u)" = 0 && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
-		test -d /sys/kernel/tracing/events
-	}
-}
-
 have_sched_switch () {
 	test -e /sys/kernel/tracing/events/sched/sched_switch/id ||
 	test -e /sys/kernel/debug/tracing/events/sched/sched_switch/id

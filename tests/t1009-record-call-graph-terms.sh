@@ -12,13 +12,6 @@
 # call-graph= word, and takes 0 as "not given": mperf says what is wrong).
 . "$(dirname "$0")/lib.sh"
 
-have_tracefs () {
-	test -d /sys/kernel/tracing/events || test -d /sys/kernel/debug/tracing/events || {
-		test "$(id -u)" = 0 && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
-		test -d /sys/kernel/tracing/events
-	}
-}
-
 have_sched_switch () {
 	test -e /sys/kernel/tracing/events/sched/sched_switch/id ||
 	test -e /sys/kernel/debug/tracing/events/sched/sched_switch/id

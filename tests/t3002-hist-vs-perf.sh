@@ -22,8 +22,6 @@ same_hist () {	# same_hist FILE [OPTIONS...]
 	diff -u perf.out mperf.out >diff.out || { head -n 40 diff.out; return 1; }
 }
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
-
 test_expect_success PERF 'perf file: the seed command (three events)' '
 	perf_record -o seed.data -e cycles,cycles,cycles "$CPUSPIN" 0.5 &&
 	same_hist seed.data &&

@@ -13,14 +13,6 @@
 # a mangled one.  Anything else that differs fails.
 . "$(dirname "$0")/lib.sh"
 
-
-have_tracefs () {
-	test -d /sys/kernel/tracing/events || test -d /sys/kernel/debug/tracing/events || {
-		test "$(id -u)" = 0 && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null &&
-		test -d /sys/kernel/tracing/events
-	}
-}
-
 have_sched () {
 	for e in sched_switch sched_wakeup sched_process_exec sched_process_exit; do
 		test -e /sys/kernel/tracing/events/sched/$e/id ||
@@ -83,7 +75,6 @@ same_script () {
 	same_lines perf.out mperf.out
 }
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
 mperf_record () { "$MPERF" record -q "$@" >/dev/null 2>&1; }
 
 test_expect_success PERF 'perf file: the seed command (three events, no CPU field)' '

@@ -12,8 +12,6 @@ test -x "$SHARES_OLD" && test -x "$SHARES_NEW" || {
 	exit 0
 }
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
-
 same_diff () {	# same_diff OLD NEW [OPTIONS...]
 	local old=$1 new=$2
 	shift 2
@@ -56,7 +54,7 @@ test_expect_success PERF 'the computations, orders and columns of perf diff' '
 	for opts in "-c delta" "-c delta-abs" "-c ratio" "-c wdiff:1,2" "-c wdiff:-3,7" \
 		"-o 0" "-o 0 -c ratio" "-o 0 -c delta" "-p" "-F" "-F -c ratio" "-F -c wdiff:2,3" \
 		"-p -F -c delta" "-b" "-b -F" "-q"; do
-		# perf's files and mperf's in turn: each computation against perf once
+		# the perf files and the mperf files in turn: each computation against perf once
 		same_diff $pair $opts || exit 1
 		test "$pair" = "p.old p.new" && pair="m.old m.new" || pair="p.old p.new"
 	done

@@ -5,9 +5,6 @@
 # samples), alone and combined with other keys; and its JSON field.
 . "$(dirname "$0")/lib.sh"
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
-
-
 test_expect_success PERF 'files recorded by perf: flat and -g' '
 	perf_record -o f.data -e cpu-clock sh -c "ls -lR /usr/lib >/dev/null; \"$CPUSPIN\" 0.2" &&
 	perf_record -o g.data -g -e cpu-clock sh -c "ls -lR /usr/lib >/dev/null; \"$CPUSPIN\" 0.2" &&

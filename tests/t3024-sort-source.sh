@@ -7,8 +7,6 @@
 # table than libdw does for some rows (ctype-info.c for ctype.h).
 . "$(dirname "$0")/lib.sh"
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
-
 same_report () {
 	f=$1; shift
 	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | report_filter >perf.out &&

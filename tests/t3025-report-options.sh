@@ -6,7 +6,6 @@
 # corpus; each one's bad uses are one line and exit 129.
 . "$(dirname "$0")/lib.sh"
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
 two_tasks="\"$NOPLOOP\" 0.05; \"$NOPLOOP\" 0.05"
 
 test_expect_success SETUP 'mperf record -s: READ records of two tasks and two events' '

@@ -6,13 +6,8 @@
 # namespaces) and on the corpus (the branch view's time and addr too).
 . "$(dirname "$0")/lib.sh"
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
-work="ls -lR /usr/include/linux >/dev/null; \"$CPUSPIN\" 0.1"
-
 test_expect_success PERF 'files recorded by perf: flat and -g' '
-	perf_record -o f.data -e cpu-clock sh -c "$work" &&
-	perf_record -o g.data -g -e cpu-clock sh -c "$work" &&
-	"$MPERF" report -i g.data --sort comm | grep -q "cpuspin"
+	perf_files 0.1
 '
 
 test_expect_success PERF '--sort time, --time-quantum: slices, their order and cells, as perf' '

@@ -7,13 +7,8 @@
 # corpus; what they do not take refused in one line.
 . "$(dirname "$0")/lib.sh"
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
-work="ls -lR /usr/include/linux >/dev/null; \"$CPUSPIN\" 0.2"
-
 test_expect_success PERF 'files recorded by perf: flat and -g' '
-	perf_record -o f.data -e cpu-clock sh -c "$work" &&
-	perf_record -o g.data -g -e cpu-clock sh -c "$work" &&
-	"$MPERF" report -i g.data --sort comm | grep -q "cpuspin"
+	perf_files 0.2
 '
 
 # A file without chains: the fields alone (one entry per key), their

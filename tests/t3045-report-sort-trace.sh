@@ -7,7 +7,6 @@
 # title's width), checked on several recordings.
 . "$(dirname "$0")/lib.sh"
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }
 work="ls -l /usr/lib >/dev/null; ls / | cat >/dev/null"
 
 test_expect_success PERF,TRACEFS '--sort trace with chains: fields, N/A for the others, as perf' '
