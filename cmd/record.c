@@ -867,7 +867,8 @@ static int record_checks(struct record_args *a, const struct record_result *res)
 			.source = "record", .file = res->renamed[0] ? res->renamed : a->o.output, .ev = checks, .nr_events = res->nr_events,
 			.samples = res->samples, .lost_records = res->lost_records, .lost_events = res->lost_events,
 			.has_run = true, .elapsed_ns = res->elapsed_ns, .wakeups = res->wakeups,
-			.poll_timeouts = res->timeouts, .fell_back = res->fell_back, .user_only = res->user_only,
+			.poll_timeouts = res->timeouts, .passes = res->passes, .sleeps = res->sleeps,
+			.fell_back = res->fell_back, .user_only = res->user_only,
 			.has_workload = status >= 0, .workload_status = status,
 			.check = a->check ? &found : NULL, .tolerance = a->tolerance,
 		};

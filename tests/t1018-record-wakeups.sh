@@ -5,6 +5,9 @@
 # return finds each buffer at most 2W fuller (more would be lost, and not
 # written): a recording of D bytes over N CPU buffers was woken at least
 # (D/W - N) / (2N) times.  A drain that ran only on the timeout says ~0.
+# And as perf's, a pass that found data is followed by another at once:
+# only a pass that found nothing sleeps, so the JSON summary's passes
+# outnumber its sleeps (a drain that slept after every pass: as many).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -27,19 +30,31 @@ enough () {
 	test "$want" -gt 0 && test "$w" -ge "$want"
 }
 
-test_expect_success 'a workload: woken as often as its bytes imply' '
-	"$MPERF" record -m 1 -e cpu-clock -c 100000 -o w.data "$CPUSPIN" 0.3 2>w.err &&
-	enough w.err
+# passes JSON: the summary's passes outnumber its sleeps, and some slept.
+passes () {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("passes %d sleeps %d" % (d["passes"], d["sleeps"]))
+sys.exit(not d["passes"] > d["sleeps"] > 0)' "$1"
+}
+
+test_expect_success 'a workload: woken as often as its bytes imply, passes again before a sleep' '
+	"$MPERF" record -m 1 -e cpu-clock -c 100000 -o w.data --json-summary w.json "$CPUSPIN" 0.3 2>w.err &&
+	enough w.err &&
+	passes w.json
 '
 
-test_expect_success '-a: woken as often as its bytes imply' '
-	"$MPERF" record -m 1 -e cpu-clock -c 100000 -a -o a.data "$CPUSPIN" 0.3 2>a.err &&
-	enough a.err
+test_expect_success '-a: woken as often as its bytes imply, passes again before a sleep' '
+	"$MPERF" record -m 1 -e cpu-clock -c 100000 -a -o a.data --json-summary a.json "$CPUSPIN" 0.3 2>a.err &&
+	enough a.err &&
+	passes a.json
 '
 
-test_expect_success '--threads: woken as often as its bytes imply' '
-	"$MPERF" record -m 1 -e cpu-clock -c 100000 --threads=cpu -o t.data "$CPUSPIN" 0.3 2>t.err &&
-	enough t.err
+test_expect_success '--threads: woken as often as its bytes imply, passes again before a sleep' '
+	"$MPERF" record -m 1 -e cpu-clock -c 100000 --threads=cpu -o t.data --json-summary t.json "$CPUSPIN" 0.3 2>t.err &&
+	enough t.err &&
+	passes t.json
 '
 
 test_done

@@ -340,10 +340,41 @@ static void take_pending(const sigset_t *waitmask)
 		}
 }
 
-/* Poll the buffers (and --control's fd): what ppoll returned; the signals are taken only inside. */
-static int wait_once(struct drain *d, const sigset_t *waitmask)
+/*
+ * The rule of both loops (this one and --threads' drain threads), perf's
+ * (__cmd_record's loop, record__thread): a pass that found data is
+ * followed by another at once, and the poll between only peeks (it does
+ * not wait) for the signals, hang-ups and stop of the meanwhile; only a
+ * pass that found none sleeps until the kernel wakes us.  Under load the
+ * buffers then empty as fast as we are run, not one half-buffer wakeup at
+ * a time.  True: the poll after a pass that wrote WROTE bytes peeks.
+ */
+bool drain__peek(struct drain *d, int64_t wrote)
 {
-	int ms = control__timeout_ms(d->ctl, POLL_TIMEOUT_MS);
+	d->res->passes++;
+	return wrote > 0;
+}
+
+/*
+ * What that poll returned (N) counted: ready is a wakeup, a sleep or a
+ * peek (the kernel woke us meanwhile: a half buffer more came), a sleep
+ * that ran out is a timeout.
+ */
+void drain__polled(struct drain *d, bool peek, int n)
+{
+	if (n > 0)
+		d->res->wakeups++;
+	if (peek)
+		return;
+	d->res->sleeps++;
+	if (n == 0)
+		d->res->timeouts++;
+}
+
+/* Poll the buffers (and --control's fd): what ppoll returned; the signals are taken only inside. */
+static int wait_once(struct drain *d, const sigset_t *waitmask, bool peek)
+{
+	int ms = peek ? 0 : control__timeout_ms(d->ctl, POLL_TIMEOUT_MS);
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	nfds_t nfd = (nfds_t)d->nr_pfd;
 	int n;
@@ -368,6 +399,7 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 	for (;;) {
 		int stopping = *stop, hup = 0, n;
 		int64_t wrote = drain__once(d, stopping);
+		bool peek;
 
 		if (wrote < 0) {
 			err = (int)wrote;
@@ -392,7 +424,8 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 			*stop = RECORD_STOP_SIZE;
 			continue;
 		}
-		n = wait_once(d, waitmask);
+		peek = drain__peek(d, wrote);
+		n = wait_once(d, waitmask, peek);
 		if (n < 0 && errno != EINTR) {
 			err = mperf_error(-errno, "poll failed: %s", strerror(errno));
 			break;
@@ -400,10 +433,8 @@ int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t
 		if (d->ctl && (err = control__process(d->ctl, d->el, d->res,
 						      n > 0 && d->ctl->polled ? pfd[d->nr_pfd].revents : 0, stop)))
 			break;
-		if (n == 0)
-			d->res->timeouts++;
+		drain__polled(d, peek, n);
 		if (n > 0) {
-			d->res->wakeups++;
 			for (int k = 0; k < d->nr_pfd; k++) {
 				if (pfd[k].revents & (POLLHUP | POLLERR)) {
 					pfd[k].fd = -1;	/* its task is gone; stop polling it */

@@ -291,6 +291,14 @@ int64_t drain__backward(struct drain *d);
  * switched.  Signals are taken only inside ppoll, with waitmask as the mask.
  */
 int drain__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic_t *stop);
+/*
+ * The loops' rule, perf's: before the poll after a pass that wrote WROTE
+ * bytes, true when it is to peek (timeout 0: the pass found data, another
+ * comes at once), false when it may sleep; the pass counted.
+ */
+bool drain__peek(struct drain *d, int64_t wrote);
+/* After that poll, what it returned (N) counted: a wakeup, a sleep, a timeout. */
+void drain__polled(struct drain *d, bool peek, int n);
 void drain__unmap(struct drain *d);
 
 /* ---- run.c: the signals record takes while it runs ---- */

@@ -308,6 +308,8 @@ struct record_result {
 	bool user_only;		/* the paranoid fallback: events record user space only (NAME:u) */
 	uint64_t wakeups;	/* polls that returned ready */
 	uint64_t timeouts;	/* polls that timed out (drained anyway) */
+	uint64_t passes;	/* the drain's passes over the buffers, each followed by a poll */
+	uint64_t sleeps;	/* the polls that waited: after a pass that found nothing */
 	uint64_t file_size;	/* --switch-output: every file's, the removed ones too */
 	char renamed[4096];	/* --timestamp-filename: the file's name once renamed, or "" */
 	uint64_t files;		/* --switch-output: the files written (the last one too) */

@@ -358,7 +358,10 @@ int threads__init(struct drain *d, const struct record_opts *o, const char **hea
 	return 0;
 }
 
-/* One thread: drain its buffers when the kernel wakes it (or every POLL_MS), until stopped. */
+/*
+ * One thread: drain its buffers until stopped, again at once after a pass
+ * that found data, else when the kernel wakes it (or every POLL_MS).
+ */
 static void *drain_thread(void *arg)
 {
 	struct dthread *t = arg;
@@ -371,6 +374,7 @@ static void *drain_thread(void *arg)
 	for (;;) {
 		bool stopping = atomic_load(&t->th->stop);
 		int64_t wrote = drain__once(d, stopping);
+		bool peek;
 		int n;
 
 		if (wrote < 0) {
@@ -380,16 +384,15 @@ static void *drain_thread(void *arg)
 		atomic_fetch_add(&t->written, (uint64_t)wrote);
 		if (stopping)
 			break;
-		n = poll(d->pfd, (nfds_t)nfd + 1, POLL_MS);
+		peek = drain__peek(d, wrote);
+		n = poll(d->pfd, (nfds_t)nfd + 1, peek ? 0 : POLL_MS);
 		if (n < 0 && errno != EINTR) {
 			atomic_store(&t->err, mperf_error(-errno, "poll failed: %s", strerror(errno)));
 			break;
 		}
-		if (n == 0)
-			d->res->timeouts++;
+		drain__polled(d, peek, n);
 		if (n <= 0)
 			continue;
-		d->res->wakeups++;
 		for (int k = 0; k < nfd; k++)
 			if (d->pfd[k].fd >= 0 && (d->pfd[k].revents & (POLLHUP | POLLERR))) {
 				d->pfd[k].fd = -1;	/* its task is gone; stop polling it */
@@ -460,6 +463,8 @@ static void add_counts(struct drain *d, const struct dthread *t)
 	d->res->lost_events += r->lost_events;
 	d->res->wakeups += r->wakeups;
 	d->res->timeouts += r->timeouts;
+	d->res->passes += r->passes;
+	d->res->sleeps += r->sleeps;
 	for (size_t e = 0; e < RECORD_MAX_EVENTS; e++) {
 		d->res->ev[e].samples += r->ev[e].samples;
 		d->res->ev[e].throttles += r->ev[e].throttles;

@@ -204,6 +204,7 @@ struct stat_summary {
 	/* What only the recording knows (record): has_run says they are set. */
 	bool has_run;
 	uint64_t elapsed_ns, wakeups, poll_timeouts;
+	uint64_t passes, sleeps;	/* the drain's passes, and its polls that waited */
 	bool fell_back, user_only;
 	/* What only the file says (report): the span of the sample times, 0 when unknown. */
 	uint64_t first_time, last_time;

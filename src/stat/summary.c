@@ -3,7 +3,7 @@
  * The JSON summary of a recording, for CI: every event by index (those
  * without a sample too), its attr's period or frequency, samples, lost,
  * throttles, times where known; the fallbacks, the elapsed time, the
- * drain's wakeups and poll time-outs; the workload's status, whether the
+ * drain's wakeups, poll time-outs and passes; the workload's status, whether the
  * recording finished whole, --check's findings.  Schema mperf-summary/1, in
  * man/mperf-record.1; fields are only added within a version.
  */
@@ -34,6 +34,11 @@ int stat__summary_json(FILE *f, const struct stat_summary *s)
 			(unsigned long long)s->poll_timeouts, tf(s->fell_back), tf(s->user_only));
 	else
 		fprintf(f, ",\n \"elapsed-ns\": null, \"wakeups\": null, \"poll-timeouts\": null, \"fallback\": null");
+	if (s->has_run)
+		fprintf(f, ", \"passes\": %llu, \"sleeps\": %llu",
+			(unsigned long long)s->passes, (unsigned long long)s->sleeps);
+	else
+		fprintf(f, ", \"passes\": null, \"sleeps\": null");
 	if (s->first_time && s->last_time >= s->first_time)
 		fprintf(f, ", \"sample-span-ns\": %llu", (unsigned long long)(s->last_time - s->first_time));
 	else

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "../../src/host/host.h"
 #include "../../src/lib/err.h"
+#include "../../src/record/internal.h"
 #include "../../src/record/record.h"
 #include "logcap.h"
 #include "tap.h"
@@ -215,6 +216,32 @@ static void test_list_pmus(void)
 	ok(system(path) == 0, "cleanup");
 }
 
+/*
+ * The drain loops' rule, perf's: a pass that found data is followed by
+ * another at once (the poll only peeks), only a pass that found nothing
+ * sleeps; a ready poll is a wakeup whichever it was.
+ */
+static void test_drain_rule(void)
+{
+	struct record_result res = { 0 };
+	struct drain d = { .res = &res };
+
+	ok(drain__peek(&d, 4096), "a pass that wrote data: the poll after it peeks");
+	drain__polled(&d, true, 1);
+	ok(drain__peek(&d, 64), "and again while passes find data");
+	drain__polled(&d, true, 0);
+	ok(!drain__peek(&d, 0), "a pass that found nothing: the poll after it sleeps");
+	drain__polled(&d, false, 1);
+	ok(!drain__peek(&d, 0), "nothing again: it sleeps again");
+	drain__polled(&d, false, 0);
+	ok(!drain__peek(&d, 0), "a sleep cut by a signal");
+	drain__polled(&d, false, -1);
+	is_u64(res.passes, 5, "every pass counted");
+	is_u64(res.sleeps, 3, "the sleeps: the polls after the passes that found nothing");
+	is_u64(res.wakeups, 2, "the wakeups: the ready polls, the peek's too");
+	is_u64(res.timeouts, 1, "the timeouts: the sleeps that ran out, not the peeks that found nothing");
+}
+
 int main(void)
 {
 	test_open_errors();
@@ -223,5 +250,6 @@ int main(void)
 	test_proc();
 	test_run_event_count();
 	test_run_refuses();
+	test_drain_rule();
 	return done_testing();
 }
