@@ -52,4 +52,27 @@ int annotate__percent_type(const char *s, enum annotate_percent *p);
  */
 int annotate__run(struct pdata *p, const char *label, const struct annotate_opts *o, FILE *f);
 
+/*
+ * mperf top's annotations (live.c): each sample of a stream that grows (a
+ * pipe-mode pdata__open_mem, grown with pdata__mem_grow) counted at its
+ * address as it comes, the samples at one address kept as one count (the
+ * memory grows with the code hit, not with the run, as perf top's
+ * annotation histograms).  annotate_live__open (vmlinux, kallsyms: as
+ * annotate_opts') sets it up (NULL with errno set, said);
+ * annotate_live__more counts the records that came since the last call;
+ * annotate_live__print prints o's one symbol (o->symbols[0], in o->dsos,
+ * event o->event) as annotate__run prints it, or -ENOENT when it has no
+ * samples (nothing said); annotate_live__zero forgets every sample
+ * (perf top's -z); annotate_live__held is the lowest byte of the stream
+ * still needed (a record queued in place), NULL when none.
+ */
+struct annotate_live;
+struct annotate_live *annotate_live__open(struct pdata *p, const char *label, const char *vmlinux,
+					  const char *kallsyms);
+int annotate_live__more(struct annotate_live *l);
+int annotate_live__print(struct annotate_live *l, const struct annotate_opts *o, FILE *f);
+void annotate_live__zero(struct annotate_live *l);
+const void *annotate_live__held(const struct annotate_live *l);
+void annotate_live__free(struct annotate_live *l);
+
 #endif

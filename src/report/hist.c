@@ -2870,3 +2870,8 @@ void report_live__free(struct report_live *l)
 	hist_free(&l->H);
 	free(l);
 }
+
+const void *report_live__held(const struct report_live *l)
+{
+	return session__held(l->s);
+}
