@@ -292,6 +292,16 @@ static int top_map(struct top_args *a)
 	return 0;
 }
 
+/* The browser's annotations counted as the histograms read the stream: its records read and resolved once. */
+static void top_annotate_hook(struct top_args *a)
+{
+	if (!(a->al = annotate_live__open(a->lp, "top", report_live__symcache(a->rl)))) {
+		a->al_err = -errno;
+		return;
+	}
+	report_live__also(a->rl, annotate_live__ops(a->al));
+}
+
 /*
  * The histograms kept from the last refresh, with the records that came
  * since (the stream mapped once, read on where it was left), into *out.
@@ -310,6 +320,8 @@ static int top_doc_live(struct top_args *a, size_t len, struct top_doc **out)
 			return -errno;
 		if ((ret = report_live__open(a->lp, "top", &a->ho, &a->rl)) < 0)
 			return ret;
+		if (a->browse)
+			top_annotate_hook(a);
 	}
 	pdata__mem_grow(a->lp, len);
 	if (!(td = calloc(1, sizeof(*td))))
@@ -509,12 +521,16 @@ static void top_header(struct top_args *a)
 	pdata__close(p);
 }
 
-/* The annotations' reader and counts, on the stream as it is now: 0, or the reason they cannot be made. */
+/*
+ * With -g or groups, whose histograms are made again at each refresh: the
+ * annotations' own reader and counts, on the stream as it is now: 0, or
+ * the reason they cannot be made.
+ */
 static int top_annotate_open(struct top_args *a)
 {
 	if (!(a->ap = pdata__open_mem(a->lmap, a->len)))
 		return -errno;
-	if (!(a->al = annotate_live__open(a->ap, "top", NULL, NULL))) {
+	if (!(a->al = annotate_live__open(a->ap, "top", NULL))) {
 		pdata__close(a->ap);
 		a->ap = NULL;
 		return -errno;
@@ -539,8 +555,9 @@ static void top_feed(struct top_args *a)
 	if (!a->al && !a->al_err)
 		a->al_err = top_annotate_open(a);
 	if (a->al) {
-		pdata__mem_grow(a->ap, a->len);
-		if ((a->al_err = annotate_live__more(a->al)) < 0) {
+		if (a->ap)
+			pdata__mem_grow(a->ap, a->len);
+		if ((a->al_err = annotate_live__more(a->al)) < 0 && a->ap) {
 			annotate_live__free(a->al);
 			a->al = NULL;
 		} else if (a->zero) {
@@ -600,7 +617,10 @@ static int top_tick_ui(void *ctx, uint64_t last_time)
 	if (frozen || now_ns() < u->due)
 		return 0;
 	u->due = now_ns() + (uint64_t)a->delay_s * 1000000000ull;
-	if ((ret = top_doc_make(a, last_time, &td)) < 0 || !td)
+	pthread_mutex_lock(&a->feed);	/* the histograms' symbols are the annotations' too */
+	ret = top_doc_make(a, last_time, &td);
+	pthread_mutex_unlock(&a->feed);
+	if (ret < 0 || !td)
 		return ret;
 	top_feed(a);
 	top_doc_strip(a, &td->d);

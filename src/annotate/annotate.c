@@ -431,12 +431,12 @@ int annotate_setup(struct ann *A)
 		return mperf_error(-errno, "'%s': cannot disassemble %s code%s", A->label,
 				   pdata__arch(p) ? pdata__arch(p) : "this machine's",
 				   errno == EOPNOTSUPP ? " (x86_64 and aarch64 only)" : "");
-	if (!(A->syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs))) {
+	if (!A->syms && !(A->syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs))) {
 		disasm__delete(A->dis);
 		A->dis = NULL;
 		return -ENOMEM;
 	}
-	if (!pdata__is_pipe(p))
+	if (!pdata__is_pipe(p) && !A->syms_borrowed)
 		symcache__load_kernel_async(A->syms);
 	return grow_events(A, pdata__nr_evsel(p)) ? mperf_error(-ENOMEM, "out of memory") : 0;
 }
@@ -462,7 +462,8 @@ void annotate_release(struct ann *A)
 	free(A->prev_buf);
 	free(A->warned);
 	free(A->missing);
-	symcache__delete(A->syms);
+	if (!A->syms_borrowed)
+		symcache__delete(A->syms);
 	disasm__delete(A->dis);
 }
 

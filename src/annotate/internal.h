@@ -41,6 +41,7 @@ struct ann {
 	const struct annotate_opts *o;
 	FILE *f;
 	struct symcache *syms;
+	bool syms_borrowed;		/* syms is another view's (top's histograms'): not ours to free */
 	size_t nev;
 	uint64_t *tot_nr, *tot_period;	/* per event: every sample kept */
 	struct asym *v;

@@ -23,8 +23,7 @@ struct annotate_live {
 	size_t merged_cap;
 };
 
-struct annotate_live *annotate_live__open(struct pdata *p, const char *label, const char *vmlinux,
-					  const char *kallsyms)
+struct annotate_live *annotate_live__open(struct pdata *p, const char *label, struct symcache *syms)
 {
 	struct annotate_live *l = calloc(1, sizeof(*l));
 	int err;
@@ -33,9 +32,7 @@ struct annotate_live *annotate_live__open(struct pdata *p, const char *label, co
 		errno = -mperf_error(-ENOMEM, "out of memory");
 		return NULL;
 	}
-	l->o.vmlinux = vmlinux;
-	l->o.kallsyms = kallsyms;
-	l->A = (struct ann){ .p = p, .label = label, .o = &l->o };
+	l->A = (struct ann){ .p = p, .label = label, .o = &l->o, .syms = syms, .syms_borrowed = syms != NULL };
 	if ((err = annotate_setup(&l->A)) < 0) {
 		if (l->A.dis)
 			annotate_release(&l->A);
@@ -81,11 +78,18 @@ static void merge_hits(struct asym *s)
 	s->nhits = n;
 }
 
+const struct session_ops *annotate_live__ops(struct annotate_live *l)
+{
+	session__close(l->s);
+	l->s = NULL;
+	return &l->ops;
+}
+
 int annotate_live__more(struct annotate_live *l)
 {
 	struct ann *A = &l->A;
 	size_t had = l->merged_cap;
-	int ret = session__more(l->s);
+	int ret = l->s ? session__more(l->s) : 0;
 
 	if (A->n > had) {
 		if (ALLOC_GROW(l->merged, A->n, l->merged_cap))
@@ -157,7 +161,7 @@ void annotate_live__zero(struct annotate_live *l)
 
 const void *annotate_live__held(const struct annotate_live *l)
 {
-	return session__held(l->s);
+	return l->s ? session__held(l->s) : NULL;
 }
 
 void annotate_live__free(struct annotate_live *l)
