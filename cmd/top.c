@@ -617,9 +617,12 @@ static int top_tick_ui(void *ctx, uint64_t last_time)
 	if (frozen || now_ns() < u->due)
 		return 0;
 	u->due = now_ns() + (uint64_t)a->delay_s * 1000000000ull;
-	pthread_mutex_lock(&a->feed);	/* the histograms' symbols are the annotations' too */
+	/* kept histograms: their reading and symbols are the annotations' too */
+	if (a->incremental)
+		pthread_mutex_lock(&a->feed);
 	ret = top_doc_make(a, last_time, &td);
-	pthread_mutex_unlock(&a->feed);
+	if (a->incremental)
+		pthread_mutex_unlock(&a->feed);
 	if (ret < 0 || !td)
 		return ret;
 	top_feed(a);
