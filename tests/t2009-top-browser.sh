@@ -80,7 +80,7 @@ test_expect_success TMUX 'z: each refresh the samples since the last one; h name
 
 test_expect_success TMUX 'q: the sampling ends, status 0, the terminal as it was' '
 	tm send-keys -t t q &&
-	wait_for "^status " &&
+	wait_for "^status [0-9]+$" &&
 	grep -q "^status 0$" screen &&
 	wait_for "^[$]$" &&
 	cmp stty.before stty.after &&
