@@ -12,6 +12,7 @@
  * for a key.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "../src/annotate/annotate.h"
 #include "../src/perfdata/perfdata.h"
 #include "../src/record/record.h"
 #include "../src/report/report.h"
@@ -118,6 +120,16 @@ struct top_args {
 	void *lmap;		/* the stream, mapped once (TOP_RESERVE bytes of address space) */
 	struct pdata *lp;
 	struct report_live *rl;
+	size_t len;		/* the stream's bytes at the last refresh */
+	uint64_t freed;		/* the stream's bytes [0, freed) handed back (read, and needed no more) */
+	/* the browser's `i` and `a`: fed by the sampling thread, read by the browser's, under feed */
+	bool browse;
+	pthread_mutex_t feed;
+	char *header;		/* the stream's header, as --header-only prints it: made once */
+	size_t header_len;
+	struct pdata *ap;	/* the annotations' reader of the stream */
+	struct annotate_live *al;
+	int al_err;		/* the annotations could not be set up: this */
 };
 
 /* The address space the stream is mapped into once: it grows inside it. */
@@ -267,6 +279,29 @@ static void top_doc_free(struct top_doc *td)
 	free(td);
 }
 
+/* The stream mapped once, into TOP_RESERVE bytes of address space: it grows inside it. */
+static int top_map(struct top_args *a)
+{
+	if (a->lmap)
+		return 0;
+	a->lmap = mmap(NULL, TOP_RESERVE, PROT_READ, MAP_SHARED | MAP_NORESERVE, a->live.fd, 0);
+	if (a->lmap == MAP_FAILED) {
+		a->lmap = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+/* The browser's annotations counted as the histograms read the stream: its records read and resolved once. */
+static void top_annotate_hook(struct top_args *a)
+{
+	if (!(a->al = annotate_live__open(a->lp, "top", report_live__symcache(a->rl)))) {
+		a->al_err = -errno;
+		return;
+	}
+	report_live__also(a->rl, annotate_live__ops(a->al));
+}
+
 /*
  * The histograms kept from the last refresh, with the records that came
  * since (the stream mapped once, read on where it was left), into *out.
@@ -279,15 +314,14 @@ static int top_doc_live(struct top_args *a, size_t len, struct top_doc **out)
 	if (len > TOP_RESERVE)
 		return -EFBIG;
 	if (!a->lp) {
-		a->lmap = mmap(NULL, TOP_RESERVE, PROT_READ, MAP_SHARED | MAP_NORESERVE, a->live.fd, 0);
-		if (a->lmap == MAP_FAILED) {
-			a->lmap = NULL;
-			return -errno;
-		}
+		if ((ret = top_map(a)))
+			return ret;
 		if (!(a->lp = pdata__open_mem(a->lmap, len)))
 			return -errno;
 		if ((ret = report_live__open(a->lp, "top", &a->ho, &a->rl)) < 0)
 			return ret;
+		if (a->browse)
+			top_annotate_hook(a);
 	}
 	pdata__mem_grow(a->lp, len);
 	if (!(td = calloc(1, sizeof(*td))))
@@ -304,6 +338,10 @@ static int top_doc_live(struct top_args *a, size_t len, struct top_doc **out)
 
 static void top_live_free(struct top_args *a)
 {
+	annotate_live__free(a->al);
+	if (a->ap)
+		pdata__close(a->ap);
+	free(a->header);
 	report_live__free(a->rl);
 	if (a->lp)
 		pdata__close(a->lp);
@@ -323,6 +361,7 @@ static int top_doc_make(struct top_args *a, uint64_t last_time, struct top_doc *
 	*out = NULL;
 	if (fstat(a->live.fd, &st) < 0 || !st.st_size)
 		return 0;
+	a->len = (size_t)st.st_size;
 	if (a->incremental)
 		return top_doc_live(a, (size_t)st.st_size, out);
 	if (!(td = calloc(1, sizeof(*td))))
@@ -355,6 +394,30 @@ static int top_doc_make(struct top_args *a, uint64_t last_time, struct top_doc *
 	return 0;
 }
 
+/*
+ * The stream's bytes that every reader has read and needs no more, handed
+ * back (a hole punched in the memory file): perf top keeps its histograms,
+ * not the samples.  Not with -g or groups, whose refreshes read it all
+ * again; the header was kept by then (top_feed).
+ */
+static void top_free_read(struct top_args *a)
+{
+	const unsigned char *base = a->lmap;
+	size_t upto = a->len, page = (size_t)sysconf(_SC_PAGESIZE);
+	const void *held[2] = { a->rl ? report_live__held(a->rl) : NULL, a->al ? annotate_live__held(a->al) : NULL };
+
+	if (!a->incremental || !a->rl || (a->browse && !a->al && !a->al_err))
+		return;
+	for (size_t i = 0; i < 2; i++)
+		if (held[i] && (size_t)((const unsigned char *)held[i] - base) < upto)
+			upto = (size_t)((const unsigned char *)held[i] - base);
+	upto &= ~(page - 1);
+	if (upto <= a->freed)
+		return;
+	if (!fallocate(a->live.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)a->freed, (off_t)(upto - a->freed)))
+		a->freed = upto;
+}
+
 /* --stdio's refresh: the stream so far, its histograms printed. */
 static int top_refresh(void *ctx, uint64_t last_time)
 {
@@ -364,6 +427,7 @@ static int top_refresh(void *ctx, uint64_t last_time)
 
 	if (ret < 0 || !td)
 		return ret;
+	top_free_read(a);
 	top_print(a, &td->d, stdout);
 	top_doc_free(td);
 	return ferror(stdout) ? -EPIPE : 0;
@@ -439,6 +503,94 @@ static void top_doc_strip(const struct top_args *a, struct report_hist_doc *d)
 	d->nr_sec = n;
 }
 
+/* The stream's header, as --header-only prints it, into a->header (none: `i` says so). */
+static void top_header(struct top_args *a)
+{
+	struct pdata *p = pdata__open_mem(a->lmap, a->len);
+	FILE *f;
+
+	if (!p)
+		return;
+	if ((f = open_memstream(&a->header, &a->header_len))) {
+		report__header(p, "top", time(NULL), false, f);
+		if (fclose(f)) {
+			free(a->header);
+			a->header = NULL;
+		}
+	}
+	pdata__close(p);
+}
+
+/*
+ * With -g or groups, whose histograms are made again at each refresh: the
+ * annotations' own reader and counts, on the stream as it is now: 0, or
+ * the reason they cannot be made.
+ */
+static int top_annotate_open(struct top_args *a)
+{
+	if (!(a->ap = pdata__open_mem(a->lmap, a->len)))
+		return -errno;
+	if (!(a->al = annotate_live__open(a->ap, "top", NULL))) {
+		pdata__close(a->ap);
+		a->ap = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+/*
+ * The browser's `i` and `a`, after a refresh (the sampling thread's): the
+ * header made once, the annotations fed the records that came since (-z:
+ * then zeroed, as the histograms), and what no reader needs now freed.
+ * The annotations are the browser's extra: what keeps them from being
+ * made is `a`'s answer, not top's end.
+ */
+static void top_feed(struct top_args *a)
+{
+	if (top_map(a))
+		return;
+	pthread_mutex_lock(&a->feed);
+	if (!a->header)
+		top_header(a);
+	if (!a->al && !a->al_err)
+		a->al_err = top_annotate_open(a);
+	if (a->al) {
+		if (a->ap)
+			pdata__mem_grow(a->ap, a->len);
+		if ((a->al_err = annotate_live__more(a->al)) < 0 && a->ap) {
+			annotate_live__free(a->al);
+			a->al = NULL;
+		} else if (a->zero) {
+			annotate_live__zero(a->al);
+		}
+	}
+	pthread_mutex_unlock(&a->feed);
+	top_free_read(a);
+}
+
+static const char *top_header_text(void *ctx, size_t *len)
+{
+	struct top_args *a = ctx;
+	const char *text;
+
+	pthread_mutex_lock(&a->feed);
+	text = a->header;
+	*len = a->header_len;
+	pthread_mutex_unlock(&a->feed);
+	return text;
+}
+
+static int top_annotate(void *ctx, const struct annotate_opts *o, FILE *f)
+{
+	struct top_args *a = ctx;
+	int ret;
+
+	pthread_mutex_lock(&a->feed);
+	ret = a->al ? annotate_live__print(a->al, o, f) : a->al_err ? a->al_err : -ENOENT;
+	pthread_mutex_unlock(&a->feed);
+	return ret;
+}
+
 /*
  * The sampling thread's tick, every tenth of a second: q stops the
  * sampling (1); every -d seconds, unless frozen, a new document for the
@@ -465,8 +617,15 @@ static int top_tick_ui(void *ctx, uint64_t last_time)
 	if (frozen || now_ns() < u->due)
 		return 0;
 	u->due = now_ns() + (uint64_t)a->delay_s * 1000000000ull;
-	if ((ret = top_doc_make(a, last_time, &td)) < 0 || !td)
+	/* kept histograms: their reading and symbols are the annotations' too */
+	if (a->incremental)
+		pthread_mutex_lock(&a->feed);
+	ret = top_doc_make(a, last_time, &td);
+	if (a->incremental)
+		pthread_mutex_unlock(&a->feed);
+	if (ret < 0 || !td)
 		return ret;
+	top_feed(a);
 	top_doc_strip(a, &td->d);
 	pthread_mutex_lock(&u->lock);
 	old = u->pending;
@@ -546,8 +705,8 @@ static int top_browse(struct top_args *a)
 	static const int sampler_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
 	const char *no_color = getenv("NO_COLOR");
 	struct ui_report r = { .label = "top", .color = !no_color || !*no_color };
-	struct ui_live l = { .take = top_take, .drop = top_drop, .done = top_done, .key = top_key, .ctx = a,
-			     .delay_s = a->delay_s };
+	struct ui_live l = { .take = top_take, .drop = top_drop, .done = top_done, .key = top_key,
+			     .header = top_header_text, .annotate = top_annotate, .ctx = a, .delay_s = a->delay_s };
 	struct top_ui *u = &a->ui;
 	sigset_t sigs, old;
 	pthread_t th;
@@ -555,6 +714,8 @@ static int top_browse(struct top_args *a)
 
 	pthread_mutex_init(&u->lock, NULL);
 	pthread_cond_init(&u->cond, NULL);
+	pthread_mutex_init(&a->feed, NULL);
+	a->browse = true;
 	u->zero = a->zero;
 	a->live.every_ms = 100;
 	a->live.tick = top_tick_ui;

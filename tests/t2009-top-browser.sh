@@ -22,10 +22,37 @@ samples () { screen | sed -n "1s/^Samples: \([^ ]*\) of event.*/\1/p"; }
 
 test_expect_success TMUX 'the histogram of -p, spin its top entry, perf top'\''s title with the lost samples' '
 	spin_bg 60 &&
-	start "stty -g >stty.before; \"$MPERF\" top -d 1 -e cpu-clock -p $(cat spin.pid) 2>err; echo status \$?; stty -g >stty.after" &&
+	start "stty -g >stty.before; sh -c '\''echo \$\$ >top.pid; exec \"$MPERF\" top -d 1 -e cpu-clock -p $(cat spin.pid)'\'' 2>err; echo status \$?; stty -g >stty.after" &&
 	wait_for "^Samples: .* of event .cpu-clock., Event count \(approx.\): [0-9]+, lost: 0$" &&
 	wait_for "^  Overhead  Shared Object" &&
 	sed -n 3p screen | grep -q "^ *[0-9.]*%  cpuspin  *\[\.\] spin$"
+'
+
+# memfd SIZE ALLOCATED: top's stream in memory, its length and the bytes it holds.
+memfd () {
+	local fd
+	fd=$(ls -l /proc/"$(cat top.pid)"/fd | sed -n "s/.* \([0-9]*\) -> .memfd:mperf-top.*/\1/p" | head -n 1) &&
+	stat -L -c "%s %b" /proc/"$(cat top.pid)"/fd/"$fd" | { read -r size blocks && echo "$size $((blocks * 512))"; }
+}
+
+test_expect_success TMUX 'a: the entry'\''s symbol annotated from the samples so far; i: the header' '
+	tm send-keys -t t a &&
+	wait_for "^Annotate spin \(cpu-clock\)$" &&
+	grep -qE "Disassembly of cpuspin for cpu-clock \([1-9][0-9]* samples" screen &&
+	grep -qE "^ +[0-9.]+ : +[0-9a-f]+: " screen &&
+	tm send-keys -t t q &&
+	wait_for "^  Overhead" &&
+	tm send-keys -t t i &&
+	wait_for "^Header of the samples" &&
+	grep -q "^# event : name = cpu-clock" screen &&
+	tm send-keys -t t q &&
+	wait_for "^  Overhead"
+'
+
+test_expect_success TMUX 'the samples read are handed back: the stream holds far less than its length' '
+	i=0 && while set -- $(memfd) && test "$1" -lt 163840 && test $i -lt 100; do sleep 0.1; i=$((i + 1)); done &&
+	echo "stream $1 bytes, $2 held" &&
+	test "$1" -ge 163840 && test "$2" -lt $(($1 / 2))
 '
 
 test_expect_success TMUX 'each refresh redrawn in place; f freezes the view, f again refreshes it' '
@@ -53,7 +80,7 @@ test_expect_success TMUX 'z: each refresh the samples since the last one; h name
 
 test_expect_success TMUX 'q: the sampling ends, status 0, the terminal as it was' '
 	tm send-keys -t t q &&
-	wait_for "^status " &&
+	wait_for "^status [0-9]+$" &&
 	grep -q "^status 0$" screen &&
 	wait_for "^[$]$" &&
 	cmp stty.before stty.after &&

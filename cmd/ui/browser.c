@@ -389,6 +389,46 @@ static enum ui_ret header_view(const struct ui_report *r)
 	return ret;
 }
 
+/* top's `i`: its stream's header, as --header-only prints it. */
+static enum ui_ret live_header_view(struct ui_hist *h)
+{
+	size_t len = 0;
+	const char *text = live->header(live->ctx, &len);
+
+	if (text && len)
+		return text_view("Header of the samples (as --header-only prints it)", text, len, false);
+	if (h)
+		snprintf(h->msg, sizeof(h->msg), "no header yet");
+	return UI_BACK;
+}
+
+/* top's `a`: the entry's symbol from the samples counted so far (o), as annotate --stdio -s SYM prints it. */
+static enum ui_ret live_annotate_view(struct ui_hist *h, const struct annotate_opts *o)
+{
+	size_t said = mperf_log_held(), len = 0;
+	char *text = NULL, title[512];
+	enum ui_ret ret = UI_BACK;
+	FILE *f;
+	int err;
+
+	draw_text(LINES - 1, "Annotating...", 13, A_NORMAL);
+	refresh();
+	if (!(f = open_memstream(&text, &len)))
+		return UI_BACK;
+	err = live->annotate(live->ctx, o, f);
+	if (fclose(f) == 0 && !err && len) {
+		snprintf(title, sizeof(title), "Annotate %s (%s)", o->symbols[0], h->sec->name);
+		ret = text_view(title, text, len, true);
+	} else if (err == -ENOENT) {
+		snprintf(h->msg, sizeof(h->msg), "annotate: none of %s's samples can be annotated (is its file here?)",
+			 o->symbols[0]);
+	} else if (!mperf_log_held_msg(said, h->msg, sizeof(h->msg))) {
+		snprintf(h->msg, sizeof(h->msg), "annotate: nothing to show for %s", o->symbols[0]);
+	}
+	free(text);
+	return ret;
+}
+
 /*
  * `a`: the entry's symbol in this event, as annotate --stdio -s SYM prints
  * it (the file read again); what annotate said instead on the help line.
@@ -411,6 +451,8 @@ static enum ui_ret annotate_view(struct ui_hist *h)
 		snprintf(h->msg, sizeof(h->msg), "annotate: this entry has no symbol to annotate");
 		return UI_BACK;
 	}
+	if (live)
+		return live_annotate_view(h, &o);
 	if (!h->r->p) {
 		snprintf(h->msg, sizeof(h->msg), "annotate: not in top yet (mperf annotate reads a recording)");
 		return UI_BACK;
@@ -745,8 +787,8 @@ static enum ui_ret hist_browse(const struct ui_report *r, const struct report_hi
 		}
 		if (k == 'h' || k == '?')
 			ret = hist_help_view();
-		else if (k == 'i' && r->p)
-			ret = header_view(r);
+		else if (k == 'i' && (r->p || live))
+			ret = live ? live_header_view(&h) : header_view(r);
 		else if (k == 'P')
 			hist_print(&h);
 		else if (k == 'a')
@@ -853,7 +895,7 @@ static void menu(const struct ui_report *r)
 				return;
 		} else if ((k == 'h' || k == '?') && text_view("Help", menu_help, sizeof(menu_help) - 1, false) == UI_QUIT)
 			return;
-		else if (k == 'i' && r->p && header_view(r) == UI_QUIT)
+		else if (k == 'i' && (r->p || live) && (live ? live_header_view(NULL) : header_view(r)) == UI_QUIT)
 			return;
 	}
 }

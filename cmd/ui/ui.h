@@ -3,6 +3,7 @@
 #define MPERF_UI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <time.h>
 
 /*
@@ -15,6 +16,7 @@
  */
 struct pdata;
 struct report_hist_doc;
+struct annotate_opts;
 
 struct ui_report {
 	struct pdata *p;			/* open: `i` prints its header */
@@ -32,13 +34,18 @@ struct ui_report {
  * the new one from then on and hands the old back to drop() (the first
  * one too, at the end).  done() is true once the sampling ended: the
  * browser then returns.  key() is top's own keys, z and f: the message
- * the help line shows.
+ * the help line shows.  header() is `i`'s text, as --header-only prints
+ * it (NULL: none yet); annotate() prints `a`'s symbol from the samples so
+ * far, as annotate__run prints it: 0, -ENOENT when the symbol has none
+ * that can be annotated, or another negative code (said).
  */
 struct ui_live {
 	const struct report_hist_doc *(*take)(void *ctx);
 	void (*drop)(void *ctx, const struct report_hist_doc *d);
 	bool (*done)(void *ctx);
 	const char *(*key)(void *ctx, int key);
+	const char *(*header)(void *ctx, size_t *len);
+	int (*annotate)(void *ctx, const struct annotate_opts *o, FILE *f);
 	void *ctx;
 	unsigned delay_s;			/* the refresh, for the waiting line */
 };

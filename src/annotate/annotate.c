@@ -48,7 +48,7 @@ const char *annotate_percent_key(enum annotate_percent p)
 }
 
 /* Whether dso is one of -d's list, by its path or its file name, as perf matches --dsos. */
-static bool dso_wanted(const struct annotate_opts *o, const char *dso)
+bool dso_wanted(const struct annotate_opts *o, const char *dso)
 {
 	const char *base = strrchr(dso, '/') ? strrchr(dso, '/') + 1 : dso;
 
@@ -122,7 +122,7 @@ static struct asym *asym_of(struct ann *A, const char *dso, const char *name, ui
 }
 
 /* Room for one more event: a pipe-mode stream's come with its records. */
-static int grow_events(struct ann *A, size_t nev)
+int grow_events(struct ann *A, size_t nev)
 {
 	uint64_t *a, *b;
 
@@ -245,7 +245,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	if (!(s = asym_of(A, r->dso, sym->name, sym->start, sym->end, kernel)) ||
 	    ALLOC_GROW(s->hits, s->nhits + 1, s->cap))
 		return mperf_error(-ENOMEM, "out of memory");
-	s->hits[s->nhits++] = (struct ahit){ .off = off, .ev = (uint32_t)ss->evsel, .period = ss->period };
+	s->hits[s->nhits++] = (struct ahit){ .off = off, .ev = (uint32_t)ss->evsel, .nr = 1, .period = ss->period };
 	s->nr[ss->evsel]++;
 	s->period[ss->evsel] += ss->period;
 	return 0;
@@ -304,7 +304,7 @@ static void view_name(struct ann *A, struct view *w, const char *gname, bool for
 }
 
 /* The views perf annotate shows: each group (the file's, or all events with --group), each other event. */
-static int make_views(struct ann *A, struct view **out, size_t *nout)
+int make_views(struct ann *A, struct view **out, size_t *nout)
 {
 	size_t n = A->nev, ng = pdata__nr_groups(A->p), nv = 0;
 	struct view *v = calloc(n ? n : 1, sizeof(*v));
@@ -421,42 +421,67 @@ static int on_finish(void *arg, struct machine *m)
 	return err;
 }
 
+/* A's disassembler and symbols for p: 0, or a negative code (said). */
+int annotate_setup(struct ann *A)
+{
+	struct pdata *p = A->p;
+	const struct annotate_opts *o = A->o;
+
+	if (!(A->dis = disasm__new(pdata__arch(p), o->intel)))
+		return mperf_error(-errno, "'%s': cannot disassemble %s code%s", A->label,
+				   pdata__arch(p) ? pdata__arch(p) : "this machine's",
+				   errno == EOPNOTSUPP ? " (x86_64 and aarch64 only)" : "");
+	if (!A->syms && !(A->syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs))) {
+		disasm__delete(A->dis);
+		A->dis = NULL;
+		return -ENOMEM;
+	}
+	if (!pdata__is_pipe(p) && !A->syms_borrowed)
+		symcache__load_kernel_async(A->syms);
+	return grow_events(A, pdata__nr_evsel(p)) ? mperf_error(-ENOMEM, "out of memory") : 0;
+}
+
+void annotate_consumer(struct ann *A, struct session_ops *ops)
+{
+	*ops = (struct session_ops){ .record = on_record, .sample = on_sample, .finish = on_finish, .arg = A,
+				     .machine = true };
+}
+
+void annotate_release(struct ann *A)
+{
+	for (size_t i = 0; i < A->n; i++) {
+		free(A->v[i].name);
+		free(A->v[i].hits);
+		free(A->v[i].nr);
+		free(A->v[i].period);
+	}
+	free(A->v);
+	free(A->slot);
+	free(A->tot_nr);
+	free(A->tot_period);
+	free(A->prev_buf);
+	free(A->warned);
+	free(A->missing);
+	if (!A->syms_borrowed)
+		symcache__delete(A->syms);
+	disasm__delete(A->dis);
+}
+
 int annotate__run(struct pdata *p, const char *label, const struct annotate_opts *o, FILE *f)
 {
 	struct ann A = { .p = p, .label = label, .o = o, .f = f };
-	struct session_ops ops = { .record = on_record, .sample = on_sample, .finish = on_finish, .arg = &A,
-				   .machine = true };
+	struct session_ops ops;
 	int ret;
 
-	if (!(A.dis = disasm__new(pdata__arch(p), o->intel)))
-		return mperf_error(-errno, "'%s': cannot disassemble %s code%s", label,
-				   pdata__arch(p) ? pdata__arch(p) : "this machine's",
-				   errno == EOPNOTSUPP ? " (x86_64 and aarch64 only)" : "");
-	if (!(A.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs))) {
-		disasm__delete(A.dis);
-		return -ENOMEM;
+	if ((ret = annotate_setup(&A)) < 0) {
+		if (A.dis)
+			annotate_release(&A);
+		return ret;
 	}
-	if (!pdata__is_pipe(p))
-		symcache__load_kernel_async(A.syms);
-	ret = grow_events(&A, pdata__nr_evsel(p)) ? mperf_error(-ENOMEM, "out of memory") : 0;
-	if (!ret)
-		ret = session__run(p, label, &ops);
+	annotate_consumer(&A, &ops);
+	ret = session__run(p, label, &ops);
 	if (fflush(f) && !ret)
 		ret = errno == EPIPE ? -EPIPE : mperf_error(-errno, "cannot write the annotation: %s", strerror(errno));
-	for (size_t i = 0; i < A.n; i++) {
-		free(A.v[i].name);
-		free(A.v[i].hits);
-		free(A.v[i].nr);
-		free(A.v[i].period);
-	}
-	free(A.v);
-	free(A.slot);
-	free(A.tot_nr);
-	free(A.tot_period);
-	free(A.prev_buf);
-	free(A.warned);
-	free(A.missing);
-	symcache__delete(A.syms);
-	disasm__delete(A.dis);
+	annotate_release(&A);
 	return ret;
 }

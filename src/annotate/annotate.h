@@ -52,4 +52,35 @@ int annotate__percent_type(const char *s, enum annotate_percent *p);
  */
 int annotate__run(struct pdata *p, const char *label, const struct annotate_opts *o, FILE *f);
 
+/*
+ * mperf top's annotations (live.c): each sample of a stream that grows (a
+ * pipe-mode pdata__open_mem, grown with pdata__mem_grow) counted at its
+ * address as it comes, the samples at one address kept as one count (the
+ * memory grows with the code hit, not with the run, as perf top's
+ * annotation histograms).  annotate_live__open sets it up (NULL with
+ * errno set, said) on the symbols of syms (another view's, which it
+ * must outlive, used by one thread at a time; NULL: its own, the
+ * stream's, as annotate__run finds them);
+ * annotate_live__more counts the records that came since the last call;
+ * annotate_live__print prints o's one symbol (o->symbols[0], in o->dsos,
+ * event o->event) as annotate__run prints it, or -ENOENT when it has no
+ * samples (nothing said); annotate_live__zero forgets every sample
+ * (perf top's -z); annotate_live__held is the lowest byte of the stream
+ * still needed (a record queued in place), NULL when none.
+ */
+struct annotate_live;
+struct symcache;
+struct annotate_live *annotate_live__open(struct pdata *p, const char *label, struct symcache *syms);
+int annotate_live__more(struct annotate_live *l);
+/*
+ * Its counting callbacks, for a session that reads the stream already
+ * (report_live__also): its own reader is then closed, and
+ * annotate_live__more only tidies what they counted.
+ */
+const struct session_ops *annotate_live__ops(struct annotate_live *l);
+int annotate_live__print(struct annotate_live *l, const struct annotate_opts *o, FILE *f);
+void annotate_live__zero(struct annotate_live *l);
+const void *annotate_live__held(const struct annotate_live *l);
+void annotate_live__free(struct annotate_live *l);
+
 #endif

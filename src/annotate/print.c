@@ -426,7 +426,7 @@ static int disassemble(struct lst *L, const uint8_t *code, size_t len)
 
 			if (x->ev < L->w->lead || x->ev >= L->w->lead + nm)
 				continue;
-			L->nr[k * nm + x->ev - L->w->lead]++;
+			L->nr[k * nm + x->ev - L->w->lead] += x->nr;
 			L->period[k * nm + x->ev - L->w->lead] += x->period;
 		}
 	}

@@ -2790,6 +2790,7 @@ struct report_live {
 	struct report_hist_opts o;	/* H.o points here */
 	struct session_ops ops;
 	struct session *s;
+	const struct session_ops *also;	/* another consumer of the same records (report_live__also) */
 };
 
 int report_live__open(struct pdata *p, const char *label, const struct report_hist_opts *o, struct report_live **out)
@@ -2869,4 +2870,39 @@ void report_live__free(struct report_live *l)
 	session__close(l->s);
 	hist_free(&l->H);
 	free(l);
+}
+
+const void *report_live__held(const struct report_live *l)
+{
+	return session__held(l->s);
+}
+
+struct symcache *report_live__symcache(struct report_live *l)
+{
+	return l->H.syms;
+}
+
+/* The histograms' callbacks, then the other consumer's. */
+static int live_record(void *arg, const struct session_record *r)
+{
+	struct report_live *l = arg;
+	int ret = on_record(&l->H, r);
+
+	return ret < 0 ? ret : l->also->record(l->also->arg, r);
+}
+
+static int live_sample(void *arg, const struct session_sample *ss)
+{
+	struct report_live *l = arg;
+	int ret = on_sample(&l->H, ss);
+
+	return ret < 0 ? ret : l->also->sample(l->also->arg, ss);
+}
+
+void report_live__also(struct report_live *l, const struct session_ops *also)
+{
+	l->also = also;
+	l->ops.record = live_record;
+	l->ops.sample = live_sample;
+	l->ops.arg = l;
 }

@@ -320,6 +320,19 @@ int report_live__open(struct pdata *p, const char *label, const struct report_hi
 int report_live__doc(struct report_live *l, struct report_hist_doc *d);
 void report_live__zero(struct report_live *l);
 void report_live__free(struct report_live *l);
+/* The lowest byte of the stream still needed (a record queued in place, session__held), NULL when none. */
+const void *report_live__held(const struct report_live *l);
+/* Its symbols, for another view of the same stream (top's annotations): valid until report_live__free. */
+struct symcache;
+struct symcache *report_live__symcache(struct report_live *l);
+/*
+ * Every record and sample the histograms read handed to also's record and
+ * sample callbacks too (both set; its finish is not called), from the
+ * next report_live__doc on: a second view of the stream, its records read
+ * and resolved once (top's annotations).
+ */
+struct session_ops;
+void report_live__also(struct report_live *l, const struct session_ops *also);
 
 /* mperf diff's computations, as perf diff's -c names them. */
 enum report_diff_compute { REPORT_DIFF_DELTA, REPORT_DIFF_DELTA_ABS, REPORT_DIFF_RATIO, REPORT_DIFF_WDIFF };

@@ -452,3 +452,13 @@ void session__close(struct session *s)
 	session_release(s);
 	free(s);
 }
+
+const void *session__held(const struct session *s)
+{
+	const void *low = NULL;
+
+	for (size_t i = 0; i < s->qn; i++)
+		if (!s->q[i].owned && (!low || (const void *)s->q[i].h < low))
+			low = s->q[i].h;
+	return low;
+}

@@ -89,5 +89,11 @@ struct session *session__open(struct pdata *p, const char *label, const struct s
 int session__more(struct session *s);
 struct machine *session__machine(struct session *s);
 void session__close(struct session *s);
+/*
+ * The lowest address of the input's image that a record still queued (not
+ * yet delivered) is read from, NULL when none: what is before it and
+ * before the read position was delivered (mperf top frees it).
+ */
+const void *session__held(const struct session *s);
 
 #endif
