@@ -397,7 +397,8 @@ static const struct cmd_opt record_opts_table[] = {
 	  "stop once the data reaches SIZE bytes (B, K, M or G), the\n"
 	  "file finished and the workload ended, as perf" },
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
-	  "output file (default: perf.data; an old one becomes FILE.old);\n"
+	  "output file (default: perf.data; an old file or directory\n"
+	  "becomes FILE.old, as perf);\n"
 	  "- writes a pipe-mode stream to standard output" },
 	{ 'w', 0, "timestamp-filename", CMD_ARG_NONE, NULL,
 	  "rename the finished file FILE.YYYYMMDDhhmmssCC (the time\n"

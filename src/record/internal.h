@@ -243,6 +243,15 @@ struct drain {
 	int *ring_idx;			/* each ring's CPU (or thread) index in the target */
 };
 
+/* ---- backup.c: the output's old copy ---- */
+
+/*
+ * perf's backup of an output that exists and is not empty (a file or a
+ * directory): renamed OUTPUT.old, an earlier one removed first (a file, or
+ * a directory of perf's data files alone).  0, or the error logged.
+ */
+int record_backup(const char *out);
+
 /* ---- threads.c: record --threads, perf's directory format ---- */
 
 /*

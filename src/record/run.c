@@ -12,7 +12,7 @@
  * pipe (workload.c: the child puts back the handlers and mask found here
  * before it execs); evlist__open on every CPU and thread; drain__map, one
  * buffer per CPU (the first event's fd owns it, the others are redirected
- * with PERF_EVENT_IOC_SET_OUTPUT); the old file renamed to .old; the
+ * with PERF_EVENT_IOC_SET_OUTPUT); the old output renamed to .old (backup.c); the
  * writer, the events, the host's features, GROUP_DESC, TRACING_DATA;
  * synthesize (the kernel map, its length patched in at the end but found
  * first in pipe mode; the tasks already running; COMM; FINISHED_INIT);
@@ -221,20 +221,6 @@ static int finish_kernel_map(struct pdata_writer *w, struct kernel_map *k)
 	if (!k->written)
 		return 0;
 	return pdw__patch_mmap_len(w, k->pos, kernel_map_len(k));
-}
-
-static int rename_old(const char *path)
-{
-	struct stat st;
-	char old[4096];
-
-	if (!strcmp(path, "-") || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
-		return 0;
-	if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
-		return mperf_error(-ENAMETOOLONG, "cannot rename '%s': name too long", path);
-	if (rename(path, old) < 0)
-		return mperf_error(-errno, "cannot rename '%s' to '%s': %s", path, old, strerror(errno));
-	return 0;
 }
 
 /*
@@ -654,7 +640,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		target__set_workload(&t, wl.pid);
 	}
 	if ((err = evlist__open(&el, res)) || (err = drain__map(&d, o->mmap_pages)) ||
-	    (err = rename_old(o->output)) || (o->threads && (err = threads__init(&d, o, &f.path))))
+	    (err = record_backup(o->output)) || (o->threads && (err = threads__init(&d, o, &f.path))))
 		goto out;
 	for (size_t i = 0; i < el.nr_ev; i++)
 		res->ev[i].attr = el.attr[i];

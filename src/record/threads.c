@@ -13,7 +13,6 @@
  * No FINISHED_ROUND is written, as perf writes none there: each file is
  * in time order, and the reader sorts them all.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -177,47 +176,9 @@ bool record__threads_spec_ok(const char *spec)
 
 /* ---- the directory ---- */
 
-/* An earlier OUTPUT.old: a file, or a directory of perf's format (data, data.N), removed. */
-static int remove_old(const char *old)
-{
-	struct dirent *de;
-	struct stat st;
-	DIR *dir;
-
-	if (lstat(old, &st) < 0)
-		return 0;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(old) < 0 ? -errno : 0;
-	if (!(dir = opendir(old)))
-		return -errno;
-	while ((de = readdir(dir))) {
-		char path[4096];
-
-		if (strcmp(de->d_name, "data") && strncmp(de->d_name, "data.", 5))
-			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", old, de->d_name) < sizeof(path))
-			unlink(path);
-	}
-	closedir(dir);
-	return rmdir(old) < 0 ? -errno : 0;
-}
-
-/* OUTPUT made a new directory, an old one renamed OUTPUT.old as perf does (a file was, by run.c). */
+/* OUTPUT made a new directory (an old one was renamed OUTPUT.old by record_backup, as perf does). */
 static int make_dir(const char *out)
 {
-	char old[4096];
-	struct stat st;
-	int err;
-
-	if ((size_t)snprintf(old, sizeof(old), "%s.old", out) >= sizeof(old))
-		return mperf_error(-ENAMETOOLONG, "'%s': name too long", out);
-	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if ((err = remove_old(old)))
-			return mperf_error(err, "cannot remove '%s' (for '%s' to take its name): %s", old, out,
-					   strerror(-err));
-		if (rename(out, old) < 0)
-			return mperf_error(-errno, "cannot rename '%s' to '%s': %s", out, old, strerror(errno));
-	}
 	if (mkdir(out, 0700) < 0)
 		return mperf_error(-errno, "cannot create the directory '%s': %s", out, strerror(errno));
 	return 0;
