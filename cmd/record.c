@@ -698,7 +698,7 @@ static int settle_switch(struct record_args *a)
 
 /*
  * --threads writes perf's directory: what perf refuses with it (a stream,
- * --per-thread, --switch-output), and what mperf does not do there yet.
+ * --per-thread, --switch-output).
  */
 static int settle_threads(const struct record_opts *o)
 {
@@ -710,10 +710,6 @@ static int settle_threads(const struct record_opts *o)
 		return usage_error("%s", "--threads drains CPU buffers: not with --per-thread");
 	if (o->switch_output.enabled)
 		return usage_error("%s", "--switch-output is not available with --threads (parallel streaming), as in perf");
-	if (o->comp_level)
-		return usage_error("%s", "-z with --threads is not supported yet");
-	if (o->overwrite)
-		return usage_error("%s", "--overwrite with --threads is not supported yet");
 	return 0;
 }
 

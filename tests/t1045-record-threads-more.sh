@@ -33,4 +33,45 @@ test_expect_success 'an existing directory becomes OUTPUT.old, as a file does, w
 	test -d e.data.old && test -s e.data
 '
 
+# first_type FILE: the type of the first record of FILE (a data.N: records from its first byte).
+first_type () {
+	od -A n -t u4 -N 4 "$1" | tr -d " "
+}
+
+# part_samples DUMP: "data.N COUNT" for each data.N whose SAMPLE records -D reads.
+part_samples () {
+	sed -n "s/^0x[0-9a-f]*@[^ ]*\/\(data\.[0-9]*\) \[0x[0-9a-f]*\]: event: 9$/\1/p" "$1" | sort | uniq -c
+}
+
+test_expect_success SETUP '--threads -z: every data.N a zstd stream of COMPRESSED records; every sample read back' '
+	"$MPERF" record --threads -z -F 2000 -e cpu-clock -a -o z.data "$CPUSPIN" 0.3 2 2>z.err &&
+	grep -q "compressed (original .* MB, ratio is [0-9.]*) ([0-9]* samples) \]$" z.err &&
+	n=$(total z.err) && test "$n" -gt 100 &&
+	for f in z.data/data.[0-9]*; do
+		test "$(first_type $f)" = 81 || exit 1
+	done &&
+	"$MPERF" report --header-only -i z.data >z.hdr &&
+	grep -q "^# compressed : Zstd, level = 1, ratio = [1-9][0-9]*$" z.hdr &&
+	grep -qx "# directory data version : 1" z.hdr &&
+	"$MPERF" report -D -i z.data >z.dump &&
+	test "$(sed -n "s/^ *COMPRESSED events: *\([0-9]*\).*/\1/p" z.dump)" -gt 0 &&
+	test "$(grep -c "PERF_RECORD_SAMPLE(" z.dump)" = "$n" &&
+	"$MPERF" report --stdio -i z.data >z.rep &&
+	grep -q "cpuspin" z.rep
+'
+
+test_expect_success SETUP '--threads --overwrite: each CPU'"'"'s flight recorder in its own data.N' '
+	"$MPERF" record --threads --overwrite -F 2000 -e cpu-clock -a -o o.data "$CPUSPIN" 0.3 2 2>o.err &&
+	n=$(total o.err) && test "$n" -gt 100 &&
+	ls o.data >files &&
+	test "$(grep -c "^data\.[0-9]*$" files)" = "$(getconf _NPROCESSORS_ONLN)" &&
+	"$MPERF" report -D -i o.data >o.dump &&
+	test "$(grep -c "PERF_RECORD_SAMPLE(" o.dump)" = "$n" &&
+	part_samples o.dump >parts &&
+	test_line_count = "$(getconf _NPROCESSORS_ONLN)" parts &&
+	! grep -q "^0x[0-9a-f]*@o\.data/data \[0x[0-9a-f]*\]: event: 9$" o.dump &&
+	"$MPERF" report --stdio --sort comm -i o.data >o.rep &&
+	grep -q "cpuspin" o.rep
+'
+
 test_done

@@ -200,6 +200,11 @@ int pdw__compress(struct pdata_writer *w, int level, uint32_t mmap_len);
 int pdw__write_compressed(struct pdata_writer *w, const void *buf, size_t len);
 /* The bytes pdw__write_compressed was given, and the bytes of the records it wrote for them. */
 void pdw__compressed_bytes(const struct pdata_writer *w, uint64_t *in, uint64_t *out);
+/*
+ * Bytes compressed into other files (a directory's data.N) that w's
+ * COMPRESSED feature counts in its ratio, and pdw__compressed_bytes in its sums.
+ */
+void pdw__compressed_count(struct pdata_writer *w, uint64_t in, uint64_t out);
 
 /*
  * Records mperf makes itself, each with the sample_id trailer its event

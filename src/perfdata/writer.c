@@ -510,6 +510,12 @@ void pdw__compressed_bytes(const struct pdata_writer *w, uint64_t *in, uint64_t 
 	*out = w->comp_out;
 }
 
+void pdw__compressed_count(struct pdata_writer *w, uint64_t in, uint64_t out)
+{
+	w->comp_in += in;
+	w->comp_out += out;
+}
+
 /* Overwrite bytes already written at data position pos (for values known late). */
 static int patch(struct pdata_writer *w, uint64_t pos, const void *buf, size_t len)
 {

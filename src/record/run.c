@@ -424,8 +424,11 @@ static int begin_file(struct drain *d, struct output *f, bool first)
 	    (err = compress_setup(d, o)) || (err = pdw__begin_data(d->w)) ||
 	    (err = synthesize(d, f->t, f->pid, f->k, o->data_addr, first)))
 		return err;
-	/* -z: from now on the compressing thread writes the data (the synthesized records stay as they are). */
-	if (o->comp_level && !(d->comp = compressor__start(d->w, compress_max(d))))
+	/*
+	 * -z: from now on the compressing thread writes the data (the
+	 * synthesized records stay as they are); --threads' data.N compress their own.
+	 */
+	if (o->comp_level && !d->threads && !(d->comp = compressor__start(d->w, compress_max(d))))
 		return -errno;
 	d->first_time = d->last_time = 0;
 	d->file_written = pdw__data_size(d->w);
@@ -502,7 +505,8 @@ static int end_recording(struct drain *d, struct output *f)
 {
 	const struct record_opts *o = f->o;
 	struct record_result *res = f->res;
-	int64_t wrote = o->overwrite ? drain__backward(d) : 0;
+	/* (--threads read the backward buffers into their data.N, in threads__stop) */
+	int64_t wrote = o->overwrite && !d->threads ? drain__backward(d) : 0;
 	struct stat st;
 	int err;
 
