@@ -74,4 +74,28 @@ test_expect_success SETUP '--threads --overwrite: each CPU'"'"'s flight recorder
 	grep -q "cpuspin" o.rep
 '
 
+test_expect_success TMPFS,SETUP '--threads on a full disk: every data.N keeps its whole records, one line, 125' '
+	test_expect_code 125 "$MPERF" record --threads -F 10000 -g -e cpu-clock -o tiny/f.data "$CPUSPIN" 60 2 2>f.err &&
+	test_line_count = 1 f.err &&
+	grep -q "^mperf record: the disk is full: .tiny/f.data. keeps the first [0-9]* samples (0\.[0-9]* MB), readable$" f.err &&
+	n=$(sed -n "s/.* keeps the first \([0-9]*\) samples.*/\1/p" f.err) && test "$n" -gt 1000 &&
+	test -s tiny/f.data/data.0 &&
+	"$MPERF" report -D -i tiny/f.data >f.dump &&
+	test "$(grep -c "PERF_RECORD_SAMPLE(IP" f.dump)" = "$n" &&
+	"$MPERF" report --header-only -i tiny/f.data >f.hdr &&
+	grep -q "^# sample duration : " f.hdr &&
+	"$MPERF" report --stdio -i tiny/f.data >f.rep &&
+	grep -q "cpuspin" f.rep
+'
+
+test_expect_success TMPFS,PERF 'perf reads the directory left on the full disk: every sample said' '
+	"$PERF" report -D -i tiny/f.data 2>/dev/null >pf.dump &&
+	n=$(sed -n "s/.* keeps the first \([0-9]*\) samples.*/\1/p" f.err) &&
+	test "$(grep -c "PERF_RECORD_SAMPLE(IP" pf.dump)" = "$n"
+'
+
+test_expect_success TMPFS,SETUP 'the tmpfs unmounted' '
+	umount "$TRASH_DIRECTORY/tiny"
+'
+
 test_done

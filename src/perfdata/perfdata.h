@@ -187,6 +187,15 @@ bool pdw__disk_full(const struct pdata_writer *w);
  */
 int pdw__salvage(struct pdata_writer *w, uint64_t reserve, uint64_t *samples);
 /*
+ * A directory's data.N files (pdw__create_raw's) on a full disk: each
+ * written out, those the disk refused cut at their last whole record, the
+ * largest of them last, leaving reserve bytes free (for the header
+ * file's end).  *samples: the SAMPLE records they all keep.  0, or an error.
+ */
+int pdw__salvage_parts(struct pdata_writer **w, int n, uint64_t reserve, uint64_t *samples);
+/* What pdw__finish has yet to write: the bytes held, the feature table and sections known so far. */
+uint64_t pdw__pending(const struct pdata_writer *w);
+/*
  * record -z: level (zstd's, 1 to 22) for pdw__write_compressed, and the
  * COMPRESSED feature (mmap_len: each ring buffer's mapping, control page
  * included, as perf says it).  Before pdw__begin_data.

@@ -271,6 +271,13 @@ int threads__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic
  * data.N finished.  The bytes of that drain, or < 0.
  */
 int64_t threads__stop(struct drain *d);
+/*
+ * A full disk under a data.N: the threads stopped (their counts added),
+ * every data.N kept whole to its last whole record, leaving reserve
+ * bytes free for the header file's end, and finished.  *samples: the
+ * SAMPLE records kept; *size: the data.N's bytes.  0, or an error logged.
+ */
+int threads__salvage(struct drain *d, uint64_t reserve, uint64_t *samples, uint64_t *size);
 /* What threads__init made, the threads stopped if they run (their files removed unless finished). */
 void threads__free(struct drain *d);
 

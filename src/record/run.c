@@ -349,14 +349,15 @@ static size_t compress_max(const struct drain *d)
 
 /*
  * The disk filled up under the data: end the workload (its status kept),
- * keep the whole records that fit, leaving room for the end of the file,
+ * keep the whole records that fit (in each data.N with --threads), leaving
+ * room for the end of the file (path: the output, or OUTPUT/data),
  * and finish it, so that perf and mperf read what was recorded; say so in
  * one line, and fail (-ENOSPC) all the same.
  */
 static int disk_full(struct drain *d, struct workload *wl, struct kernel_map *k, const struct record_opts *o,
-		     struct record_result *res)
+		     const char *path, struct record_result *res)
 {
-	uint64_t samples;
+	uint64_t samples, parts = 0;
 	struct stat st;
 	int err;
 
@@ -368,12 +369,15 @@ static int disk_full(struct drain *d, struct workload *wl, struct kernel_map *k,
 	}
 	compressor__stop(d->comp);	/* its error is the same full disk */
 	d->comp = NULL;
-	if ((err = pdw__salvage(d->w, 64 << 10, &samples)) || (err = finish(d, k, true)))
+	/* --threads: the data.N leave room for the header file's end (its records held, its features). */
+	err = d->threads ? threads__salvage(d, pdw__pending(d->w) + (64 << 10), &samples, &parts) :
+			   pdw__salvage(d->w, 64 << 10, &samples);
+	if (err || (err = finish(d, k, true)))
 		return err;
 	res->samples = samples;
 	res->disk_full = true;
-	if (stat(o->output, &st) == 0)
-		res->file_size = (uint64_t)st.st_size;
+	if (stat(path, &st) == 0)
+		res->file_size = parts + (uint64_t)st.st_size;
 	if (o->comp_level)
 		return mperf_error(-ENOSPC, "the disk is full: '%s' keeps what fit, %.3f MB of compressed records, readable",
 				   o->output, (double)res->file_size / 1024.0 / 1024.0);
@@ -667,8 +671,9 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	while ((err = drain__loop(&d, &sigs.wait_mask, &record_done)) == DRAIN_SWITCH &&
 	       !(err = switch_file(&d, &f)))
 		;
-	if (err == -ENOSPC && pdw__disk_full(d.w))
-		err = disk_full(&d, &wl, &k, o, &res[0]);
+	/* (a drain thread's data.N, with --threads: the header file is not written meanwhile) */
+	if (err == -ENOSPC && (pdw__disk_full(d.w) || d.threads))
+		err = disk_full(&d, &wl, &k, o, f.path, &res[0]);
 	if (err)
 		goto out;
 	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */

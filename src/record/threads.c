@@ -537,6 +537,25 @@ int64_t threads__stop(struct drain *d)
 	return err ? err : wrote;
 }
 
+int threads__salvage(struct drain *d, uint64_t reserve, uint64_t *samples, uint64_t *size)
+{
+	struct threads *th = d->threads;
+	int err;
+
+	join(d);	/* their errors: the same full disk */
+	for (int i = 0; i < th->nr; i++)
+		add_counts(d, &th->t[i]);
+	*size = 0;
+	if ((err = pdw__salvage_parts(th->parts, th->nr_parts, reserve, samples)))
+		return err;
+	for (int i = 0; i < th->nr_parts; i++) {
+		*size += pdw__data_size(th->parts[i]);
+		if ((err = pdw__finish(th->parts[i])))
+			return err;
+	}
+	return 0;
+}
+
 void threads__free(struct drain *d)
 {
 	struct threads *th = d->threads;
