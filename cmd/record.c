@@ -397,7 +397,8 @@ static const struct cmd_opt record_opts_table[] = {
 	  "stop once the data reaches SIZE bytes (B, K, M or G), the\n"
 	  "file finished and the workload ended, as perf" },
 	{ 'o', 'o', "output", CMD_ARG_REQUIRED, "FILE",
-	  "output file (default: perf.data; an old one becomes FILE.old);\n"
+	  "output file (default: perf.data; an old file or directory\n"
+	  "becomes FILE.old, as perf);\n"
 	  "- writes a pipe-mode stream to standard output" },
 	{ 'w', 0, "timestamp-filename", CMD_ARG_NONE, NULL,
 	  "rename the finished file FILE.YYYYMMDDhhmmssCC (the time\n"
@@ -697,7 +698,7 @@ static int settle_switch(struct record_args *a)
 
 /*
  * --threads writes perf's directory: what perf refuses with it (a stream,
- * --per-thread, --switch-output), and what mperf does not do there yet.
+ * --per-thread, --switch-output).
  */
 static int settle_threads(const struct record_opts *o)
 {
@@ -709,10 +710,6 @@ static int settle_threads(const struct record_opts *o)
 		return usage_error("%s", "--threads drains CPU buffers: not with --per-thread");
 	if (o->switch_output.enabled)
 		return usage_error("%s", "--switch-output is not available with --threads (parallel streaming), as in perf");
-	if (o->comp_level)
-		return usage_error("%s", "-z with --threads is not supported yet");
-	if (o->overwrite)
-		return usage_error("%s", "--overwrite with --threads is not supported yet");
 	return 0;
 }
 

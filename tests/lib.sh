@@ -246,6 +246,13 @@ have_tracefs () {
 	}
 }
 
+# TMPFS: a full disk at hand: root mounts a 1 MB tmpfs on tiny/ in the
+# scratch directory (a test's last SETUP test unmounts it).
+have_tmpfs () {
+	test "$(id -u)" = 0 && mkdir -p "$TRASH_DIRECTORY/tiny" &&
+	mount -t tmpfs -o size=1m none "$TRASH_DIRECTORY/tiny"
+}
+
 test_have_prereq () {
 	local list=$1 p var fn want
 	local IFS=,

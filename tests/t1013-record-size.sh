@@ -32,12 +32,6 @@ test_expect_success '--max-size: a bad size is a usage error' '
 	test_expect_code 129 "$MPERF" record --max-size=0 true
 '
 
-# TMPFS: root may mount a 1 MB tmpfs on tiny/ (unmounted by the last test).
-have_tmpfs () {
-	test "$(id -u)" = 0 && mkdir -p "$TRASH_DIRECTORY/tiny" &&
-	mount -t tmpfs -o size=1m none "$TRASH_DIRECTORY/tiny"
-}
-
 test_expect_success TMPFS,SETUP 'a full disk: the whole records that fit, a finished file, one line, 125' '
 	test_expect_code 125 "$MPERF" record -F 4000 -e cpu-clock -o tiny/f.data "$CPUSPIN" 60 2>f.err &&
 	test_line_count = 1 f.err &&

@@ -84,8 +84,8 @@ test_expect_success 'an old directory becomes OUTPUT.old; a file too' '
 	test -d f.data && test -f f.data.old
 '
 
-test_expect_success 'what perf refuses with --threads, and what mperf does not do yet: one line, exit 129' '
-	for o in "-o -" --per-thread --switch-output -z --overwrite; do
+test_expect_success 'what perf refuses with --threads: one line, exit 129' '
+	for o in "-o -" --per-thread --switch-output; do
 		test_expect_code 129 "$MPERF" record --threads -o r.data $o true >/dev/null 2>err &&
 		grep -q "^mperf record: .*--threads" err || exit 1
 	done &&

@@ -187,6 +187,15 @@ bool pdw__disk_full(const struct pdata_writer *w);
  */
 int pdw__salvage(struct pdata_writer *w, uint64_t reserve, uint64_t *samples);
 /*
+ * A directory's data.N files (pdw__create_raw's) on a full disk: each
+ * written out, those the disk refused cut at their last whole record, the
+ * largest of them last, leaving reserve bytes free (for the header
+ * file's end).  *samples: the SAMPLE records they all keep.  0, or an error.
+ */
+int pdw__salvage_parts(struct pdata_writer **w, int n, uint64_t reserve, uint64_t *samples);
+/* What pdw__finish has yet to write: the bytes held, the feature table and sections known so far. */
+uint64_t pdw__pending(const struct pdata_writer *w);
+/*
  * record -z: level (zstd's, 1 to 22) for pdw__write_compressed, and the
  * COMPRESSED feature (mmap_len: each ring buffer's mapping, control page
  * included, as perf says it).  Before pdw__begin_data.
@@ -200,6 +209,11 @@ int pdw__compress(struct pdata_writer *w, int level, uint32_t mmap_len);
 int pdw__write_compressed(struct pdata_writer *w, const void *buf, size_t len);
 /* The bytes pdw__write_compressed was given, and the bytes of the records it wrote for them. */
 void pdw__compressed_bytes(const struct pdata_writer *w, uint64_t *in, uint64_t *out);
+/*
+ * Bytes compressed into other files (a directory's data.N) that w's
+ * COMPRESSED feature counts in its ratio, and pdw__compressed_bytes in its sums.
+ */
+void pdw__compressed_count(struct pdata_writer *w, uint64_t in, uint64_t out);
 
 /*
  * Records mperf makes itself, each with the sample_id trailer its event

@@ -74,7 +74,7 @@ static int werror(struct pdata_writer *w, int err)
 	 * ends quietly; nor a full disk under the data, which the caller
 	 * salvages (pdw__salvage) and says in its own words.
 	 */
-	if (!w->err && err != -EPIPE && !(err == -ENOSPC && w->begun && w->regular))
+	if (!w->err && err != -EPIPE && !(err == -ENOSPC && (w->begun || w->raw) && w->regular))
 		mperf_error(err, "cannot write '%s': %s", w->path, mperf_strerror(err));
 	w->err = err;
 	return err;
@@ -364,7 +364,7 @@ uint64_t pdw__data_size(const struct pdata_writer *w)
 
 bool pdw__disk_full(const struct pdata_writer *w)
 {
-	return w->err == -ENOSPC && w->begun && w->regular;
+	return w->err == -ENOSPC && (w->begun || w->raw) && w->regular;
 }
 
 /*
@@ -428,6 +428,68 @@ int pdw__salvage(struct pdata_writer *w, uint64_t reserve, uint64_t *samples)
 	w->data_size = cut - w->data_off;
 	w->err = 0;
 	return 0;
+}
+
+/* The file's size on disk (0 if unknown). */
+static uint64_t disk_size(const struct pdata_writer *w)
+{
+	struct stat st;
+
+	return fstat(w->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* The largest of the n files the disk refused, or -1. */
+static int largest_full(struct pdata_writer **w, int n)
+{
+	int big = -1;
+
+	for (int i = 0; i < n; i++)
+		if (pdw__disk_full(w[i]) && (big < 0 || disk_size(w[i]) > disk_size(w[big])))
+			big = i;
+	return big;
+}
+
+int pdw__salvage_parts(struct pdata_writer **w, int n, uint64_t reserve, uint64_t *samples)
+{
+	int big, err;
+
+	*samples = 0;
+	for (int i = 0; i < n; i++) {
+		if (!w[i]->err)
+			flush(w[i]);
+		if (w[i]->err && !pdw__disk_full(w[i]))
+			return w[i]->err;
+	}
+	/* The largest last: the others' torn ends are freed before it leaves room for the header's end. */
+	big = largest_full(w, n);
+	for (int i = 0; i < n; i++) {
+		uint64_t s = 0;
+
+		if (i == big)
+			continue;
+		if (!pdw__disk_full(w[i]))
+			whole_records(w[i], disk_size(w[i]), UINT64_MAX, &s);
+		else if ((err = pdw__salvage(w[i], 0, &s)))
+			return err;
+		*samples += s;
+	}
+	if (big >= 0) {
+		uint64_t s;
+
+		if ((err = pdw__salvage(w[big], reserve, &s)))
+			return err;
+		*samples += s;
+	}
+	return 0;
+}
+
+uint64_t pdw__pending(const struct pdata_writer *w)
+{
+	uint64_t n = w->wlen + sizeof(struct pd_section) * NR_FEAT;
+
+	for (int f = 1; f < NR_FEAT; f++)
+		n += w->has_feat[f] ? w->feat[f].len : 0;
+	return n;
 }
 
 /* ---- compression (record -z) ---- */
@@ -508,6 +570,12 @@ void pdw__compressed_bytes(const struct pdata_writer *w, uint64_t *in, uint64_t 
 {
 	*in = w->comp_in;
 	*out = w->comp_out;
+}
+
+void pdw__compressed_count(struct pdata_writer *w, uint64_t in, uint64_t out)
+{
+	w->comp_in += in;
+	w->comp_out += out;
 }
 
 /* Overwrite bytes already written at data position pos (for values known late). */

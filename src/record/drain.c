@@ -214,7 +214,10 @@ static void account(struct drain *d, struct ring *ring)
 	}
 }
 
-/* One buffer's bytes of this pass: to the compressing thread (-z), or to the file. */
+/*
+ * One buffer's bytes of this pass: to the compressing thread (-z), or to
+ * the file; a data.N of --threads compresses them itself (-z), as perf's.
+ */
 static int drain_one(struct drain *d, struct ring *ring, int64_t *total)
 {
 	const void *chunk[2];
@@ -224,7 +227,8 @@ static int drain_one(struct drain *d, struct ring *ring, int64_t *total)
 	if (d->comp && (err = compressor__put(d->comp, chunk, len, n)))
 		return err;
 	for (int k = 0; k < n; k++) {
-		if (!d->comp && (err = pdw__write(d->ring_w ? d->ring_w[ring - d->ring] : d->w, chunk[k], len[k])))
+		if (!d->comp && (err = d->ring_w ? pdw__write_compressed(d->ring_w[ring - d->ring], chunk[k], len[k]) :
+				   pdw__write(d->w, chunk[k], len[k])))
 			return err;
 		*total += (int64_t)len[k];
 	}
@@ -274,7 +278,7 @@ int64_t drain__backward(struct drain *d)
 		if (ioctl(d->ring_fd[c], PERF_EVENT_IOC_PAUSE_OUTPUT, 0) < 0 && !err)
 			err = mperf_error(-errno, "cannot resume a buffer of --overwrite: %s", strerror(errno));
 	}
-	if (!err && total)
+	if (!err && total && !d->ring_w)
 		err = d->comp ? compressor__round(d->comp) : pdw__finished_round(d->w);
 	return err ? err : total;
 }

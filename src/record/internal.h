@@ -243,6 +243,15 @@ struct drain {
 	int *ring_idx;			/* each ring's CPU (or thread) index in the target */
 };
 
+/* ---- backup.c: the output's old copy ---- */
+
+/*
+ * perf's backup of an output that exists and is not empty (a file or a
+ * directory): renamed OUTPUT.old, an earlier one removed first (a file, or
+ * a directory of perf's data files alone).  0, or the error logged.
+ */
+int record_backup(const char *out);
+
 /* ---- threads.c: record --threads, perf's directory format ---- */
 
 /*
@@ -262,6 +271,13 @@ int threads__loop(struct drain *d, const sigset_t *waitmask, volatile sig_atomic
  * data.N finished.  The bytes of that drain, or < 0.
  */
 int64_t threads__stop(struct drain *d);
+/*
+ * A full disk under a data.N: the threads stopped (their counts added),
+ * every data.N kept whole to its last whole record, leaving reserve
+ * bytes free for the header file's end, and finished.  *samples: the
+ * SAMPLE records kept; *size: the data.N's bytes.  0, or an error logged.
+ */
+int threads__salvage(struct drain *d, uint64_t reserve, uint64_t *samples, uint64_t *size);
 /* What threads__init made, the threads stopped if they run (their files removed unless finished). */
 void threads__free(struct drain *d);
 

@@ -12,7 +12,7 @@
  * pipe (workload.c: the child puts back the handlers and mask found here
  * before it execs); evlist__open on every CPU and thread; drain__map, one
  * buffer per CPU (the first event's fd owns it, the others are redirected
- * with PERF_EVENT_IOC_SET_OUTPUT); the old file renamed to .old; the
+ * with PERF_EVENT_IOC_SET_OUTPUT); the old output renamed to .old (backup.c); the
  * writer, the events, the host's features, GROUP_DESC, TRACING_DATA;
  * synthesize (the kernel map, its length patched in at the end but found
  * first in pipe mode; the tasks already running; COMM; FINISHED_INIT);
@@ -223,20 +223,6 @@ static int finish_kernel_map(struct pdata_writer *w, struct kernel_map *k)
 	return pdw__patch_mmap_len(w, k->pos, kernel_map_len(k));
 }
 
-static int rename_old(const char *path)
-{
-	struct stat st;
-	char old[4096];
-
-	if (!strcmp(path, "-") || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
-		return 0;
-	if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
-		return mperf_error(-ENAMETOOLONG, "cannot rename '%s': name too long", path);
-	if (rename(path, old) < 0)
-		return mperf_error(-errno, "cannot rename '%s' to '%s': %s", path, old, strerror(errno));
-	return 0;
-}
-
 /*
  * --timestamp-filename: the finished file renamed to PATH.YYYYMMDDhhmmssCC
  * (local time, to the hundredth of a second), perf's name for it.
@@ -363,14 +349,15 @@ static size_t compress_max(const struct drain *d)
 
 /*
  * The disk filled up under the data: end the workload (its status kept),
- * keep the whole records that fit, leaving room for the end of the file,
+ * keep the whole records that fit (in each data.N with --threads), leaving
+ * room for the end of the file (path: the output, or OUTPUT/data),
  * and finish it, so that perf and mperf read what was recorded; say so in
  * one line, and fail (-ENOSPC) all the same.
  */
 static int disk_full(struct drain *d, struct workload *wl, struct kernel_map *k, const struct record_opts *o,
-		     struct record_result *res)
+		     const char *path, struct record_result *res)
 {
-	uint64_t samples;
+	uint64_t samples, parts = 0;
 	struct stat st;
 	int err;
 
@@ -382,12 +369,15 @@ static int disk_full(struct drain *d, struct workload *wl, struct kernel_map *k,
 	}
 	compressor__stop(d->comp);	/* its error is the same full disk */
 	d->comp = NULL;
-	if ((err = pdw__salvage(d->w, 64 << 10, &samples)) || (err = finish(d, k, true)))
+	/* --threads: the data.N leave room for the header file's end (its records held, its features). */
+	err = d->threads ? threads__salvage(d, pdw__pending(d->w) + (64 << 10), &samples, &parts) :
+			   pdw__salvage(d->w, 64 << 10, &samples);
+	if (err || (err = finish(d, k, true)))
 		return err;
 	res->samples = samples;
 	res->disk_full = true;
-	if (stat(o->output, &st) == 0)
-		res->file_size = (uint64_t)st.st_size;
+	if (stat(path, &st) == 0)
+		res->file_size = parts + (uint64_t)st.st_size;
 	if (o->comp_level)
 		return mperf_error(-ENOSPC, "the disk is full: '%s' keeps what fit, %.3f MB of compressed records, readable",
 				   o->output, (double)res->file_size / 1024.0 / 1024.0);
@@ -438,8 +428,11 @@ static int begin_file(struct drain *d, struct output *f, bool first)
 	    (err = compress_setup(d, o)) || (err = pdw__begin_data(d->w)) ||
 	    (err = synthesize(d, f->t, f->pid, f->k, o->data_addr, first)))
 		return err;
-	/* -z: from now on the compressing thread writes the data (the synthesized records stay as they are). */
-	if (o->comp_level && !(d->comp = compressor__start(d->w, compress_max(d))))
+	/*
+	 * -z: from now on the compressing thread writes the data (the
+	 * synthesized records stay as they are); --threads' data.N compress their own.
+	 */
+	if (o->comp_level && !d->threads && !(d->comp = compressor__start(d->w, compress_max(d))))
 		return -errno;
 	d->first_time = d->last_time = 0;
 	d->file_written = pdw__data_size(d->w);
@@ -516,7 +509,8 @@ static int end_recording(struct drain *d, struct output *f)
 {
 	const struct record_opts *o = f->o;
 	struct record_result *res = f->res;
-	int64_t wrote = o->overwrite ? drain__backward(d) : 0;
+	/* (--threads read the backward buffers into their data.N, in threads__stop) */
+	int64_t wrote = o->overwrite && !d->threads ? drain__backward(d) : 0;
 	struct stat st;
 	int err;
 
@@ -654,7 +648,7 @@ int record__run(const struct record_opts *o, struct record_result *res)
 		target__set_workload(&t, wl.pid);
 	}
 	if ((err = evlist__open(&el, res)) || (err = drain__map(&d, o->mmap_pages)) ||
-	    (err = rename_old(o->output)) || (o->threads && (err = threads__init(&d, o, &f.path))))
+	    (err = record_backup(o->output)) || (o->threads && (err = threads__init(&d, o, &f.path))))
 		goto out;
 	for (size_t i = 0; i < el.nr_ev; i++)
 		res->ev[i].attr = el.attr[i];
@@ -677,8 +671,9 @@ int record__run(const struct record_opts *o, struct record_result *res)
 	while ((err = drain__loop(&d, &sigs.wait_mask, &record_done)) == DRAIN_SWITCH &&
 	       !(err = switch_file(&d, &f)))
 		;
-	if (err == -ENOSPC && pdw__disk_full(d.w))
-		err = disk_full(&d, &wl, &k, o, &res[0]);
+	/* (a drain thread's data.N, with --threads: the header file is not written meanwhile) */
+	if (err == -ENOSPC && (pdw__disk_full(d.w) || d.threads))
+		err = disk_full(&d, &wl, &k, o, f.path, &res[0]);
 	if (err)
 		goto out;
 	/* Stopped by SIGINT/SIGTERM/SIGHUP while the workload still runs: end it, like perf. */

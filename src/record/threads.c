@@ -10,10 +10,12 @@
  * each thread polls its buffers' fds and writes each buffer into its own
  * file, so that nothing is shared on the way but the DSOs hit (under a
  * lock).  The main thread takes the signals and --control's commands.
+ * With -z each data.N is a zstd stream of its own, compressed by the
+ * thread that drains it, as perf's threads compress; with --overwrite
+ * each CPU's backward buffer is read at the end into its data.N.
  * No FINISHED_ROUND is written, as perf writes none there: each file is
  * in time order, and the reader sorts them all.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -52,7 +54,9 @@ struct dthread {
 struct threads {
 	struct dthread *t;
 	int nr;
-	struct pdata_writer **files;	/* [ring]: data.N */
+	struct pdata_writer **files;	/* [ring]: its data.N (one of parts) */
+	struct pdata_writer **parts;	/* data.0, data.1...: one per CPU buffer */
+	int nr_parts;
 	int nr_rings;			/* the run's, taken while the threads run */
 	int wake[2];			/* a byte on wake[1]: stop */
 	char *header;			/* "OUTPUT/data" */
@@ -177,47 +181,9 @@ bool record__threads_spec_ok(const char *spec)
 
 /* ---- the directory ---- */
 
-/* An earlier OUTPUT.old: a file, or a directory of perf's format (data, data.N), removed. */
-static int remove_old(const char *old)
-{
-	struct dirent *de;
-	struct stat st;
-	DIR *dir;
-
-	if (lstat(old, &st) < 0)
-		return 0;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(old) < 0 ? -errno : 0;
-	if (!(dir = opendir(old)))
-		return -errno;
-	while ((de = readdir(dir))) {
-		char path[4096];
-
-		if (strcmp(de->d_name, "data") && strncmp(de->d_name, "data.", 5))
-			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", old, de->d_name) < sizeof(path))
-			unlink(path);
-	}
-	closedir(dir);
-	return rmdir(old) < 0 ? -errno : 0;
-}
-
-/* OUTPUT made a new directory, an old one renamed OUTPUT.old as perf does (a file was, by run.c). */
+/* OUTPUT made a new directory (an old one was renamed OUTPUT.old by record_backup, as perf does). */
 static int make_dir(const char *out)
 {
-	char old[4096];
-	struct stat st;
-	int err;
-
-	if ((size_t)snprintf(old, sizeof(old), "%s.old", out) >= sizeof(old))
-		return mperf_error(-ENAMETOOLONG, "'%s': name too long", out);
-	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if ((err = remove_old(old)))
-			return mperf_error(err, "cannot remove '%s' (for '%s' to take its name): %s", old, out,
-					   strerror(-err));
-		if (rename(out, old) < 0)
-			return mperf_error(-errno, "cannot rename '%s' to '%s': %s", out, old, strerror(errno));
-	}
 	if (mkdir(out, 0700) < 0)
 		return mperf_error(-errno, "cannot create the directory '%s': %s", out, strerror(errno));
 	return 0;
@@ -234,19 +200,33 @@ static int mask_of(const struct tmask *m, int n, int cpu)
 	return -1;
 }
 
-/* Ring r of the run for thread t: a copy of its state, its fds to poll (its file comes later). */
+/* The first event that writes forward: its fds are polled (--overwrite's backward ones are not). */
+static size_t first_forward(const struct evlist *el)
+{
+	size_t i = 0;
+
+	while (i + 1 < el->nr_ev && el->attr[i].write_backward)
+		i++;
+	return i;
+}
+
+/*
+ * Ring r of the run for thread t: a copy of its state, its fds to poll
+ * (none for a backward ring, read at the end; its file comes later).
+ */
 static int give_ring(struct dthread *t, const struct drain *d, int r)
 {
 	struct drain *td = &t->d;
 	const struct evlist *el = d->el;
 	int c = d->ring_idx[r];
+	size_t ev = first_forward(el);
 
 	td->ring[td->nr_rings] = d->ring[r];
 	td->ring_fd[td->nr_rings] = d->ring_fd[r];
 	td->ring_idx[td->nr_rings] = c;
 	td->nr_rings++;
-	for (int th = 0; th < el->nr_threads; th++) {
-		int fd = evlist__fd(el, 0, c, th);
+	for (int th = 0; th < el->nr_threads && !d->ring[r].backward; th++) {
+		int fd = evlist__fd(el, ev, c, th);
 
 		if (fd >= 0)
 			td->pfd[td->nr_pfd++] = (struct pollfd){ .fd = fd, .events = POLLIN };
@@ -305,18 +285,42 @@ static int share_rings(struct threads *th, struct drain *d, const struct tmask *
 	return err;
 }
 
-/* OUTPUT/data.N for ring N of the run, and each thread's rings' files. */
-static int make_files(struct threads *th, const struct drain *d, const char *out)
+/* The first ring before r of the same CPU (its backward and forward rings share a data.N), or r. */
+static int first_of_cpu(const struct drain *d, int r)
 {
+	for (int q = 0; q < r; q++)
+		if (d->ring_idx[q] == d->ring_idx[r])
+			return q;
+	return r;
+}
+
+/*
+ * OUTPUT/data.N, one per CPU buffer as perf numbers them (with --overwrite
+ * the CPU's backward ring writes into it too); with -z each a zstd stream
+ * of its own, as perf compresses each file.  Then each thread's rings' files.
+ */
+static int make_files(struct threads *th, const struct drain *d, const struct record_opts *o)
+{
+	uint32_t mmap_len = (uint32_t)((o->mmap_pages + 1) * (size_t)sysconf(_SC_PAGESIZE));
+	int err;
+
 	th->files = calloc((size_t)d->nr_rings + 1, sizeof(*th->files));
-	if (!th->files)
+	th->parts = calloc((size_t)d->nr_rings + 1, sizeof(*th->parts));
+	if (!th->files || !th->parts)
 		return mperf_error(-ENOMEM, "out of memory");
-	for (int r = 0; r < d->nr_rings; r++) {
+	for (int r = 0, q; r < d->nr_rings; r++) {
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/data.%d", out, r);
-		if (!(th->files[r] = pdw__create_raw(path)))
+		if ((q = first_of_cpu(d, r)) < r) {
+			th->files[r] = th->files[q];
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/data.%d", o->output, th->nr_parts);
+		if (!(th->files[r] = th->parts[th->nr_parts] = pdw__create_raw(path)))
 			return -errno;
+		th->nr_parts++;
+		if (o->comp_level && (err = pdw__compress(th->files[r], o->comp_level, mmap_len)))
+			return err;
 	}
 	for (int i = 0; i < th->nr; i++)
 		for (int k = 0; k < th->t[i].d.nr_rings; k++)
@@ -348,7 +352,7 @@ int threads__init(struct drain *d, const struct record_opts *o, const char **hea
 	if (!err)
 		err = share_rings(th, d, m, nm);
 	free(m);
-	if (err || (err = make_dir(o->output)) || (err = make_files(th, d, o->output)))
+	if (err || (err = make_dir(o->output)) || (err = make_files(th, d, o)))
 		return err;
 	if (pipe2(th->wake, O_CLOEXEC) < 0)
 		return mperf_error(-errno, "cannot make a pipe: %s", strerror(errno));
@@ -503,6 +507,12 @@ static int join(struct drain *d)
 	return err;
 }
 
+/* a + b bytes, or b's error. */
+static int64_t add_bytes(int64_t a, int64_t b)
+{
+	return b < 0 ? b : a + b;
+}
+
 int64_t threads__stop(struct drain *d)
 {
 	struct threads *th = d->threads;
@@ -514,14 +524,41 @@ int64_t threads__stop(struct drain *d)
 	/* What came since the threads' last pass (system-wide events run on), into the same files. */
 	d->ring_w = th->files;
 	wrote = err ? 0 : drain__once(d, true);
+	/* --overwrite: each CPU's backward buffer, newest first, into its data.N as perf's. */
+	if (!err && wrote >= 0 && d->el->attr[0].write_backward)
+		wrote = add_bytes(wrote, drain__backward(d));
 	d->ring_w = NULL;
 	if (wrote < 0)
 		err = (int)wrote;
-	for (int r = 0; r < th->nr_rings && !err; r++) {
-		d->res->file_size += pdw__data_size(th->files[r]);
-		err = pdw__finish(th->files[r]);
+	for (int i = 0; i < th->nr_parts && !err; i++) {
+		uint64_t in, out;
+
+		d->res->file_size += pdw__data_size(th->parts[i]);
+		/* -z: the header's COMPRESSED feature says the ratio of them all, as perf's. */
+		pdw__compressed_bytes(th->parts[i], &in, &out);
+		pdw__compressed_count(d->w, in, out);
+		err = pdw__finish(th->parts[i]);
 	}
 	return err ? err : wrote;
+}
+
+int threads__salvage(struct drain *d, uint64_t reserve, uint64_t *samples, uint64_t *size)
+{
+	struct threads *th = d->threads;
+	int err;
+
+	join(d);	/* their errors: the same full disk */
+	for (int i = 0; i < th->nr; i++)
+		add_counts(d, &th->t[i]);
+	*size = 0;
+	if ((err = pdw__salvage_parts(th->parts, th->nr_parts, reserve, samples)))
+		return err;
+	for (int i = 0; i < th->nr_parts; i++) {
+		*size += pdw__data_size(th->parts[i]);
+		if ((err = pdw__finish(th->parts[i])))
+			return err;
+	}
+	return 0;
 }
 
 void threads__free(struct drain *d)
@@ -539,8 +576,9 @@ void threads__free(struct drain *d)
 		free(th->t[i].d.ring_w);
 		free(th->t[i].d.pfd);
 	}
-	for (int r = 0; th->files && r < th->nr_rings; r++)
-		pdw__close(th->files[r]);
+	for (int i = 0; i < th->nr_parts; i++)
+		pdw__close(th->parts[i]);
+	free(th->parts);
 	free(th->files);
 	free(th->t);
 	if (th->wake[0] >= 0)
