@@ -2537,6 +2537,8 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 	set_keys(H);
 	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs, p, label)))
 		return ret;
+	if (source_keyed(H))
+		symcache__want_lines(H->syms);
 	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
 		return mperf_error(-ENOMEM, "out of memory");
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */

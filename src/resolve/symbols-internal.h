@@ -120,6 +120,7 @@ struct symcache {
 	bool kref_set;
 	bool kref_done;		/* kdelta is known */
 	bool kref_missing;	/* this kallsyms has no such symbol: no kallsyms symbols */
+	bool want_lines;	/* symcache__want_lines: inline frames from the whole DWARF */
 	int64_t kdelta;		/* this machine's address of it - the recorded one */
 	struct sym kfound;	/* the last kernel lookup's answer */
 };
@@ -208,5 +209,8 @@ void dso_free_objdump(struct dso *d);
 char *demangle(const char *name);
 /* name demangled as objdump -C prints it (with parameters, "@..." kept after), or NULL. */
 char *demangle_params(const char *name);
+
+/* The symbol file's whole DWARF, its line table kept (symbols-line.c), opened once. */
+Dwarf *line_dwarf(struct dso *d);
 
 #endif

@@ -118,7 +118,7 @@ long symcache__read(struct symcache *c, const char *path, uint64_t off, void *bu
 }
 
 /* The symbol file's DWARF with its line table, opened once. */
-static Dwarf *line_dwarf(struct dso *d)
+Dwarf *line_dwarf(struct dso *d)
 {
 	const char *src = d->symsrc ? d->symsrc : d->runtime ? d->runtime : d->path;
 
@@ -129,6 +129,11 @@ static Dwarf *line_dwarf(struct dso *d)
 	if (d->ln_fd >= 0 && (d->ln_elf = elf_begin(d->ln_fd, ELF_C_READ_MMAP, NULL)))
 		d->ln_dw = dwarf_begin_elf(d->ln_elf, DWARF_C_READ, NULL);
 	return d->ln_dw;
+}
+
+void symcache__want_lines(struct symcache *c)
+{
+	c->want_lines = true;
 }
 
 int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const char **file)

@@ -96,6 +96,12 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
  */
 int symcache__srcline_objdump(struct symcache *c, const char *path, uint64_t off, char *buf, size_t cap,
 			      unsigned *discriminator);
+/*
+ * The view will ask symcache__srcline for the DSOs it asks inline frames
+ * of: each DSO's DWARF is opened once, whole, for both (not pruned for
+ * the inline frames first, then inflated again with its line table).
+ */
+void symcache__want_lines(struct symcache *c);
 /* Whether the file that ran (or the vdso's image) can be read: a line table could be asked. */
 bool symcache__has_image(struct symcache *c, const char *path);
 /*
