@@ -74,6 +74,7 @@ struct dso {
 	Elf *ln_elf, *img_elf;	/* that file; the runtime image (section names, code bytes) */
 	int ln_fd, img_fd;
 	bool ln_tried, img_tried;
+	struct lfcache *lf;	/* binutils' files of its DWARF 5 line programs (symbols-linefile.c) */
 	/* addr2line's file of a function symbol, where the line table has no line (symbols-line.c) */
 	struct fsym *fsyms;
 	size_t nfsyms;
@@ -198,6 +199,17 @@ uint64_t offset_to_vaddr(const struct dso *d, uint64_t off);
 void dso_free_lines(struct dso *d);
 /* The DSO at path with its runtime image open (d->img_elf), or NULL. */
 struct dso *image_dso(struct symcache *c, const char *path);
+
+/* symbols-linefile.c */
+
+struct lfcache;
+/*
+ * The file binutils names for line l of unit cu of d's line DWARF, where
+ * libdw names file: file 0 for a DWARF 5 row a sequence has before it
+ * sets its file, else file.
+ */
+const char *line_file_binutils(struct dso *d, Dwarf_Die *cu, Dwarf_Line *l, const char *file);
+void line_file_free(struct dso *d);
 
 /* symbols-objdump.c */
 

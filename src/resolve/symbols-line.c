@@ -33,6 +33,7 @@ void dso_free_lines(struct dso *d)
 	if (d->img_tried && d->img_fd >= 0)
 		close(d->img_fd);
 	free(d->fsyms);
+	line_file_free(d);
 	dso_free_objdump(d);
 }
 
@@ -152,6 +153,8 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
 	if (!dwarf_addrdie(dw, pc, &cu) || !(l = dwarf_getsrc_die(&cu, pc)) || dwarf_lineno(l, &line))
 		return 0;
 	*file = dwarf_linesrc(l, NULL, NULL);
+	if (*file)
+		*file = line_file_binutils(d, &cu, l, *file);
 	return *file ? line : 0;
 }
 
