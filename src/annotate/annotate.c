@@ -436,8 +436,7 @@ int annotate__run(struct pdata *p, const char *label, const struct annotate_opts
 		disasm__delete(A.dis);
 		return -ENOMEM;
 	}
-	if (!pdata__is_pipe(p))
-		symcache__load_kernel_async(A.syms);
+	symcache__load_kernel_for(A.syms, p);
 	ret = grow_events(&A, pdata__nr_evsel(p)) ? mperf_error(-ENOMEM, "out of memory") : 0;
 	if (!ret)
 		ret = session__run(p, label, &ops);

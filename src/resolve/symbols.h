@@ -160,6 +160,14 @@ void symcache__load_kernel(struct symcache *c);
  */
 void symcache__load_kernel_async(struct symcache *c);
 /*
+ * symcache__load_kernel_async for the file p, when one of its events may
+ * sample the kernel (not every one excludes it): a file of user samples
+ * reads no kallsyms unless a lookup asks.  A stream starts no thread: its
+ * build ids come with its records, its kallsyms is read when first needed.
+ */
+struct pdata;
+void symcache__load_kernel_for(struct symcache *c, const struct pdata *p);
+/*
  * Let this kernel's symbols come from the copy of /proc/kallsyms that
  * perf's build-id cache keeps (a recording puts it there), when it was
  * written since boot and starts as /proc/kallsyms does: reading it takes a
