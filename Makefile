@@ -301,6 +301,7 @@ bench: all
 	bench/diff-vs-perf.sh
 	bench/buildid-list-vs-perf.sh
 	bench/export-vs-perf.sh
+	bench/inline-vs-perf.sh
 	bench/tui-startup-vs-perf.sh
 	bench/gate-trials.sh
 

@@ -153,4 +153,21 @@ test_expect_success KADDRS,KCOPY 'a stale copy said nothing: stderr is the refer
 	test -s got.err
 '
 
+# Every event excludes the kernel, and no sample is a kernel one: no
+# thread reads kallsyms, and a file with chains does not wait for it.
+test_expect_success STRACE 'a file of user samples reads neither /proc/kallsyms nor the copy' '
+	"$MPERF" record -q -g -e cpu-clock:u -o u.data "$CALLPATHS" 0.2 &&
+	copy=$(copy_path) &&
+	for v in "" "--no-children --sort dso,sym"; do
+		# shellcheck disable=SC2086
+		report u -i u.data $v &&
+		grep -q "\[\.\] leaf" u.out &&
+		test "$(opens u /proc/kallsyms)" = 0 &&
+		{ test -z "$copy" || test "$(opens u "$copy")" = 0; } || exit 1
+	done &&
+	strace -f -qq -e trace=openat -e signal=none -o script.trace "$MPERF" script -i u.data >script.out 2>&1 &&
+	grep -q leaf script.out &&
+	! grep -q kallsyms script.trace
+'
+
 test_done

@@ -3,8 +3,9 @@
 # for line: flat files and -g files (Self and Children views) recorded by
 # perf, of a program without debug info (addr2line's answers from the
 # symbol table: file:0 and ??:0) and of libc's with it.  Not compared:
-# all of libc's lines, where binutils names another file of the line
-# table than libdw does for some rows (ctype-info.c for ctype.h).
+# all of libc's lines, which perf asks addr2line for, seconds a report
+# (where binutils names another file than libdw, strtoul.c for strtol.c,
+# mperf follows binutils: t3043).
 . "$(dirname "$0")/lib.sh"
 
 same_report () {

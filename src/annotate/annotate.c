@@ -436,8 +436,8 @@ int annotate_setup(struct ann *A)
 		A->dis = NULL;
 		return -ENOMEM;
 	}
-	if (!pdata__is_pipe(p) && !A->syms_borrowed)
-		symcache__load_kernel_async(A->syms);
+	if (!A->syms_borrowed)
+		symcache__load_kernel_for(A->syms, p);
 	return grow_events(A, pdata__nr_evsel(p)) ? mperf_error(-ENOMEM, "out of memory") : 0;
 }
 

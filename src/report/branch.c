@@ -578,11 +578,7 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 	 * thread unless every event excludes the kernel (then only if one
 	 * comes) or the input is a stream (its build ids come with it).
 	 */
-	for (size_t i = 0; i < pdata__nr_evsel(p) && !pdata__is_pipe(p); i++)
-		if (!(pd_attr_flags(&pdata__evsel(p, i)->attr) & 1u << 5)) {	/* exclude_kernel */
-			symcache__load_kernel_async(B.syms);
-			break;
-		}
+	symcache__load_kernel_for(B.syms, p);
 	if (o->symbol_filter)
 		ret = mperf_error(-MPERF_ERR_USAGE, "'%s': --symbol-filter is not supported in the branch view "
 				  "(--no-branch-stack gives the usual one)", label);

@@ -487,8 +487,7 @@ static int gather_file(struct gather *G, struct pdata *p, const char *label, con
 		G->chains = true;
 	/* Kernel frames are resolved as they come: the first that needs kallsyms waits for it. */
 	G->walk.kernel_end_wanted = G->chains;
-	if (!pdata__is_pipe(p))
-		symcache__load_kernel_async(G->syms);
+	symcache__load_kernel_for(G->syms, p);
 	/* Every event of the file has its block, or its sample type, even without samples. */
 	for (size_t i = 0; i < pdata__nr_evsel(p) && !ret; i++)
 		if (!event_of(G, (int)i))

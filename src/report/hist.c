@@ -1044,8 +1044,10 @@ static int decide_chains(struct hist *H)
 
 /*
  * Kernel frames are resolved as they come: kallsyms must be read by the
- * first sample of a file with chains (the records before it go on
- * being read meanwhile, by the symbol cache's thread).
+ * first sample of a file with chains that is not a user one (the records
+ * before it go on being read meanwhile, by the symbol cache's thread); a
+ * user sample's chain has no kernel frame, and a file of user samples
+ * never reads it.
  */
 static void kernel_symbols_ready(struct hist *H)
 {
@@ -1165,7 +1167,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		return 0;	/* perf drops it before it counts anywhere */
 	if (!H->decided && decide_chains(H))
 		return -1;	/* said */
-	if (H->chains && !H->ksyms_ready)
+	if (H->chains && !H->ksyms_ready && ss->cpumode != PERF_RECORD_MISC_USER)
 		kernel_symbols_ready(H);
 	return add_sample(arg, ss) ? mperf_error(-ENOMEM, "out of memory") : 0;
 }
@@ -2537,6 +2539,8 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 	set_keys(H);
 	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs, p, label)))
 		return ret;
+	if (source_keyed(H))
+		symcache__want_lines(H->syms);
 	if (H->key[REPORT_KEY_SOCKET] && read_sockets(H))
 		return mperf_error(-ENOMEM, "out of memory");
 	/* Pipe mode adds events as it goes: hists_of() grows the array then. */
@@ -2544,9 +2548,7 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 	H->h = calloc(H->nr ? H->nr : 1, sizeof(*H->h));
 	if (!H->nr)
 		H->h_cap = 1;
-	/* A stream's build ids come with its records: its kallsyms is read when first needed. */
-	if (!pdata__is_pipe(p))
-		symcache__load_kernel_async(H->syms);
+	symcache__load_kernel_for(H->syms, p);
 	/* A file's events are known now (a stream's at its first sample): -g is refused before reading. */
 	return !H->h ? mperf_error(-ENOMEM, "out of memory") : pdata__is_pipe(p) ? 0 : decide_chains(H);
 }

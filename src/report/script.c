@@ -820,9 +820,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 		symcache__delete(S.syms);
 		return mperf_error(-ENOMEM, "out of memory");
 	}
-	/* A stream's build ids come with its records: its kallsyms is read when first needed. */
-	if (!pdata__is_pipe(p))
-		symcache__load_kernel_async(S.syms);
+	symcache__load_kernel_for(S.syms, p);
 	/* A file's events are known now; a stream's come with it (checked at its first sample). */
 	ret = sfilter_init(&S.filt, &o->filter, p, label);
 	if (!ret && !pdata__is_pipe(p) && !(ret = tracefmt__load(&S.tf, S.p, S.label)))

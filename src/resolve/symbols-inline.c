@@ -150,16 +150,78 @@ static int add_inline_name(struct inl *i, const char *name)
 	return 0;
 }
 
-/* The first function (subprogram or inlined instance) of scopes[from..n), or -1. */
-static int first_function(Dwarf_Die *scopes, int from, int n)
+/* Whether a DIE is a function: a subprogram or an inlined instance. */
+static bool is_function(Dwarf_Die *die)
 {
-	for (int k = from; k < n; k++) {
-		int tag = dwarf_tag(&scopes[k]);
+	int tag = dwarf_tag(die);
 
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
-			return k;
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+}
+
+/* The innermost function of path[0..k), outermost first, or -1. */
+static int inner_function(Dwarf_Die *path, int k)
+{
+	while (--k >= 0 && !is_function(&path[k]))
+		;
+	return k;
+}
+
+/*
+ * How dwarf_getscopes classes a DIE it walks: one whose address ranges
+ * may hold pc (looked into only when they do), one without addresses
+ * that may own such DIEs (always looked into), or one it never enters.
+ */
+enum scope_class { SCOPE_NONE, SCOPE_MATCH, SCOPE_WALK };
+
+static enum scope_class scope_class(Dwarf_Die *die)
+{
+	switch (dwarf_tag(die)) {
+	case DW_TAG_compile_unit: case DW_TAG_module: case DW_TAG_lexical_block: case DW_TAG_with_stmt:
+	case DW_TAG_catch_block: case DW_TAG_try_block: case DW_TAG_entry_point: case DW_TAG_inlined_subroutine:
+	case DW_TAG_subprogram:
+		return SCOPE_MATCH;
+	case DW_TAG_namespace: case DW_TAG_class_type: case DW_TAG_structure_type:
+		return SCOPE_WALK;
+	default:
+		return SCOPE_NONE;
 	}
-	return -1;
+}
+
+#define PC_PATH_MAX 256
+
+/*
+ * The DIEs from below parent down to the innermost one that holds pc,
+ * appended to path[n..): the new length, or n when none does.  The walk
+ * dwarf_getscopes does (depth first, the first DIE that holds pc at each
+ * level), but in the concrete tree all the way up, so that each inlined
+ * instance's caller is the function above it in the path: one pass over
+ * the CU's top level per address, where dwarf_getscopes_die walked the
+ * whole CU for every inlined level.
+ */
+static int pc_path(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *path, int n)
+{
+	Dwarf_Die child;
+	int m;
+
+	if (n >= PC_PATH_MAX || dwarf_child(parent, &child) != 0)
+		return n;
+	do {
+		switch (scope_class(&child)) {
+		case SCOPE_MATCH:
+			if (dwarf_haspc(&child, pc) != 1)
+				break;
+			path[n] = child;
+			return pc_path(&path[n], pc, path, n + 1);
+		case SCOPE_WALK:
+			path[n] = child;
+			if ((m = pc_path(&path[n], pc, path, n + 1)) > n + 1)
+				return m;
+			break;
+		case SCOPE_NONE:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
 }
 
 /*
@@ -173,32 +235,22 @@ static int lookup_inlines(struct dso *d, uint64_t addr, struct inl *i)
 {
 	Dwarf *dw = dso_dwarf(d);
 	uint64_t pc = offset_to_vaddr(d, addr);
-	Dwarf_Die cu, *scopes = NULL, fn;
-	int n, k, depth = 0;
+	Dwarf_Die cu, path[PC_PATH_MAX];
+	int k, depth = 0;
 
-	if (!dw || !dwarf_addrdie(dw, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &scopes)) <= 0)
+	if (!dw || !dwarf_addrdie(dw, pc, &cu) || (k = inner_function(path, pc_path(&cu, pc, path, 0))) < 0)
 		return 0;
-	k = first_function(scopes, 0, n);
-	if (k < 0) {
-		free(scopes);
-		return 0;
-	}
-	fn = scopes[k];
-	free(scopes);
 	for (;;) {
-		const char *name = !i->n && dwarf_tag(&fn) == DW_TAG_subprogram ? last_alias_name(&fn, pc) : die_name(&fn);
+		Dwarf_Die *fn = &path[k];
+		const char *name = !i->n && dwarf_tag(fn) == DW_TAG_subprogram ? last_alias_name(fn, pc) : die_name(fn);
 
 		if (name && add_inline_name(i, name))
 			return -ENOMEM;
-		if (dwarf_tag(&fn) != DW_TAG_inlined_subroutine || ++depth > 64)
+		if (dwarf_tag(fn) != DW_TAG_inlined_subroutine || ++depth > 64)
 			return 0;
 		/* Where the instance sits: the function it was inlined into. */
-		if ((n = dwarf_getscopes_die(&fn, &scopes)) <= 1 || (k = first_function(scopes, 1, n)) < 0) {
-			free(scopes);
+		if ((k = inner_function(path, k)) < 0)
 			return 0;
-		}
-		fn = scopes[k];
-		free(scopes);
 	}
 }
 
@@ -222,6 +274,8 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
 		if (!(i = calloc(1, sizeof(*i))))
 			return 0;
 		i->addr = addr;
+		if (c->want_lines)
+			line_dwarf(d);	/* dso_dwarf takes it, inflated once for both */
 		if (lookup_inlines(d, addr, i)) {
 			for (size_t k = 0; k < i->n; k++)
 				free((char *)i->names[k]);

@@ -74,6 +74,7 @@ struct dso {
 	Elf *ln_elf, *img_elf;	/* that file; the runtime image (section names, code bytes) */
 	int ln_fd, img_fd;
 	bool ln_tried, img_tried;
+	struct lfcache *lf;	/* binutils' files of its DWARF 5 line programs (symbols-linefile.c) */
 	/* addr2line's file of a function symbol, where the line table has no line (symbols-line.c) */
 	struct fsym *fsyms;
 	size_t nfsyms;
@@ -120,6 +121,7 @@ struct symcache {
 	bool kref_set;
 	bool kref_done;		/* kdelta is known */
 	bool kref_missing;	/* this kallsyms has no such symbol: no kallsyms symbols */
+	bool want_lines;	/* symcache__want_lines: inline frames from the whole DWARF */
 	int64_t kdelta;		/* this machine's address of it - the recorded one */
 	struct sym kfound;	/* the last kernel lookup's answer */
 };
@@ -198,6 +200,17 @@ void dso_free_lines(struct dso *d);
 /* The DSO at path with its runtime image open (d->img_elf), or NULL. */
 struct dso *image_dso(struct symcache *c, const char *path);
 
+/* symbols-linefile.c */
+
+struct lfcache;
+/*
+ * The file binutils names for line l of unit cu of d's line DWARF, where
+ * libdw names file: file 0 for a DWARF 5 row a sequence has before it
+ * sets its file, else file.
+ */
+const char *line_file_binutils(struct dso *d, Dwarf_Die *cu, Dwarf_Line *l, const char *file);
+void line_file_free(struct dso *d);
+
 /* symbols-objdump.c */
 
 void dso_free_objdump(struct dso *d);
@@ -208,5 +221,8 @@ void dso_free_objdump(struct dso *d);
 char *demangle(const char *name);
 /* name demangled as objdump -C prints it (with parameters, "@..." kept after), or NULL. */
 char *demangle_params(const char *name);
+
+/* The symbol file's whole DWARF, its line table kept (symbols-line.c), opened once. */
+Dwarf *line_dwarf(struct dso *d);
 
 #endif

@@ -1068,6 +1068,17 @@ void symcache__load_kernel_async(struct symcache *c)
 	c->kthread_running = pthread_create(&c->kthread, NULL, kernel_thread, c) == 0;
 }
 
+void symcache__load_kernel_for(struct symcache *c, const struct pdata *p)
+{
+	if (pdata__is_pipe(p))
+		return;
+	for (size_t i = 0; i < pdata__nr_evsel(p); i++)
+		if (!(pd_attr_flags(&pdata__evsel(p, i)->attr) & 1u << 5)) {	/* exclude_kernel */
+			symcache__load_kernel_async(c);
+			return;
+		}
+}
+
 void symcache__set_kernel_ref(struct symcache *c, const char *name, uint64_t addr)
 {
 	if (c->kref_set || strlen(name) >= sizeof(c->kref))

@@ -33,6 +33,7 @@ void dso_free_lines(struct dso *d)
 	if (d->img_tried && d->img_fd >= 0)
 		close(d->img_fd);
 	free(d->fsyms);
+	line_file_free(d);
 	dso_free_objdump(d);
 }
 
@@ -118,7 +119,7 @@ long symcache__read(struct symcache *c, const char *path, uint64_t off, void *bu
 }
 
 /* The symbol file's DWARF with its line table, opened once. */
-static Dwarf *line_dwarf(struct dso *d)
+Dwarf *line_dwarf(struct dso *d)
 {
 	const char *src = d->symsrc ? d->symsrc : d->runtime ? d->runtime : d->path;
 
@@ -129,6 +130,11 @@ static Dwarf *line_dwarf(struct dso *d)
 	if (d->ln_fd >= 0 && (d->ln_elf = elf_begin(d->ln_fd, ELF_C_READ_MMAP, NULL)))
 		d->ln_dw = dwarf_begin_elf(d->ln_elf, DWARF_C_READ, NULL);
 	return d->ln_dw;
+}
+
+void symcache__want_lines(struct symcache *c)
+{
+	c->want_lines = true;
 }
 
 int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const char **file)
@@ -147,6 +153,8 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
 	if (!dwarf_addrdie(dw, pc, &cu) || !(l = dwarf_getsrc_die(&cu, pc)) || dwarf_lineno(l, &line))
 		return 0;
 	*file = dwarf_linesrc(l, NULL, NULL);
+	if (*file)
+		*file = line_file_binutils(d, &cu, l, *file);
 	return *file ? line : 0;
 }
 

@@ -96,6 +96,12 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
  */
 int symcache__srcline_objdump(struct symcache *c, const char *path, uint64_t off, char *buf, size_t cap,
 			      unsigned *discriminator);
+/*
+ * The view will ask symcache__srcline for the DSOs it asks inline frames
+ * of: each DSO's DWARF is opened once, whole, for both (not pruned for
+ * the inline frames first, then inflated again with its line table).
+ */
+void symcache__want_lines(struct symcache *c);
 /* Whether the file that ran (or the vdso's image) can be read: a line table could be asked. */
 bool symcache__has_image(struct symcache *c, const char *path);
 /*
@@ -153,6 +159,14 @@ void symcache__load_kernel(struct symcache *c);
  * Call symcache__set_kallsyms and symcache__set_build_ids before it.
  */
 void symcache__load_kernel_async(struct symcache *c);
+/*
+ * symcache__load_kernel_async for the file p, when one of its events may
+ * sample the kernel (not every one excludes it): a file of user samples
+ * reads no kallsyms unless a lookup asks.  A stream starts no thread: its
+ * build ids come with its records, its kallsyms is read when first needed.
+ */
+struct pdata;
+void symcache__load_kernel_for(struct symcache *c, const struct pdata *p);
 /*
  * Let this kernel's symbols come from the copy of /proc/kallsyms that
  * perf's build-id cache keeps (a recording puts it there), when it was
