@@ -178,7 +178,7 @@ objects: $(B)/libmperf.a $(CMD_OBJ) $(UNIT_BIN) $(WORKLOADS) $(SHARES) $(NOPERF)
 # in parallel on every CPU (JOBS=1 for one at a time).  Three tiers:
 #   check       the unit tests and every test that does not run perf (the
 #               perf comparisons skip, MPERF_TEST_PERF=0): a few minutes
-#   check-perf  the tests that run perf, what check skipped (the other tests
+#   check-perf  the tests that run perf or a browser, what check skipped (the other tests
 #               of their scripts skip there, MPERF_TEST_ONLY_PERF=1)
 #   check-all   every test: check-perf's, the slow ones (valgrind over the
 #               unit tests, the build's five rebuilds), then, alone since
@@ -197,7 +197,7 @@ TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
 # (.ci/run runs it beside the slow ones, which record nothing).
 TESTS_ALONE = tests/t1010-record-sysctl.sh tests/t3008-buildid.sh
 TESTS = $(filter-out $(TESTS_SLOW) $(TESTS_ALONE),$(sort $(wildcard tests/t[0-9]*.sh)))
-TESTS_PERF = $(shell grep -l "^test_expect_success [A-Z_!,]*PERF" $(TESTS))
+TESTS_PERF = $(shell grep -l "^test_expect_success [A-Z_!,]*\(PERF\|CHROMIUM\)" $(TESTS))
 
 check: all units
 	MPERF_TEST_PERF=0 MPERF_BUILD_DIR=$(B) $(if $(SANITIZE),MPERF_TEST_SANITIZED=1) $(PROVE) $(UNIT_BIN) $(TESTS)

@@ -198,7 +198,9 @@ corpus_view () {
 have_plain () { test -z "${MPERF_TEST_SANITIZED:-}"; }
 have_python () { command -v python3 >/dev/null 2>&1; }
 # a headless Chromium runs the SVG's script: not mperf's code (see PLAIN)
-have_chromium () { have_plain && command -v chromium >/dev/null 2>&1; }
+# A browser's tests are make check-perf's, as perf's are (a headless
+# Chromium is seconds of CPU a page: a tenth of make check's time).
+have_chromium () { have_plain && test "${MPERF_TEST_PERF:-1}" != 0 && command -v chromium >/dev/null 2>&1; }
 
 # syms FILE perf|mperf: the symbols of report --sort sym of FILE, one a line.
 syms () {
@@ -470,10 +472,10 @@ test_parse_args_ () {
 
 test_skip_if_missing_ () {
 	# make check-perf runs only what make check skipped: the tests that run
-	# perf, and those marked SETUP, whose files later PERF tests read.
+	# perf or a browser, and those marked SETUP, whose files they read.
 	if test "${MPERF_TEST_ONLY_PERF:-0}" = 1; then
 		case ,$test_prereq_, in
-		*,PERF,*|*,SETUP,*) ;;
+		*,PERF,*|*,CHROMIUM,*|*,SETUP,*) ;;
 		*) test_skip "$test_title_" "make check runs it"; return 0 ;;
 		esac
 	fi

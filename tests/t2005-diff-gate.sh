@@ -32,7 +32,7 @@ synth () {
 		$(yes "$F_OFF" | head -n "$2") $(yes "$G_OFF" | head -n "$3")
 }
 
-test_expect_success PYTHON 'the files' '
+test_expect_success PYTHON,SETUP 'the files' '
 	F_OFF=$(nm "$SHARES_BASE" | awk "\$3 == \"f\" { print \"0x\" \$1 }") &&
 	G_OFF=$(nm "$SHARES_BASE" | awk "\$3 == \"g\" { print \"0x\" \$1 }") &&
 	test -n "$F_OFF" && test -n "$G_OFF" &&
@@ -193,6 +193,7 @@ test_expect_success PYTHON 'svg: the new shapes, f red and wider, its change the
 '
 
 test_expect_success CHROMIUM,PYTHON 'svg: headless Chromium draws it, red and blue' '
+	"$MPERF" diff --format=svg base.data hot.data >diff.svg &&
 	for try in 1 2 3 4 5; do
 		chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=$((try * 3000)) \
 			--screenshot="$PWD/diff.png" --window-size=1200,800 "file://$PWD/diff.svg" >/dev/null 2>&1

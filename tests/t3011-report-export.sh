@@ -185,6 +185,7 @@ shot () {
 }
 
 test_expect_success CHROMIUM,PYTHON 'svg: headless Chromium draws it, searches and switches events' '
+	"$MPERF" report -i mperf.data --format=svg -o mperf.data.svg &&
 	shot shot.png "file://$PWD/mperf.data.svg" \
 		"test \"\$1\" -ge 20 && test \"\${2%.*}\" -ge 10 && test \"\$3\" = no-magenta" ||
 		{ fail "not drawn"; exit 1; } &&
