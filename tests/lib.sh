@@ -391,6 +391,17 @@ wait_cpu_ms () {
 	fail "no $2 ms of CPU time from pid '$(cat "$1" 2>/dev/null)' in 120 s"
 }
 
+# spin_bg SECONDS: a cpuspin in the background, its pid in spin.pid, for
+# the tests that watch a running process (-p); stop_spin ends it.
+spin_bg () {
+	"$CPUSPIN" "$1" &
+	echo $! >spin.pid
+}
+stop_spin () {
+	kill "$(cat spin.pid)" 2>/dev/null || true
+	wait "$(cat spin.pid)" 2>/dev/null || true
+}
+
 # perf_record ARGS...: perf record -q, its output and messages dropped (a
 # test that wants them defines its own after sourcing this file).
 perf_record () { "$PERF" record -q "$@" >/dev/null 2>&1; }

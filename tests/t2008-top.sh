@@ -11,16 +11,6 @@ firsts () {
 	awk '/^   PerfTop:/ { want = 1; next } /^---/ || /^$/ { next } want { print; want = 0 }' "$1"
 }
 
-# spin_bg CPUSECS: cpuspin in the background, its pid in spin.pid.
-spin_bg () {
-	"$CPUSPIN" "$1" &
-	echo $! >spin.pid
-}
-stop_spin () {
-	kill "$(cat spin.pid)" 2>/dev/null || true
-	wait "$(cat spin.pid)" 2>/dev/null || true
-}
-
 test_expect_success '-p: spin is the top entry of every refresh; top ends with the task, 0' '
 	spin_bg 2 &&
 	test_expect_code 0 "$MPERF" top --stdio -d 1 -e cpu-clock -p "$(cat spin.pid)" >out 2>err &&

@@ -7,16 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_DIRECTORY/tui-lib.sh"
 
-# spin_bg CPUSECS: cpuspin in the background, its pid in spin.pid.
-spin_bg () {
-	"$CPUSPIN" "$1" &
-	echo $! >spin.pid
-}
-stop_spin () {
-	kill "$(cat spin.pid)" 2>/dev/null || true
-	wait "$(cat spin.pid)" 2>/dev/null || true
-}
-
 # samples: the title's sample count on the screen now.
 samples () { screen | sed -n "1s/^Samples: \([^ ]*\) of event.*/\1/p"; }
 
