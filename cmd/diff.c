@@ -303,8 +303,8 @@ static void say_breaks(const struct report_diff_opts *o, const struct report_gat
 				report_gate_rule_text(&o->gate, r, rules + l, sizeof(rules) - l);
 			}
 		if (!b->entry)
-			cmd_error("diff", "check failed: %s: total period %.0f -> %.0f (%+.2f%%) breaks %s (p %.3g)", b->event,
-				  b->old, b->new_, b->old > 0 ? (b->new_ - b->old) * 100.0 / b->old : 0.0, rules, b->p);
+			cmd_error("diff", "check failed: %s: total period %.0f -> %.0f (%+.2f%%) breaks %s", b->event,
+				  b->old, b->new_, b->old > 0 ? (b->new_ - b->old) * 100.0 / b->old : 0.0, rules);
 		else
 			cmd_error("diff", "check failed: %s: %s: %.2f%% -> %.2f%% (%+.2f points) breaks %s (p %.3g)", b->event,
 				  b->entry, b->old, b->new_, b->new_ - b->old, rules, b->p);

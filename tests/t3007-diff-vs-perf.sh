@@ -126,7 +126,7 @@ test_expect_success 'JSON: the deltas of the text, largest moves first, one-file
 	# the largest moves first
 	awk "{ a = \$3 < 0 ? -\$3 : \$3; if (NR > 1 && a > last + 1e-9) { print \"out of order: \" \$0; exit 1 } last = a }" rows &&
 	head -n 2 rows | grep -q "^shares [fg] " &&
-	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); assert d[\"schema\"] == \"mperf-diff/2\"; assert d[\"new-only-events\"] == []" json
+	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); assert d[\"schema\"] == \"mperf-diff/3\"; assert d[\"new-only-events\"] == []" json
 '
 
 test_expect_success 'JSON: an event only the new file has is named, the baseline'\''s alone has "new": null' '

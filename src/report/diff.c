@@ -28,7 +28,6 @@
 #include "../lib/err.h"
 #include "../lib/hash.h"
 #include "../lib/log.h"
-#include "../lib/mwu.h"
 #include "../lib/proptest.h"
 #include "../perfdata/perfdata.h"
 #include "out.h"
@@ -352,12 +351,12 @@ static void print_dcell(struct out *out, const struct diff *D, enum dcol col, co
 
 /* ---- one event ---- */
 
-/* An event's total under --check's total rule: the means of its runs' periods. */
+/* An event's total under --check's total rule: the median of its runs' periods, each side. */
 struct gate_total {
 	bool checked;			/* both sides have runs with a period */
 	bool broke;
-	double old, new_, change, p;	/* means, change in percent, p-value */
-	double old_samples, new_samples;	/* the runs' mean samples */
+	double old, new_, change;	/* each side's median run total, change in percent */
+	double old_samples, new_samples;	/* each side's median run samples */
 };
 
 struct event_rows {
@@ -547,8 +546,8 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 	if (D->o->gate.on && er->total.checked) {
 		const struct gate_total *t = &er->total;
 
-		out_printf(out, ",\n     \"total\": {\"baseline\": %.1f, \"new\": %.1f, \"change\": %.6f, \"p\": %.6g",
-			   t->old, t->new_, t->change, t->p);
+		out_printf(out, ",\n     \"total\": {\"baseline\": %.1f, \"new\": %.1f, \"change\": %.6f",
+			   t->old, t->new_, t->change);
 		json_check(D, out, t->broke ? REPORT_GATE_TOTAL : 0);
 		out_char(out, '}');
 	}
@@ -618,18 +617,6 @@ static double run_share(const struct diff *D, const struct cev *c, const struct 
 	if (!c->run[k].has || !total)
 		return -1;
 	return x ? percent(c->run_period[(size_t)(x - c->v) * c->runs + k], total) : 0.0;
-}
-
-/* Whether hi[] tends above lo[]: Mann-Whitney's one-sided p <= alpha, or every hi above every lo (U 0). */
-static bool consistent(const double *lo, size_t nlo, const double *hi, size_t nhi, double *p)
-{
-	struct mwu m;
-
-	*p = 1;
-	if (mwu_greater(lo, nlo, hi, nhi, &m))
-		return false;
-	*p = m.p;
-	return m.p <= REPORT_GATE_ALPHA || m.u == 0;
 }
 
 /* Each run of c that has the event: x's samples (its share of them) into v, the run's samples into v + runs. */
@@ -719,45 +706,64 @@ static void gate_rows(const struct diff *D, const struct cev *b, const struct ce
 	}
 }
 
-/* The runs' periods of c (those that have the event) in v; their number, and the means. */
-static size_t run_totals(const struct diff *D, const struct cev *c, double *v, double *mean, double *samples)
+static int double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n), n > 0 (v is sorted). */
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), double_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The medians of c's runs' periods and samples (the runs that have the
+ * event) into *period and *samples, v room for its runs; the number of runs.
+ */
+static size_t run_medians(const struct diff *D, const struct cev *c, double *v, double *period, double *samples)
 {
 	size_t nv = 0;
 
-	*mean = *samples = 0;
-	for (size_t k = 0; k < c->runs; k++) {
-		if (!c->run[k].has)
-			continue;
-		v[nv++] = (double)(D->o->relative ? c->run[k].shown_period : c->run[k].total_period);
-		*mean += v[nv - 1];
-		*samples += (double)c->run[k].nr_samples;
-	}
-	if (nv) {
-		*mean /= (double)nv;
-		*samples /= (double)nv;
-	}
+	*period = *samples = 0;
+	for (size_t k = 0; k < c->runs; k++)
+		if (c->run[k].has)
+			v[nv++] = (double)(D->o->relative ? c->run[k].shown_period : c->run[k].total_period);
+	if (!nv)
+		return 0;
+	*period = median(v, nv);
+	nv = 0;
+	for (size_t k = 0; k < c->runs; k++)
+		if (c->run[k].has)
+			v[nv++] = (double)c->run[k].nr_samples;
+	*samples = median(v, nv);
 	return nv;
 }
 
-/* The total rule: the change of the mean period, beyond the tolerance and consistent. */
+/*
+ * The total rule: the change of the median of each side's run totals
+ * beyond the tolerance.  A shared machine adds time to a run (another
+ * tenant, a cold cache), often in bursts that raise every run by as much as
+ * half for seconds: the median of three runs a side does not move for one
+ * run caught in one, where the mean does, and where a rank test at three
+ * runs a side (every run of one side beyond every run of the other) fails.
+ */
 static void gate_total(const struct diff *D, const struct cev *b, const struct cev *n, struct gate_total *t,
 		       double *va, double *vb)
 {
 	const struct report_gate *g = &D->o->gate;
-	size_t na = run_totals(D, b, va, &t->old, &t->old_samples);
-	size_t nb = run_totals(D, n, vb, &t->new_, &t->new_samples);
+	size_t na = run_medians(D, b, va, &t->old, &t->old_samples);
+	size_t nb = run_medians(D, n, vb, &t->new_, &t->new_samples);
 
 	t->broke = false;
-	t->p = 1;
 	if (!(t->checked = na && nb && t->old > 0))
 		return;
 	t->change = (t->new_ - t->old) * 100.0 / t->old;
-	if (!(g->on & REPORT_GATE_TOTAL))
-		return;
-	if (t->change > g->total)
-		t->broke = consistent(va, na, vb, nb, &t->p);
-	else if (!g->total_up && t->change < -g->total)
-		t->broke = consistent(vb, nb, va, na, &t->p);
+	if (g->on & REPORT_GATE_TOTAL)
+		t->broke = t->change > g->total || (!g->total_up && t->change < -g->total);
 }
 
 /* The row's keys as the text shows them, one space apart (malloc'ed), or NULL. */
@@ -829,7 +835,7 @@ static int gate_event(const struct diff *D, const char *name, const struct cev *
 	free(va);
 	free(vb);
 	if (er->total.broke)
-		ret = push_break(res, name, NULL, REPORT_GATE_TOTAL, er->total.old, er->total.new_, er->total.p);
+		ret = push_break(res, name, NULL, REPORT_GATE_TOTAL, er->total.old, er->total.new_, 0);
 	qsort_r(er->rows, er->nr, sizeof(*er->rows), move_cmp, &J);
 	for (size_t i = 0; i < er->nr && !ret; i++) {
 		const struct row *r = &er->rows[i];
@@ -975,8 +981,8 @@ static void junit_event(const struct diff *D, struct out *out, const char *name,
 		(*failures)++;
 		out_printf(out, "><failure message=\"%zu change%s beyond %s\">", nb, nb == 1 ? "" : "s", text);
 		if (rule == REPORT_GATE_TOTAL)
-			out_printf(out, "total period %.0f -&gt; %.0f (%+.2f%%, p %.3g)\n", er->total.old, er->total.new_,
-				   er->total.change, er->total.p);
+			out_printf(out, "total period %.0f -&gt; %.0f (%+.2f%%)\n", er->total.old, er->total.new_,
+				   er->total.change);
 		for (size_t i = 0; i < er->nr; i++) {
 			const struct row *r = &er->rows[i];
 			char *label;

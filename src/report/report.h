@@ -128,10 +128,11 @@ enum report_cc_value { REPORT_CC_PERCENT, REPORT_CC_PERIOD, REPORT_CC_COUNT };
  * The versions of report --json's document (mperf-report) and diff
  * --json's (mperf-diff), in man/mperf-report.1 and man/mperf-diff.1: 2
  * renamed version 1's snake_case keys to kebab-case, the style of every
- * document of mperf's.
+ * document of mperf's; diff's 3 gives an event's total under --check as the
+ * median of each side's runs (2: their mean, with a p-value).
  */
 #define REPORT_JSON_VERSION 2
-#define REPORT_DIFF_JSON_VERSION 2
+#define REPORT_DIFF_JSON_VERSION 3
 
 /*
  * The samples report and script keep, as perf drops them before they
@@ -341,9 +342,9 @@ enum report_diff_compute { REPORT_DIFF_DELTA, REPORT_DIFF_DELTA_ABS, REPORT_DIFF
  * mperf diff --check's rules (diff.c): an entry or event breaks a rule when
  * its change is beyond the rule's tolerance and beyond the noise: for a
  * share, the two-proportion test over the runs (lib/proptest.h, Bonferroni
- * over the entries); for a total, consistent across the runs (one-sided
- * Mann-Whitney U, or every run of one side beyond every run of the other),
- * each at REPORT_GATE_ALPHA.  A rule whose on bit is clear is not checked.
+ * over the entries, at REPORT_GATE_ALPHA); for a total, the median of each
+ * side's run totals (one run in a burst of load moves it not: diff.c).  A
+ * rule whose on bit is clear is not checked.
  */
 enum report_gate_rule { REPORT_GATE_SHARE = 1u << 0, REPORT_GATE_NEW = 1u << 1, REPORT_GATE_TOTAL = 1u << 2 };
 
@@ -352,7 +353,7 @@ struct report_gate {
 	double share;			/* share: grew by more than this many points ... */
 	bool share_pct;			/* ... or this percent of the baseline's share */
 	double new_share;		/* new: an entry only the new side has, above this share */
-	double total;			/* total: the event's mean period moved by more than this percent */
+	double total;			/* total: the median of the event's run periods moved by more than this percent */
 	bool total_up;			/* ... grew only (total:+N) */
 };
 
@@ -363,8 +364,8 @@ struct report_gate_break {
 	char event[128];
 	char *entry;			/* its keys as the text shows them, malloc'ed; NULL: the event's total */
 	unsigned rules;			/* enum report_gate_rule bits */
-	double old, new_;		/* shares (percent), or mean periods */
-	double p;			/* the test's p-value */
+	double old, new_;		/* shares (percent), or the median run periods */
+	double p;			/* a share's test's p-value (0 for a total) */
 };
 
 struct report_gate_result {

@@ -175,7 +175,7 @@ static void test_json(void)
 	o.format = REPORT_DIFF_JSON;
 	t = diff(&o, &ret);
 	is_int(ret, 0, "json: returns 0");
-	ok(strstr(t, "\"schema\": \"mperf-diff/2\"") && strstr(t, "\"baseline\": \"old.data\"") &&
+	ok(strstr(t, "\"schema\": \"mperf-diff/3\"") && strstr(t, "\"baseline\": \"old.data\"") &&
 	   strstr(t, "\"new\": \"new.data\""), "json: schema and the two labels");
 	is_str(view_line(t, "\"baseline\": {"), "     \"baseline\": {\"samples\": 4, \"event-count\": 400, \"lost-samples\": 0},",
 	       "json: the baseline's totals");
