@@ -2,6 +2,8 @@
 # mperf record: the seed's command, perf reading mperf's files, exit status,
 # output naming, -c, lost samples, software events and SIGINT.
 
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 # fallback_lines FILE: the lines of FILE that announce the cycles fallback.

@@ -5,6 +5,8 @@
 # workload's CPU time (cpuspin) and against perf stat of the same command,
 # never against a wall-clock loop.
 
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 # The fields of perf stat -x's line: count, unit, event, [noise,] run time,

@@ -5,6 +5,8 @@
 # record said it wrote; an old directory becomes OUTPUT.old; what perf
 # refuses with --threads is refused in one line.
 
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 # total FILE: N from "Captured and wrote ... (N samples) ]" of record's stderr.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # mperf report -D on mperf's own files: the dump, the stats block, and one
 # clear line (exit 125; 1 for damage inside the data) for every kind of broken file.
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 # Little-endian u64 at a byte offset: read and overwrite.

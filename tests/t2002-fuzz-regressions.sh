@@ -7,6 +7,8 @@
 # (reader-memtopo-nr-bits: a MEM_TOPOLOGY node claiming 2^62 bits over a
 # bitmap of 200, which -I walked bit by bit).  Under `make check
 # SANITIZE=address,undefined` a sanitizer report fails the run too.
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 for f in "$MPERF_ROOT"/tests/fuzz/regressions/reader-* "$MPERF_ROOT"/tests/fuzz/corpus/reader/* \

@@ -10,6 +10,8 @@
 #   smallhot: hot with a quarter of the samples (1090), against base1 (950)
 #   wild: runs of 950 whose shares of f spread far wider than sampling
 #   spreads them (60%, 95%, 76%), pooled 77%; pooledwild: them in one file
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 # python3-markdown is Debian's: its python3 may not be the first in PATH

@@ -4,6 +4,8 @@
 # spinning symbol on top of every refresh, of every event), -E, -z,
 # --percent-limit, the exit statuses (the task gone, SIGINT, a closed
 # pipe, bad options).  The browser on a terminal is t2009's.
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 # firsts FILE: the first entry line of each event's block of each refresh.

@@ -7,6 +7,8 @@
 # check), the views in tests/expected/corpus.list are compared with perf's
 # output stored there.  Skipped without the corpus (MPERF_CORPUS, by
 # default ../shared/corpus), a failure under CI=true.
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 

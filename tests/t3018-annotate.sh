@@ -5,6 +5,8 @@
 # with two events in one listing (--group) has two columns; and, beside
 # perf, the samples per instruction address and the hottest instruction
 # are perf annotate's (the text differs: objdump's and capstone's).
+# (leaks checked in the sanitizer pass too: see tests/lib.sh)
+MPERF_TEST_LEAKS=1
 . "$(dirname "$0")/lib.sh"
 
 # rows FILE: "address count..." of each instruction line
