@@ -32,7 +32,7 @@ shape () {
 script_both () {
 	local name=$1
 	shift
-	"$PERF" record -q "$@" -o "$name.perf.data" "$CPUSPIN" 0.3 >/dev/null 2>"$name.perf.err" &&
+	"$PERF" record --no-bpf-event -q "$@" -o "$name.perf.data" "$CPUSPIN" 0.3 >/dev/null 2>"$name.perf.err" &&
 	"$MPERF" record -q "$@" -o "$name.mperf.data" "$CPUSPIN" 0.3 >/dev/null 2>"$name.mperf.err" &&
 	"$PERF" script -i "$name.perf.data" >"$name.perf.out" 2>/dev/null &&
 	"$PERF" script -i "$name.mperf.data" >"$name.mperf.out" 2>"$name.script.err" &&

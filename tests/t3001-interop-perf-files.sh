@@ -21,7 +21,7 @@ same_dump () {
 		{ echo "perf: $(event_samples perf.out) mperf: $(event_samples mperf.out)"; return 1; }
 }
 
-perf_record () { "$PERF" record -q "$@" >/dev/null 2>perf-record.err; }
+perf_record () { "$PERF" record --no-bpf-event -q "$@" >/dev/null 2>perf-record.err; }
 
 test_expect_success PERF 'the seed events: cycles x3 (cpu-clock where there is no PMU)' '
 	perf_record -o seed.data -e cycles,cycles,cycles "$CPUSPIN" 0.5 &&
@@ -63,13 +63,13 @@ test_expect_success PERF 'per-thread counts (-s): READ records with their four l
 '
 
 test_expect_success PERF 'a pipe-mode file (perf record -o -)' '
-	"$PERF" record -q -o - -e cpu-clock,task-clock "$CPUSPIN" 0.3 >pipe.data 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q -o - -e cpu-clock,task-clock "$CPUSPIN" 0.3 >pipe.data 2>/dev/null &&
 	same_dump pipe.data &&
 	grep -q "^0@pipe \[" mperf.out
 '
 
 test_expect_success PERF 'a pipe-mode stream on stdin' '
-	"$PERF" record -q -o - -e cpu-clock "$CPUSPIN" 0.2 2>/dev/null |
+	"$PERF" record --no-bpf-event -q -o - -e cpu-clock "$CPUSPIN" 0.2 2>/dev/null |
 		"$MPERF" report -D -i - >stdin.out &&
 	"$PERF" report -D -i - <pipe.data >/dev/null 2>&1 &&
 	grep -q "^cpu-clock stats:$" stdin.out &&
@@ -130,7 +130,7 @@ strip_names () {
 }
 
 test_expect_success PERF 'a stream that names no event: tracepoints named from TRACING_DATA' '
-	"$PERF" record -q -o - -e sched:sched_process_exec -e cpu-clock "$CPUSPIN" 0.05 >tp.pipe 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q -o - -e sched:sched_process_exec -e cpu-clock "$CPUSPIN" 0.05 >tp.pipe 2>/dev/null &&
 	strip_names <tp.pipe >tp-noname.pipe &&
 	same_dump tp-noname.pipe &&
 	grep -q "^sched:sched_process_exec stats:$" mperf.out

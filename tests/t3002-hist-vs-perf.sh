@@ -239,7 +239,7 @@ test_expect_success PERF 'chains through frames without symbols of two processes
 # the comparison that found them, not the first sample's own fields).
 test_expect_success PERF 'one entry for two dsos of one short name: each sample in its Children once, as perf' '
 	mkdir -p x y && cp "$NOPLOOP" x/ && cp "$NOPLOOP" y/ &&
-	"$PERF" record -q -g -e cpu-clock -o two.data sh -c "x/noploop 0.3; y/noploop 0.3" >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -g -e cpu-clock -o two.data sh -c "x/noploop 0.3; y/noploop 0.3" >/dev/null 2>&1 &&
 	for v in "" "--sort sym" "--sort dso,sym -g none"; do
 		"$PERF" report --stdio $v -i two.data 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
 		"$MPERF" report $v -i two.data 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&
@@ -252,7 +252,7 @@ test_expect_success PERF 'one entry for two dsos of one short name: each sample 
 # compares (the dso by name), not by which binary a sample was in.
 test_expect_success PERF 'two dsos of one short name without chains: one main, as perf' '
 	mkdir -p x y && cp "$NOPLOOP" x/ && cp "$NOPLOOP" y/ &&
-	"$PERF" record -q -e cpu-clock -o two-flat.data sh -c "x/noploop 0.2; y/noploop 0.2" >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock -o two-flat.data sh -c "x/noploop 0.2; y/noploop 0.2" >/dev/null 2>&1 &&
 	for v in "" "--sort sym" "--sort dso,sym" "--sort comm,sym -n"; do
 		"$PERF" report --stdio $v -i two-flat.data 2>/dev/null | grep -v "^# (Tip:" >perf.out &&
 		"$MPERF" report $v -i two-flat.data 2>/dev/null | grep -v "^# (Tip:" >mperf.out &&

@@ -61,7 +61,7 @@ all_views () {	# all_views FILE: every view equals perf's
 }
 
 test_expect_success PERF 'perf -g file: every view equals perf'"'"'s' '
-	"$PERF" record -q -g -e cpu-clock -o p.data "$CALLPATHS" 0.6 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -g -e cpu-clock -o p.data "$CALLPATHS" 0.6 >/dev/null 2>&1 &&
 	all_views p.data &&
 	"$MPERF" report -i p.data | grep -q "^# Children      Self" &&
 	same_chains p.data &&
@@ -110,7 +110,7 @@ test_expect_success PERF '--max-stack N: chains cut where perf cuts them, in eac
 '
 
 test_expect_success PERF 'several events: the chains of each' '
-	"$PERF" record -q -g -e cpu-clock,task-clock -o two.data "$CALLPATHS" 0.4 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -g -e cpu-clock,task-clock -o two.data "$CALLPATHS" 0.4 >/dev/null 2>&1 &&
 	same_report two.data &&
 	test "$(grep -c "^# Samples:" mperf.out)" = 2 &&
 	same_report two.data --no-children -g folded &&
@@ -126,7 +126,7 @@ test_expect_success PERF 'several events: the chains of each' '
 # depth only within one thread, so the order is the one perf's output
 # tree gives; and filters hide an entry as its first sample was hidden.
 test_expect_success PERF 'a shell and its children: perf'"'"'s order, and the filters' '
-	"$PERF" record -q -g -e cpu-clock -o fork.data \
+	"$PERF" record --no-bpf-event -q -g -e cpu-clock -o fork.data \
 		sh -c "\"$CALLPATHS\" 0.3 & \"$CALLPATHS\" 0.3; ls / >/dev/null; wait" >/dev/null 2>&1 &&
 	same_report fork.data &&
 	same_report fork.data -g callee &&
@@ -163,7 +163,7 @@ test_expect_success PERF 'a shell and its children: perf'"'"'s order, and the fi
 # workload and idle: whatever else runs may be C++, which perf demangles
 # and mperf does not yet.
 test_expect_success PERF 'system-wide (-a -g): the same entries and chains as perf' '
-	"$PERF" record -q -a -g -e cpu-clock -o sys.data -- \
+	"$PERF" record --no-bpf-event -q -a -g -e cpu-clock -o sys.data -- \
 		sh -c "echo \$\$ >pid; exec \"$CALLPATHS\" 0.3" >/dev/null 2>&1 &&
 	# this callpaths only: another test on the machine may run one too
 	only="--comms callpaths,swapper --pid $(cat pid),0" &&
@@ -177,7 +177,7 @@ test_expect_success PERF 'system-wide (-a -g): the same entries and chains as pe
 '
 
 test_expect_success PERF 'threads of one process: perf'"'"'s order, per thread' '
-	"$PERF" record -q -g -e cpu-clock -o thr.data "$CALLPATHS" 0.6 3 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -g -e cpu-clock -o thr.data "$CALLPATHS" 0.6 3 >/dev/null 2>&1 &&
 	same_report thr.data &&
 	same_report thr.data -g callee &&
 	same_report thr.data --sort pid &&
@@ -237,14 +237,14 @@ test_expect_success PERF '--children or -G on a file without chains: said in one
 '
 
 test_expect_success PERF 'a --call-graph dwarf file: its user stacks are unwound, without a word' '
-	"$PERF" record -q --call-graph dwarf -e cpu-clock -o dw.data "$CALLPATHS" 0.1 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q --call-graph dwarf -e cpu-clock -o dw.data "$CALLPATHS" 0.1 >/dev/null 2>&1 &&
 	"$MPERF" report -i dw.data -g folded,0 >out 2>err &&
 	test_must_be_empty err &&
 	grep -q "^[0-9.]*% .*;main;spin;a;b;leaf$" out
 '
 
 test_expect_success PERF '-g on a file where one event has no chains: said for that event' '
-	"$PERF" record -q -e cpu-clock -e task-clock/call-graph=fp/ -o mixed.data "$CALLPATHS" 0.1 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock -e task-clock/call-graph=fp/ -o mixed.data "$CALLPATHS" 0.1 >/dev/null 2>&1 &&
 	"$MPERF" report -i mixed.data -g >out 2>err &&
 	test_line_count = 1 err &&
 	grep -q "event '"'"'cpu-clock'"'"' has no call chains (-g): its entries show none" err

@@ -48,7 +48,7 @@ mperf_report () { "$MPERF" report --sort dso,sym -i "$1" 2>/dev/null | rows; }
 
 test_expect_success PERF 'perf record fills the cache; the program removed, report reads it as perf' '
 	mkdir a && build_prog a/prog &&
-	(cd a && "$PERF" record -q -e cpu-clock -o perf.data ./prog 0.3 >/dev/null 2>&1) &&
+	(cd a && "$PERF" record --no-bpf-event -q -e cpu-clock -o perf.data ./prog 0.3 >/dev/null 2>&1) &&
 	bid=$("$MPERF" buildid-list -i a/prog) &&
 	test -L "$HOME/.debug/.build-id/${bid:0:2}/${bid:2}" &&
 	mperf_report a/perf.data >a/before &&
@@ -68,7 +68,7 @@ test_expect_success PERF 'without the cache, the same report shows the removed p
 
 test_expect_success PERF '--call-graph dwarf: the removed program unwound from its cache copy' '
 	mkdir d && cp "$CALLPATHS_NOFP" d/prog &&
-	(cd d && "$PERF" record -q -e cpu-clock --call-graph dwarf -o d.data ./prog 0.2 >/dev/null 2>&1) &&
+	(cd d && "$PERF" record --no-bpf-event -q -e cpu-clock --call-graph dwarf -o d.data ./prog 0.2 >/dev/null 2>&1) &&
 	"$MPERF" report --no-children -i d/d.data 2>/dev/null | rows >d/before &&
 	grep -q "leaf" d/before &&
 	rm d/prog &&
@@ -111,7 +111,7 @@ entry () {
 test_expect_success PERF 'mperf record fills the cache as perf record does, each with its own file'\''s DSOs' '
 	mkdir c phome mhome &&
 	build_prog c/prog &&
-	(cd c && HOME=$TRASH_DIRECTORY/phome "$PERF" record -q -e cpu-clock -o p.data ./prog 0.3 >/dev/null 2>&1) &&
+	(cd c && HOME=$TRASH_DIRECTORY/phome "$PERF" record --no-bpf-event -q -e cpu-clock -o p.data ./prog 0.3 >/dev/null 2>&1) &&
 	(cd c && HOME=$TRASH_DIRECTORY/mhome "$MPERF" record -q -e cpu-clock -o m.data ./prog 0.3 2>m.err) &&
 	test ! -s c/m.err &&
 	file_ids c/p.data >p.ids &&
@@ -218,7 +218,7 @@ test_expect_success PERF 'perf archive'\''s tarball, unpacked in a fresh HOME, i
 '
 
 test_expect_success PERF 'mperf archive: no build id to archive is exit 1 and no tarball; a stream is refused' '
-	"$PERF" record -q -e cpu-clock --no-buildid -o n.data "$CALLPATHS" 0.1 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock --no-buildid -o n.data "$CALLPATHS" 0.1 >/dev/null 2>&1 &&
 	"$MPERF" buildid-list -H -i n.data >n.ids &&
 	test -s n.ids &&
 	! grep -v "^ " n.ids &&
@@ -230,11 +230,11 @@ test_expect_success PERF 'mperf archive: no build id to archive is exit 1 and no
 '
 
 test_expect_success PERF 'buildid-list equals perf'\''s: perf files, with and without -H' '
-	"$PERF" record -q -e cpu-clock -o p1.data "$CALLPATHS" 0.2 >/dev/null 2>&1 &&
-	"$PERF" record -q -e cpu-clock -g -o p2.data -- sh -c "\"$CPUSPIN\" 0.2 2; ls / >/dev/null" >/dev/null 2>&1 &&
-	"$PERF" record -q -e cpu-clock --buildid-mmap -o p3.data "$CALLPATHS" 0.2 >/dev/null 2>&1 &&
-	"$PERF" record -q -e cpu-clock --no-buildid -o p4.data "$CALLPATHS" 0.2 >/dev/null 2>&1 &&
-	"$PERF" record -q -e cpu-clock -o - "$CALLPATHS" 0.2 2>/dev/null >p5.pipe &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock -o p1.data "$CALLPATHS" 0.2 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock -g -o p2.data -- sh -c "\"$CPUSPIN\" 0.2 2; ls / >/dev/null" >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock --buildid-mmap -o p3.data "$CALLPATHS" 0.2 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock --no-buildid -o p4.data "$CALLPATHS" 0.2 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock -o - "$CALLPATHS" 0.2 2>/dev/null >p5.pipe &&
 	"$PERF" inject -b <p5.pipe >p6.pipe &&
 	"$PERF" inject -b -i p4.data -o p7.data &&
 	for f in p1.data p2.data p3.data p4.data p7.data; do
@@ -350,7 +350,7 @@ pprof_strings () {
 foreign_kernel () {
 	local r=$1 f=f-$1.data
 	if test "$r" = perf; then
-		"$PERF" record -q -e cpu-clock -o k-$r.data -- $KWORK >/dev/null 2>&1
+		"$PERF" record --no-bpf-event -q -e cpu-clock -o k-$r.data -- $KWORK >/dev/null 2>&1
 	else
 		"$MPERF" record -q -e cpu-clock -o k-$r.data -- $KWORK
 	fi &&

@@ -27,7 +27,7 @@ same_names () {
 
 test_expect_success CXX,PERF 'C++: perf'"'"'s file, the same demangled names' '
 	g++ -O1 -g -fno-omit-frame-pointer -o cxxspin "$MPERF_ROOT/tests/workloads/cxxspin.cpp" &&
-	"$PERF" record -q -g -e cpu-clock -o cxx.data ./cxxspin 0.4 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -g -e cpu-clock -o cxx.data ./cxxspin 0.4 >/dev/null 2>&1 &&
 	same_names cxx.data &&
 	grep -q "\[\.\] ns::Box<long>::spin$" mperf.out &&
 	grep -q "\[\.\] ns::Box<double>::spin$" mperf.out &&
@@ -45,7 +45,7 @@ test_expect_success RUSTC,PERF 'Rust, legacy and v0 mangling: the same demangled
 	rustc -O -g -C force-frame-pointers=yes -o rustspin "$MPERF_ROOT/tests/workloads/rustspin.rs" &&
 	rustc -O -g -C force-frame-pointers=yes -C symbol-mangling-version=v0 -o rustspin0 \
 		"$MPERF_ROOT/tests/workloads/rustspin.rs" &&
-	"$PERF" record -q -g -e cpu-clock -o rust.data ./rustspin 0.4 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -g -e cpu-clock -o rust.data ./rustspin 0.4 >/dev/null 2>&1 &&
 	same_names rust.data &&
 	grep -q "\[\.\] rustspin::Acc<T>::spin$" mperf.out &&
 	"$MPERF" record -q -g -e cpu-clock -o rust0.data ./rustspin0 0.4 &&

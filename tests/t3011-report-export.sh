@@ -14,7 +14,7 @@ test_expect_success SETUP 'mperf records callpaths with -g, two events; and with
 '
 
 test_expect_success PERF 'perf records callpaths with -g' '
-	"$PERF" record -q -e cpu-clock -g -o perf.data "$CALLPATHS" 0.6 2>err &&
+	"$PERF" record --no-bpf-event -q -e cpu-clock -g -o perf.data "$CALLPATHS" 0.6 2>err &&
 	test -s perf.data
 '
 

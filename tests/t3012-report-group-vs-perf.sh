@@ -9,9 +9,6 @@
 
 have_json_parser () { command -v python3 >/dev/null 2>&1; }
 
-# --no-bpf-event: perf waits a second for its side-band thread otherwise; the
-# bpf records are not what is compared here.
-perf_record () { "$PERF" record -q --no-bpf-event "$@" >/dev/null 2>&1; }
 
 # The whole report but for perf's random tip line.  perf 6.1 itself dies
 # of a signal on some streams (a SIGSEGV in one of about a dozen recordings
@@ -75,7 +72,7 @@ test_expect_success PERF 'perf records the groups' '
 	# a member, or a leader, that (most likely) samples nothing
 	perf_record -o gmid.data -e "{cpu-clock,major-faults,task-clock}" "$CPUSPIN" 0.3 &&
 	perf_record -o gempty.data -e "{major-faults,cpu-clock}" "$CPUSPIN" 0.3 &&
-	"$PERF" record -q -o - -e "{cpu-clock,task-clock}" "$CPUSPIN" 0.3 >gpipe.data 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q -o - -e "{cpu-clock,task-clock}" "$CPUSPIN" 0.3 >gpipe.data 2>/dev/null &&
 	"$PERF" report --header-only -i g2.data | grep -c "^# group: " >n &&
 	test "$(cat n)" = 2
 '

@@ -49,7 +49,7 @@ test_expect_success CC,SETUP 'the program and its library build, with and withou
 '
 
 test_expect_success PERF,CC 'perf -g file: every view equals perf'"'"'s' '
-	"$PERF" record -q -g -e cpu-clock -o pg.data fp/libpaths-main 0.5 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -g -e cpu-clock -o pg.data fp/libpaths-main 0.5 >/dev/null 2>&1 &&
 	all_views pg.data
 '
 
@@ -66,7 +66,7 @@ test_expect_success PERF,CC 'mperf -g file: every view equals perf'"'"'s, and th
 '
 
 test_expect_success PERF,CC 'perf'"'"'s dwarf file: every view equals perf'"'"'s (entries from 1%)' '
-	"$PERF" record -q --call-graph dwarf -e cpu-clock -o pd.data dw/libpaths-main 0.5 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q --call-graph dwarf -e cpu-clock -o pd.data dw/libpaths-main 0.5 >/dev/null 2>&1 &&
 	all_views pd.data --percent-limit 1 &&
 	same_report pd.data --no-children -g none
 '

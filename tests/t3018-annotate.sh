@@ -141,7 +141,7 @@ test_expect_success KIMAGE,!VMLINUX 'a kernel symbol: from an image with the rec
 '
 
 test_expect_success KIMAGE,PERF 'a kernel symbol beside perf -k: the same listing' '
-	"$PERF" record -q -o kp.data -- dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q -o kp.data -- dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null &&
 	sym=$(ksym kp.data) && test -n "$sym" &&
 	fake_vmlinux kp.data "$sym" &&
 	"$PERF" annotate -i kp.data -k vmlinux --stdio -n "$sym" 2>/dev/null >p &&
@@ -150,7 +150,7 @@ test_expect_success KIMAGE,PERF 'a kernel symbol beside perf -k: the same listin
 '
 
 test_expect_success VMLINUX,PERF 'this kernel'"'"'s vmlinux: the samples at each address of a kernel symbol, as perf' '
-	"$PERF" record -q -o kv.data -- dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q -o kv.data -- dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null &&
 	sym=$(ksym kv.data) && test -n "$sym" &&
 	"$PERF" annotate -i kv.data --stdio -n "$sym" 2>/dev/null >p &&
 	"$MPERF" annotate -i kv.data --stdio -n "$sym" >m &&
@@ -197,7 +197,7 @@ test_expect_success CORPUS 'corpus files: a missing binary, an arch capstone is 
 '
 
 test_expect_success PERF 'beside perf: the same samples at each address, the same hottest instruction' '
-	"$PERF" record -q -o perf.data "$NOPLOOP" 1 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q -o perf.data "$NOPLOOP" 1 2>/dev/null &&
 	"$PERF" annotate -i perf.data --stdio -n main 2>/dev/null >p &&
 	"$MPERF" annotate -i perf.data --stdio -n main >m &&
 	rows p | awk "\$2 > 0" >pr &&

@@ -65,8 +65,8 @@ for bad in "129 --pid a" "129 --max-stack 0" "129 --reltime --deltatime" "125 --
 done
 
 test_expect_success PERF,SETUP 'perf'"'"'s recordings: -a -g and --call-graph dwarf' '
-	"$PERF" record -q -a -g -o p.data "$CALLPATHS" 2>/dev/null &&
-	"$PERF" record -q --call-graph dwarf -o d.data "$CALLPATHS" 2>/dev/null
+	"$PERF" record --no-bpf-event -q -a -g -o p.data "$CALLPATHS" 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q --call-graph dwarf -o d.data "$CALLPATHS" 2>/dev/null
 '
 
 same_script () {

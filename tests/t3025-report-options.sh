@@ -45,7 +45,7 @@ test_expect_success PERF '-T: as perf, on perf'"'"'s files and mperf'"'"'s' '
 		same_report $f -T --no-children -n &&
 		same_report $f --threads --sort pid || { echo $f; cat diff.out mperf.err; exit 1; }
 	done &&
-	"$PERF" record -q -s -e cpu-clock -o - sh -c "$two_tasks" >pipe.data 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q -s -e cpu-clock -o - sh -c "$two_tasks" >pipe.data 2>/dev/null &&
 	"$PERF" report --stdio -T -i - <pipe.data 2>/dev/null | report_filter >perf.out &&
 	"$MPERF" report -T -i - <pipe.data | report_filter >mperf.out &&
 	grep -q "^# *PID  *TID  cpu-clock\$" mperf.out &&

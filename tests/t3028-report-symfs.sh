@@ -10,7 +10,7 @@
 test_expect_success PERF 'a program moved under DIR: its symbols, as perf' '
 	mkdir -p bin root &&
 	cp "$CPUSPIN" bin/spinner &&
-	"$PERF" record -q -N -o s.data -e cpu-clock "$PWD/bin/spinner" 0.1 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -N -o s.data -e cpu-clock "$PWD/bin/spinner" 0.1 >/dev/null 2>&1 &&
 	mkdir -p "root$PWD/bin" && mv bin/spinner "root$PWD/bin/" &&
 	"$PERF" report --stdio -i s.data --symfs "$PWD/root" --dsos spinner 2>/dev/null | report_filter >perf.out &&
 	"$MPERF" report -i s.data --symfs "$PWD/root" --dsos spinner 2>/dev/null | report_filter >mperf.out &&
@@ -19,7 +19,7 @@ test_expect_success PERF 'a program moved under DIR: its symbols, as perf' '
 '
 
 test_expect_success PERF '--symfs with the Children view and --sort sym,srcline' '
-	"$PERF" record -q -N -g -o g.data -e cpu-clock "$CPUSPIN" 0.1 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q -N -g -o g.data -e cpu-clock "$CPUSPIN" 0.1 >/dev/null 2>&1 &&
 	mkdir -p "g$(dirname "$CPUSPIN")" && cp "$CPUSPIN" "g$CPUSPIN" &&
 	"$PERF" report --stdio -i g.data --symfs "$PWD/g" --dsos cpuspin --sort sym,srcline -g none 2>/dev/null |
 		report_filter >perf.out &&

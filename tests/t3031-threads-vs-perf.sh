@@ -32,7 +32,7 @@ test_expect_success SETUP 'mperf and perf record --threads of a busy machine' '
 	"$MPERF" record -q --threads -e cpu-clock,task-clock -F 2000 -a -g -o m.data "$CPUSPIN" 0.4 2 &&
 	test -d m.data &&
 	if have_perf; then
-		"$PERF" record -q --no-bpf-event --threads -e cpu-clock -F 2000 -a -g -o p.data "$CPUSPIN" 0.4 2 >/dev/null 2>&1 &&
+		"$PERF" record --no-bpf-event -q --no-bpf-event --threads -e cpu-clock -F 2000 -a -g -o p.data "$CPUSPIN" 0.4 2 >/dev/null 2>&1 &&
 		test -s p.data/data
 	fi
 '

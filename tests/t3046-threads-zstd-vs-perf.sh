@@ -29,7 +29,7 @@ test_expect_success SETUP 'mperf and perf record --threads -z; mperf --threads -
 	"$MPERF" record -q --threads -z -e cpu-clock -F 1000 -a -o mz.data "$CPUSPIN" 0.3 2 &&
 	"$MPERF" record -q --threads --overwrite -e cpu-clock -F 1000 -a -o mo.data "$CPUSPIN" 0.3 2 &&
 	if have_perf; then
-		"$PERF" record -q --no-bpf-event --threads -z -e cpu-clock -F 1000 -a -o pz.data \
+		"$PERF" record --no-bpf-event -q --no-bpf-event --threads -z -e cpu-clock -F 1000 -a -o pz.data \
 			"$CPUSPIN" 0.3 2 >/dev/null 2>&1 &&
 		test -s pz.data/data
 	fi

@@ -72,7 +72,7 @@ same () {
 
 test_expect_success PERF,CC 'a -O2 -g program and libc'"'"'s qsort: the listings are perf'"'"'s, source lines and all' '
 	gcc -g -O2 -o qs qs.c &&
-	"$PERF" record -q --no-bpf-event -o q.data ./qs 300 >/dev/null 2>&1 &&
+	"$PERF" record --no-bpf-event -q --no-bpf-event -o q.data ./qs 300 >/dev/null 2>&1 &&
 	same main &&
 	grep -q "^ *: [0-9]* *x \^= x >> 13;$" m.main &&
 	grep -q "^ *: [0-9]* *x \*= 0x9e3779b97f4a7c15ul;      /\* a tab        inside \*/$" m.main &&
