@@ -39,6 +39,15 @@ struct bb {
 };
 
 
+/* What the reader logged into err (len > 0), cut to fit. */
+static void copy_err(char *err, size_t len)
+{
+	size_t n = strnlen(logcap_err, len - 1);
+
+	memcpy(err, logcap_err, n);
+	err[n] = '\0';
+}
+
 /* The reader's open calls, with what they logged in err. */
 static struct pdata *open_file(const char *path, char *err, size_t len)
 {
@@ -46,7 +55,7 @@ static struct pdata *open_file(const char *path, char *err, size_t len)
 
 	logcap_reset();
 	p = pdata__open(path);
-	snprintf(err, len, "%s", logcap_err);
+	copy_err(err, len);
 	return p;
 }
 
@@ -56,7 +65,7 @@ static struct pdata *open_mem(const void *buf, size_t n, char *err, size_t len)
 
 	logcap_reset();
 	p = pdata__open_mem(buf, n);
-	snprintf(err, len, "%s", logcap_err);
+	copy_err(err, len);
 	return p;
 }
 
