@@ -2835,14 +2835,25 @@ static void live_groups_free(struct hist *H)
 }
 
 /*
- * With chains or groups, printing changes the histograms: each entry's
- * chains sorted, perf's collapse (entries merged, the input tree made a
- * collapse tree), the group links.  The live histograms, which go on
- * growing, are never printed: a copy of them is, then freed.
+ * Printing changes histograms with chains, or groups: perf's collapse
+ * merges entries and makes the input tree a collapse tree, and the group
+ * view links members' entries into the leader's histogram (making those
+ * its leader lacks).  Then the live histograms, which go on growing, are
+ * never printed: a copy of them is, then freed.  Chains whose keys do not
+ * collapse (top's dso,sym) are printed in place: their sorting is made
+ * again each time (cc_tree_sort), and the entries' order from the input
+ * tree (live_uncollapse).
  */
 static bool live_copied(const struct hist *H)
 {
-	return H->chains || pdata__nr_groups(H->p) || H->o->group_set;
+	return pdata__nr_groups(H->p) || H->o->group_set || (H->chains && H->collapses);
+}
+
+/* After an in-place print: the next one takes the entries from the input tree again (collapse). */
+static void live_uncollapse(struct hist *H)
+{
+	for (size_t i = 0; i < H->nr; i++)
+		H->h[i].collapsed = false;
 }
 
 /* An entry's copy, its chains too, not yet in any hists. */
@@ -2940,7 +2951,12 @@ int report_live__doc(struct report_live *l, struct report_hist_doc *d)
 	live_groups_free(H);
 	H->sec_cap = H->row_cap = 0;
 	H->doc_err = 0;
-	ret = live_copied(H) ? live_print_copy(H, d) : doc_print(H, d, H->label);
+	if (live_copied(H)) {
+		ret = live_print_copy(H, d);
+	} else {
+		ret = doc_print(H, d, H->label);
+		live_uncollapse(H);
+	}
 	H->doc = NULL;
 	if (ret < 0)
 		report_hist_doc__free(d);
