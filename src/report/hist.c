@@ -2814,7 +2814,8 @@ int report_live__open(struct pdata *p, const char *label, const struct report_hi
 		return mperf_error(-ENOMEM, "out of memory");
 	l->o = *o;
 	l->o.json = false;
-	l->ops = (struct session_ops){ .record = on_record, .sample = on_sample, .arg = &l->H, .machine = true };
+	l->ops = (struct session_ops){ .record = on_record, .sample = on_sample, .arg = &l->H, .machine = true,
+				       .drop_exited = true };
 	if ((ret = hist_init(&l->H, p, label, &l->o, false)) < 0 || !(l->s = session__open(p, label, &l->ops))) {
 		ret = ret < 0 ? ret : -errno;
 		report_live__free(l);
