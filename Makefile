@@ -303,6 +303,7 @@ bench: all
 	bench/export-vs-perf.sh
 	bench/inline-vs-perf.sh
 	bench/tui-startup-vs-perf.sh
+	bench/top-vs-perf.sh
 	bench/gate-trials.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man

@@ -80,12 +80,9 @@ static const struct cmd_conflict top_conflicts[] = {
 	{ { TOP_TASK }, { TOP_CPU }, 0, "{a} and {b} cannot be used together (tasks or CPUs)" },
 };
 
-/* One refresh's document and what its strings point into: the stream's image, read. */
+/* One refresh's document (its strings point into the kept histograms' names). */
 struct top_doc {
 	struct report_hist_doc d;	/* first: the browser's pointer is the bundle's */
-	struct pdata *p;
-	void *map;
-	size_t len;
 };
 
 /* The browser's and the sampling thread's: under lock. */
@@ -111,12 +108,10 @@ struct top_args {
 	int tui;		/* --tui 1, --stdio 0, -1: the browser on a terminal */
 	struct top_ui ui;
 	/* each refresh's state */
-	uint64_t cut;		/* -z: the newest sample's time at the last refresh */
 	uint64_t prev_samples[RECORD_MAX_EVENTS], prev_lost[RECORD_MAX_EVENTS];
 	int ncpus;
 	const struct record_result *res;	/* record's: which events are its own (tracking) */
-	/* the histograms kept from one refresh to the next (without -g or groups: report_live) */
-	bool incremental;
+	/* the histograms kept from one refresh to the next (report_live) */
 	void *lmap;		/* the stream, mapped once (TOP_RESERVE bytes of address space) */
 	struct pdata *lp;
 	struct report_live *rl;
@@ -127,7 +122,6 @@ struct top_args {
 	pthread_mutex_t feed;
 	char *header;		/* the stream's header, as --header-only prints it: made once */
 	size_t header_len;
-	struct pdata *ap;	/* the annotations' reader of the stream */
 	struct annotate_live *al;
 	int al_err;		/* the annotations could not be set up: this */
 };
@@ -272,10 +266,6 @@ static void top_doc_free(struct top_doc *td)
 	if (!td)
 		return;
 	report_hist_doc__free(&td->d);
-	if (td->p)
-		pdata__close(td->p);
-	if (td->map)
-		munmap(td->map, td->len);
 	free(td);
 }
 
@@ -339,8 +329,6 @@ static int top_doc_live(struct top_args *a, size_t len, struct top_doc **out)
 static void top_live_free(struct top_args *a)
 {
 	annotate_live__free(a->al);
-	if (a->ap)
-		pdata__close(a->ap);
 	free(a->header);
 	report_live__free(a->rl);
 	if (a->lp)
@@ -349,56 +337,22 @@ static void top_live_free(struct top_args *a)
 		munmap(a->lmap, TOP_RESERVE);
 }
 
-/* The stream so far, read as report reads a file, into *out (NULL: nothing yet): 0, or a negative code. */
-static int top_doc_make(struct top_args *a, uint64_t last_time, struct top_doc **out)
+/* The stream so far, its histograms' document, into *out (NULL: nothing yet): 0, or a negative code. */
+static int top_doc_make(struct top_args *a, struct top_doc **out)
 {
-	struct report_hist_opts ho = a->ho;
-	struct top_doc *td;
 	struct stat st;
-	char cut[64];
-	int ret;
 
 	*out = NULL;
 	if (fstat(a->live.fd, &st) < 0 || !st.st_size)
 		return 0;
 	a->len = (size_t)st.st_size;
-	if (a->incremental)
-		return top_doc_live(a, (size_t)st.st_size, out);
-	if (!(td = calloc(1, sizeof(*td))))
-		return -ENOMEM;
-	td->len = (size_t)st.st_size;
-	td->map = mmap(NULL, td->len, PROT_READ, MAP_SHARED, a->live.fd, 0);
-	if (td->map == MAP_FAILED) {
-		ret = -errno;
-		td->map = NULL;
-		top_doc_free(td);
-		return ret;
-	}
-	if (a->zero && a->cut) {
-		snprintf(cut, sizeof(cut), "%llu.%09llu,", (unsigned long long)((a->cut + 1) / 1000000000ull),
-			 (unsigned long long)((a->cut + 1) % 1000000000ull));
-		ho.filter.time = cut;
-	}
-	if (!(td->p = pdata__open_mem(td->map, td->len))) {
-		ret = -errno;
-		top_doc_free(td);
-		return ret;
-	}
-	ret = report__hist_doc(td->p, "top", &ho, &td->d);
-	a->cut = last_time;
-	if (ret < 0) {
-		top_doc_free(td);
-		return ret;
-	}
-	*out = td;
-	return 0;
+	return top_doc_live(a, (size_t)st.st_size, out);
 }
 
 /*
  * The stream's bytes that every reader has read and needs no more, handed
  * back (a hole punched in the memory file): perf top keeps its histograms,
- * not the samples.  Not with -g or groups, whose refreshes read it all
- * again; the header was kept by then (top_feed).
+ * not the samples.  The header was kept by then (top_feed).
  */
 static void top_free_read(struct top_args *a)
 {
@@ -406,7 +360,7 @@ static void top_free_read(struct top_args *a)
 	size_t upto = a->len, page = (size_t)sysconf(_SC_PAGESIZE);
 	const void *held[2] = { a->rl ? report_live__held(a->rl) : NULL, a->al ? annotate_live__held(a->al) : NULL };
 
-	if (!a->incremental || !a->rl || (a->browse && !a->al && !a->al_err))
+	if (!a->rl || (a->browse && !a->al && !a->al_err))
 		return;
 	for (size_t i = 0; i < 2; i++)
 		if (held[i] && (size_t)((const unsigned char *)held[i] - base) < upto)
@@ -423,8 +377,9 @@ static int top_refresh(void *ctx, uint64_t last_time)
 {
 	struct top_args *a = ctx;
 	struct top_doc *td;
-	int ret = top_doc_make(a, last_time, &td);
+	int ret = top_doc_make(a, &td);
 
+	(void)last_time;
 	if (ret < 0 || !td)
 		return ret;
 	top_free_read(a);
@@ -465,11 +420,6 @@ static int top_setup(struct top_args *a)
 	}
 	a->o.events = a->events;
 	a->o.nr_events = a->nr_events;
-	/* report_live keeps flat histograms: with -g or groups each refresh reads the stream again */
-	a->incremental = !a->o.callchain;
-	for (size_t i = 0; i < a->nr_events; i++)
-		if (a->events[i].group_size > 1 || a->events[i].leader != (int)i)
-			a->incremental = false;
 	a->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if ((a->live.fd = memfd_create("mperf-top", MFD_CLOEXEC)) < 0) {
 		cmd_error("top", "cannot create the samples' memory file: %s", strerror(errno));
@@ -522,23 +472,6 @@ static void top_header(struct top_args *a)
 }
 
 /*
- * With -g or groups, whose histograms are made again at each refresh: the
- * annotations' own reader and counts, on the stream as it is now: 0, or
- * the reason they cannot be made.
- */
-static int top_annotate_open(struct top_args *a)
-{
-	if (!(a->ap = pdata__open_mem(a->lmap, a->len)))
-		return -errno;
-	if (!(a->al = annotate_live__open(a->ap, "top", NULL))) {
-		pdata__close(a->ap);
-		a->ap = NULL;
-		return -errno;
-	}
-	return 0;
-}
-
-/*
  * The browser's `i` and `a`, after a refresh (the sampling thread's): the
  * header made once, the annotations fed the records that came since (-z:
  * then zeroed, as the histograms), and what no reader needs now freed.
@@ -552,17 +485,11 @@ static void top_feed(struct top_args *a)
 	pthread_mutex_lock(&a->feed);
 	if (!a->header)
 		top_header(a);
-	if (!a->al && !a->al_err)
-		a->al_err = top_annotate_open(a);
+	/* counted as the histograms read the stream (top_annotate_hook): tidied, -z: zeroed */
 	if (a->al) {
-		if (a->ap)
-			pdata__mem_grow(a->ap, a->len);
-		if ((a->al_err = annotate_live__more(a->al)) < 0 && a->ap) {
-			annotate_live__free(a->al);
-			a->al = NULL;
-		} else if (a->zero) {
+		a->al_err = annotate_live__more(a->al);
+		if (a->zero)
 			annotate_live__zero(a->al);
-		}
 	}
 	pthread_mutex_unlock(&a->feed);
 	top_free_read(a);
@@ -618,11 +545,10 @@ static int top_tick_ui(void *ctx, uint64_t last_time)
 		return 0;
 	u->due = now_ns() + (uint64_t)a->delay_s * 1000000000ull;
 	/* kept histograms: their reading and symbols are the annotations' too */
-	if (a->incremental)
-		pthread_mutex_lock(&a->feed);
-	ret = top_doc_make(a, last_time, &td);
-	if (a->incremental)
-		pthread_mutex_unlock(&a->feed);
+	(void)last_time;
+	pthread_mutex_lock(&a->feed);
+	ret = top_doc_make(a, &td);
+	pthread_mutex_unlock(&a->feed);
 	if (ret < 0 || !td)
 		return ret;
 	top_feed(a);

@@ -35,6 +35,18 @@ test_expect_success 'two events: a line each with its lost samples, spin on top 
 	! grep -v "cpuspin  *\[\.\] spin$" first
 '
 
+test_expect_success 'a group on -p, -g: one line, a column per member, spin on top of each refresh, its chain' '
+	spin_bg 2 &&
+	"$MPERF" top --stdio -d 1 -g -e "{cpu-clock,task-clock}" -p "$(cat spin.pid)" >out 2>err &&
+	test "$(grep -c "^   PerfTop:.*\[4000Hz cpu-clock\]" out)" -ge 1 &&
+	! grep -q "task-clock\]" out &&
+	firsts out >first &&
+	test -s first &&
+	! grep -v "^ *[0-9.]*%  *[0-9.]*%  cpuspin  *\[\.\] spin$" first &&
+	grep -q -- "---spin$" out &&
+	test_must_be_empty err
+'
+
 test_expect_success '-E 1: one entry an event; --percent-limit 50 -z: spin alone' '
 	spin_bg 2 &&
 	"$MPERF" top --stdio -d 1 -e cpu-clock -E 1 -p "$(cat spin.pid)" >out &&

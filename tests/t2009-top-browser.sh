@@ -2,8 +2,9 @@
 # mperf top's live browser, in a real terminal (tmux at 120x40, tui-lib.sh):
 # report's histogram of a spinning task refreshed in place every -d
 # seconds, top's keys (f freezes the view, z zeroes each refresh, h's help
-# names them), the event menu of two events, and the terminal as it was
-# after q and after Ctrl-C.
+# names them), -g on a group (read as it comes, as the plain case), the
+# event menu of two events, and the terminal as it was after q and after
+# Ctrl-C.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_DIRECTORY/tui-lib.sh"
 
@@ -77,6 +78,28 @@ test_expect_success TMUX 'q: the sampling ends, status 0, the terminal as it was
 	grep -q "^status 0$" screen &&
 	wait_for "^[$]$" &&
 	cmp stty.before stty.after &&
+	test_must_be_empty err
+'
+
+test_expect_success TMUX '-g on a group: a column per member, + shows the chain, a annotates, the samples read handed back' '
+	start "sh -c '\''echo \$\$ >top.pid; exec \"$MPERF\" top -d 1 -g -e \"{cpu-clock,task-clock}\" -p $(cat spin.pid)'\'' 2>err; echo status \$?" &&
+	wait_for "^Samples: .* of events .anon group \{ cpu-clock, task-clock \}., Event count" &&
+	wait_for "^ *[0-9.]+%  *[0-9.]+%  cpuspin  *\[\.\] spin$" &&
+	sed -n 3p screen | grep -q "^ *[0-9.]*%  *[0-9.]*%  cpuspin  *\[\.\] spin$" &&
+	tm send-keys -t t + &&
+	wait_for "^ +---spin$" &&
+	tm send-keys -t t a &&
+	wait_for "^Annotate spin \(cpu-clock\)$" &&
+	tm send-keys -t t q &&
+	wait_for "^ +---spin$" &&
+	i=0 && while set -- $(memfd) && test "$1" -lt 163840 && test $i -lt 100; do sleep 0.1; i=$((i + 1)); done &&
+	i=0 && while set -- $(memfd) && test "$2" -ge $(($1 / 2)) && test $i -lt 100; do sleep 0.1; i=$((i + 1)); done &&
+	echo "stream $1 bytes, $2 held" &&
+	test "$1" -ge 163840 &&
+	test "$2" -lt $(($1 / 2)) &&
+	tm send-keys -t t q &&
+	wait_for "^status [0-9]+$" &&
+	grep -q "^status 0$" screen &&
 	test_must_be_empty err
 '
 

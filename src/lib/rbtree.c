@@ -158,3 +158,36 @@ struct rb_node *rb_next(const struct rb_node *n)
 		n = p;
 	return (struct rb_node *)p;
 }
+
+/*
+ * A copy of the tree at root, node for node, red for red: copy makes the
+ * node of each node of it (its payload copied), which is then linked as
+ * the original is.  The copy's root, or NULL (an empty tree, or copy's
+ * NULL: the nodes made so far are linked, for the caller to free).
+ */
+static struct rb_node *clone_at(const struct rb_node *n, struct rb_node *parent,
+				struct rb_node *(*copy)(const struct rb_node *n, void *ctx), void *ctx, bool *failed)
+{
+	struct rb_node *c;
+
+	if (!n || *failed)
+		return NULL;
+	if (!(c = copy(n, ctx))) {
+		*failed = true;
+		return NULL;
+	}
+	c->parent = parent;
+	c->red = n->red;
+	c->left = clone_at(n->left, c, copy, ctx, failed);
+	c->right = clone_at(n->right, c, copy, ctx, failed);
+	return c;
+}
+
+int rb_clone(const struct rb_node *root, struct rb_node **out,
+	     struct rb_node *(*copy)(const struct rb_node *n, void *ctx), void *ctx)
+{
+	bool failed = false;
+
+	*out = clone_at(root, NULL, copy, ctx, &failed);
+	return failed ? -1 : 0;
+}

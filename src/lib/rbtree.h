@@ -24,5 +24,13 @@ void rb_erase(struct rb_node **root, struct rb_node *node);
 /* In-order walk: the first node, and the one after node (NULL at the end). */
 struct rb_node *rb_first(struct rb_node *root);
 struct rb_node *rb_next(const struct rb_node *node);
+/*
+ * *out: a copy of the tree at root of the same shape, each node made by
+ * copy (which copies its payload; left, right, parent and red are set
+ * after).  0, or -1 when a copy failed: *out then holds the nodes made,
+ * linked, for the caller to free.
+ */
+int rb_clone(const struct rb_node *root, struct rb_node **out,
+	     struct rb_node *(*copy)(const struct rb_node *n, void *ctx), void *ctx);
 
 #endif

@@ -303,7 +303,7 @@ static int finish(struct drain *d, struct kernel_map *k, bool no_cache)
 
 	/* The host's features were given before the data; these are known only now (dropped in a stream). */
 	if ((err = evlist__read_lost(d->el, d->res, d->w)) || (err = finish_kernel_map(d->w, k)) ||
-	    (err = hits__write(d->hits, d->w)))
+	    (d->hits && (err = hits__write(d->hits, d->w))))
 		return err;
 	if (d->first_time && (err = pdw__feat_sample_time(d->w, d->first_time, d->last_time)))
 		return err;
@@ -597,8 +597,9 @@ static int setup(const struct record_opts *o, struct target *t, struct drain *d,
 		target__exit(t);
 		return mperf_error(-EINVAL, "nothing to record: give a command, or a target (-p, -t, -a, -C)");
 	}
-	d->hits = hits__new();
-	if ((err = evlist__init(el, o, d->res, t)) || !d->hits || (err = tracing__init(tr, o))) {
+	/* top's stream in memory has no BUILD_ID feature: no DSO hit is noted (its maps nor its samples) */
+	d->hits = o->live ? NULL : hits__new();
+	if ((err = evlist__init(el, o, d->res, t)) || (!o->live && !d->hits) || (err = tracing__init(tr, o))) {
 		evlist__close(el);
 		hits__delete(d->hits);
 		tracing__free(tr);

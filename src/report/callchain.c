@@ -413,6 +413,63 @@ void cc_tree_free(struct cc_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* ---- copying (mperf top prints a copy of the trees it goes on growing) ---- */
+
+static int clone_kids(struct cc_node *dst, const struct cc_node *src);
+
+/* rb_clone's copy: the node of a child of ctx's original, its frames, counts and children copied. */
+static struct rb_node *clone_kid(const struct rb_node *n, void *ctx)
+{
+	const struct cc_node *o = CC_NODE_OF(n);
+	struct cc_node *c = new_node(ctx, o->val, o->nval);
+
+	if (!c)
+		return NULL;
+	c->hit = o->hit;
+	c->children_hit = o->children_hit;
+	c->count = o->count;
+	c->children_count = o->children_count;
+	if (clone_kids(c, o)) {
+		free_node(c);
+		free(c);
+		return NULL;
+	}
+	return &c->rb;
+}
+
+/* src's children into dst (which has none): the same tree of the same shape, the same sequence. */
+static int clone_kids(struct cc_node *dst, const struct cc_node *src)
+{
+	int err;
+
+	if (!src->nkid)
+		return 0;
+	if (!(dst->kid = malloc(src->nkid * sizeof(*dst->kid))))
+		return -ENOMEM;
+	dst->kcap = src->nkid;
+	err = rb_clone(src->rb_root, &dst->rb_root, clone_kid, dst);
+	/* kid is the tree's in-order sequence (insert_kid): made again from the copy, whole or not */
+	for (struct rb_node *x = rb_first(dst->rb_root); x && dst->nkid < dst->kcap; x = rb_next(x))
+		dst->kid[dst->nkid++] = CC_NODE_OF(x);
+	return err ? -ENOMEM : 0;
+}
+
+int cc_tree_clone(struct cc_tree *dst, const struct cc_tree *src)
+{
+	int err;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->max_depth = src->max_depth;
+	dst->addr_frames = src->addr_frames;
+	dst->root.hit = src->root.hit;
+	dst->root.children_hit = src->root.children_hit;
+	dst->root.count = src->root.count;
+	dst->root.children_count = src->root.children_count;
+	if ((err = clone_kids(&dst->root, &src->root)))
+		cc_tree_free(dst);
+	return err;
+}
+
 /* ---- sorting ---- */
 
 /*

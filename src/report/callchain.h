@@ -65,6 +65,12 @@ void cc_tree_free(struct cc_tree *t);
  * in src's order, appended to dst once with that node's period.
  */
 int cc_tree_merge(struct cc_tree *dst, const struct cc_tree *src);
+/*
+ * dst: a copy of src, node for node (each node's children tree of the same
+ * shape), unsorted, with no memo: what src holds, to sort and print while
+ * src grows on.  0, or -ENOMEM (dst then empty).
+ */
+int cc_tree_clone(struct cc_tree *dst, const struct cc_tree *src);
 
 /*
  * Choose and order what is shown, as perf's callchain sort does for mode:

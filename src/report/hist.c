@@ -2607,19 +2607,28 @@ static int hist_read_fast(struct hist *H, struct pdata *p, const char *label, co
 	return hist_read(H, p, label, o, false);
 }
 
+/* hs's entries, their chains and group links, freed; hs left empty. */
+static void hists_release(struct hists *hs)
+{
+	for (size_t e = 0; e < hs->n; e++) {
+		if (hs->v[e]->cc) {
+			cc_tree_free(hs->v[e]->cc);
+			free(hs->v[e]->cc);
+		}
+		free(hs->v[e]->pair);
+		free(hs->v[e]);
+	}
+	free(hs->v);
+	hs->v = NULL;
+	hs->n = hs->cap = 0;
+	memset(hs->buckets, 0, sizeof(hs->buckets));
+	hs->in_root = NULL;
+}
+
 static void hist_free(struct hist *H)
 {
-	for (size_t i = 0; H->h && i < H->nr; i++) {
-		for (size_t e = 0; e < H->h[i].n; e++) {
-			if (H->h[i].v[e]->cc) {
-				cc_tree_free(H->h[i].v[e]->cc);
-				free(H->h[i].v[e]->cc);
-			}
-			free(H->h[i].v[e]->pair);
-			free(H->h[i].v[e]);
-		}
-		free(H->h[i].v);
-	}
+	for (size_t i = 0; H->h && i < H->nr; i++)
+		hists_release(&H->h[i]);
 	stackwalk__release(&H->walk);
 	sfilter_release(&H->filt);
 	readvals__release(&H->rv);
@@ -2805,7 +2814,8 @@ int report_live__open(struct pdata *p, const char *label, const struct report_hi
 		return mperf_error(-ENOMEM, "out of memory");
 	l->o = *o;
 	l->o.json = false;
-	l->ops = (struct session_ops){ .record = on_record, .sample = on_sample, .arg = &l->H, .machine = true };
+	l->ops = (struct session_ops){ .record = on_record, .sample = on_sample, .arg = &l->H, .machine = true,
+				       .drop_exited = true };
 	if ((ret = hist_init(&l->H, p, label, &l->o, false)) < 0 || !(l->s = session__open(p, label, &l->ops))) {
 		ret = ret < 0 ? ret : -errno;
 		report_live__free(l);
@@ -2825,14 +2835,114 @@ static void live_groups_free(struct hist *H)
 	H->gname = NULL;
 }
 
+/*
+ * Printing changes histograms with chains, or groups: perf's collapse
+ * merges entries and makes the input tree a collapse tree, and the group
+ * view links members' entries into the leader's histogram (making those
+ * its leader lacks).  Then the live histograms, which go on growing, are
+ * never printed: a copy of them is, then freed.  Chains whose keys do not
+ * collapse (top's dso,sym) are printed in place: their sorting is made
+ * again each time (cc_tree_sort), and the entries' order from the input
+ * tree (live_uncollapse).
+ */
+static bool live_copied(const struct hist *H)
+{
+	return pdata__nr_groups(H->p) || H->o->group_set || (H->chains && H->collapses);
+}
+
+/* After an in-place print: the next one takes the entries from the input tree again (collapse). */
+static void live_uncollapse(struct hist *H)
+{
+	for (size_t i = 0; i < H->nr; i++)
+		H->h[i].collapsed = false;
+}
+
+/* An entry's copy, its chains too, not yet in any hists. */
+static struct hent *hent_copy(const struct hent *o)
+{
+	struct hent *e = malloc(sizeof(*e));
+
+	if (!e)
+		return NULL;
+	*e = *o;
+	e->next = NULL;
+	e->pair = NULL;
+	e->cc = NULL;
+	if (o->cc && (!(e->cc = malloc(sizeof(*e->cc))) || cc_tree_clone(e->cc, o->cc))) {
+		free(e->cc);
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+struct live_copy {
+	const struct hist *H;
+	struct hists *to;
+};
+
+/* rb_clone's copy of an input tree's entry, put into the copy's hash and entries. */
+static struct rb_node *in_copy(const struct rb_node *n, void *ctx)
+{
+	struct live_copy *c = ctx;
+	struct hent *e = hent_copy(HENT_OF_IN(n));
+
+	if (!e || insert(c->to, bucket_of(c->H, e), e))
+		return NULL;	/* insert frees what it cannot keep */
+	return &e->in;
+}
+
+/* to: a copy of hs, its entries in the same order (with chains, its input tree of the same shape). */
+static int hists_copy(const struct hist *H, struct hists *to, const struct hists *hs)
+{
+	struct live_copy c = { H, to };
+
+	*to = *hs;
+	to->v = NULL;
+	to->n = to->cap = 0;
+	memset(to->buckets, 0, sizeof(to->buckets));
+	to->in_root = NULL;
+	if (H->chains)
+		return rb_clone(hs->in_root, &to->in_root, in_copy, &c) ? -ENOMEM : 0;
+	for (size_t e = 0; e < hs->n; e++) {
+		struct hent *x = hent_copy(hs->v[e]);
+
+		if (!x || insert(to, bucket_of(H, x), x))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* d printed from a copy of H's histograms, which stay as they were. */
+static int live_print_copy(struct hist *H, struct report_hist_doc *d)
+{
+	struct hists *live = H->h, *copy = calloc(H->nr ? H->nr : 1, sizeof(*copy));
+	size_t nr = H->nr, cap = H->h_cap;
+	int ret = 0;
+
+	if (!copy)
+		return mperf_error(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < nr && !ret; i++)
+		ret = hists_copy(H, &copy[i], &live[i]);
+	H->h = copy;
+	H->h_cap = nr ? nr : 1;
+	ret = ret ? mperf_error(ret, "out of memory") : doc_print(H, d, H->label);
+	/* setup_groups may have grown the copy's array (hists_of) */
+	for (size_t i = 0; i < H->nr; i++)
+		hists_release(&H->h[i]);
+	free(H->h);
+	H->h = live;
+	H->nr = nr;
+	H->h_cap = cap;
+	return ret;
+}
+
 int report_live__doc(struct report_live *l, struct report_hist_doc *d)
 {
 	struct hist *H = &l->H;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
-	if (H->chains || pdata__nr_groups(H->p) || H->o->group_set)
-		return mperf_error(-ENOTSUP, "the histograms of a growing stream have no call chains or groups");
 	if ((ret = session__more(l->s)) < 0 || (ret = on_finish(H, session__machine(l->s))) < 0)
 		return ret;
 	if ((ret = resolve_kernel(H)))
@@ -2842,7 +2952,12 @@ int report_live__doc(struct report_live *l, struct report_hist_doc *d)
 	live_groups_free(H);
 	H->sec_cap = H->row_cap = 0;
 	H->doc_err = 0;
-	ret = doc_print(H, d, H->label);
+	if (live_copied(H)) {
+		ret = live_print_copy(H, d);
+	} else {
+		ret = doc_print(H, d, H->label);
+		live_uncollapse(H);
+	}
 	H->doc = NULL;
 	if (ret < 0)
 		report_hist_doc__free(d);
@@ -2856,12 +2971,13 @@ void report_live__zero(struct report_live *l)
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i];
 
-		for (size_t e = 0; e < hs->n; e++)
-			free(hs->v[e]);
-		hs->n = 0;
-		memset(hs->buckets, 0, sizeof(hs->buckets));
+		hists_release(hs);
 		hs->total_period = hs->shown_period = hs->nr_samples = 0;
+		hs->partial_order = hs->have_addr = false;
 	}
+	/* what recent chains added to is gone: the memo forgets it (a new entry may reuse an address) */
+	for (size_t i = 0; H->cmemo && i < CMEMO; i++)
+		H->cmemo[i].hs = NULL;
 	H->total_samples = 0;
 }
 

@@ -312,9 +312,10 @@ void report_hist_doc__free(struct report_hist_doc *d);
  * the next: each report_live__doc reads only the records that came since
  * the last one and prints every event's histogram so far into d, as
  * report__hist_doc does (its strings valid until report_live__free; free
- * d with report_hist_doc__free).  Histograms without call chains or
- * groups (-ENOTSUP, said, otherwise); no samples, no sections.  report_live__zero drops every
- * entry and the totals (not the lost samples): perf top's -z.
+ * d with report_hist_doc__free).  With call chains or groups, whose
+ * printing changes the histograms, a copy of them is printed; no samples,
+ * no sections.  report_live__zero drops every entry, its chains and the
+ * totals (not the lost samples): perf top's -z.
  */
 struct report_live;
 int report_live__open(struct pdata *p, const char *label, const struct report_hist_opts *o, struct report_live **out);

@@ -386,6 +386,16 @@ out:
 	return err;
 }
 
+void machine__exit(struct machine *m, int tid)
+{
+	struct thread *th = find_thread(m, tid);
+
+	if (!th)
+		return;
+	m->gen++;
+	remove_thread(m, th);
+}
+
 static bool starts(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));

@@ -31,6 +31,12 @@ int machine__comm(struct machine *m, int pid, int tid, const char *comm);
  */
 int machine__fork(struct machine *m, int pid, int tid, int ppid, int ptid, bool synthesized,
 		  int *removed_pid, int *removed_tid);
+/*
+ * An exited thread dropped, its maps with the last thread of its process:
+ * what mperf top does with EXIT (perf marks the thread dead and keeps it;
+ * top keeps only its histograms, whose entries hold no thread).
+ */
+void machine__exit(struct machine *m, int tid);
 /* cpumode is misc & 7; prot_exec/flags as MMAP2 gives them (MMAP: exec unless MMAP_DATA). */
 int machine__mmap(struct machine *m, int cpumode, int pid, int tid, uint64_t start, uint64_t len,
 		  uint64_t pgoff, bool exec, uint32_t flags, const char *filename);

@@ -148,6 +148,15 @@ static int apply(struct session *s, const struct perf_event_header *h)
 					  mm.exec, mm.flags, h->type == PERF_RECORD_MMAP2 ? mm.prot :
 					  mm.exec ? PROT_EXEC : 0, mm.ino, mm.filename);
 	}
+	case PERF_RECORD_EXIT: {
+		struct pd_fork_event e;
+
+		if (s->ops->drop_exited && h->size >= offsetof(struct pd_fork_event, time)) {
+			PD_VIEW(h, &e);
+			machine__exit(s->m, (int)e.tid);
+		}
+		break;
+	}
 	case PERF_RECORD_KSYMBOL: {
 		struct pd_ksymbol_event e;
 

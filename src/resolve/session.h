@@ -66,6 +66,7 @@ struct session_ops {
 	bool machine;			/* keep threads and maps; resolve each sample's ip */
 	bool partial;			/* finish() even after damage (not after a callback's failure) */
 	bool no_maps;			/* the machine's threads alone: MMAP and MMAP2 are not applied (perf's --tasks) */
+	bool drop_exited;		/* EXIT drops the thread (machine__exit): mperf top, whose machine lives on */
 };
 
 /*

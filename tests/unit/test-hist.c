@@ -647,6 +647,105 @@ out:
 	}
 }
 
+/* One part of test_live_chains' stream: each of its samples (a chain each), then two rounds. */
+static int live_part(struct viewimg *v, const struct view_sample *s, size_t n)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++)
+		err |= viewimg_sample(v, &s[i]);
+	return err | pdw__finished_round(v->w) | pdw__finished_round(v->w) | pdw__flush(v->w);
+}
+
+/*
+ * report_live with call chains: of a group (mperf top -g -e '{a,b}'),
+ * whose printing collapses and links a copy; of two events by dso,sym
+ * (top's keys, which do not collapse), printed in place.  The document
+ * after the second part is still report__hist_doc's of the whole stream,
+ * byte for byte, though the first was printed between them (task-clock's
+ * entry alone in the first part, cpu-clock's only in the second); after
+ * report_live__zero, the samples since alone, chains and all.
+ */
+static void test_live_chains(bool group)
+{
+	static const struct view_event ev[] = {
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", VIEW_ST | PERF_SAMPLE_CALLCHAIN, 0 },
+		{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", VIEW_ST | PERF_SAMPLE_CALLCHAIN, 0 },
+	};
+	const struct view_sample part1[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .time = 1000, .ip = VIEW_HOT + 4, .period = 100,
+		  .nr_chain = 3, .chain = { CTX_USER, VIEW_HOT + 4, VIEW_COLD + 8 } },
+		{ .ev = 1, .pid = 1000, .tid = 1000, .cpu = 1, .time = 1001, .ip = VIEW_WARM + 4, .period = 100,
+		  .nr_chain = 3, .chain = { CTX_USER, VIEW_WARM + 4, VIEW_COLD + 8 } },
+	}, part2[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .time = 2000, .ip = VIEW_WARM + 8, .period = 300,
+		  .nr_chain = 3, .chain = { CTX_USER, VIEW_WARM + 8, VIEW_COLD + 8 } },
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .time = 2001, .ip = VIEW_HOT + 8, .period = 100,
+		  .nr_chain = 2, .chain = { CTX_USER, VIEW_HOT + 8 } },
+		{ .ev = 1, .pid = 1000, .tid = 1000, .cpu = 1, .time = 2002, .ip = VIEW_HOT + 4, .period = 200,
+		  .nr_chain = 3, .chain = { CTX_USER, VIEW_HOT + 4, VIEW_COLD + 8 } },
+	}, part3[] = {
+		{ .ev = 0, .pid = 1000, .tid = 1000, .cpu = 1, .time = 3000, .ip = VIEW_COLD + 4, .period = 100,
+		  .nr_chain = 2, .chain = { CTX_USER, VIEW_COLD + 4 } },
+	};
+	const struct pd_group_desc g = { .name = NULL, .leader = 0, .nr_members = 2 };
+	const char *what = group ? "live, chains and a group" : "live, chains by dso,sym";
+	struct report_hist_opts o = view_hist_defaults();
+	struct report_hist_doc d1 = { 0 }, d2 = { 0 }, d3 = { 0 }, full = { 0 };
+	struct report_live *l = NULL;
+	struct pdata *p = NULL, *whole = NULL;
+	struct viewimg v = { 0 };
+	int fd = memfd_create("test-live-chains", 0), err;
+	void *map = MAP_FAILED;
+
+	if (!group) {
+		o.keys[0] = REPORT_KEY_DSO;
+		o.keys[1] = REPORT_KEY_SYM;
+		o.nr_keys = 2;
+	}
+	err = fd < 0 || !(v.w = pdw__create_stream(fd)) || (group && pdw__feat_group_desc(v.w, &g, 1)) ||
+	      viewimg_events(&v, ev, 2) ||
+	      viewimg_comm(&v, 1000, 1000, "worker") || viewimg_mmap_exe(&v, 1000, &exe) ||
+	      live_part(&v, part1, sizeof(part1) / sizeof(part1[0]));
+	if (!err)
+		map = mmap(NULL, 1u << 30, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (err || map == MAP_FAILED || !(p = pdata__open_mem(map, fd_size(fd))) || report_live__open(p, "test", &o, &l)) {
+		skip(3, "no stream with chains");
+		goto out;
+	}
+	ok(report_live__doc(l, &d1) == 0 && d1.nr_sec == (group ? 1 : 2) && !strstr(d1.text, "anon group") == !group &&
+	   strstr(d1.text, "mperf_view_warm"), "%s: the first document, a section of each event or group", what);
+	err = live_part(&v, part2, sizeof(part2) / sizeof(part2[0]));
+	pdata__mem_grow(p, fd_size(fd));
+	whole = pdata__open_mem(map, fd_size(fd));
+	ok(!err && whole && report_live__doc(l, &d2) == 0 && report__hist_doc(whole, "test", &o, &full) == 0 &&
+	   d2.len == full.len && !memcmp(d2.text, full.text, d2.len),
+	   "%s: the second document is report__hist_doc's of the whole stream", what);
+	report_live__zero(l);
+	err = live_part(&v, part3, sizeof(part3) / sizeof(part3[0]));
+	pdata__mem_grow(p, fd_size(fd));
+	/* task-clock, with no sample since, is a section of its own without one (not in the group) */
+	ok(!err && report_live__doc(l, &d3) == 0 && d3.nr_sec == (group ? 1 : 2) && d3.sec[0].samples == 1 &&
+	   strstr(d3.text, "---mperf_view_cold") && !strstr(d3.text, "mperf_view_hot"),
+	   "%s: after report_live__zero, the samples since alone", what);
+out:
+	report_hist_doc__free(&d1);
+	report_hist_doc__free(&d2);
+	report_hist_doc__free(&d3);
+	report_hist_doc__free(&full);
+	report_live__free(l);
+	if (whole)
+		pdata__close(whole);
+	if (p)
+		pdata__close(p);
+	if (map != MAP_FAILED)
+		munmap(map, 1u << 30);
+	if (v.w)
+		pdw__close(v.w);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
 	if (view_exe(&exe) || strcmp(exe.base, "test-hist") || build()) {
@@ -665,6 +764,8 @@ int main(void)
 	test_chains();
 	test_doc();
 	test_live();
+	test_live_chains(true);
+	test_live_chains(false);
 	viewimg_free(&img);
 	return done_testing();
 }

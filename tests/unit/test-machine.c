@@ -197,6 +197,19 @@ static void test_threads(void)
 	is_int(machine__fork(m, 700, 700, 100, 100, false, &rpid, &rtid), 0, "FORK 700 (reused tid) from 100");
 	is_str(machine__thread_comm(m, 700), "x", "reused tid: the parent's comm, not the stale one");
 	is_map(m, 700, 700, 0x1800, "/bin/x", 0x1000, 0x1000);
+
+	/* EXIT (mperf top's): the thread goes; its process's maps stay with the threads left. */
+	machine__exit(m, 100);
+	is_str(machine__thread_comm(m, 100), NULL, "EXIT of 100: the thread is gone");
+	is_map(m, 100, 103, 0xa800, "/lib/later", 0xa000, 0);
+	machine__exit(m, 103);
+	machine__exit(m, 101);
+	machine__exit(m, 102);
+	machine__exit(m, 4242);
+	is_str(machine__thread_comm(m, 103), NULL, "EXIT of every thread: none is left");
+	r = res(m, 100, 100, USER, 0xa800);
+	is_str(r.comm, ":100", "a sample of an exited process: a thread made anew, no maps");
+	is_int(r.found, 0, "a sample of an exited process: its maps went with it");
 	machine__delete(m);
 }
 

@@ -109,9 +109,62 @@ static void test_random(void)
 	is_int(n, count, "the walk visits every node left in the tree");
 }
 
+static struct rb_node *copy_item(const struct rb_node *n, void *ctx)
+{
+	struct item *c = malloc(sizeof(*c));
+	int *made = ctx;
+
+	if (!c || ++*made > 5) {
+		free(c);
+		return NULL;	/* the sixth fails: a copy cut short */
+	}
+	c->key = ((const struct item *)n)->key;
+	return &c->n;
+}
+
+static void free_items(struct rb_node *n)
+{
+	if (!n)
+		return;
+	free_items(n->left);
+	free_items(n->right);
+	free(n);
+}
+
+/* rb_clone: the same shape and colours, parents linked; a failed copy leaves what it made, linked. */
+static void test_clone(void)
+{
+	struct item it[8];
+	struct rb_node *copy = NULL;
+	char a[256] = "", b[256] = "";
+	int made = 0;
+
+	root = NULL;
+	for (int i = 1; i <= 5; i++) {
+		it[i].key = 6 - i;
+		insert(&it[i]);
+	}
+	ok(rb_clone(root, &copy, copy_item, &made) == 0 && copy != root, "clone: five nodes copied");
+	preorder(root, a);
+	preorder(copy, b);
+	is_str(b, a, "clone: the same shape and colours");
+	ok(check(copy, NULL) > 0, "clone: its parent links and rules hold");
+	free_items(copy);
+	it[6].key = 6;
+	insert(&it[6]);
+	made = 0;
+	ok(rb_clone(root, &copy, copy_item, &made) < 0 && copy, "clone: a copy that fails is said");
+	made = 0;
+	for (struct rb_node *x = rb_first(copy); x; x = rb_next(x))
+		made++;
+	is_int(made, 5, "clone: the five nodes made before it are linked (walked in order by their parents)");
+	free_items(copy);
+}
+
 int main(void)
 {
 	test_shapes();
 	test_random();
+	test_clone();
 	return done_testing();
 }
