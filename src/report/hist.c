@@ -1536,6 +1536,7 @@ static int link_group(struct hist *H, size_t l)
 					return -ENOMEM;
 				*x = *me;
 				x->period = x->nr = x->acc = 0;
+				memset(x->mode_period, 0, sizeof(x->mode_period));	/* a dummy: none of the member's */
 				x->cc = NULL;
 				x->pair = NULL;
 				if (insert(hl, b, x) || !(x->pair = calloc(nm, sizeof(*x->pair))))
