@@ -99,7 +99,8 @@ static const struct cmd_opt report_opts[] = {
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu,\n"
 	  "socket, symbol_size, srcline, srcfile, dso_size, parent, cgroup,\n"
-	  "cgroup_id, trace, time, addr (default: comm,dso,sym);\n"
+	  "cgroup_id, trace, time, addr (default: comm,dso,sym), and -F's value\n"
+	  "columns (overhead, sample, period...), which sort where they come;\n"
 	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
 	  "mispredict, in_tx, abort, cycles\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
@@ -246,6 +247,34 @@ static int parse_keys(const char *list, struct report_hist_opts *o)
 	return cmd_parse_sort_keys("report", list, o);
 }
 
+/* perf puts Overhead (and Children) first in its sort order unless the --sort text names them. */
+static void sort_values_init(const char *list, struct report_hist_opts *o)
+{
+	o->nr_sort_values = 0;
+	o->sort_names_overhead = strstr(list, "overhead") != NULL;
+	o->sort_names_children = strstr(list, "overhead_children") != NULL;
+}
+
+/*
+ * A value key of --sort (perf's hpp fields, matched after its usual keys
+ * and before its branch keys): kept, once, where it comes among the keys;
+ * the branch view has none of them.  False: not a value key.
+ */
+static bool sort_value(const char *p, size_t len, struct report_hist_opts *o)
+{
+	struct report_field f;
+
+	if (report_field_find(p, len, &f) || !f.value)
+		return false;
+	for (int i = 0; i < o->nr_sort_values; i++)
+		if (o->sort_values[i].v == (enum report_value)f.id)
+			return true;
+	o->sort_values[o->nr_sort_values++] = (struct report_sort_value){ (enum report_value)f.id, o->nr_keys };
+	if (!o->sort_unfit[1][0])
+		snprintf(o->sort_unfit[1], sizeof(o->sort_unfit[1]), "%.*s", (int)len, p);
+	return true;
+}
+
 int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_opts *o)
 {
 	int nr = 0;
@@ -254,11 +283,16 @@ int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_op
 	o->sort_unfit[0][0] = o->sort_unfit[1][0] = '\0';
 	/* perf adds its IPC column to the branch view when the text names a symbol key */
 	o->sort_symbol = strstr(list, "symbol") != NULL;
+	sort_values_init(list, o);
 	for (const char *p = list; *p; ) {
 		size_t len = strcspn(p, ",");
 		int k = report_sort_key_find(p, len, REPORT_SORT_USUAL);
 		int b = report_sort_key_find(p, len, REPORT_SORT_BRANCH);
 
+		if (k < 0 && sort_value(p, len, o)) {
+			p += len + (p[len] == ',');
+			continue;
+		}
 		if (k < 0 && b < 0) {
 			char usual[256], branch[256];
 
@@ -295,7 +329,7 @@ int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_op
 		if (*p == ',')
 			p++;
 	}
-	if (!nr) {
+	if (!nr && !o->nr_sort_values) {
 		char usual[256];
 
 		report_sort_key_list(usual, sizeof(usual), REPORT_SORT_USUAL, -1);
@@ -796,6 +830,7 @@ static int report_hierarchy_check(const struct report_hist_opts *o)
 {
 	const char *f = o->dso ? "--dsos" : o->sym ? "-S/--symbols" : o->pid ? "--pid" : o->tid ? "--tid" :
 			o->symbol_filter ? "--symbol-filter" : o->exclude_other ? "-x/--exclude-other" :
+			o->nr_sort_values ? "a value key in --sort (perf 6.1 shows garbled levels)" :
 			o->comm && o->keys[0] != REPORT_KEY_COMM ? "--comms (but on a first level of commands)" : NULL;
 
 	if (o->hierarchy && f)

@@ -118,6 +118,8 @@ assert any(r[\"from\"][\"dso\"] == \"[unknown]\" and r[\"from\"][\"level\"] == \
 test_expect_success 'the keys of one view refused in the other, -b without branch stacks' '
 	test_expect_code 129 "$MPERF" report -i b1.data --sort dso >out 2>err &&
 	test_line_count = 1 err && grep -q "sort key .dso. is not one of the branch view" err &&
+	test_expect_code 129 "$MPERF" report -i b1.data --sort symbol_to,sample >out 2>err &&
+	test_line_count = 1 err && grep -q "sort key .sample. is not one of the branch view" err &&
 	test_expect_code 129 "$MPERF" report -i b1.data --no-branch-stack --sort dso_from 2>err &&
 	test_line_count = 1 err && grep -q "sort key .dso_from. is the branch view" err &&
 	python3 "$MPERF_ROOT/tests/synth-samples.py" plain.data "$CALLPATHS" 0x555555554000 0x1000 &&

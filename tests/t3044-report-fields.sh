@@ -51,6 +51,30 @@ test_expect_success PERF,CORPUS '-F on the corpus: a group, system-wide, chains'
 	done
 '
 
+# --sort with perf's value keys: each sorts where it comes and is shown
+# after the default columns; Overhead first unless the text names it;
+# overhead_children sorts but is not shown on a file without chains.
+test_expect_success PERF '--sort with the value keys, as perf' '
+	same_report f.data --sort overhead_sys,dso &&
+	grep -q "^# Overhead       sys  Shared Object *\$" mperf.out &&
+	same_report f.data --sort dso,period,sample -n &&
+	same_report f.data --sort overhead_children,comm,dso &&
+	grep -q "^# Overhead  Command  Shared Object *\$" mperf.out &&
+	same_report g.data --sort sample,sym -F +period &&
+	same_report g.data --sort comm,overhead_us,overhead --no-children &&
+	same_report g.data --sort period -g caller
+'
+
+test_expect_success PERF,CORPUS '--sort with the value keys on the corpus: a group' '
+	f=perf.data.group_desc-4.14 &&
+	for o in "--sort overhead_sys,sym -n" "--sort overhead_us,pid -F overhead,sym"; do
+		"$PERF" report --stdio -i "$CORPUS/$f" $o 2>/dev/null | report_filter >perf.out &&
+		"$MPERF" report -i "$CORPUS/$f" $o 2>/dev/null | report_filter >mperf.out &&
+		grep -q "^# Samples" mperf.out &&
+		diff -u perf.out mperf.out || exit 1
+	done
+'
+
 # --hierarchy: a level per key, perf's indents, titles and dots, its
 # order at each level, chains under the leaves, "no entry" under a node
 # whose nodes --percent-limit hides.
@@ -88,7 +112,10 @@ test_expect_success '-F and --hierarchy refused: unknown or no field, +, --json,
 	grep -q "^mperf report: -F/--fields cannot be used with --json" err &&
 	"$MPERF" report -i m.data -F sample,sym >out &&
 	grep -q "^# *Samples  Symbol *\$" out &&
-	for o in "-F sym" --tui --json "--dsos x" "--sort dso --comms x"; do
+	"$MPERF" report -i m.data --sort sample >out &&
+	grep -q "^# Overhead       Samples\$" out &&
+	test "$(grep -c "^ *100.00%  *[0-9][0-9]*\$" out)" = 1 &&
+	for o in "-F sym" --tui --json "--dsos x" "--sort dso --comms x" "--sort sample,comm"; do
 		test_expect_code 129 "$MPERF" report -i m.data --hierarchy $o >out 2>err &&
 		test_must_be_empty out &&
 		test "$(grep -c "^mperf report: " err)" = 1 || exit 1

@@ -94,10 +94,20 @@ static struct report_field key(enum report_key k)
 	return (struct report_field){ .value = false, .id = k };
 }
 
+/* --sort's value keys given before its key k (k == o->nr_keys: after the last). */
+static void sort_values_at(const struct report_hist_opts *o, int k, struct field_list *s)
+{
+	for (int i = 0; i < o->nr_sort_values; i++)
+		if (o->sort_values[i].at == k)
+			push(s, value(o->sort_values[i].v));
+}
+
 /*
- * perf's sort list: the --sort keys (its default's without -F, none with
- * -F's fields alone), after Overhead and, in the Children view, Children,
- * unless -F's fields stand alone.
+ * perf's sort list: the --sort keys and value keys (its default's without
+ * -F, none with -F's fields alone), after Overhead and, in the Children
+ * view, Children, unless -F's fields stand alone or the --sort text names
+ * them (perf's setup_overhead: where it does, they are compared where
+ * given or, shown by default, after the others).
  */
 static void sort_list(const struct report_hist_opts *o, bool children, struct field_list *s)
 {
@@ -106,14 +116,33 @@ static void sort_list(const struct report_hist_opts *o, bool children, struct fi
 	s->n = 0;
 	if (strict && !o->sort_given)
 		return;
-	if (!strict && children)
+	if (!strict && children && !o->sort_names_children)
 		push(s, value(REPORT_VALUE_OVERHEAD_CHILDREN));
-	if (!strict)
+	if (!strict && !o->sort_names_overhead)
 		push(s, value(REPORT_VALUE_OVERHEAD));
-	for (int k = 0; k < o->nr_keys; k++)
-		push(s, key(o->keys[k]));
+	for (int k = 0; k <= o->nr_keys; k++) {
+		sort_values_at(o, k, s);
+		if (k < o->nr_keys)
+			push(s, key(o->keys[k]));
+	}
 	if (o->sort_symbol)
 		push(s, key(REPORT_KEY_IPC_NULL));
+}
+
+/*
+ * perf's cancel_cumulate, for a file without chains (not under
+ * --no-children, where perf never adds the column): no Children column
+ * (but with -F's fields alone), though --sort's overhead_children stays
+ * among the comparisons.
+ */
+static void cancel_children(struct field_list *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < out->n; i++)
+		if (!field_eq(out->f[i], value(REPORT_VALUE_OVERHEAD_CHILDREN)))
+			out->f[n++] = out->f[i];
+	out->n = n;
 }
 
 void fields_setup(const struct report_hist_opts *o, bool children, struct field_lists *l)
@@ -139,4 +168,6 @@ void fields_setup(const struct report_hist_opts *o, bool children, struct field_
 		push(out, l->sort.f[i]);
 	for (int i = 0; i < out->n; i++)
 		push(&l->sort, out->f[i]);
+	if (!strict && !children && o->children)	/* not --no-children: the file has no chains */
+		cancel_children(out);
 }

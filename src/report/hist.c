@@ -2266,6 +2266,14 @@ static int hier_rows(struct hist *H, struct out *out, size_t i, size_t nm, const
 	return err;
 }
 
+/* The --sort text begins with a symbol key (not a value key). */
+static bool sort_starts_sym(const struct report_hist_opts *o)
+{
+	if (!o->nr_keys || (o->nr_sort_values && !o->sort_values[0].at))
+		return false;
+	return o->keys[0] == REPORT_KEY_SYM || o->keys[0] == REPORT_KEY_SYM_SIZE;
+}
+
 static int print_text(struct hist *H, struct out *out)
 {
 	const struct report_hist_opts *o = H->o;
@@ -2274,7 +2282,7 @@ static int print_text(struct hist *H, struct out *out)
 	struct cc_print pp = {
 		.mode = o->cc_mode, .value = o->cc_value, .print_limit = o->cc_print_limit,
 		/* perf leaves out the first frame of a single root when the sort starts with sym, without -F */
-		.skip_first = o->sort_given && !o->nr_fields && (o->keys[0] == REPORT_KEY_SYM || o->keys[0] == REPORT_KEY_SYM_SIZE),
+		.skip_first = o->sort_given && !o->nr_fields && sort_starts_sym(o),
 	};
 
 	if (!o->after_header && !o->quiet)

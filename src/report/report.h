@@ -203,6 +203,15 @@ struct report_hist_opts {
 	enum report_key bkeys[REPORT_MAX_KEYS];	/* its sort order (the branch view's keys) */
 	int nr_bkeys;
 	bool sort_symbol;			/* the --sort text names "symbol": perf adds its IPC column */
+	/*
+	 * --sort's value keys (perf's hpp fields: overhead, sample, period...),
+	 * in the order given, each before keys[at] (at == nr_keys: after them);
+	 * and whether the text names "overhead" or "overhead_children": perf
+	 * puts those first in the sort order only where it does not.
+	 */
+	struct report_sort_value { enum report_value v; int at; } sort_values[REPORT_NR_VALUES];
+	int nr_sort_values;
+	bool sort_names_overhead, sort_names_children;
 	char sort_unfit[2][32];			/* a --sort key the usual [0] or the branch [1] view lacks, or "" */
 	/* The kernel's symbols from these files, as perf's -k/--vmlinux and --kallsyms (NULL: as perf finds them). */
 	const char *vmlinux, *kallsyms;
