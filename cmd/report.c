@@ -821,20 +821,14 @@ static int report_key_option(struct report_args *a, int id, char *arg)
 	return 0;
 }
 
-/*
- * perf's tree filters each level by its own key's filter alone (a
- * command's level keeps every sample of the command): only --comms on
- * the first level is done yet.
- */
+/* What perf 6.1's tree garbles, refused: --symbol-filter and --sort's value keys. */
 static int report_hierarchy_check(const struct report_hist_opts *o)
 {
-	const char *f = o->dso ? "--dsos" : o->sym ? "-S/--symbols" : o->pid ? "--pid" : o->tid ? "--tid" :
-			o->symbol_filter ? "--symbol-filter" : o->exclude_other ? "-x/--exclude-other" :
-			o->nr_sort_values ? "a value key in --sort (perf 6.1 shows garbled levels)" :
-			o->comm && o->keys[0] != REPORT_KEY_COMM ? "--comms (but on a first level of commands)" : NULL;
+	const char *f = o->symbol_filter ? "--symbol-filter (perf 6.1 prints nodes without the levels above them)" :
+			o->nr_sort_values ? "a value key in --sort (perf 6.1 prints garbled levels)" : NULL;
 
 	if (o->hierarchy && f)
-		return cmd_usage_error("report", "--hierarchy does not take %s yet", f);
+		return cmd_usage_error("report", "--hierarchy does not take %s", f);
 	return 0;
 }
 

@@ -88,9 +88,26 @@ test_expect_success PERF '--hierarchy, flat and -g, with -n, --sort, --percent-l
 	grep -q "^  *no entry >= 1.00%\$" mperf.out
 '
 
+# The filters in the tree: a node counts every sample under it; one of
+# the filter's key is hidden as its first sample was, another inherits;
+# widths from the shown nodes' first samples; relative shares of the
+# shown top nodes.
+test_expect_success PERF '--hierarchy with the filters, as perf' '
+	same_report f.data --hierarchy --dsos cpuspin,libc.so.6 &&
+	grep -q "^    [ 0-9][0-9].[0-9][0-9]%        cpuspin\$" mperf.out &&
+	same_report f.data --hierarchy --dsos libc.so.6 --sort comm,sym &&
+	test "$(grep -c "%" mperf.out)" = 0 &&
+	same_report f.data --hierarchy --comms ls --sort dso,comm,sym &&
+	same_report g.data --hierarchy --symbols spin,getxattr -n &&
+	same_report g.data --hierarchy --percentage relative --comms ls,sh &&
+	same_report g.data --hierarchy -x -p "^do_|^sys_" --sort comm,dso &&
+	same_report g.data --hierarchy --tid 1 --sort pid,sym
+'
+
 test_expect_success PERF,CORPUS '--hierarchy on the corpus: a group, system-wide, chains' '
 	for f in perf.data.group_desc-4.14 perf.data.systemwide.0-3.8 perf.data.callgraph-3.8; do
-		for o in "" "-n --sort dso,sym" "--show-total-period --comms perf"; do
+		for o in "" "-n --sort dso,sym" "--show-total-period --comms perf" \
+			 "--percentage relative --dsos [kernel.kallsyms],libc-2.19.so --sort sym,dso"; do
 			"$PERF" report --stdio -i "$CORPUS/$f" --hierarchy $o 2>/dev/null | report_filter >perf.out &&
 			"$MPERF" report -i "$CORPUS/$f" --hierarchy $o 2>/dev/null | report_filter >mperf.out &&
 			grep -q "^# Samples" mperf.out &&
@@ -112,10 +129,12 @@ test_expect_success '-F and --hierarchy refused: unknown or no field, +, --json,
 	grep -q "^mperf report: -F/--fields cannot be used with --json" err &&
 	"$MPERF" report -i m.data -F sample,sym >out &&
 	grep -q "^# *Samples  Symbol *\$" out &&
+	"$MPERF" report -i m.data --hierarchy --comms cpuspin --dsos cpuspin >out &&
+	grep -q "^ *[0-9.]*%  *cpuspin *\$" out && grep -q "\[\.\] spin\$" out &&
 	"$MPERF" report -i m.data --sort sample >out &&
 	grep -q "^# Overhead       Samples\$" out &&
 	test "$(grep -c "^ *100.00%  *[0-9][0-9]*\$" out)" = 1 &&
-	for o in "-F sym" --tui --json "--dsos x" "--sort dso --comms x" "--sort sample,comm"; do
+	for o in "-F sym" --tui --json "--symbol-filter x" "--sort sample,comm"; do
 		test_expect_code 129 "$MPERF" report -i m.data --hierarchy $o >out 2>err &&
 		test_must_be_empty out &&
 		test "$(grep -c "^mperf report: " err)" = 1 || exit 1

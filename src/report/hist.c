@@ -2072,17 +2072,38 @@ static void hier_head(const struct hist *H, struct out *out, size_t nm, const st
 	out_str(out, "\n#\n");
 }
 
-/* A leaf of the tree (a histogram's entry) and its place in the output order. */
+/*
+ * A leaf of the tree (a histogram's entry), its place in the output order,
+ * its place in perf's input order (which makes the nodes) and the filters
+ * that hide it (HF_*).
+ */
 struct hleaf {
 	struct hent *h;
-	size_t idx;
+	size_t idx, rank;
+	unsigned bits;
 };
+
+/*
+ * perf's filters in its tree (its hist_entry__check_and_remove_filter):
+ * a node of a level of the filter's key (a command's or thread's, a
+ * DSO's, a symbol's) is hidden as its first sample was, and shows its
+ * levels above; another level's node is hidden at the top, else as its
+ * first sample was or as the node above it was when it was made.  -x's
+ * is the first sample's at every level.
+ */
+enum { HF_THREAD = 1, HF_DSO = 2, HF_SYM = 4, HF_PARENT = 8 };
+#define HF_KEYED 3	/* the filters a level of their key takes as they are */
 
 /* A node of one level: its leaves, and its values summed, one hent per member (sum[0] the node's). */
 struct hgroup {
 	struct hleaf *leaf;
 	size_t n, idx;
 	struct hent *sum;
+	struct hgroup *kid;		/* the level below's nodes, in perf's output order */
+	size_t nkid;
+	struct hleaf first;		/* the leaf that made it, in perf's input order */
+	unsigned init, bits;		/* the filters hiding it (HF_*): when made, at the end */
+	size_t clear[HF_KEYED];		/* when a node below first showed it (its first's rank), SIZE_MAX never */
 };
 
 struct hier {
@@ -2175,8 +2196,6 @@ static void hier_row(const struct hier *X, const struct hgroup *g, int level)
 	out_char(out, '\n');
 }
 
-static int hier_print(struct hier *X, struct hleaf *leaf, size_t n, int level, size_t *shown);
-
 /* perf's line under a node whose nodes below --percent-limit hides, all of them. */
 static void hier_no_entry(const struct hier *X, int level)
 {
@@ -2189,57 +2208,267 @@ static void hier_no_entry(const struct hier *X, int level)
 		   X->H->o->percent_limit);
 }
 
-/* A level's nodes, in perf's order, each with the level below (or, last, its chains); *shown: how many. */
-static int hier_nodes(struct hier *X, struct hgroup *g, size_t ng, int level, size_t *shown)
+/* The filters (HF_*) o gives the tree. */
+static unsigned hier_filters(const struct report_hist_opts *o)
 {
-	const struct hists *hs = &X->H->h[X->i];
-
-	qsort_r(g, ng, sizeof(*g), hgroup_cmp, X);
-	for (size_t k = 0; k < ng; k++) {
-		const struct hent *lead = g[k].leaf[0].h;
-		size_t below = 0;
-
-		if ((float)share(hs, g[k].sum->period) < (float)X->H->o->percent_limit)
-			continue;
-		hier_row(X, &g[k], level);
-		++*shown;
-		if (level + 1 < X->nlevels) {
-			if (hier_print(X, g[k].leaf, g[k].n, level + 1, &below))
-				return -ENOMEM;
-			if (!below)
-				hier_no_entry(X, level);
-		} else if (lead->cc && X->H->show) {
-			cc_tree_print(X->out, lead->cc, X->pp, hs->total_period, lead->period);
-		}
-	}
-	return 0;
+	return (o->comm || o->pid || o->tid ? HF_THREAD : 0) | (o->dso ? HF_DSO : 0) | (o->sym ? HF_SYM : 0) |
+	       (o->exclude_other ? HF_PARENT : 0);
 }
 
-/* The nodes leaf[0..n) make at level: those whose level key collapses together. */
-static int hier_print(struct hier *X, struct hleaf *leaf, size_t n, int level, size_t *shown)
+/* The filters that hide entry h, each apart (filtered() says whether any does). */
+static unsigned hleaf_bits(struct hist *H, const struct hent *h)
+{
+	const struct report_hist_opts *o = H->o;
+	char kname[256];
+	const char *dso_long = h->dso ? dso_long_name(H, h->dso, true, kname, sizeof(kname)) : NULL;
+	unsigned b = 0;
+
+	if ((o->comm && !sfilter_listed(o->comm, h->comm)) || (o->pid && !sfilter_listed_id(o->pid, h->pid)) ||
+	    (o->tid && !sfilter_listed_id(o->tid, h->tid)))
+		b |= HF_THREAD;
+	if (o->dso && !(h->dso && (sfilter_listed(o->dso, h->dso) || (dso_long && sfilter_listed(o->dso, dso_long)))))
+		b |= HF_DSO;
+	if (o->sym && !(h->sym && sfilter_listed(o->sym, h->sym)))
+		b |= HF_SYM;
+	if (o->exclude_other && !h->parent)
+		b |= HF_PARENT;
+	return b;
+}
+
+/* The filter a level's key takes as it is (perf's check_thread_entry, dso and sym entries), or 0. */
+static unsigned level_filter(const struct hier *X, int level)
+{
+	switch ((enum report_key)X->t->col[X->col[level]].id) {
+	case REPORT_KEY_COMM: case REPORT_KEY_PID: return HF_THREAD;
+	case REPORT_KEY_DSO: return HF_DSO;
+	case REPORT_KEY_SYM: return HF_SYM;
+	default: return 0;
+	}
+}
+
+/* The nodes leaf[0..n) make at level, in perf's output order, each with the levels below. */
+static int hier_build(struct hier *X, struct hleaf *leaf, size_t n, int level, struct hgroup **pg, size_t *png)
 {
 	struct hgroup *g = calloc(n ? n : 1, sizeof(*g));
 	size_t ng = 0;
 	int err = 0;
 
-	if (!g)
+	if (!(*pg = g))
 		return -ENOMEM;
 	X->key = (enum report_key)X->t->col[X->col[level]].id;
 	qsort_r(leaf, n, sizeof(*leaf), hleaf_cmp, X);
 	for (size_t l = 0; l < n; l++) {
 		if (!ng || sort_key(X->key)->collapse(&g[ng - 1].leaf[0].h->k, &leaf[l].h->k)) {
-			g[ng] = (struct hgroup){ .leaf = &leaf[l], .idx = ng };
+			g[ng] = (struct hgroup){ .leaf = &leaf[l], .idx = ng, .first = leaf[l] };
 			ng++;
 		}
+		if (leaf[l].rank < g[ng - 1].first.rank)
+			g[ng - 1].first = leaf[l];
 		g[ng - 1].n++;
 	}
-	for (size_t k = 0; k < ng && !err; k++)
+	*png = ng;
+	for (size_t k = 0; k < ng && !err; k++) {
 		err = hgroup_sum(X, &g[k]);
+		if (!err && level + 1 < X->nlevels)
+			err = hier_build(X, g[k].leaf, g[k].n, level + 1, &g[k].kid, &g[k].nkid);
+	}
 	if (!err)
-		err = hier_nodes(X, g, ng, level, shown);
-	for (size_t k = 0; k < ng; k++)
+		qsort_r(g, ng, sizeof(*g), hgroup_cmp, X);
+	return err;
+}
+static void hier_free(struct hgroup *g, size_t ng)
+{
+	for (size_t k = 0; g && k < ng; k++) {
+		hier_free(g[k].kid, g[k].nkid);
 		free(g[k].sum);
+	}
 	free(g);
+}
+
+/* When the nodes below g first showed it, filter by filter: perf's clearing of the levels above. */
+static void hier_clear(const struct hier *X, struct hgroup *g, int level)
+{
+	unsigned below = level + 1 < X->nlevels ? level_filter(X, level + 1) : 0;
+
+	for (int f = 0; f < HF_KEYED; f++)
+		g->clear[f] = SIZE_MAX;
+	for (size_t k = 0; k < g->nkid; k++) {
+		struct hgroup *c = &g->kid[k];
+
+		hier_clear(X, c, level + 1);
+		for (int f = 0; f < HF_KEYED; f++) {
+			if (c->clear[f] < g->clear[f])
+				g->clear[f] = c->clear[f];
+			if ((below & (1u << f)) && !(c->first.bits & (1u << f)) && c->first.rank < g->clear[f])
+				g->clear[f] = c->first.rank;
+		}
+	}
+}
+
+/* g's filters when made and at the end, under up (NULL at the top), and its nodes'. */
+static void hier_bits(const struct hier *X, struct hgroup *g, int level, const struct hgroup *up)
+{
+	unsigned keyed = level_filter(X, level), on = hier_filters(X->H->o);
+
+	g->init = g->first.bits & HF_PARENT;
+	for (int f = 0; f < HF_KEYED; f++) {
+		unsigned b = 1u << f;
+
+		if (!(on & b))
+			continue;
+		if ((keyed & b) || (up && !(up->init & b)) || (up && up->clear[f] < g->first.rank))
+			g->init |= g->first.bits & b;	/* its own; or below a node shown when it was made */
+		else
+			g->init |= b;			/* at the top, or below a hidden node */
+		if ((g->init & b) && g->clear[f] == SIZE_MAX)
+			g->bits |= b;
+	}
+	g->bits |= g->init & HF_PARENT;
+	for (size_t k = 0; k < g->nkid; k++)
+		hier_bits(X, &g->kid[k], level + 1, g);
+}
+
+static bool hier_shown(const struct hier *X, const struct hgroup *g)
+{
+	return !g->bits && !((float)share(&X->H->h[X->i], g->sum->period) < (float)X->H->o->percent_limit);
+}
+
+/* perf's hierarchy_has_children: the first node below not filtered is over --percent-limit. */
+static bool hier_has_kids(const struct hier *X, const struct hgroup *g)
+{
+	for (size_t k = 0; k < g->nkid; k++)
+		if (!g->kid[k].bits)
+			return hier_shown(X, &g->kid[k]);
+	return false;
+}
+
+/* The nodes g[0..ng) at level and below, as perf walks them (into a hidden node's too). */
+static void hier_show(struct hier *X, const struct hgroup *g, size_t ng, int level)
+{
+	const struct hists *hs = &X->H->h[X->i];
+
+	for (size_t k = 0; k < ng; k++) {
+		const struct hent *lead = g[k].leaf[0].h;
+
+		if (hier_shown(X, &g[k])) {
+			hier_row(X, &g[k], level);
+			if (level + 1 < X->nlevels && !hier_has_kids(X, &g[k]))
+				hier_no_entry(X, level);
+			else if (level + 1 == X->nlevels && lead->cc && X->H->show)	/* perf's hists__total_period */
+				cc_tree_print(X->out, lead->cc, X->pp, hs->pct_total, lead->period);
+		}
+		hier_show(X, g[k].kid, g[k].nkid, level + 1);
+	}
+}
+
+static int hleaf_rank_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const struct hleaf *a = *(const struct hleaf *const *)pa, *b = *(const struct hleaf *const *)pb;
+	int64_t c = perf_cmp(ctx, b->h, a->h);
+
+	return c ? (c < 0 ? -1 : 1) : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/*
+ * The event's tree: its entries (with the filters, all of them, since a
+ * node counts every sample under it), their ranks in perf's input order,
+ * and the nodes with their filters.  *pleaf to free after the nodes.
+ */
+static int hier_tree(struct hier *X, struct hleaf **pleaf, struct hgroup **pg, size_t *png)
+{
+	const struct hists *hs = &X->H->h[X->i];
+	bool all = hier_filters(X->H->o) != 0;
+	struct hleaf *leaf = calloc(hs->n ? hs->n : 1, sizeof(*leaf)), **by = NULL;
+	size_t n = 0;
+	int err = 0;
+
+	*pleaf = leaf;
+	*pg = NULL;
+	*png = 0;
+	for (int c = 0; c < X->t->n; c++)
+		if (!X->t->col[c].value)
+			X->col[X->nlevels++] = c;
+	if (!leaf || !(by = calloc(hs->n ? hs->n : 1, sizeof(*by)))) {
+		free(by);
+		return -ENOMEM;
+	}
+	for (size_t e = 0; e < hs->n; e++)
+		if (all || !hs->v[e]->filtered)
+			leaf[n++] = (struct hleaf){ .h = hs->v[e], .idx = e, .bits = all ? hleaf_bits(X->H, hs->v[e]) : 0 };
+	for (size_t l = 0; l < n; l++)
+		by[l] = &leaf[l];
+	qsort_r(by, n, sizeof(*by), hleaf_rank_cmp, X->H);
+	for (size_t l = 0; l < n; l++)
+		by[l]->rank = l;
+	free(by);
+	if (X->nlevels && n && !(err = hier_build(X, leaf, n, 0, pg, png)))
+		for (size_t k = 0; k < *png; k++) {
+			hier_clear(X, &(*pg)[k], 0);
+			hier_bits(X, &(*pg)[k], 0, NULL);
+		}
+	return err;
+}
+
+static void hier_widen(const struct hgroup *g, size_t ng, struct text_cols *t, bool *unresolved)
+{
+	for (size_t k = 0; k < ng; k++) {
+		for (int c = 0; !g[k].bits && c < t->n; c++) {
+			int w;
+
+			if (t->col[c].value || t->col[c].id == REPORT_KEY_TRACE)
+				continue;
+			w = (int)sort_key((enum report_key)t->col[c].id)->width(&g[k].first.h->k);
+			if (w > t->width[c])
+				t->width[c] = w;
+		}
+		*unresolved |= !g[k].bits && !g[k].first.h->sym;
+		hier_widen(g[k].kid, g[k].nkid, t, unresolved);
+	}
+}
+
+/*
+ * With --percentage relative, what shares are of in perf's tree: the
+ * periods of the top nodes the filters show, every sample under them.
+ */
+static void hier_relative(struct hist *H, size_t i, size_t nm, const struct hgroup *g, size_t ng)
+{
+	for (size_t m = 0; H->o->relative && m < nm; m++) {
+		H->h[i + m].pct_total = 0;
+		for (size_t k = 0; k < ng; k++)
+			if (!g[k].bits)
+				H->h[i + m].pct_total += g[k].sum[m].period;
+	}
+}
+
+/*
+ * With filters, the columns' widths in perf's tree: those of the keys of
+ * every node it shows, each node a copy of its first entry, all its keys
+ * (a command's node can widen the DSO column with its first sample's);
+ * and hier_relative's totals.
+ */
+static int hier_prepare(struct hist *H, size_t i, size_t nm, struct text_cols *t)
+{
+	struct hier X = { .H = H, .i = i, .nm = nm, .t = t };
+	struct hleaf *leaf;
+	struct hgroup *g;
+	size_t ng;
+	bool unresolved = false;
+	int err;
+
+	if (!hier_filters(H->o))
+		return 0;
+	if (!(err = hier_tree(&X, &leaf, &g, &ng))) {
+		for (int c = 0; c < t->n; c++)
+			if (!t->col[c].value && t->col[c].id != REPORT_KEY_TRACE)
+				t->width[c] = (int)strlen(sort_key((enum report_key)t->col[c].id)->header);
+		hier_widen(g, ng, t, &unresolved);
+		hier_relative(H, i, nm, g, ng);
+		for (int c = 0; c < t->n; c++)
+			if (!t->col[c].value && t->col[c].id == REPORT_KEY_DSO && unresolved && !H->o->dso && t->width[c] < 16)
+				t->width[c] = 16;
+	}
+	hier_free(g, ng);
+	free(leaf);
 	return err;
 }
 
@@ -2247,21 +2476,15 @@ static int hier_print(struct hier *X, struct hleaf *leaf, size_t n, int level, s
 static int hier_rows(struct hist *H, struct out *out, size_t i, size_t nm, const struct text_cols *t,
 		     const struct cc_print *pp)
 {
-	const struct hists *hs = &H->h[i];
 	struct hier X = { .H = H, .out = out, .i = i, .nm = nm, .t = t, .pp = pp };
-	struct hleaf *leaf = calloc(hs->n ? hs->n : 1, sizeof(*leaf));
-	size_t n = 0, shown = 0;
-	int err;
+	struct hleaf *leaf;
+	struct hgroup *g;
+	size_t ng;
+	int err = hier_tree(&X, &leaf, &g, &ng);
 
-	if (!leaf)
-		return -ENOMEM;
-	for (int c = 0; c < t->n; c++)
-		if (!t->col[c].value)
-			X.col[X.nlevels++] = c;
-	for (size_t e = 0; e < hs->n; e++)
-		if (!hs->v[e]->filtered)
-			leaf[n++] = (struct hleaf){ .h = hs->v[e], .idx = e };
-	err = X.nlevels && n ? hier_print(&X, leaf, n, 0, &shown) : 0;
+	if (!err)
+		hier_show(&X, g, ng, 0);
+	hier_free(g, ng);
 	free(leaf);
 	return err;
 }
@@ -2310,6 +2533,8 @@ static int print_text(struct hist *H, struct out *out)
 		if (order_entries(H, hs) || sort_chains(H, hs))
 			return mperf_error(-ENOMEM, "out of memory");
 		text_widths(H, hs, &t);
+		if (o->hierarchy && hier_prepare(H, i, nm, &t))
+			return mperf_error(-ENOMEM, "out of memory");
 		if (printed++)
 			out_str(out, "\n\n");
 		doc_section(H, out, i, true);
