@@ -107,7 +107,8 @@ static const struct cmd_opt report_opts[] = {
 	{ OPT_FIELDS, 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",
 	  "the columns, comma-separated, as perf: overhead, overhead_sys,\n"
 	  "overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children,\n"
-	  "sample, period and the sort keys; +FIELDS adds them after the\n"
+	  "sample, period and the sort keys (the branch view's: overhead,\n"
+	  "sample, period and its keys); +FIELDS adds them after the\n"
 	  "default columns; the --sort keys are shown after them, and\n"
 	  "entries are sorted by them after the --sort keys", NULL, R_HIST | R_TEXT | R_FIELDS },
 	{ OPT_HIERARCHY, 0, "hierarchy", CMD_ARG_NONE, NULL,
@@ -759,6 +760,30 @@ static int parse_time_quantum(const char *arg, uint64_t *ns)
 	return cmd_usage_error("report", "invalid --time-quantum '%s' (a number above 0, with ns, us, ms or s)", arg);
 }
 
+/* A branch view's key as a field (its whole name), which the usual view lacks; 0, or -1: none. */
+static int field_of_branch(const char *p, size_t len, struct report_field *f, struct report_hist_opts *o)
+{
+	int b = report_sort_key_find(p, len, REPORT_SORT_BRANCH);
+
+	if (b < 0)
+		return -1;
+	*f = (struct report_field){ .value = false, .id = b };
+	if (!o->fields_unfit[0][0])
+		snprintf(o->fields_unfit[0], sizeof(o->fields_unfit[0]), "%.*s", (int)len, p);
+	return 0;
+}
+
+/* A field the branch view lacks: a key of the usual view alone, a value but overhead, sample and period. */
+static void field_fit(const char *p, size_t len, struct report_field f, struct report_hist_opts *o)
+{
+	bool fits = f.value ? f.id == REPORT_VALUE_OVERHEAD || f.id == REPORT_VALUE_SAMPLE || f.id == REPORT_VALUE_PERIOD
+			    : report_sort_key_find(report_sort_key_name((enum report_key)f.id),
+						   strlen(report_sort_key_name((enum report_key)f.id)), REPORT_SORT_BRANCH) == f.id;
+
+	if (!fits && !o->fields_unfit[1][0])
+		snprintf(o->fields_unfit[1], sizeof(o->fields_unfit[1]), "%.*s", (int)len, p);
+}
+
 /* -F/--fields, as perf reads it: fields split at commas and spaces, a leading '+' adds them. */
 static int parse_fields(const char *arg, struct report_hist_opts *o)
 {
@@ -767,6 +792,7 @@ static int parse_fields(const char *arg, struct report_hist_opts *o)
 	o->fields_add = *p == '+';
 	p += o->fields_add;
 	o->nr_fields = 0;
+	o->fields_unfit[0][0] = o->fields_unfit[1][0] = '\0';
 	while (*p) {
 		size_t len = strcspn(p, ", ");
 		struct report_field f;
@@ -776,10 +802,11 @@ static int parse_fields(const char *arg, struct report_hist_opts *o)
 			p++;
 			continue;
 		}
-		if (report_field_find(p, len, &f)) {
+		if (report_field_find(p, len, &f) && field_of_branch(p, len, &f, o)) {
 			report_field_list(names, sizeof(names));
 			return cmd_usage_error("report", "unknown -F/--fields field '%.*s' (fields: %s)", (int)len, p, names);
 		}
+		field_fit(p, len, f, o);
 		if (o->nr_fields == REPORT_MAX_FIELDS)
 			return cmd_usage_error("report", "too many -F/--fields fields in '%s' (at most %d)", arg,
 					       REPORT_MAX_FIELDS);

@@ -150,7 +150,8 @@ _mperf()
 		-F|--fields)
 			COMPREPLY=($(compgen -W 'overhead overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children
 				sample period comm pid dso sym cpu socket symbol_size srcline srcfile dso_size parent cgroup cgroup_id trace
-				time addr overhead,sym +sample +period' -- "$cur"))
+				time addr dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles
+				overhead,sym +sample +period' -- "$cur"))
 			return 0
 			;;
 		--percentage)

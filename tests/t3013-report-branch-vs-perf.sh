@@ -85,6 +85,29 @@ test_expect_success PERF '--sort symbol_from,symbol_to and the IPC column' '
 	grep -q "0\.00  \[  0\.0%\]      $" mperf.out
 '
 
+# -F in the branch view: its keys and overhead, sample, period; merged by
+# the --sort keys alone; the IPC column compared before the fields.
+test_expect_success PERF '-F/--fields in the branch view' '
+	for seed in 1 2; do
+		same_report n$seed.data -F overhead,symbol_to &&
+		same_report b$seed.data -F +sample,mispredict &&
+		same_report b$seed.data -F comm,symbol_from,period -n &&
+		same_report n$seed.data -F dso_to,symbol_from --sort symbol_from &&
+		same_report b$seed.data -F abort,comm,dso_to || exit 1
+	done &&
+	grep -q "^# Transaction abort  Command  Target Shared Object\$" mperf.out
+'
+
+test_expect_success PERF,CORPUS '-F/--fields in the branch view: perf files' '
+	f="$CORPUS/perf.data.callgraph_and_branch-3.8" &&
+	for o in "comm,pid,symbol_to,mispredict" "+period" "dso_from,symbol_from,overhead --sort dso_to"; do
+		"$PERF" report --stdio -i "$f" -F $o 2>/dev/null | report_filter >perf.out &&
+		"$MPERF" report -i "$f" -F $o 2>/dev/null | report_filter >mperf.out &&
+		grep -q "^# Samples" mperf.out &&
+		diff -u perf.out mperf.out >/dev/null || exit 1
+	done
+'
+
 test_expect_success PERF '-b: without the feature, and from a pipe-mode stream' '
 	same_report nofeat.data &&
 	grep -q "^# Overhead  Command  Shared Object  *Symbol" mperf.out &&
@@ -120,6 +143,12 @@ test_expect_success 'the keys of one view refused in the other, -b without branc
 	test_line_count = 1 err && grep -q "sort key .dso. is not one of the branch view" err &&
 	test_expect_code 129 "$MPERF" report -i b1.data --sort symbol_to,sample >out 2>err &&
 	test_line_count = 1 err && grep -q "sort key .sample. is not one of the branch view" err &&
+	test_expect_code 129 "$MPERF" report -i b1.data -F overhead,dso >out 2>err &&
+	test_line_count = 1 err && grep -q "field .dso. is not the branch view" err &&
+	test_expect_code 129 "$MPERF" report -i b1.data --no-branch-stack -F symbol_to >out 2>err &&
+	test_line_count = 1 err && grep -q "field .symbol_to. is the branch view" err &&
+	"$MPERF" report -i b1.data -F sample,symbol_to >out &&
+	grep -q "^#  *Samples  Target Symbol *\$" out &&
 	test_expect_code 129 "$MPERF" report -i b1.data --no-branch-stack --sort dso_from 2>err &&
 	test_line_count = 1 err && grep -q "sort key .dso_from. is the branch view" err &&
 	python3 "$MPERF_ROOT/tests/synth-samples.py" plain.data "$CALLPATHS" 0x555555554000 0x1000 &&

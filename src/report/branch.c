@@ -21,6 +21,7 @@
 #include "../lib/log.h"
 #include "../lib/rbtree.h"
 #include "../lib/strset.h"
+#include "fields.h"
 #include "filter.h"
 #include "out.h"
 #include "readvals.h"
@@ -61,6 +62,7 @@ struct branch {
 	uint64_t total_lost, total_samples;
 	bool need_collapse;		/* a key with a collapse function (comm): perf's second tree */
 	struct sort_print print;	/* perf prints the last mispredict value shown when a branch has none */
+	struct field_lists l;		/* the columns and the output order's comparisons (fields.h) */
 };
 
 static const char ipc_header[] = "IPC   [IPC Coverage]";
@@ -99,6 +101,9 @@ int report__branch_wanted(struct pdata *p, const char *label, const struct repor
 		if (o->sort_unfit[0][0])
 			return mperf_error(-MPERF_ERR_USAGE, "'%s': sort key '%s' is the branch view's (a file recorded "
 					   "with branch stacks, or -b)", label, o->sort_unfit[0]);
+		if (o->fields_unfit[0][0])
+			return mperf_error(-MPERF_ERR_USAGE, "'%s': -F/--fields field '%s' is the branch view's (a file "
+					   "recorded with branch stacks, or -b)", label, o->fields_unfit[0]);
 		return 0;
 	}
 	if (!pdata__is_pipe(p) && !(sample_types(p) & PERF_SAMPLE_BRANCH_STACK))
@@ -120,9 +125,12 @@ int report__branch_wanted(struct pdata *p, const char *label, const struct repor
 				   o->max_stack ? "--max-stack" : o->group_set ? "--group/--no-group" :
 				   o->group_sort_idx ? "--group-sort-idx" : o->show_period ? "--show-total-period" :
 				   "-g/-G");
-	if (o->nr_fields || o->hierarchy)
-		return mperf_error(-MPERF_ERR_USAGE, "'%s': the branch view does not take %s yet; "
-				   "--no-branch-stack shows the usual view", label, o->nr_fields ? "-F/--fields" : "--hierarchy");
+	if (o->fields_unfit[1][0])
+		return mperf_error(-MPERF_ERR_USAGE, "'%s': -F/--fields field '%s' is not the branch view's (its keys, "
+				   "overhead, sample, period); --no-branch-stack shows the usual view", label, o->fields_unfit[1]);
+	if (o->hierarchy)
+		return mperf_error(-MPERF_ERR_USAGE, "'%s': the branch view does not take --hierarchy yet; "
+				   "--no-branch-stack shows the usual view", label);
 	return 1;
 }
 
@@ -175,23 +183,44 @@ static int64_t ipc_cmp(const struct bent *l, const struct bent *r)
 	return sym_only_cmp(&l->to, &r->to);
 }
 
-static int64_t ent_cmp(const struct branch *B, const struct bent *l, const struct bent *r)
+/*
+ * Entry i of the sort list (fields.h), i == sort_own being perf's ipc_lbr
+ * key, which a --sort text naming a symbol gets after its keys, before
+ * -F's fields: values (larger first) in the output order, else equal.
+ */
+static int64_t field_cmp(const struct branch *B, int i, bool values, const struct bent *l, const struct bent *r)
 {
-	for (int i = 0; i < B->o->nr_bkeys; i++) {
-		int64_t c = sort_key(B->o->bkeys[i])->cmp(&l->k, &r->k);
+	struct report_field f;
+	uint64_t a, b;
 
-		if (c)
-			return c;
-	}
-	return B->o->sort_symbol ? ipc_cmp(l, r) : 0;
+	if (i == B->l.sort_own)
+		return B->o->sort_symbol ? ipc_cmp(l, r) : 0;
+	f = B->l.sort.f[i - (i > B->l.sort_own)];
+	if (!f.value)
+		return sort_key((enum report_key)f.id)->cmp(&l->k, &r->k);
+	a = f.id == REPORT_VALUE_SAMPLE ? l->nr : l->period;
+	b = f.id == REPORT_VALUE_SAMPLE ? r->nr : r->period;
+	return !values || a == b ? 0 : a > b ? 1 : -1;
 }
 
-/* perf's output order: the period first (larger first), then the keys. */
+/* perf's hist_entry__cmp: the sort list's keys (its values compare equal). */
+static int64_t ent_cmp(const struct branch *B, const struct bent *l, const struct bent *r)
+{
+	int64_t c = 0;
+
+	for (int i = 0; i <= B->l.sort.n && !c; i++)
+		c = field_cmp(B, i, false, l, r);
+	return c;
+}
+
+/* perf's output order: the sort list's, values larger first, keys by their comparison. */
 static int64_t sort_cmp(const struct branch *B, const struct bent *l, const struct bent *r)
 {
-	if (l->period != r->period)
-		return l->period > r->period ? 1 : -1;
-	return ent_cmp(B, l, r);
+	int64_t c = 0;
+
+	for (int i = 0; i <= B->l.sort.n && !c; i++)
+		c = field_cmp(B, i, true, l, r);
+	return c;
 }
 
 /*
@@ -429,10 +458,67 @@ static bool shown(const struct branch *B, const struct bhists *hs, const struct 
 	return (float)share(hs, e->period) >= (float)B->o->percent_limit;
 }
 
+/* The columns' widths (a value's its format's, a key's its widest entry's), the IPC's last. */
+static void col_widths(const struct branch *B, const struct bhists *hs, int *width)
+{
+	const struct field_list *c = &B->l.out;
+
+	for (int i = 0; i < c->n; i++)
+		width[i] = c->f[i].value ? fields_value_len((enum report_value)c->f[i].id)
+					 : (int)strlen(sort_key((enum report_key)c->f[i].id)->header);
+	for (size_t e = 0; e < hs->n; e++)
+		for (int i = 0; i < c->n; i++) {
+			int w = c->f[i].value ? 0 : (int)sort_key((enum report_key)c->f[i].id)->width(&hs->v[e]->k);
+
+			if (w > width[i])
+				width[i] = w;
+		}
+	width[c->n] = B->o->sort_symbol ? (int)strlen(ipc_header) : 0;
+}
+
+/* The column titles and their dots. */
+static void col_head(const struct branch *B, struct out *out, const int *width)
+{
+	const struct field_list *c = &B->l.out;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->f[i].value)
+			out_printf(out, "%s%*s", i ? "  " : "# ", width[i],
+				   fields_value_header((enum report_value)c->f[i].id, B->o, false));
+		else
+			out_printf(out, "%s%-*s", i ? "  " : "# ", width[i], sort_key((enum report_key)c->f[i].id)->header);
+	if (width[c->n])
+		out_printf(out, "  %s", ipc_header);
+	out_char(out, '\n');
+	for (int i = 0; i <= c->n; i++)
+		if (i < c->n || width[i])
+			out_dots(out, i ? "  " : "# ", (size_t)width[i]);
+	out_str(out, "\n#\n");
+}
+
+static void col_row(struct branch *B, struct out *out, const struct bhists *hs, const struct bent *h, const int *width)
+{
+	const struct field_list *c = &B->l.out;
+
+	for (int i = 0; i < c->n; i++) {
+		out_str(out, "  ");
+		if (c->f[i].value && c->f[i].id == REPORT_VALUE_OVERHEAD)
+			out_printf(out, "%*.2f%%", width[i] - 1, share(hs, h->period));
+		else if (c->f[i].value)
+			out_printf(out, "%*" PRIu64, width[i], c->f[i].id == REPORT_VALUE_SAMPLE ? h->nr : h->period);
+		else
+			sort_key((enum report_key)c->f[i].id)->print(out, &h->k, width[i], i + 1 == c->n && !width[c->n],
+								     &B->print);
+	}
+	/* perf's IPC needs the target's disassembly: without cycles it is 0 (or "-" unresolved) */
+	if (width[c->n])
+		out_printf(out, "  %-*s", width[c->n], h->to.sym ? "0.00  [  0.0%]" : "-");
+	out_char(out, '\n');
+}
+
 static void print_text(struct branch *B, struct out *out)
 {
 	const struct report_hist_opts *o = B->o;
-	int nc = o->nr_bkeys;
 
 	if (!o->after_header && !o->quiet)
 		out_str(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
@@ -444,17 +530,11 @@ static void print_text(struct branch *B, struct out *out)
 		out_printf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", B->total_lost);
 	for (size_t i = 0, printed = 0; i < B->nr; i++) {
 		const struct bhists *hs = &B->h[i];
-		int width[REPORT_MAX_KEYS + 1];
-		int ipc = o->sort_symbol ? (int)strlen(ipc_header) : 0;
+		int width[FIELDS_MAX + 1];
 
 		if (!hs->nr_samples)
 			continue;	/* like perf (report.skip-empty) */
-		for (int c = 0; c < nc; c++)
-			width[c] = (int)strlen(sort_key(o->bkeys[c])->header);
-		for (size_t e = 0; e < hs->n; e++)
-			for (int c = 0; c < nc; c++)
-				if ((int)sort_key(o->bkeys[c])->width(&hs->v[e]->k) > width[c])
-					width[c] = (int)sort_key(o->bkeys[c])->width(&hs->v[e]->k);
+		col_widths(B, hs, width);
 		if (printed++)
 			out_str(out, "\n\n");
 		if (!o->quiet) {	/* perf -q: the rows alone */
@@ -465,38 +545,11 @@ static void print_text(struct branch *B, struct out *out)
 				out_printf(out, " (time slices: %s)", o->filter.time);
 			out_char(out, '\n');
 			out_printf(out, "# Event count (approx.): %" PRIu64 "\n#\n", hs->total);
-			out_str(out, o->show_nr ? "# Overhead       Samples" : "# Overhead");
-			for (int c = 0; c < nc; c++)
-				out_printf(out, "  %-*s", width[c], sort_key(o->bkeys[c])->header);
-			if (ipc)
-				out_printf(out, "  %s", ipc_header);
-			out_str(out, o->show_nr ? "\n# ........  ............" : "\n# ........");
-			for (int c = 0; c <= nc; c++) {
-				int w = c < nc ? width[c] : ipc;
-
-				if (!w)
-					continue;
-				out_dots(out, "  ", (size_t)w);
-			}
-			out_str(out, "\n#\n");
+			col_head(B, out, width);
 		}
-		for (size_t e = 0; e < hs->n; e++) {
-			const struct bent *h = hs->v[e];
-
-			if (!shown(B, hs, h))
-				continue;
-			out_printf(out, "  %7.2f%%", share(hs, h->period));
-			if (o->show_nr)
-				out_printf(out, "  %12" PRIu64, h->nr);
-			for (int c = 0; c < nc; c++) {
-				out_str(out, "  ");
-				sort_key(o->bkeys[c])->print(out, &h->k, width[c], c + 1 == nc && !ipc, &B->print);
-			}
-			/* perf's IPC needs the target's disassembly: without cycles it is 0 (or "-" unresolved) */
-			if (ipc)
-				out_printf(out, "  %-*s", ipc, h->to.sym ? "0.00  [  0.0%]" : "-");
-			out_char(out, '\n');
-		}
+		for (size_t e = 0; e < hs->n; e++)
+			if (shown(B, hs, hs->v[e]))
+				col_row(B, out, hs, hs->v[e], width);
 	}
 	out_str(out, o->quiet ? "\n\n" : "\n\n#\n# (Tip: mperf report -D shows every record, perf's way)\n#\n");
 }
@@ -568,8 +621,9 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 	struct out out;
 	int ret;
 
-	for (int k = 0; k < o->nr_bkeys; k++)
-		B.need_collapse |= sort_key(o->bkeys[k])->collapses;
+	fields_setup_view(o, false, true, &B.l);
+	for (int k = 0; k < B.l.sort_own; k++)	/* perf collapses by --sort's keys, not by -F's */
+		B.need_collapse |= !B.l.sort.f[k].value && sort_key((enum report_key)B.l.sort.f[k].id)->collapses;
 	if (!(B.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs)))
 		return -ENOMEM;
 	/*

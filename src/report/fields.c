@@ -109,9 +109,11 @@ static void sort_values_at(const struct report_hist_opts *o, int k, struct field
  * them (perf's setup_overhead: where it does, they are compared where
  * given or, shown by default, after the others).
  */
-static void sort_list(const struct report_hist_opts *o, bool children, struct field_list *s)
+static void sort_list(const struct report_hist_opts *o, bool children, bool branch, struct field_list *s)
 {
 	bool strict = o->nr_fields && !o->fields_add;
+	const enum report_key *keys = branch ? o->bkeys : o->keys;
+	int nr_keys = branch ? o->nr_bkeys : o->nr_keys;
 
 	s->n = 0;
 	if (strict && !o->sort_given)
@@ -120,12 +122,12 @@ static void sort_list(const struct report_hist_opts *o, bool children, struct fi
 		push(s, value(REPORT_VALUE_OVERHEAD_CHILDREN));
 	if (!strict && !o->sort_names_overhead)
 		push(s, value(REPORT_VALUE_OVERHEAD));
-	for (int k = 0; k <= o->nr_keys; k++) {
+	for (int k = 0; k <= nr_keys; k++) {
 		sort_values_at(o, k, s);
-		if (k < o->nr_keys)
-			push(s, key(o->keys[k]));
+		if (k < nr_keys)
+			push(s, key(keys[k]));
 	}
-	if (o->sort_symbol)
+	if (o->sort_symbol && !branch)	/* the branch view's IPC is its own (branch.c) */
 		push(s, key(REPORT_KEY_IPC_NULL));
 }
 
@@ -147,10 +149,16 @@ static void cancel_children(struct field_list *out)
 
 void fields_setup(const struct report_hist_opts *o, bool children, struct field_lists *l)
 {
+	fields_setup_view(o, children, false, l);
+}
+
+void fields_setup_view(const struct report_hist_opts *o, bool children, bool branch, struct field_lists *l)
+{
 	bool strict = o->nr_fields && !o->fields_add;
 	struct field_list *out = &l->out;
 
-	sort_list(o, children, &l->sort);
+	sort_list(o, children, branch, &l->sort);
+	l->sort_own = l->sort.n;
 	out->n = 0;
 	if (!strict) {	/* perf's default columns (perf_hpp__init) */
 		if (children)

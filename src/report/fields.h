@@ -22,6 +22,7 @@ struct field_list {
 struct field_lists {
 	struct field_list out;	/* the columns, left to right */
 	struct field_list sort;	/* the output order's comparisons, first to last */
+	int sort_own;		/* how many of them perf's sort list had before -F's fields joined it */
 };
 
 /*
@@ -30,6 +31,8 @@ struct field_lists {
  * o->keys, then perf's ipc_null where the --sort text names "symbol".
  */
 void fields_setup(const struct report_hist_opts *o, bool children, struct field_lists *l);
+/* The same, for the branch view (branch): its keys, o->bkeys. */
+void fields_setup_view(const struct report_hist_opts *o, bool children, bool branch, struct field_lists *l);
 
 /* A value column's header (Overhead is "Self" beside perf's default Children) and width. */
 const char *fields_value_header(enum report_value v, const struct report_hist_opts *o, bool children);

@@ -213,6 +213,7 @@ struct report_hist_opts {
 	int nr_sort_values;
 	bool sort_names_overhead, sort_names_children;
 	char sort_unfit[2][32];			/* a --sort key the usual [0] or the branch [1] view lacks, or "" */
+	char fields_unfit[2][32];		/* the same of -F's fields */
 	/* The kernel's symbols from these files, as perf's -k/--vmlinux and --kallsyms (NULL: as perf finds them). */
 	const char *vmlinux, *kallsyms;
 	const char *symfs;			/* --symfs: the recording's files under this directory, or NULL */

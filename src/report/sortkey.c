@@ -978,7 +978,8 @@ static void bdso_print(struct out *out, const struct sort_bside *s, int width)
 	print_str(out, s->dso ? s->dso : "[unknown]", width);
 }
 
-static void bsym_print(struct out *out, const struct sort_bside *s, int width)
+/* Cut to the column; padded to it but in the last column (perf's, as its symbol key's). */
+static void bsym_print(struct out *out, const struct sort_bside *s, int width, bool last)
 {
 	char buf[4096];
 	int n;
@@ -989,7 +990,7 @@ static void bsym_print(struct out *out, const struct sort_bside *s, int width)
 		n = snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, s->level, s->addr);	/* perf: 0 without 0x */
 	if (n > width)
 		n = width;
-	out_printf(out, "%-*.*s", width, n, buf);
+	out_printf(out, "%-*.*s", last ? 0 : width, n, buf);
 }
 
 static int64_t dso_from_cmp(const struct sort_row *l, const struct sort_row *r)
@@ -1036,8 +1037,8 @@ static size_t sym_from_width(const struct sort_row *e)
 
 static void sym_from_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
 {
-	(void)last, (void)st;
-	bsym_print(out, &e->br->from, width);
+	(void)st;
+	bsym_print(out, &e->br->from, width, last);
 }
 
 static int64_t sym_to_cmp(const struct sort_row *l, const struct sort_row *r)
@@ -1052,8 +1053,8 @@ static size_t sym_to_width(const struct sort_row *e)
 
 static void sym_to_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
 {
-	(void)last, (void)st;
-	bsym_print(out, &e->br->to, width);
+	(void)st;
+	bsym_print(out, &e->br->to, width, last);
 }
 
 /* mispredict, in_tx and abort say "differs", never "less" (perf's) */
