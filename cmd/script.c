@@ -20,6 +20,7 @@ static const char script_usage[] =
 	"                    [-C cpus] [--time ranges] [--comms list] [--pid list] [--tid list]\n"
 	"                    [-S list] [--ns] [--reltime | --deltatime] [-G] [--max-stack n]\n"
 	"                    [--show-task-events] [--show-mmap-events] [--show-lost-events]\n"
+	"                    [--no-inline] [-f]\n"
 	"   or: mperf script -h\n"
 	"\n";
 
@@ -58,6 +59,12 @@ static const struct cmd_opt script_opts[] = {
 	{ 'A', 0, "show-task-events", CMD_ARG_NONE, NULL, "the COMM, FORK and EXIT records too" },
 	{ 'B', 0, "show-mmap-events", CMD_ARG_NONE, NULL, "the MMAP and MMAP2 records too" },
 	{ 'D', 0, "show-lost-events", CMD_ARG_NONE, NULL, "the LOST records too" },
+	{ 'I', 0, "inline", CMD_ARG_NONE, NULL,
+	  "perf's inline frames in the chains libdw unwinds (--call-graph\n"
+	  "dwarf), marked (inlined): the default" },
+	{ 'N', 0, "no-inline", CMD_ARG_NONE, NULL, "the chains without them" },
+	{ 'f', 'f', "force", CMD_ARG_NONE, NULL, "accepted as perf takes it (mperf reads files of any owner)" },
+	{ 'm', 0, "demangle", CMD_ARG_NONE, NULL, "accepted as perf takes it: C++ names are demangled (the default)" },
 	{ 'h', 'h', "help", CMD_ARG_NONE, NULL, "show this help" },
 };
 
@@ -128,6 +135,13 @@ static int script_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	case 'D':
 		a->o.show_lost = true;
 		break;
+	case 'I':
+	case 'N':
+		a->o.no_inline = opt->id == 'N';
+		break;
+	case 'f':
+	case 'm':
+		break;	/* perf's: mperf reads any file, and demangles */
 	case 'M': {
 		char *end;
 		unsigned long n;

@@ -83,7 +83,7 @@ test_expect_success PERF 'every filter and form: as perf script prints them' '
 		    "--max-stack 3" "-G -C 1 --comms callpaths"; do
 		same_script p.data $args || { echo "differs: $args"; return 1; }
 	done &&
-	for args in "--max-stack 2" "--max-stack 5 -G" "--reltime --ns"; do
+	for args in "--max-stack 2" "--max-stack 5 -G" "--reltime --ns" "--no-inline" "--inline -f --demangle"; do
 		same_script d.data $args || { echo "differs: $args"; return 1; }
 	done
 '

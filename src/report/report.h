@@ -537,6 +537,7 @@ struct report_script_opts {
 	bool hide_call_graph;		/* -G/--hide-call-graph */
 	unsigned max_stack;		/* --max-stack: frames of a chain printed, 0: perf's 127 */
 	bool show_task, show_mmap, show_lost;	/* --show-task-events, --show-mmap-events, --show-lost-events */
+	bool no_inline;			/* --no-inline: unwound chains without perf's inline frames */
 	const char *vmlinux;		/* -k: the kernel's symbols from this image only */
 	const char *kallsyms;		/* --kallsyms: from this kallsyms file */
 };

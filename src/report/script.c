@@ -496,6 +496,7 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 
 	if (!S->have_walk) {
 		stackwalk__init(&S->walk, S->syms, &S->strs);
+		S->walk.no_inline = S->o.no_inline;
 		if (S->max_stack < S->walk.max_stack)
 			S->walk.max_stack = S->max_stack;
 		S->have_walk = true;
