@@ -75,6 +75,13 @@ test_expect_success PERF,CORPUS '--sort with the value keys on the corpus: a gro
 	done
 '
 
+# --symbol-filter in the Children view: each entry is kept by its own
+# symbol, a frame of a chain whose sample has another too.
+test_expect_success PERF '--symbol-filter with chains, as perf' '
+	same_report g.data --symbol-filter spin &&
+	same_report g.data --symbol-filter get --comms ls
+'
+
 # --hierarchy: a level per key, perf's indents, titles and dots, its
 # order at each level, chains under the leaves, "no entry" under a node
 # whose nodes --percent-limit hides.

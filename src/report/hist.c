@@ -34,6 +34,7 @@ struct hent {
 	struct hent *next;		/* hash chain */
 	SORT_ROW;			/* what the sort keys look at: comm, tid, dso, sym... (sortkey.h) */
 	bool filtered;			/* hidden by --comms/--dsos: counted, not shown */
+	bool filtered_other;		/* hidden by the filters but --symbol-filter (a sample's key, for its chain's entries) */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	bool kfirst;			/* holds the first sample in the kernel's map (which perf finds as recorded) */
 	uint64_t period, nr;
@@ -94,6 +95,7 @@ struct chain_memo {
 
 struct hist {
 	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
+	bool no_symfilter;	/* filtered() without --symbol-filter, for the Children entries' own (perf's hists filter) */
 	bool finished;		/* the session ended (after damage too) */
 	bool copy;		/* kallsyms may come from the build-id cache's copy (hist_read_fast) */
 	const char *kdso;	/* the kernel's map as entries show it (symcache__kernel_dso_name) */
@@ -160,7 +162,7 @@ static const char *intern(struct hist *H, const char *s)
 /* Whether --symbols hides entry k, by its symbol's name (an unresolved address: hidden). */
 static bool sym_hidden(const struct hist *H, const struct hent *k)
 {
-	if (H->o->symbol_filter && !(k->sym && strstr(k->sym, H->o->symbol_filter)))
+	if (H->o->symbol_filter && !H->no_symfilter && !(k->sym && strstr(k->sym, H->o->symbol_filter)))
 		return true;	/* perf's --symbol-filter: a part of the name; no symbol, hidden */
 	return H->o->sym && !(k->sym && sfilter_listed(H->o->sym, k->sym));
 }
@@ -698,6 +700,8 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.kfirst = false;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
+		if (H->o->symbol_filter)	/* but --symbol-filter's, the entry's own symbol's */
+			k.filtered = key->filtered_other || !(k.sym && strstr(k.sym, H->o->symbol_filter));
 		if (source_frame(H, &k, f))
 			return -ENOMEM;
 		/*
@@ -886,6 +890,17 @@ static int parent_check(struct hist *H)
 			   "was it recorded without -g?", H->label);
 }
 
+/* k's filters but --symbol-filter, whose test perf makes on each entry's own symbol, a chain's frames' too. */
+static bool filtered_other(struct hist *H, const struct hent *k, const char *dso_long)
+{
+	bool f;
+
+	H->no_symfilter = true;
+	f = filtered(H, k, dso_long);
+	H->no_symfilter = false;
+	return f;
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
@@ -895,6 +910,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	const struct sym *sym = NULL;
 	struct ksym_info ki = { 0 };
 	char kname[256];
+	const char *dso_long;
 
 	if (!w)
 		return -ENOMEM;
@@ -969,7 +985,10 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	if (source_keys(H, &k, w))
 		return -ENOMEM;
 	/* Filtered samples still count in the totals: perf's percentages are absolute. */
-	k.filtered = filtered(H, &k, H->o->dso ? dso_long_name(H, w->dso, H->ksyms_ready, kname, sizeof(kname)) : NULL);
+	dso_long = H->o->dso ? dso_long_name(H, w->dso, H->ksyms_ready, kname, sizeof(kname)) : NULL;
+	k.filtered = filtered(H, &k, dso_long);
+	if (H->o->symbol_filter && H->children)
+		k.filtered_other = filtered_other(H, &k, dso_long);
 	hs->total_period += ss->period;
 	if (!k.filtered)
 		hs->shown_period += ss->period;
