@@ -307,6 +307,7 @@ bench: all
 	bench/tui-startup-vs-perf.sh
 	bench/top-vs-perf.sh
 	bench/gate-trials.sh
+	bench/table-vs-perf.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
 # pages and the bash completion; make uninstall removes exactly those files.
