@@ -44,7 +44,9 @@ LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 # libiberty (Debian libiberty-dev, a static library without a .pc file)
 # demangles C++ and Rust names as perf 6.1 does.
-LIBS = -pthread $(PKG_LIBS) -liberty -lm
+# libcapstone is not linked: src/annotate/cslib.c loads it on first use
+# (its relocations cost every start), through dlopen (libdl before glibc 2.34).
+LIBS = -pthread $(filter-out -lcapstone,$(PKG_LIBS)) -ldl -liberty -lm
 LDFLAGS += -Wl,--as-needed
 
 ifneq ($(V),1)
@@ -305,6 +307,7 @@ bench: all
 	bench/tui-startup-vs-perf.sh
 	bench/top-vs-perf.sh
 	bench/gate-trials.sh
+	bench/table-vs-perf.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=/staging]: the binary, the man
 # pages and the bash completion; make uninstall removes exactly those files.

@@ -72,6 +72,14 @@ test_expect_success 'main: -n sums to the header, which is report -n'"'"'s row' 
 	grep -E "^ +[0-9.]+% +$n +noploop +\[\.\] main$" rep
 '
 
+test_expect_success 'libcapstone is loaded by the disassembly alone, not at start-up' '
+	LD_DEBUG=files "$MPERF" report -i one.data --stdio >/dev/null 2>ld.out &&
+	grep -q "calling init" ld.out &&
+	! grep -q libcapstone ld.out &&
+	LD_DEBUG=files "$MPERF" annotate -i one.data --stdio main >/dev/null 2>ld.out &&
+	grep -q "file=libcapstone" ld.out
+'
+
 test_expect_success 'two events, --group: two columns, each summing to its samples' '
 	"$MPERF" annotate -i two.data --stdio --group -n main >out &&
 	head -n 1 out | grep -q "for cpu-clock, task-clock (" &&

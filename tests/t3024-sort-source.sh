@@ -33,13 +33,15 @@ test_expect_success PERF '--sort srcline: file:line, addr2line'"'"'s file:0 and 
 	same_report f.data --sort srcline,sym --dsos cpuspin &&
 	same_report c.data --sort srcline,comm &&
 	same_report g.data --sort srcline --no-children &&
-	same_report g.data --sort srcline,sym --no-children
+	same_report g.data --sort srcline,sym --no-children &&
+	same_report g.data --sort srcline
 '
 
 test_expect_success PERF '--sort srcfile' '
 	same_report f.data --sort srcfile --dsos cpuspin &&
 	same_report c.data --sort srcfile,dso &&
-	same_report g.data --sort srcfile --no-children
+	same_report g.data --sort srcfile --no-children &&
+	same_report g.data --sort srcfile
 '
 
 test_expect_success PERF '--json: srcline, srcfile and dso_size fields' '

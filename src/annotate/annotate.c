@@ -430,7 +430,8 @@ int annotate_setup(struct ann *A)
 	if (!(A->dis = disasm__new(pdata__arch(p), o->intel)))
 		return mperf_error(-errno, "'%s': cannot disassemble %s code%s", A->label,
 				   pdata__arch(p) ? pdata__arch(p) : "this machine's",
-				   errno == EOPNOTSUPP ? " (x86_64 and aarch64 only)" : "");
+				   errno == EOPNOTSUPP ? " (x86_64 and aarch64 only)" :
+				   errno == ELIBACC ? " (libcapstone cannot be loaded)" : "");
 	if (!A->syms && !(A->syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs))) {
 		disasm__delete(A->dis);
 		A->dis = NULL;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "disasm-att.h"
+#include "cslib.h"
 #include "disasm.h"
 
 struct disasm {
@@ -42,7 +43,7 @@ struct disasm *disasm__new(const char *arch, bool intel)
 	}
 	if (cs_open(d->arch, mode, &d->h) != CS_ERR_OK) {
 		free(d);
-		errno = EOPNOTSUPP;
+		errno = cslib_missing() ? ELIBACC : EOPNOTSUPP;
 		return NULL;
 	}
 	d->att = d->arch == CS_ARCH_X86 && !intel;

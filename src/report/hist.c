@@ -93,6 +93,14 @@ struct chain_memo {
 
 #define CMEMO 64
 
+/* A DSO's srcline lookups as perf counts them: failures before its first success. */
+struct a2l_dso {
+	const char *path;
+	unsigned fails;
+	bool ok;		/* a lookup succeeded: perf never gives up on it */
+	bool off;		/* A2L_LIMIT failures first: perf asks it no more */
+};
+
 struct hist {
 	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
 	bool no_symfilter;	/* filtered() without --symbol-filter, for the Children entries' own (perf's hists filter) */
@@ -142,6 +150,8 @@ struct hist {
 	struct chain_memo *cmemo;	/* what recent chains added to (CMEMO slots), or NULL */
 	struct cm_ent *cm_new;		/* the current sample's, while it is added */
 	size_t cm_new_cap;
+	struct a2l_dso *a2l;		/* perf's addr2line state of each DSO asked (a2l_note) */
+	size_t a2l_n, a2l_cap, a2l_undecided;
 	/* Event groups (set up once read): each event's leader, a leader's number of members. */
 	size_t *lead, *nmemb;
 	const char **gname;		/* a leader's group name, NULL: "anon group" */
@@ -492,6 +502,22 @@ static struct hists *hists_of(struct hist *H, int evsel)
 	return &H->h[evsel];
 }
 
+static bool source_keyed(const struct hist *H);
+static bool a2l_open(const struct hist *H);
+static int a2l_note(struct hist *H, const char *path, bool found);
+
+/*
+ * Whether two frames of one symbol may add to different entries: the
+ * srcline and srcfile keys are of the frame's address, which the memo
+ * then compares too (else a chain through other lines of the same
+ * functions added to the lines of the chain last in its slot: which
+ * one, with the slots hashed by pointers, varied from run to run).
+ */
+static bool memo_ip_differs(const struct hist *H, const struct cc_frame *a, const struct cc_frame *b)
+{
+	return source_keyed(H) && a->ip != b->ip;
+}
+
 /*
  * A hash of what a chain adds to, when it can be added again as it was:
  * the sample's entry and the chain's frames, every one with a symbol and
@@ -507,10 +533,14 @@ static bool chain_memo_hash(const struct hist *H, const struct hists *hs, const 
 		return false;
 	if (H->key[REPORT_KEY_ADDR])
 		return false;	/* its frames' entries are their addresses, which the memo does not compare */
+	if (a2l_open(H))
+		return false;	/* each frame's lookup counts toward perf's addr2line limit (a2l_note) */
 	for (size_t i = 0; i < n; i++) {
 		if (!f[i].sym || f[i].inlined)
 			return false;
 		x = (x ^ (uintptr_t)f[i].sym ^ (f[i].start * 0x9e3779b97f4a7c15ULL)) * 1099511628211ULL;
+		if (source_keyed(H))	/* memo_ip_differs: each line's chain a slot of its own */
+			x = (x ^ f[i].ip) * 1099511628211ULL;
 	}
 	*h = x ^ (x >> 29);
 	return true;
@@ -531,7 +561,7 @@ static bool chain_again(struct hist *H, const struct hists *hs, const struct hen
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (m->fr[i].sym != f[i].sym || m->fr[i].dso != f[i].dso || m->fr[i].start != f[i].start ||
-		    m->fr[i].end != f[i].end)
+		    m->fr[i].end != f[i].end || memo_ip_differs(H, &m->fr[i], &f[i]))
 			return false;
 	for (size_t i = 0; i < m->nent; i++)
 		if (m->ent[i].e->cc && !cc_tree_again(m->ent[i].e->cc, m->ent[i].leaf, m->ent[i].nval))
@@ -564,6 +594,12 @@ static int chain_remember(struct hist *H, const struct hists *hs, const struct h
 	return 0;
 }
 
+/* Whether the sample's user frames were unwound from its stack (dwarf), not recorded. */
+static bool chain_unwound(const struct hist *H, const struct session_sample *ss)
+{
+	return ss->evsel >= 0 && (pdata__evsel(H->p, (size_t)ss->evsel)->attr.sample_type & PERF_SAMPLE_STACK_USER);
+}
+
 /*
  * A sample's chain: into its own entry's tree, whole; and, for the
  * Children view, to each entry its frames name, once per sample however
@@ -581,7 +617,7 @@ static int source_frame(struct hist *H, struct hent *k, const struct cc_frame *f
  */
 static int ignore_find(struct hist *H, const struct session_sample *ss)
 {
-	bool unwound = ss->evsel >= 0 && (pdata__evsel(H->p, (size_t)ss->evsel)->attr.sample_type & PERF_SAMPLE_STACK_USER);
+	bool unwound = chain_unwound(H, ss);
 	ssize_t n;
 
 	H->cut = -1;
@@ -657,7 +693,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 	size_t nseen = 0, nent = 0;
 	struct hent k;
 	uint64_t h = 0;
-	bool memo;
+	bool memo, fcount = source_keyed(H) && !chain_unwound(H, ss);	/* a2l_note: perf's lookups fail */
 
 	if (n < 0)
 		return (int)n;
@@ -702,8 +738,8 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.kernel_pending = false;
 		if (H->o->symbol_filter)	/* but --symbol-filter's, the entry's own symbol's */
 			k.filtered = key->filtered_other || !(k.sym && strstr(k.sym, H->o->symbol_filter));
-		if (source_frame(H, &k, f))
-			return -ENOMEM;
+		if (source_frame(H, &k, f) || (fcount && f->dso && a2l_note(H, f->dso, false)))
+			return -ENOMEM;	/* the check's lookup (perf's he_tmp) */
 		/*
 		 * perf's check (hist_entry__cmp() == 0), which the entry was
 		 * found with: two dsos of one short name, their symbols of one
@@ -718,6 +754,8 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 									same(H, H->seen[j], &k);
 		if (dup)
 			continue;
+		if (fcount && f->dso && a2l_note(H, f->dso, false))
+			return -ENOMEM;	/* the insertion's lookup */
 		if (!(e = add(H, hs, &k, ss->period, false)))
 			return -ENOMEM;
 		H->seen[nseen++] = e;
@@ -788,6 +826,63 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 }
 
 /*
+ * perf 6.1 gives up on a DSO's source lines (its has_srcline) after 123
+ * lookups that all failed before any succeeded: from then on each of its
+ * addresses is sym+offset.  In the Children view every frame's lookup
+ * fails (its address as recorded), twice for a frame that adds to an
+ * entry (the check against the sample's entries and the insertion),
+ * once for one that does not: a DSO seen in chains before any sample
+ * of it succeeded has no lines at all.  a2l_off: whether perf has given
+ * up on path; a2l_note: one lookup of it, found or not.
+ */
+#define A2L_LIMIT 123
+
+static struct a2l_dso *a2l_of(struct hist *H, const char *path)
+{
+	for (size_t i = 0; i < H->a2l_n; i++)
+		if (H->a2l[i].path == path || !strcmp(H->a2l[i].path, path))
+			return &H->a2l[i];
+	if (ALLOC_GROW(H->a2l, H->a2l_n + 1, H->a2l_cap))
+		return NULL;
+	if (!(path = intern(H, path)))
+		return NULL;
+	H->a2l_undecided++;
+	H->a2l[H->a2l_n] = (struct a2l_dso){ .path = path };
+	return &H->a2l[H->a2l_n++];
+}
+
+static bool a2l_off(struct hist *H, const char *path)
+{
+	for (size_t i = 0; i < H->a2l_n; i++)
+		if (H->a2l[i].path == path || !strcmp(H->a2l[i].path, path))
+			return H->a2l[i].off;
+	return false;
+}
+
+static int a2l_note(struct hist *H, const char *path, bool found)
+{
+	struct a2l_dso *d = a2l_of(H, path);
+
+	if (!d)
+		return -ENOMEM;
+	if (d->ok || d->off)
+		return 0;
+	if (found)
+		d->ok = true;
+	else
+		d->off = ++d->fails >= A2L_LIMIT;
+	if (d->ok || d->off)
+		H->a2l_undecided--;
+	return 0;
+}
+
+/* Whether some DSO's lookups still count (the chain memo, which skips them, waits). */
+static bool a2l_open(const struct hist *H)
+{
+	return source_keyed(H) && H->a2l_undecided;
+}
+
+/*
  * perf's srcline of an address (its get_srcline with the symbol and the
  * address shown): "file:line" from the line table of a DSO whose file
  * can be read; else what addr2line makes of the symbol table, "file:0"
@@ -801,6 +896,7 @@ struct source_addr {
 	uint64_t off;		/* the address in the DSO's file-offset space, to ask at */
 	uint64_t ip;		/* perf's he->ip, which sym+offset is of */
 	uint64_t objdump;	/* what dso[addr] shows */
+	bool sample;		/* the sample's own address (a2l_note), not a frame's */
 };
 
 static int source_of(struct hist *H, struct hent *k, const char *path, const struct source_addr *a)
@@ -808,12 +904,14 @@ static int source_of(struct hist *H, struct hent *k, const char *path, const str
 	const char *file = NULL, *base;
 	char buf[4096];
 	int line = 0;
+	bool found = false;
 
 	if (!path || !k->dso)
 		snprintf(buf, sizeof(buf), "??:0");
-	else if (a->ask && k->level != 'k' && path[0] == '/' && symcache__has_image(H->syms, path) &&
+	else if (a->ask && k->level != 'k' && path[0] == '/' && !a2l_off(H, path) && symcache__has_image(H->syms, path) &&
 		 ((line = symcache__srcline(H->syms, path, a->off, &file)) || file ||
 		  symcache__file_symbol(H->syms, path, a->off, &file))) {
+		found = true;
 		/* the line table's line, else addr2line's function symbol's file (or "??") and line 0 */
 		if (file && (base = strrchr(file, '/')))
 			file = base + 1;
@@ -824,6 +922,8 @@ static int source_of(struct hist *H, struct hent *k, const char *path, const str
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", k->dso, a->objdump);
 	k->srcline = intern(H, buf);
 	k->srcfile = intern(H, file ? file : "");
+	if (a->sample && path && k->dso && a2l_note(H, path, found))
+		return -ENOMEM;	/* a frame's are add_chain's */
 	return k->srcline && k->srcfile ? 0 : -ENOMEM;
 }
 
@@ -848,7 +948,7 @@ static int source_keys(struct hist *H, struct hent *k, const struct resolved *w)
 	k->dso_size = map_size(H, k, w->found ? w->map_end - w->map_start : 0);
 	if (!source_keyed(H) || k->kernel_pending)
 		return 0;
-	return source_of(H, k, w->found ? w->dso : NULL, &(struct source_addr){ true, k->addr, k->addr, k->addr });
+	return source_of(H, k, w->found ? w->dso : NULL, &(struct source_addr){ true, k->addr, k->addr, k->addr, true });
 }
 
 /*
@@ -875,7 +975,7 @@ static int sample_keys(struct hist *H, struct hent *k, const struct session_samp
 		return -1;
 	if (!H->rk.parent || !H->chains || !ss->smp->callchain || !ss->machine)
 		return 0;
-	unwound = ss->evsel >= 0 && (pdata__evsel(H->p, (size_t)ss->evsel)->attr.sample_type & PERF_SAMPLE_STACK_USER);
+	unwound = chain_unwound(H, ss);
 	if ((n = stackwalk__chain(&H->walk, ss)) < 0)
 		return -1;
 	return rowkeys__parent(&H->rk, &k->k, H->walk.fr, H->walk.lvl, (size_t)n, unwound);
@@ -1160,7 +1260,7 @@ static int resolve_kernel(struct hist *H)
 					hs->shown_period -= h->period;
 				}
 			}
-			if (source && (err = source_of(H, h, map, &(struct source_addr){ true, h->addr, h->addr, h->addr })))
+			if (source && (err = source_of(H, h, map, &(struct source_addr){ true, h->addr, h->addr, h->addr, true })))
 				free(h);
 			else
 				err = merge(H, hs, h);
@@ -2895,6 +2995,7 @@ static void hist_free(struct hist *H)
 		free(H->cmemo[i].ent);
 	}
 	free(H->cmemo);
+	free(H->a2l);
 	free(H->cm_new);
 	free(H->lead);
 	free(H->nmemb);
