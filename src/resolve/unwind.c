@@ -68,6 +68,15 @@ struct uproc {
 	/* Files that could not be reported (missing, not ELF): not tried again. */
 	const char *failed[MAX_FAILED];
 	size_t nfailed;
+	/*
+	 * The registers of the walk's last frame as perf's unwinder has them
+	 * (walk_regs), whether that frame is an activation, and whether the
+	 * walk was cut short (max, a zero pc, a stale module) rather than ended
+	 * by libdw: walk_on goes on from there.
+	 */
+	uint64_t lregs[NREGS];
+	uint32_t lset;
+	bool lact, cut;
 };
 
 struct cfi_dso;
@@ -84,6 +93,7 @@ static struct cfi_dso *cfi_dso_of(struct unwinder *u, const char *file);
 static bool cfi_bias(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *bias);
 static bool cfi_base(const struct cfi_dso *d, const struct unwind_map *m, uint64_t *base);
 static bool file_word(struct unwinder *u, const struct unwind_sample *s, uint64_t addr, uint64_t *word);
+static void walk_regs(struct uproc *p, Dwfl_Frame *state, bool activation);
 
 struct unwinder {
 	struct uproc *procs[PROC_BUCKETS];
@@ -343,6 +353,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
+	p->cut = true;	/* until the frame is taken */
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* A caller's frame is at its return address: the call is the instruction before. */
@@ -350,16 +361,19 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		pc--;
 	if (p->n && pc == 0)
 		return DWARF_CB_ABORT;
+	walk_regs(p, state, activation);
 	p->ips[p->n++] = pc;
 	if (p->n >= p->max)
 		return DWARF_CB_ABORT;
+	p->cut = false;
 	/*
 	 * The step from this frame needs the CFI of its DSO: report it now.
 	 * libdw has taken that step already (to tell whether the frame is an
 	 * activation): with a module found stale, the walk is redone.
 	 */
 	module_at(p, pc);
-	return p->stale && p->strict ? DWARF_CB_ABORT : DWARF_CB_OK;
+	p->cut = p->stale && p->strict;
+	return p->cut ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 /* ---- the fast path: CFI rules cached per DSO and address ---- */
@@ -373,7 +387,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
  * first) and kept; a sample whose every frame has such a rule is stepped
  * from them, as libdw's walk would (handle_cfi's semantics: each register
  * of the caller from the callee's registers and stack; the return address
- * ends the walk when undefined, unknown or 0).  Anything else (no map, no
+ * ends the walk when undefined, unknown or 0), but for a register with no
+ * rule, the callee's as perf has it (unruled_kind; walk_on takes libdw's
+ * walk on where that ends it).  Anything else (no map, no
  * file, no FDE in .eh_frame, a signal frame, an expression other than
  * the CFA plus an offset, a read outside the stack copy, a subset of the
  * registers) sends the whole sample through libdw's own walk.
@@ -385,6 +401,24 @@ enum rule_kind {
 	R_VAL,		/* CFA + off */
 	R_REG,		/* the callee's register off */
 };
+
+/*
+ * The rule of a register libdw gives as undefined.  perf's unwinder
+ * (libunwind) starts every register as the callee's value (same value)
+ * before the CIE's and the FDE's instructions; libdw's x86_64 defaults
+ * leave the call-clobbered registers undefined, and rbx too (elfutils'
+ * table marks DWARF register 0, rax, where its comment says rbx).  Where a
+ * caller's CFA is rbx plus an offset (ld.so's _dl_runtime_resolve, its
+ * callee _dl_fixup not yet past saving rbx), libdw's walk ends where perf's
+ * goes on to main and _start.  So such a register is the callee's here, as
+ * perf has it; an undefined return address still ends the walk.  (libdw
+ * gives no rule and DW_CFA_undefined alike; compilers and glibc's
+ * assembly emit DW_CFA_undefined for the return address alone.)
+ */
+static enum rule_kind unruled_kind(int reg)
+{
+	return reg == RA_REG ? R_UNDEF : R_SAME;
+}
 
 struct cfi_rule {
 	uint64_t pc;		/* the file's address (pc - bias) */
@@ -595,7 +629,7 @@ static void cfi_rule_make(struct cfi_dso *d, uint64_t pc, struct cfi_rule *r)
 			goto out;
 		if (nops == 0) {
 			if (ops == mem)
-				r->kind[reg] = R_UNDEF;
+				r->kind[reg] = unruled_kind(reg);
 			else if (!ops)
 				r->kind[reg] = R_SAME;
 			else
@@ -673,64 +707,66 @@ static bool stack_word(const struct unwind_sample *s, uint64_t sp, uint64_t addr
 }
 
 /*
- * The sample's frames from the cached rules, as libdw's walk gives them:
- * their number, or 0 when some frame needs libdw's walk.
+ * The rules at the address look of the sample's process, in the DSO mapped
+ * there at that map's bias (each address's DSO kept in u->where): NULL when
+ * no file is mapped there or its .eh_frame has no FDE there.
  */
-static size_t fast_unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t *ips, size_t max)
+static const struct cfi_rule *rule_of(struct unwinder *u, const struct unwind_sample *s, uint64_t look)
 {
-	uint64_t regs[NREGS], sp, pc, all[64];
-	uint32_t set = 0;
-	size_t n = 0, i = 0;
+	struct unwind_map m;
+	struct cfi_dso *d;
+	struct where *w;
+	uint64_t bias = 0;
 
-	/* The sample's registers by perf's numbering: one pass over the mask. */
-	if (!s->regs)
-		return 0;
-	for (uint64_t m = s->regs_mask; m; m &= m - 1)
-		memcpy(&all[__builtin_ctzll(m)], s->regs + 8 * i++, 8);
-	for (int d = 0; d < NREGS; d++) {
-		if (!(s->regs_mask & (1ULL << dwarf_to_perf[d])))
-			return 0;
-		regs[d] = all[dwarf_to_perf[d]];
-		set |= 1u << d;
+	w = s->maps && u->where ? &u->where[(size_t)hash_u64(look ^ (uint64_t)(uintptr_t)s->maps) & (WHERE_SLOTS - 1)] : NULL;
+	if (w && w->maps == s->maps && w->pc == look && w->gen == s->gen) {
+		d = w->d;
+		bias = w->bias;
+	} else {
+		d = NULL;
+		if (s->find_map(s->arg, look, &m) <= 0 || !m.path || m.start < m.pgoff)
+			m.path = NULL;
+		if (m.path && m.file && (d = cfi_dso_of(u, m.file)) && !cfi_bias(d, &m, &bias))
+			d = NULL;
+		if (w) {
+			w->maps = s->maps;
+			w->gen = s->gen;
+			w->pc = look;
+			w->d = d;
+			w->bias = bias;
+		}
 	}
-	sp = regs[7];
-	pc = regs[RA_REG];
+	return d ? cfi_rule_at(d, look - bias) : NULL;
+}
+
+/*
+ * The frames from the one at pc (with the registers regs, those in set)
+ * outward, by the cached rules, into ips[*np..max) (*np the frames so
+ * far): true when the walk ends there (the outermost frame, or max), false
+ * when some frame needs libdw's walk (*np the frames found until then).
+ * sp is the sample's, where its stack copy starts.
+ */
+static bool fast_walk(struct unwinder *u, const struct unwind_sample *s, uint64_t *regs, uint32_t set,
+		      uint64_t pc, uint64_t sp, uint64_t *ips, size_t max, size_t *np)
+{
+	size_t n = *np;
+
 	for (;;) {
-		struct unwind_map m;
-		struct cfi_dso *d;
 		const struct cfi_rule *r;
-		struct where *w;
-		uint64_t look = n ? pc - 1 : pc, bias = 0, nregs[NREGS], cfa = 0;
+		uint64_t look = n ? pc - 1 : pc, nregs[NREGS], cfa = 0;
 		uint32_t nset = 0;
 		bool cfa_ok;
 
 		/* The frame, as frame_cb records it. */
 		if (n && look == 0)
-			return n;
+			return true;
 		ips[n++] = look;
+		*np = n;
 		if (n >= max)
-			return n;
+			return true;
 		/* Its caller, from the rules at its address, in the DSO mapped there. */
-		w = s->maps && u->where ? &u->where[(size_t)hash_u64(look ^ (uint64_t)(uintptr_t)s->maps) & (WHERE_SLOTS - 1)] : NULL;
-		if (w && w->maps == s->maps && w->pc == look && w->gen == s->gen) {
-			d = w->d;
-			bias = w->bias;
-		} else {
-			d = NULL;
-			if (s->find_map(s->arg, look, &m) <= 0 || !m.path || m.start < m.pgoff)
-				m.path = NULL;
-			if (m.path && m.file && (d = cfi_dso_of(u, m.file)) && !cfi_bias(d, &m, &bias))
-				d = NULL;
-			if (w) {
-				w->maps = s->maps;
-				w->gen = s->gen;
-				w->pc = look;
-				w->d = d;
-				w->bias = bias;
-			}
-		}
-		if (!d || !(r = cfi_rule_at(d, look - bias)) || !r->ok)
-			return 0;
+		if (!(r = rule_of(u, s, look)) || !r->ok)
+			return false;
 		cfa_ok = set & (1u << r->cfa_reg);
 		if (cfa_ok)
 			cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
@@ -759,18 +795,91 @@ static size_t fast_unwind(struct unwinder *u, const struct unwind_sample *s, uin
 				if (!cfa_ok)
 					continue;
 				if (!stack_word(s, sp, cfa + (uint64_t)r->off[k], &nregs[k]))
-					return 0;
+					return false;
 				break;
 			}
 			nset |= 1u << k;
 		}
 		/* An undefined, unknown or zero return address: the outermost frame. */
 		if (r->kind[RA_REG] == R_UNDEF || !(nset & (1u << RA_REG)) || nregs[RA_REG] == 0)
-			return n;
-		memcpy(regs, nregs, sizeof(regs));
+			return true;
+		memcpy(regs, nregs, sizeof(nregs));
 		set = nset;
 		pc = regs[RA_REG];
 	}
+}
+
+/*
+ * The sample's frames from the cached rules, as libdw's walk gives them:
+ * their number, or 0 when some frame needs libdw's walk.
+ */
+static size_t fast_unwind(struct unwinder *u, const struct unwind_sample *s, uint64_t *ips, size_t max)
+{
+	uint64_t regs[NREGS], all[64];
+	uint32_t set = 0;
+	size_t n = 0, i = 0;
+
+	/* The sample's registers by perf's numbering: one pass over the mask. */
+	if (!s->regs)
+		return 0;
+	for (uint64_t m = s->regs_mask; m; m &= m - 1)
+		memcpy(&all[__builtin_ctzll(m)], s->regs + 8 * i++, 8);
+	for (int d = 0; d < NREGS; d++) {
+		if (!(s->regs_mask & (1ULL << dwarf_to_perf[d])))
+			return 0;
+		regs[d] = all[dwarf_to_perf[d]];
+		set |= 1u << d;
+	}
+	return fast_walk(u, s, regs, set, regs[RA_REG], regs[7], ips, max, &n) ? n : 0;
+}
+
+/*
+ * The registers of a frame of libdw's walk as perf's unwinder has them:
+ * libdw's, and those libdw left undefined that the rules of the frame
+ * below leave without a rule, the callee's (unruled_kind), kept from
+ * the frame below.
+ */
+static void walk_regs(struct uproc *p, Dwfl_Frame *state, bool activation)
+{
+	const struct cfi_rule *r = p->n ? rule_of(p->u, p->cur, p->ips[p->n - 1]) : NULL;
+	uint64_t regs[NREGS];
+	uint32_t set = 0;
+
+	for (int d = 0; d < NREGS; d++) {
+		Dwarf_Word v;
+
+		if (dwfl_frame_reg(state, (unsigned)d, &v) == 0) {
+			regs[d] = v;
+			set |= 1u << d;
+		} else if (r && r->ok && r->kind[d] == R_SAME && (p->lset & (1u << d))) {
+			regs[d] = p->lregs[d];
+			set |= 1u << d;
+		}
+	}
+	memcpy(p->lregs, regs, sizeof(regs));
+	p->lset = set;
+	p->lact = activation;
+}
+
+/*
+ * libdw's walk ends where a register it left undefined is needed (see
+ * unruled_kind), where perf's goes on: so does this, from the walk's last
+ * frame with the registers perf has there, by the cached rules, as far as
+ * they go (a frame that needs more ends it).
+ */
+static void walk_on(struct uproc *p)
+{
+	uint64_t regs[NREGS], pc;
+	size_t n;
+
+	if (p->cut || !p->n || p->n >= p->max || (p->lact && p->n > 1))
+		return;
+	n = p->n - 1;
+	pc = n ? p->ips[n] + 1 : p->ips[0];	/* the frame again, as fast_walk records it */
+	memcpy(regs, p->lregs, sizeof(regs));
+	fast_walk(p->u, p->cur, regs, p->lset, pc, p->sp, p->ips, p->max, &n);
+	if (n > p->n)
+		p->n = n;
 }
 
 /* Whether the ELF file at fd has a .debug_frame section. */
@@ -954,6 +1063,8 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 
 		p->n = 0;
 		p->stale = false;
+		p->cut = true;	/* no frame yet */
+		p->lset = 0;
 		p->strict = resets < 2;
 		for (size_t i = 0; i < p->npending && !(p->stale && p->strict); i++)
 			module_at(p, p->pending[i]);
@@ -979,6 +1090,7 @@ ssize_t unwinder__unwind(struct unwinder *u, const struct unwind_sample *s, uint
 		if (!walked || !p->added)
 			break;
 	}
+	walk_on(p);
 	p->cur = NULL;
 	if (!p->n) {
 		ips[0] = ip;
