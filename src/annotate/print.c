@@ -537,14 +537,25 @@ static void json_symbol_head(struct ann *A, const struct asym *s, const struct v
 	fputs(",\n   \"instructions\": ", f);
 }
 
+/*
+ * --json's source place of the instruction at off: the line table's line
+ * and its file as objdump -l and perf print the path (binutils' join of
+ * the unit's directory and the file's: "./elf/./elf/dl-load.c"); 0: none.
+ */
+static int json_srcline(const struct lst *L, uint64_t off, char *file, size_t cap)
+{
+	unsigned disc;
+
+	return L->s->kernel ? 0 : symcache__srcline_objdump(L->A->syms, L->s->dso, L->s->start + off, file, cap, &disc);
+}
+
 /* --json: one instruction's object: counts and shares per member, its text, its source place. */
 static void json_insn(struct lst *L, size_t k)
 {
 	FILE *f = L->A->f;
 	const struct row *r = &L->r[k];
-	const char *file = NULL;
-	int line = srcline(L, r->off, &file);
-	char buf[2048];
+	char buf[2048], file[4096];
+	int line = json_srcline(L, r->off, file, sizeof(file));
 
 	fprintf(f, "%s\n    {\"address\": \"0x%" PRIx64 "\", \"offset\": %" PRIu64 ", ", k ? "," : "",
 		L->vstart + r->off, r->off);
