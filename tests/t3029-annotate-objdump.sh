@@ -189,18 +189,44 @@ masks:
 	kmovd	%k0,%eax
 	kortestd %k0,%k1
 	vpcmpeqb 0x12345678(%rip),%ymm16,%k2
+	vpcmpub	$1,0x20(%rdi),%ymm16,%k1{%k2}
+	vpcmpd	$3,(%rdi){1to8},%ymm16,%k1
+	vpminub	%ymm18,%ymm19,%ymm19{%k1}{z}
+	vpxorq	-0x40(%rdi,%rdx,1),%ymm17,%ymm17
+	vpaddd	(%rax){1to8},%ymm1,%ymm2
+	vpternlogd $0xde,0x60(%rdi),%ymm17,%ymm20
+	vpbroadcastb (%rax),%zmm3
+	vpbroadcastq 8(%rax),%zmm3{%k1}{z}
+	vpbroadcastd %eax,%zmm3
+	vmovdqu8 %ymm16,(%rax){%k1}
+	vmovdqu64 -0x80(%rsi,%rcx,8),%zmm1
+	kmovq	%k0,%rax
+	kmovd	%ecx,%k2
+	kmovb	(%rax),%k1
+	kmovq	%k1,8(%rax)
+	kunpckdq %k0,%k1,%k0
+	kxnorq	%k2,%k2,%k2
+	kshiftrd $3,%k1,%k2
+	vaddps	{rn-sae},%zmm1,%zmm2,%zmm3
+	vfmadd231pd {rz-sae},%zmm5,%zmm8,%zmm8
+	vcmppd	$0x11,{sae},%zmm11,%zmm8,%k1
+	vgetexpps %zmm1,%zmm2{%k1}
+	vgatherdps (%rax,%zmm7,1),%zmm13{%k2}
+	vcvtpd2ps %ymm0,%xmm12
+	vscalefpd {rn-sae},%zmm4,%zmm3,%zmm0
 	vzeroupper
 	ret
 	.size	masks, .-masks
 EOF_S
 
-test_expect_success BINUTILS,PYTHON 'VEX and EVEX instructions capstone cannot decode: (bad), of their length, the rest in step' '
+test_expect_success BINUTILS,PYTHON 'AVX-512 and mask instructions: objdump'"'"'s text; one capstone misreads and mperf does not write: (bad), of its length' '
 	gcc -c -o evex.o evex.s && gcc -shared -nostdlib -o evex.so evex.o &&
 	! same_listing evex.so masks &&
 	cut -d: -f1 evex.so.o >o.at && cut -d: -f1 evex.so.m >m.at &&
-	test "$(wc -l <o.at)" = 11 && diff -u o.at m.at &&
-	grep -v "(bad)" evex.so.m >m.known && test "$(wc -l <m.known)" -ge 2 &&
-	grep -Fxf m.known evex.so.o >o.known && diff -u o.known m.known
+	test "$(wc -l <o.at)" = 36 && diff -u o.at m.at &&
+	grep "(bad)" evex.so.m >m.bad && test "$(wc -l <m.bad)" = 1 &&
+	grep "^$(cut -d: -f1 m.bad): vscalefpd {rn-sae}," evex.so.o &&
+	grep -v "(bad)" evex.so.m >m.known && grep -v vscalefpd evex.so.o >o.known && diff -u o.known m.known
 '
 
 test_expect_success 'a -k image that is not the recorded kernel: one line that says so' '
