@@ -8,7 +8,9 @@
 # instructions' segments, jump and call targets with <sym+off>, a PLT
 # entry's, a data label's), assembled with gcc -c and compared line by line with
 # objdump -d on the same object, linked into a shared object so that a
-# recording can map it (one synthetic sample in the function).
+# recording can map it (one synthetic sample in the function); with -M
+# intel, with objdump -M intel (size words, memory forms, immediates, x87's
+# st); AVX-512 and mask instructions capstone 4 cannot decode, in both.
 . "$(dirname "$0")/lib.sh"
 
 have_binutils () { command -v gcc && command -v objdump && command -v nm; } >/dev/null 2>&1
@@ -46,6 +48,8 @@ cases:
 	.byte 0x9b,0xd9,0x7c,0x24,0x02		# fstcw (fwait, fnstcw)
 	.byte 0x9b,0xdf,0xe0			# fstsw %ax
 	.byte 0x9b,0xdb,0xe3			# finit
+	.byte 0xf3,0xc3				# repz ret
+	xabort	$0xff
 	nopw	0(%rax,%rax,1)
 	nopl	0(%rax)
 	nopl	(%rax,%rax,1)
@@ -130,6 +134,16 @@ for l in sys.stdin:
 	test "$(wc -l <objdump.rows)" -gt 70 &&
 	grep -q "call   [0-9a-f]* <puts@plt>$" objdump.rows &&
 	diff -u objdump.rows mperf.rows
+'
+
+test_expect_success BINUTILS,PYTHON '-M intel: objdump -M intel'"'"'s text of the same encodings, line by line' '
+	"$MPERF" annotate -i cases.data --stdio -M intel cases >out.intel &&
+	sed -n "s/^ *[0-9.]* : *\([0-9a-f]*\):[ ]*\(.*\)/\1: \2/p" out.intel >mperf.irows &&
+	objdump -d -C --no-show-raw-insn -M intel cases.so |
+		sed -n "/<cases>:$/,/^$/s/^ *\([0-9a-f]*\):\t\(.*\)/\1: \2/p" | sed "s/ *$//" >objdump.irows &&
+	grep -q "cs nop WORD PTR \[rax+rax\*1+0x0\]$" objdump.irows &&
+	grep -q "fmul   st,st(2)$" objdump.irows &&
+	diff -u objdump.irows mperf.irows
 '
 
 # same_listing SO SYM: mperf annotate's rows of SYM in SO (one synthetic
@@ -226,7 +240,12 @@ test_expect_success BINUTILS,PYTHON 'AVX-512 and mask instructions: objdump'"'"'
 	test "$(wc -l <o.at)" = 36 && diff -u o.at m.at &&
 	grep "(bad)" evex.so.m >m.bad && test "$(wc -l <m.bad)" = 1 &&
 	grep "^$(cut -d: -f1 m.bad): vscalefpd {rn-sae}," evex.so.o &&
-	grep -v "(bad)" evex.so.m >m.known && grep -v vscalefpd evex.so.o >o.known && diff -u o.known m.known
+	grep -v "(bad)" evex.so.m >m.known && grep -v vscalefpd evex.so.o >o.known && diff -u o.known m.known &&
+	"$MPERF" annotate -i evex.so.data --stdio -M intel masks |
+		sed -n "s/^ *[0-9.]* : *\([0-9a-f]*\):[ ]*\(.*\)/\1: \2/p" | grep -v "(bad)" >m.iknown &&
+	objdump -d --no-show-raw-insn -M intel evex.so | sed -n "/<masks>:$/,/^$/s/^ *\([0-9a-f]*\):\t\(.*\)/\1: \2/p" |
+		sed "s/ *$//" | grep -v vscalefpd >o.iknown &&
+	grep -q "vpcmpd  *k1,ymm16,DWORD BCST \[rdi\],0x3$" o.iknown && diff -u o.iknown m.iknown
 '
 
 test_expect_success 'a -k image that is not the recorded kernel: one line that says so' '

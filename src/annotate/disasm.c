@@ -249,7 +249,7 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 	uint64_t a = addr;
 	cs_insn *i = d->insn;
 
-	if (d->att && x86_fwait_pair(d, code, len, addr, out))
+	if (d->arch == CS_ARCH_X86 && x86_fwait_pair(d, code, len, addr, out))
 		return;
 	if (d->arch == CS_ARCH_X86 && disasm_x86_evex(code, len, addr, !d->att, out))
 		return;
@@ -269,7 +269,10 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 		att_mnemonic(d, i, out->mnem, sizeof(out->mnem));
 	else
 		snprintf(out->mnem, sizeof(out->mnem), "%s", i->mnemonic);
-	if (!d->att || !disasm_att(d->h, i, d->again, out->mnem, sizeof(out->mnem), out->ops, sizeof(out->ops)))
+	if (d->arch == CS_ARCH_X86 && !d->att &&
+	    disasm_intel(d->h, i, d->again, out->mnem, sizeof(out->mnem), out->ops, sizeof(out->ops)))
+		;
+	else if (!d->att || !disasm_att(d->h, i, d->again, out->mnem, sizeof(out->mnem), out->ops, sizeof(out->ops)))
 		copy_ops(out->ops, sizeof(out->ops), i->op_str, d->arch == CS_ARCH_X86);
 	if (d->arch == CS_ARCH_X86) {
 		disasm_x86_evex_text(out->ops, sizeof(out->ops));

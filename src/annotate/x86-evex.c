@@ -318,7 +318,7 @@ static void put_opnd(struct out *o, const struct enc *e, const struct form *f, c
 	case O_GPR32: put(o, "%s%s", pc, gpr(p->r, false)); break;
 	case O_GPR64: put(o, "%s%s", pc, gpr(p->r, true)); break;
 	case O_MEM:
-		put_mem(o, e, intel, size_word(bcst || f->tuple == T1 ? f->esize : f->kind >= KM_K ? f->esize : vbytes),
+		put_mem(o, e, intel, size_word(bcst || f->tuple == T1 ? f->esize : f->sfx ? f->esize : vbytes),
 			bcst, !e->evex ? 1 : bcst || f->tuple == T1 ? f->esize : vbytes);
 		break;
 	}
