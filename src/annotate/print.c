@@ -242,6 +242,24 @@ static const char *function_at(const struct lst *L, uint64_t vaddr)
 }
 
 /*
+ * objdump -l -C's line naming fn, the innermost function at vaddr: its
+ * scope's ("unsigned long f<4>(unsigned long const*, int):", "main():"),
+ * or fn's when the DWARF has none there.
+ */
+static void function_line(const struct lst *L, uint64_t vaddr, const char *fn, char *buf, size_t cap)
+{
+	const struct symcache_scope *best = NULL;
+
+	for (size_t i = 0; i < L->nsc; i++)
+		if (vaddr >= L->sc[i].lo && vaddr < L->sc[i].hi && (!best || L->sc[i].depth > best->depth))
+			best = &L->sc[i];
+	if (best && best->line)
+		snprintf(buf, cap, "%s:", best->line);
+	else
+		snprintf(buf, cap, "%s():", fn);
+}
+
+/*
  * The lines objdump -l (-S) prints before the instruction at off: a new
  * function, then a new line (or discriminator) of the line table, the
  * source text of a new line of its file.
@@ -255,7 +273,7 @@ static void context_lines(struct lst *L, uint64_t off)
 		   symcache__srcline_objdump(L->A->syms, L->s->dso, L->s->start + off, file, sizeof(file), &disc);
 
 	if (!L->nofn && (!L->fn || strcmp(L->fn, fn))) {
-		snprintf(buf, sizeof(buf), "%s():", fn);
+		function_line(L, L->vstart + off, fn, buf, sizeof(buf));
 		text_line(L, buf);
 		L->fn = fn;
 		L->line = -1;
