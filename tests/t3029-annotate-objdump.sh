@@ -146,6 +146,14 @@ test_expect_success BINUTILS,PYTHON '-M intel: objdump -M intel'"'"'s text of th
 	diff -u objdump.irows mperf.irows
 '
 
+test_expect_success BINUTILS,PYTHON 'a PLT entry: its rows as objdump'"'"'s, no function line (objdump -l names none there)' '
+	plt=$(objdump -d cases.so | sed -n "s/^0*\([0-9a-f]*\) <puts@plt>:$/\1/p") && test -n "$plt" &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" plt.data "$PWD/cases.so" 0x7f0000000000 $((0x$plt)) &&
+	"$MPERF" annotate -i plt.data --stdio >plt.out &&
+	grep -q "^ *100.00 : *$plt:   jmp    \*0x[0-9a-f]*(%rip)" plt.out &&
+	! grep -q "plt():" plt.out
+'
+
 # same_listing SO SYM: mperf annotate's rows of SYM in SO (one synthetic
 # sample at its start) are objdump -d's
 same_listing () {

@@ -217,6 +217,17 @@ static void file_line(struct lst *L, const char *file, int line, unsigned disc)
 		text_line(L, buf);
 }
 
+/*
+ * A PLT entry's symbol (name@plt): made up from the relocations, in no
+ * symbol table, so that objdump -l names no function over its code.
+ */
+static bool plt_entry(const struct asym *s)
+{
+	size_t n = strlen(s->name);
+
+	return n > 4 && !strcmp(s->name + n - 4, "@plt");
+}
+
 /* The functions the DWARF places over the symbol (none for a kernel symbol). */
 static void scopes(struct lst *L)
 {
@@ -227,7 +238,7 @@ static void scopes(struct lst *L)
 	/* the line table first: the scopes then share its DWARF */
 	srcline(L, 0, &file);
 	L->nsc = symcache__scopes(L->A->syms, L->s->dso, L->s->start, &L->sc);
-	L->nofn = !L->nsc && !symcache__objdump_symtab(L->A->syms, L->s->dso, !L->A->o->no_source);
+	L->nofn = !L->nsc && (!symcache__objdump_symtab(L->A->syms, L->s->dso, !L->A->o->no_source) || plt_entry(L->s));
 }
 
 /* The innermost function the DWARF places at vaddr (the symbol's name when none). */
