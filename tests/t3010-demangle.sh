@@ -3,7 +3,8 @@
 # overload, an operator) and Rust (legacy and v0 mangling) programs, built
 # here when g++ or rustc is installed, recorded by perf and by mperf;
 # mperf report and mperf script show the names perf shows (libiberty's,
-# without parameters), flat and with -g call chains.  Skipped without perf
+# without parameters), flat and with -g call chains; annotate's function
+# lines are objdump -l -C's, with them.  Skipped without perf
 # or the compiler.
 . "$(dirname "$0")/lib.sh"
 
@@ -33,6 +34,13 @@ test_expect_success CXX,PERF 'C++: perf'"'"'s file, the same demangled names' '
 	grep -q "\[\.\] ns::Box<double>::spin$" mperf.out &&
 	grep -q "ns::Box<long>::operator+=" mperf.out &&
 	grep -q "\[\.\] twice$" mperf.out
+'
+
+test_expect_success CXX,PERF 'C++: annotate names a function as objdump -l -C does, with its parameters (perf annotate)' '
+	"$PERF" annotate -i cxx.data --stdio "ns::Box<double>::spin" >perf.ann 2>/dev/null &&
+	"$MPERF" annotate -i cxx.data --stdio "ns::Box<double>::spin" >mperf.ann &&
+	grep -q "^ *: [0-9]* *ns::Box<double>::spin(long):$" mperf.ann &&
+	diff -u perf.ann mperf.ann
 '
 
 test_expect_success CXX,PERF 'C++: mperf'"'"'s file, the same demangled names' '

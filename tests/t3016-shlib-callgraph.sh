@@ -7,7 +7,8 @@
 # every view, byte for byte but for perf's tip line (dwarf files from 1%,
 # as t3005 says why: here ld.so also finds the library by $ORIGIN before
 # main, where libunwind and libdw part now and then), and perf reads
-# mperf's files with the same chains.
+# mperf's files with the same chains.  mperf annotate counts the samples
+# of the hot functions of both DSOs at the addresses perf annotate does.
 . "$(dirname "$0")/lib.sh"
 
 have_cc () { command -v cc >/dev/null 2>&1; }
@@ -51,6 +52,15 @@ test_expect_success CC,SETUP 'the program and its library build, with and withou
 test_expect_success PERF,CC 'perf -g file: every view equals perf'"'"'s' '
 	"$PERF" record --no-bpf-event -q -g -e cpu-clock -o pg.data fp/libpaths-main 0.5 >/dev/null 2>&1 &&
 	all_views pg.data
+'
+
+test_expect_success PERF,CC 'annotate: the samples at each address of every symbol from 1% are perf annotate -n'"'"'s, lib_leaf and cb_leaf among them' '
+	"$PERF" annotate -i pg.data --stdio -n --percent-limit 1 >perf.ann 2>/dev/null &&
+	"$MPERF" annotate -i pg.data --stdio -n --percent-limit 1 >mperf.ann 2>/dev/null &&
+	sed -n "s/^ *\([0-9][0-9]*\) : *\([0-9a-f]*\):.*/\2 \1/p" perf.ann >perf.rows &&
+	sed -n "s/^ *\([0-9][0-9]*\) : *\([0-9a-f]*\):.*/\2 \1/p" mperf.ann >mperf.rows &&
+	grep -q "<lib_leaf>:$" mperf.ann && grep -q "<cb_leaf>:$" mperf.ann &&
+	test -s perf.rows && diff -u perf.rows mperf.rows
 '
 
 test_expect_success PERF,CC 'mperf -g file: every view equals perf'"'"'s, and the paths cross the library' '

@@ -86,4 +86,25 @@ test_expect_success PERF,CC 'a -O2 -g program and libc'"'"'s qsort: the listings
 	diff -u p.order m.order
 '
 
+test_expect_success PERF,CC,PYTHON '--json: each file:line is as objdump -l prints it (./stdlib/./stdlib/msort.c)' '
+	libc=$("$MPERF" report -i q.data --stdio --sort sym -d libc.so.6 -q 2>/dev/null |
+		sed -n "s/.*\[\.\] \(.*msort.*\)$/\1/p" | head -n 1) &&
+	"$MPERF" annotate -i q.data --json "$libc" >msort.json &&
+	python3 - msort.json >msort.range <<-\EOF &&
+	import json, sys
+	(s,) = json.load(open(sys.argv[1]))["symbols"]
+	a = int(s["address"], 16)
+	print(s["dso"], hex(a), hex(a + s["size"]))
+	for i in s["instructions"]:
+	    if i["line"]:
+	        print("%s:%d" % (i["file"], i["line"]))
+	EOF
+	read -r dso start stop <msort.range &&
+	objdump -d -l --start-address=$start --stop-address=$stop "$dso" |
+		sed -n "s/^\([^ ]*:[0-9]*\)\( (discriminator [0-9]*)\)*$/\1/p" | sort -u >o.lines &&
+	sed 1d msort.range | sort -u >j.lines &&
+	grep -q "^\./stdlib/\./stdlib/msort\.c:" j.lines &&
+	comm -13 o.lines j.lines >extra && test ! -s extra
+'
+
 test_done

@@ -260,7 +260,9 @@ static void put_operand(struct out *o, csh h, const cs_insn *i, unsigned k, x86_
 	}
 	if (op->type != X86_OP_IMM && is_branch(h, i))
 		put(o, "*");
-	if (op->type == X86_OP_IMM)
+	if (op->type == X86_OP_IMM && disasm_x86_imm8_only(i))
+		put(o, "$0x%x", (unsigned)(op->imm & 0xff));
+	else if (op->type == X86_OP_IMM)
 		put_imm(o, op);
 	else if (op->type == X86_OP_MEM)
 		put_mem(o, h, i, op, hidden);
@@ -318,6 +320,26 @@ static void rex_word(csh h, const cs_insn *i, cs_insn *scratch, const uint8_t *b
 	    r & 1 ? "B" : "");
 }
 
+/* f3 before ret, which capstone drops: objdump's "repz ret". */
+static void rep_ret_word(const cs_insn *i, struct out *w)
+{
+	int opc = opcode1(i);
+
+	for (unsigned k = 0; k < nprefix(i); k++)
+		if (i->bytes[k] == 0xf3 && (opc == 0xc3 || opc == 0xc2)) {
+			put(w, "repz ");
+			return;
+		}
+}
+
+/* xabort's immediate is a byte, which capstone 4 widens: the byte. */
+bool disasm_x86_imm8_only(const cs_insn *i)
+{
+	unsigned k = nprefix(i);
+
+	return k + 1 < i->size && i->bytes[k] == 0xc6 && i->bytes[k + 1] == 0xf8;
+}
+
 /*
  * The prefixes i does not use, as objdump's words: each 0x66 whose
  * removal leaves the instruction as it was, or that REX.W overrides
@@ -360,6 +382,7 @@ static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct out *
 		k++;
 	}
 	rex_word(h, i, scratch, b, len, np, w);
+	rep_ret_word(i, w);
 }
 
 
@@ -403,4 +426,28 @@ bool disasm_att(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t mc
 	}
 	snprintf(mnem, mcap, "%s%s", words, m);
 	return true;
+}
+
+void disasm_x86_prefix_words(csh h, const cs_insn *i, cs_insn *scratch, char *words, size_t cap, x86_reg *hidden)
+{
+	struct out w = { words, cap, 0 };
+
+	if (cap)
+		words[0] = 0;
+	prefix_words(h, i, scratch, &w, hidden);
+}
+
+int disasm_x86_sib(const cs_insn *i)
+{
+	return sib_of(i);
+}
+
+int disasm_x86_opcode1(const cs_insn *i)
+{
+	return opcode1(i);
+}
+
+const char *disasm_x86_x87_form(const cs_insn *i)
+{
+	return x87_form(i);
 }

@@ -22,4 +22,25 @@ bool disasm_x86_branch(csh h, const cs_insn *i);
 /* Whether a register operand gives i's operand size (objdump then prints no suffix). */
 bool disasm_att_sized(const cs_insn *i);
 
+/*
+ * What the Intel text (disasm-intel.c) shares with the AT&T one: the
+ * prefix words (prefix_words: "data16 ", "cs "..., the segment they hide
+ * from the operand), the SIB byte of i's memory operand (-1: none), its
+ * one-byte opcode (-1: a longer one), x87's one-operand form in AT&T
+ * ("%%%s,%%st"; NULL: another case).
+ */
+void disasm_x86_prefix_words(csh h, const cs_insn *i, cs_insn *scratch, char *words, size_t cap, x86_reg *hidden);
+int disasm_x86_sib(const cs_insn *i);
+int disasm_x86_opcode1(const cs_insn *i);
+const char *disasm_x86_x87_form(const cs_insn *i);
+/* Whether i's immediate is a byte capstone 4 widens (xabort's). */
+bool disasm_x86_imm8_only(const cs_insn *i);
+
+/*
+ * x86's Intel text as objdump -M intel prints it, rebuilt from capstone's
+ * details as disasm_att does for AT&T; i was decoded by h (Intel, with
+ * details); false when the details do not account for capstone's text.
+ */
+bool disasm_intel(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t mcap, char *ops, size_t ocap);
+
 #endif

@@ -224,6 +224,25 @@ static bool x86_fwait_pair(struct disasm *d, const uint8_t *code, size_t len, ui
 	return false;
 }
 
+/*
+ * vcvtpd2ps and its kind narrow a vector: capstone names the source's
+ * width always ("vcvtpd2psy %ymm0,%xmm1"), objdump only when the source
+ * is memory, whose width the operands do not give.
+ */
+static void x86_cvt_suffix(const cs_insn *i, char *mnem)
+{
+	size_t n = strlen(mnem);
+	const cs_x86 *x = &i->detail->x86;
+
+	if (n < 8 || strncmp(mnem, "vcvt", 4) || (mnem[n - 1] != 'x' && mnem[n - 1] != 'y') ||
+	    (strncmp(mnem + n - 3, "ps", 2) && strncmp(mnem + n - 3, "dq", 2)))
+		return;
+	for (uint8_t k = 0; k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_MEM)
+			return;
+	mnem[n - 1] = 0;
+}
+
 void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, struct dinsn *out)
 {
 	const uint8_t *p = code;
@@ -231,7 +250,9 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 	uint64_t a = addr;
 	cs_insn *i = d->insn;
 
-	if (d->att && x86_fwait_pair(d, code, len, addr, out))
+	if (d->arch == CS_ARCH_X86 && x86_fwait_pair(d, code, len, addr, out))
+		return;
+	if (d->arch == CS_ARCH_X86 && disasm_x86_evex(code, len, addr, !d->att, out))
 		return;
 	memset(out, 0, sizeof(*out));
 	if (!cs_disasm_iter(d->h, &p, &n, &a, i)) {
@@ -249,9 +270,14 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 		att_mnemonic(d, i, out->mnem, sizeof(out->mnem));
 	else
 		snprintf(out->mnem, sizeof(out->mnem), "%s", i->mnemonic);
-	if (!d->att || !disasm_att(d->h, i, d->again, out->mnem, sizeof(out->mnem), out->ops, sizeof(out->ops)))
+	if (d->arch == CS_ARCH_X86 && !d->att &&
+	    disasm_intel(d->h, i, d->again, out->mnem, sizeof(out->mnem), out->ops, sizeof(out->ops)))
+		;
+	else if (!d->att || !disasm_att(d->h, i, d->again, out->mnem, sizeof(out->mnem), out->ops, sizeof(out->ops)))
 		copy_ops(out->ops, sizeof(out->ops), i->op_str, d->arch == CS_ARCH_X86);
 	if (d->arch == CS_ARCH_X86) {
+		disasm_x86_evex_text(out->ops, sizeof(out->ops));
+		x86_cvt_suffix(i, out->mnem);
 		out->target = x86_target(d, i, &out->to);
 		out->rip = !out->target && x86_rip(i, &out->at);
 	} else {

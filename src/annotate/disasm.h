@@ -34,6 +34,18 @@ struct dinsn {
 size_t disasm_x86_vex_length(const uint8_t *code, size_t len);
 
 /*
+ * The AVX-512 or mask instruction at code as objdump prints it, where
+ * capstone 4 cannot (x86-evex.c): out filled (its text, or "(bad)" of its
+ * length for an EVEX encoding capstone is known to misread), else false.
+ */
+bool disasm_x86_evex(const uint8_t *code, size_t len, uint64_t addr, bool intel, struct dinsn *out);
+/*
+ * Capstone's AT&T operands of AVX-512 as objdump's, in place: "{%k1}{z}"
+ * without capstone's spaces, a vector index's scale ("(%rax,%zmm7,1)").
+ */
+void disasm_x86_evex_text(char *ops, size_t cap);
+
+/*
  * The instruction of code[0..len) at address addr (len > 0); one capstone
  * cannot decode is "(bad)", of its length where x86-length.c knows it.
  */

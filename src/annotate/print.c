@@ -217,6 +217,17 @@ static void file_line(struct lst *L, const char *file, int line, unsigned disc)
 		text_line(L, buf);
 }
 
+/*
+ * A PLT entry's symbol (name@plt): made up from the relocations, in no
+ * symbol table, so that objdump -l names no function over its code.
+ */
+static bool plt_entry(const struct asym *s)
+{
+	size_t n = strlen(s->name);
+
+	return n > 4 && !strcmp(s->name + n - 4, "@plt");
+}
+
 /* The functions the DWARF places over the symbol (none for a kernel symbol). */
 static void scopes(struct lst *L)
 {
@@ -227,7 +238,7 @@ static void scopes(struct lst *L)
 	/* the line table first: the scopes then share its DWARF */
 	srcline(L, 0, &file);
 	L->nsc = symcache__scopes(L->A->syms, L->s->dso, L->s->start, &L->sc);
-	L->nofn = !L->nsc && !symcache__objdump_symtab(L->A->syms, L->s->dso, !L->A->o->no_source);
+	L->nofn = !L->nsc && (!symcache__objdump_symtab(L->A->syms, L->s->dso, !L->A->o->no_source) || plt_entry(L->s));
 }
 
 /* The innermost function the DWARF places at vaddr (the symbol's name when none). */
@@ -239,6 +250,24 @@ static const char *function_at(const struct lst *L, uint64_t vaddr)
 		if (vaddr >= L->sc[i].lo && vaddr < L->sc[i].hi && (!best || L->sc[i].depth > best->depth))
 			best = &L->sc[i];
 	return best ? best->name : L->s->name;
+}
+
+/*
+ * objdump -l -C's line naming fn, the innermost function at vaddr: its
+ * scope's ("unsigned long f<4>(unsigned long const*, int):", "main():"),
+ * or fn's when the DWARF has none there.
+ */
+static void function_line(const struct lst *L, uint64_t vaddr, const char *fn, char *buf, size_t cap)
+{
+	const struct symcache_scope *best = NULL;
+
+	for (size_t i = 0; i < L->nsc; i++)
+		if (vaddr >= L->sc[i].lo && vaddr < L->sc[i].hi && (!best || L->sc[i].depth > best->depth))
+			best = &L->sc[i];
+	if (best && best->line)
+		snprintf(buf, cap, "%s:", best->line);
+	else
+		snprintf(buf, cap, "%s():", fn);
 }
 
 /*
@@ -255,7 +284,7 @@ static void context_lines(struct lst *L, uint64_t off)
 		   symcache__srcline_objdump(L->A->syms, L->s->dso, L->s->start + off, file, sizeof(file), &disc);
 
 	if (!L->nofn && (!L->fn || strcmp(L->fn, fn))) {
-		snprintf(buf, sizeof(buf), "%s():", fn);
+		function_line(L, L->vstart + off, fn, buf, sizeof(buf));
 		text_line(L, buf);
 		L->fn = fn;
 		L->line = -1;
@@ -537,14 +566,25 @@ static void json_symbol_head(struct ann *A, const struct asym *s, const struct v
 	fputs(",\n   \"instructions\": ", f);
 }
 
+/*
+ * --json's source place of the instruction at off: the line table's line
+ * and its file as objdump -l and perf print the path (binutils' join of
+ * the unit's directory and the file's: "./elf/./elf/dl-load.c"); 0: none.
+ */
+static int json_srcline(const struct lst *L, uint64_t off, char *file, size_t cap)
+{
+	unsigned disc;
+
+	return L->s->kernel ? 0 : symcache__srcline_objdump(L->A->syms, L->s->dso, L->s->start + off, file, cap, &disc);
+}
+
 /* --json: one instruction's object: counts and shares per member, its text, its source place. */
 static void json_insn(struct lst *L, size_t k)
 {
 	FILE *f = L->A->f;
 	const struct row *r = &L->r[k];
-	const char *file = NULL;
-	int line = srcline(L, r->off, &file);
-	char buf[2048];
+	char buf[2048], file[4096];
+	int line = json_srcline(L, r->off, file, sizeof(file));
 
 	fprintf(f, "%s\n    {\"address\": \"0x%" PRIx64 "\", \"offset\": %" PRIu64 ", ", k ? "," : "",
 		L->vstart + r->off, r->off);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -303,6 +304,20 @@ static struct symcache_scope *scope_add(struct symcache_scope **v, size_t *n, si
 	return &(*v)[(*n)++];
 }
 
+/*
+ * The function line objdump -l -C prints for name (without its colon):
+ * demangled with its parameters, whose parentheses stand for objdump's
+ * "()", or the name as it is and "()".
+ */
+static char *objdump_function_line(const char *name)
+{
+	char *d = name[0] == '_' ? demangle_params(name) : NULL, *out;
+
+	if (d)
+		return d;
+	return asprintf(&out, "%s()", name) < 0 ? NULL : out;
+}
+
 /* die's address ranges as scopes named name at depth, into v. */
 static int add_ranges(Dwarf_Die *die, const char *name, int depth, struct symcache_scope **v, size_t *n,
 		      size_t *cap)
@@ -317,6 +332,8 @@ static int add_ranges(Dwarf_Die *die, const char *name, int depth, struct symcac
 		if (!s || (!(copy = demangle(name)) && !(copy = strdup(name))))
 			return -ENOMEM;
 		*s = (struct symcache_scope){ .lo = lo, .hi = hi, .name = copy, .depth = depth };
+		if (!(s->line = objdump_function_line(name)))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -380,7 +397,9 @@ size_t symcache__scopes(struct symcache *c, const char *path, uint64_t start, st
 
 void symcache__scopes_free(struct symcache_scope *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free((char *)v[i].name);
+		free((char *)v[i].line);
+	}
 	free(v);
 }

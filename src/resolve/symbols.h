@@ -67,6 +67,7 @@ struct symcache_scope {
 	uint64_t lo, hi;	/* [lo, hi) */
 	const char *name;
 	int depth;
+	const char *line;	/* objdump -l -C's function line: "main()", "int f<int>(int const*)" */
 };
 size_t symcache__scopes(struct symcache *c, const char *path, uint64_t start, struct symcache_scope **out);
 void symcache__scopes_free(struct symcache_scope *v, size_t n);
