@@ -45,7 +45,7 @@ test_expect_success PYTHON,SETUP 'the files' '
 	synth base1.data 700 250 && synth base2.data 708 252 && synth base3.data 692 248 &&
 	synth slow1.data 805 288 && synth slow2.data 812 290 && synth slow3.data 798 286 &&
 	synth same1.data 697 248 && synth same2.data 705 250 && synth same3.data 710 252 &&
-	synth burst.data 1050 375 &&
+	synth burst.data 1050 375 && synth burst2.data 1060 380 &&
 	"$MPERF" diff base.data hot.data >text &&
 	grep "^ *73.68%  *+3.38%  *shares  *\[\.\] f$" text
 '
@@ -136,6 +136,19 @@ test_expect_success PYTHON 'three runs a side: a run caught in a burst of load m
 	test_must_be_empty err
 '
 
+test_expect_success PYTHON 'three runs a side, in turn: a burst that begins between two runs moves one pair only' '
+	"$MPERF" diff --check base1.data base2.data burst.data -- same1.data burst.data burst2.data 2>err &&
+	test_must_be_empty err &&
+	"$MPERF" diff --json --check base1.data base2.data burst.data -- same1.data burst.data burst2.data >burst.json &&
+	python3 - <<-\PY
+	import json
+	t = json.load(open("burst.json"))["events"][0]["total"]
+	# medians 960 -> 1425 (+48%); pairs -0.53%, +48.4%, +1.05%: the median pair +1.05%
+	assert abs(t["change"] - 48.4375) < 1e-3 and abs(t["paired-change"] - 1.0526) < 1e-3, t
+	assert t["check"] == [], t
+	PY
+'
+
 test_expect_success PYTHON 'three runs a side: the same build passes; a change one run of a side shows passes' '
 	"$MPERF" diff --check=total:0.6 base1.data base2.data base3.data -- same1.data same2.data same3.data 2>err &&
 	test_must_be_empty err &&
@@ -164,6 +177,8 @@ test_expect_success PYTHON 'JSON: each entry and total says which rules it broke
 	assert [x["samples"] for x in ev["new"]["runs"]] == [1093, 1102, 1084], ev["new"]
 	assert ev["baseline"]["samples"] == 2850 and "p" not in ev["total"], ev
 	assert ev["total"]["baseline"] == 950 and ev["total"]["new"] == 1093, ev["total"]
+	assert abs(ev["total"]["paired-change"] - 15.0526) < 1e-3, ev["total"]
+	assert json.load(open("gate.json"))["events"][0]["total"]["paired-change"] is None
 	assert r["check"]["broken"] == 1
 	PY
 '

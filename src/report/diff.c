@@ -356,6 +356,7 @@ struct gate_total {
 	bool checked;			/* both sides have runs with a period */
 	bool broke;
 	double old, new_, change;	/* each side's median run total, change in percent */
+	double paired;			/* the median change of the runs paired in order (percent), or NAN */
 	double old_samples, new_samples;	/* each side's median run samples */
 };
 
@@ -548,6 +549,10 @@ static void print_event_json(const struct diff *D, struct out *out, const char *
 
 		out_printf(out, ",\n     \"total\": {\"baseline\": %.1f, \"new\": %.1f, \"change\": %.6f",
 			   t->old, t->new_, t->change);
+		if (isnan(t->paired))
+			out_str(out, ", \"paired-change\": null");
+		else
+			out_printf(out, ", \"paired-change\": %.6f", t->paired);
 		json_check(D, out, t->broke ? REPORT_GATE_TOTAL : 0);
 		out_char(out, '}');
 	}
@@ -744,12 +749,51 @@ static size_t run_medians(const struct diff *D, const struct cev *c, double *v, 
 }
 
 /*
+ * The median of the changes (percent) of the runs paired in order, old
+ * run k against new run k, when both sides have the event in the same
+ * number of runs, two or more (v room for them); NAN otherwise.
+ */
+static double paired_change(const struct diff *D, const struct cev *b, const struct cev *n, double *v)
+{
+	size_t nv = 0, kb = 0, kn = 0;
+
+	for (;;) {
+		double o, x;
+
+		while (kb < b->runs && !b->run[kb].has)
+			kb++;
+		while (kn < n->runs && !n->run[kn].has)
+			kn++;
+		if (kb == b->runs || kn == n->runs)
+			break;
+		o = (double)(D->o->relative ? b->run[kb].shown_period : b->run[kb].total_period);
+		x = (double)(D->o->relative ? n->run[kn].shown_period : n->run[kn].total_period);
+		if (o <= 0)
+			return NAN;
+		v[nv++] = (x - o) * 100.0 / o;
+		kb++;
+		kn++;
+	}
+	while (kb < b->runs && !b->run[kb].has)
+		kb++;
+	while (kn < n->runs && !n->run[kn].has)
+		kn++;
+	if (nv < 2 || kb != b->runs || kn != n->runs)
+		return NAN;
+	return median(v, nv);
+}
+
+/*
  * The total rule: the change of the median of each side's run totals
  * beyond the tolerance.  A shared machine adds time to a run (another
  * tenant, a cold cache), often in bursts that raise every run by as much as
  * half for seconds: the median of three runs a side does not move for one
  * run caught in one, where the mean does, and where a rank test at three
  * runs a side (every run of one side beyond every run of the other) fails.
+ * A burst that begins between two runs of a side moves its median too: with
+ * as many runs a side, recorded in turn (base, change, base, change...),
+ * the median of the pairs' changes must be beyond the tolerance as well,
+ * since a burst's edge falls inside one pair.
  */
 static void gate_total(const struct diff *D, const struct cev *b, const struct cev *n, struct gate_total *t,
 		       double *va, double *vb)
@@ -757,13 +801,18 @@ static void gate_total(const struct diff *D, const struct cev *b, const struct c
 	const struct report_gate *g = &D->o->gate;
 	size_t na = run_medians(D, b, va, &t->old, &t->old_samples);
 	size_t nb = run_medians(D, n, vb, &t->new_, &t->new_samples);
+	bool up, down;
 
 	t->broke = false;
 	if (!(t->checked = na && nb && t->old > 0))
 		return;
 	t->change = (t->new_ - t->old) * 100.0 / t->old;
-	if (g->on & REPORT_GATE_TOTAL)
-		t->broke = t->change > g->total || (!g->total_up && t->change < -g->total);
+	t->paired = paired_change(D, b, n, va);
+	if (!(g->on & REPORT_GATE_TOTAL))
+		return;
+	up = t->change > g->total && (isnan(t->paired) || t->paired > g->total);
+	down = !g->total_up && t->change < -g->total && (isnan(t->paired) || t->paired < -g->total);
+	t->broke = up || down;
 }
 
 /* The row's keys as the text shows them, one space apart (malloc'ed), or NULL. */
