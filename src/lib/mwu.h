@@ -22,4 +22,7 @@ struct mwu {
 /* 0, or -1 when a side is empty, the sizes too large, or out of memory. */
 int mwu_greater(const double *a, size_t na, const double *b, size_t nb, struct mwu *r);
 
+/* The median of v[0..n), n > 0, v sorted in place (the statistic of rank tests' estimates). */
+double median_in_place(double *v, size_t n);
+
 #endif

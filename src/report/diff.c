@@ -28,6 +28,7 @@
 #include "../lib/err.h"
 #include "../lib/hash.h"
 #include "../lib/log.h"
+#include "../lib/mwu.h"
 #include "../lib/proptest.h"
 #include "../perfdata/perfdata.h"
 #include "out.h"
@@ -711,20 +712,6 @@ static void gate_rows(const struct diff *D, const struct cev *b, const struct ce
 	}
 }
 
-static int double_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of v[0..n), n > 0 (v is sorted). */
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), double_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /*
  * The medians of c's runs' periods and samples (the runs that have the
  * event) into *period and *samples, v room for its runs; the number of runs.
@@ -739,12 +726,12 @@ static size_t run_medians(const struct diff *D, const struct cev *c, double *v, 
 			v[nv++] = (double)(D->o->relative ? c->run[k].shown_period : c->run[k].total_period);
 	if (!nv)
 		return 0;
-	*period = median(v, nv);
+	*period = median_in_place(v, nv);
 	nv = 0;
 	for (size_t k = 0; k < c->runs; k++)
 		if (c->run[k].has)
 			v[nv++] = (double)c->run[k].nr_samples;
-	*samples = median(v, nv);
+	*samples = median_in_place(v, nv);
 	return nv;
 }
 
@@ -780,7 +767,7 @@ static double paired_change(const struct diff *D, const struct cev *b, const str
 		kn++;
 	if (nv < 2 || kb != b->runs || kn != n->runs)
 		return NAN;
-	return median(v, nv);
+	return median_in_place(v, nv);
 }
 
 /*

@@ -145,20 +145,6 @@ static void mean_var(const double *v, size_t n, double *mean, double *var)
 	*var = n > 1 ? ss / (double)(n - 1) : NAN;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
-/* The median of v[0..n), sorted in place. */
-static double median(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /*
  * Hodges-Lehmann's shift of b from a, the estimate that goes with
  * Mann-Whitney's test: the median of every difference b[j] - a[i], in
@@ -174,11 +160,11 @@ static int hl_shift(const double *a, size_t na, const double *b, size_t nb, doub
 		return -ENOMEM;
 	for (size_t i = 0; i < na; i++)
 		d[i] = a[i];
-	ma = median(d, na);
+	ma = median_in_place(d, na);
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++)
 			d[i * nb + j] = b[j] - a[i];
-	*pct = ma ? 100.0 * median(d, na * nb) / ma : NAN;
+	*pct = ma ? 100.0 * median_in_place(d, na * nb) / ma : NAN;
 	free(d);
 	return 0;
 }
