@@ -15,25 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "disasm-att.h"
+#include "disasm.h"
 
-struct out {
-	char *p;
-	size_t cap, n;
-};
-
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (o->n + 1 >= o->cap)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(o->p + o->n, o->cap - o->n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		o->n = o->n + (size_t)k < o->cap ? o->n + (size_t)k : o->cap - 1;
-}
 
 static bool is_prefix(uint8_t b)
 {
@@ -107,7 +90,7 @@ static x86_reg seg_reg(uint8_t b)
 }
 
 /* A memory operand: segment, displacement, (base,index,scale). */
-static void put_mem(struct out *o, csh h, const cs_insn *i, const cs_x86_op *op, x86_reg hidden)
+static void put_mem(struct dtext *o, csh h, const cs_insn *i, const cs_x86_op *op, x86_reg hidden)
 {
 	const cs_x86 *x = &i->detail->x86;
 	bool base = op->mem.base != X86_REG_INVALID, index = op->mem.index != X86_REG_INVALID;
@@ -116,37 +99,37 @@ static void put_mem(struct out *o, csh h, const cs_insn *i, const cs_x86_op *op,
 	bool riz = sib >= 0 && !index && ((sib >> 6) || (base && (sib & 7) != 4));
 
 	if (op->mem.segment != X86_REG_INVALID && op->mem.segment != hidden)
-		put(o, "%%%s:", cs_reg_name(h, op->mem.segment));
+		dtext_put(o, "%%%s:", cs_reg_name(h, op->mem.segment));
 	else if (op->mem.segment == X86_REG_INVALID && string_op(opc))
-		put(o, "%s", op->mem.base == X86_REG_RDI || op->mem.base == X86_REG_EDI ? "%es:" : "%ds:");
+		dtext_put(o, "%s", op->mem.base == X86_REG_RDI || op->mem.base == X86_REG_EDI ? "%es:" : "%ds:");
 	if (!base && !index) {
 		uint64_t a = (uint64_t)op->mem.disp;
 
-		put(o, "0x%" PRIx64, x->addr_size == 4 ? a & 0xffffffffu : a);
+		dtext_put(o, "0x%" PRIx64, x->addr_size == 4 ? a & 0xffffffffu : a);
 	} else if (x->encoding.disp_size || rip || !base) {
-		put(o, op->mem.disp < 0 ? "-0x%" PRIx64 : "0x%" PRIx64,
+		dtext_put(o, op->mem.disp < 0 ? "-0x%" PRIx64 : "0x%" PRIx64,
 		    op->mem.disp < 0 ? -(uint64_t)op->mem.disp : (uint64_t)op->mem.disp);
 	}
 	if (!base && !index && !riz)
 		return;
-	put(o, "(");
+	dtext_put(o, "(");
 	if (base)
-		put(o, "%%%s", cs_reg_name(h, op->mem.base));
+		dtext_put(o, "%%%s", cs_reg_name(h, op->mem.base));
 	if (index)
-		put(o, ",%%%s,%d", cs_reg_name(h, op->mem.index), op->mem.scale);
+		dtext_put(o, ",%%%s,%d", cs_reg_name(h, op->mem.index), op->mem.scale);
 	else if (riz)
-		put(o, ",%s,%d", x->addr_size == 4 ? "%eiz" : "%riz", 1 << (sib >> 6));
-	put(o, ")");
+		dtext_put(o, ",%s,%d", x->addr_size == 4 ? "%eiz" : "%riz", 1 << (sib >> 6));
+	dtext_put(o, ")");
 }
 
 /* An immediate, in hex at its operand's size. */
-static void put_imm(struct out *o, const cs_x86_op *op)
+static void put_imm(struct dtext *o, const cs_x86_op *op)
 {
 	uint64_t v = (uint64_t)op->imm;
 
 	if (op->size && op->size < 8)
 		v &= (UINT64_C(1) << (8 * op->size)) - 1;
-	put(o, "$0x%" PRIx64, v);
+	dtext_put(o, "$0x%" PRIx64, v);
 }
 
 static bool is_st(x86_reg r)
@@ -220,7 +203,7 @@ bool disasm_att_sized(const cs_insn *i)
  * in's and out's %dx as (%dx); stos, lods and scas lose the suffix
  * their register gives.
  */
-static void string_text(const cs_insn *i, char *mnem, struct out *o)
+static void string_text(const cs_insn *i, char *mnem, struct dtext *o)
 {
 	const char *p = i->op_str;
 	bool reg = false;
@@ -232,15 +215,15 @@ static void string_text(const cs_insn *i, char *mnem, struct out *o)
 		while (*p == ' ')
 			p++, len--;
 		if (o->n)
-			put(o, ",");
+			dtext_put(o, ",");
 		if (!strncmp(p, "(%rdi)", 6) || !strncmp(p, "(%edi)", 6))
-			put(o, "%%es:");
+			dtext_put(o, "%%es:");
 		else if (!strncmp(p, "(%rsi)", 6) || !strncmp(p, "(%esi)", 6))
-			put(o, "%%ds:");
+			dtext_put(o, "%%ds:");
 		if (!strncmp(p, "%dx", 3) && len == 3)
-			put(o, "(%%dx)");
+			dtext_put(o, "(%%dx)");
 		else
-			put(o, "%.*s", (int)len, p);
+			dtext_put(o, "%.*s", (int)len, p);
 		reg |= *p == '%' && strncmp(p, "%dx", 3);
 		p += len + (p[len] == ',');
 	}
@@ -249,29 +232,29 @@ static void string_text(const cs_insn *i, char *mnem, struct out *o)
 }
 
 /* One operand k of i. */
-static void put_operand(struct out *o, csh h, const cs_insn *i, unsigned k, x86_reg hidden)
+static void put_operand(struct dtext *o, csh h, const cs_insn *i, unsigned k, x86_reg hidden)
 {
 	const cs_x86_op *op = &i->detail->x86.operands[k];
 	int opc = opcode1(i);
 
 	if (op->type == X86_OP_IMM && is_branch(h, i)) {
-		put(o, "0x%" PRIx64, (uint64_t)op->imm);
+		dtext_put(o, "0x%" PRIx64, (uint64_t)op->imm);
 		return;
 	}
 	if (op->type != X86_OP_IMM && is_branch(h, i))
-		put(o, "*");
+		dtext_put(o, "*");
 	if (op->type == X86_OP_IMM && disasm_x86_imm8_only(i))
-		put(o, "$0x%x", (unsigned)(op->imm & 0xff));
+		dtext_put(o, "$0x%x", (unsigned)(op->imm & 0xff));
 	else if (op->type == X86_OP_IMM)
 		put_imm(o, op);
 	else if (op->type == X86_OP_MEM)
 		put_mem(o, h, i, op, hidden);
 	else if (op->reg == X86_REG_DX && ((opc >= 0xec && opc <= 0xef) || (opc >= 0x6c && opc <= 0x6f)))
-		put(o, "(%%dx)");
+		dtext_put(o, "(%%dx)");
 	else if (op->reg == X86_REG_ST0 && i->detail->x86.op_count > 1)
-		put(o, "%%st");
+		dtext_put(o, "%%st");
 	else
-		put(o, "%%%s", cs_reg_name(h, op->reg));
+		dtext_put(o, "%%%s", cs_reg_name(h, op->reg));
 }
 
 /* Decode bytes[0..len) without byte k: whether capstone's text stays i's (the byte is not used). */
@@ -305,7 +288,7 @@ static bool has_mem(const cs_insn *i)
  * only where REX.W can be idle (branches, ret, nop), each a decode more.
  */
 static void rex_word(csh h, const cs_insn *i, cs_insn *scratch, const uint8_t *b, size_t len, unsigned np,
-		     struct out *w)
+		     struct dtext *w)
 {
 	int opc = opcode1(i);
 	uint8_t r;
@@ -316,18 +299,18 @@ static void rex_word(csh h, const cs_insn *i, cs_insn *scratch, const uint8_t *b
 	r = b[np];
 	if (!unused_byte(h, i, scratch, b, len, np))
 		return;
-	put(w, "rex%s%s%s%s%s ", r & 0xf ? "." : "", r & 8 ? "W" : "", r & 4 ? "R" : "", r & 2 ? "X" : "",
+	dtext_put(w, "rex%s%s%s%s%s ", r & 0xf ? "." : "", r & 8 ? "W" : "", r & 4 ? "R" : "", r & 2 ? "X" : "",
 	    r & 1 ? "B" : "");
 }
 
 /* f3 before ret, which capstone drops: objdump's "repz ret". */
-static void rep_ret_word(const cs_insn *i, struct out *w)
+static void rep_ret_word(const cs_insn *i, struct dtext *w)
 {
 	int opc = opcode1(i);
 
 	for (unsigned k = 0; k < nprefix(i); k++)
 		if (i->bytes[k] == 0xf3 && (opc == 0xc3 || opc == 0xc2)) {
-			put(w, "repz ");
+			dtext_put(w, "repz ");
 			return;
 		}
 }
@@ -347,7 +330,7 @@ bool disasm_x86_imm8_only(const cs_insn *i)
  * ("cs", then not shown in the operand: *hidden), ds before an indirect
  * branch ("notrack"), an idle REX (rex_word).
  */
-static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct out *w, x86_reg *hidden)
+static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct dtext *w, x86_reg *hidden)
 {
 	uint8_t b[32];
 	size_t len = i->size;
@@ -367,7 +350,7 @@ static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct out *
 		uint8_t c = b[k];
 
 		if (c == 0x66 && ((rexw && opc >= 0) || (!(opc == 0x90 && n66 == 1) && unused_byte(h, i, scratch, b, len, k)))) {
-			put(w, "data16 ");
+			dtext_put(w, "data16 ");
 			memmove(b + k, b + k + 1, len - k - 1);
 			len--, np--, n66--;
 			continue;
@@ -376,7 +359,7 @@ static void prefix_words(csh h, const cs_insn *i, cs_insn *scratch, struct out *
 			bool indirect = is_branch(h, i) && opc != 0xe8 && opc != 0xe9 && opc != 0xeb &&
 					i->detail->x86.op_count == 1 && i->detail->x86.operands[0].type != X86_OP_IMM;
 
-			put(w, "%s ", c == 0x3e && indirect ? "notrack" : seg_word(c));
+			dtext_put(w, "%s ", c == 0x3e && indirect ? "notrack" : seg_word(c));
 			*hidden = seg_reg(c);
 		}
 		k++;
@@ -390,7 +373,7 @@ bool disasm_att(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t mc
 {
 	const cs_x86 *x = &i->detail->x86;
 	char words[64] = "", m[64];
-	struct out w = { words, sizeof(words), 0 }, o = { ops, ocap, 0 };
+	struct dtext w = { words, sizeof(words), 0 }, o = { ops, ocap, 0 };
 	int opc = opcode1(i);
 	unsigned n = x->op_count, skip = n;
 	x86_reg hidden;
@@ -407,12 +390,12 @@ bool disasm_att(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t mc
 		string_text(i, m, &o);
 	} else if (opc == 0x90 && x->prefix[2] == 0x66 && !n) {
 		snprintf(m, sizeof(m), "xchg");
-		put(&o, "%%ax,%%ax");
+		dtext_put(&o, "%%ax,%%ax");
 	} else if (opc == 0xd7 && !n) {
 		snprintf(m, sizeof(m), "xlat");
-		put(&o, "%%ds:(%%rbx)");
+		dtext_put(&o, "%%ds:(%%rbx)");
 	} else if ((form = x87_form(i))) {
-		put(&o, form, cs_reg_name(h, x->operands[0].reg));
+		dtext_put(&o, form, cs_reg_name(h, x->operands[0].reg));
 	} else {
 		for (unsigned k = 0; k < n; k++) {
 			unsigned kk = opc >= 0x91 && opc <= 0x97 && n == 2 ? n - 1 - k : k;
@@ -420,7 +403,7 @@ bool disasm_att(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t mc
 			if (kk == skip)
 				continue;
 			if (o.n)
-				put(&o, ",");
+				dtext_put(&o, ",");
 			put_operand(&o, h, i, kk, hidden);
 		}
 	}
@@ -430,7 +413,7 @@ bool disasm_att(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t mc
 
 void disasm_x86_prefix_words(csh h, const cs_insn *i, cs_insn *scratch, char *words, size_t cap, x86_reg *hidden)
 {
-	struct out w = { words, cap, 0 };
+	struct dtext w = { words, cap, 0 };
 
 	if (cap)
 		words[0] = 0;

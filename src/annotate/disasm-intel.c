@@ -16,25 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "disasm-att.h"
+#include "disasm.h"
 
-struct out {
-	char *p;
-	size_t cap, n;
-};
-
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (o->n + 1 >= o->cap)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(o->p + o->n, o->cap - o->n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		o->n = o->n + (size_t)k < o->cap ? o->n + (size_t)k : o->cap - 1;
-}
 
 /* capstone's text of operand k (from its start to its comma): [*s, *e) */
 static bool text_operand(const char *t, unsigned k, const char **s, const char **e)
@@ -82,7 +65,7 @@ static const char *size_fixed(const char *mnem)
 }
 
 /* The size word capstone gives operand k ("qword ptr"), as objdump's ("QWORD PTR "); "" when none. */
-static void size_word(const char *text, const char *mnem, unsigned k, struct out *o)
+static void size_word(const char *text, const char *mnem, unsigned k, struct dtext *o)
 {
 	const char *s, *e, *p;
 	char w[16];
@@ -97,7 +80,7 @@ static void size_word(const char *text, const char *mnem, unsigned k, struct out
 	for (size_t j = 0; j < n; j++)
 		w[j] = (char)(s[j] >= 'a' && s[j] <= 'z' ? s[j] - 32 : s[j]);
 	w[n] = 0;
-	put(o, "%s PTR ", size_fixed(mnem) ? size_fixed(mnem) : !strcmp(w, "XWORD") ? "TBYTE" : w);
+	dtext_put(o, "%s PTR ", size_fixed(mnem) ? size_fixed(mnem) : !strcmp(w, "XWORD") ? "TBYTE" : w);
 }
 
 static bool write_mask(csh h, const cs_insn *i, unsigned k);
@@ -119,7 +102,7 @@ static bool string_op(int op)
 }
 
 /* A memory operand: its size word, segment, then [base+index*scale+disp]. */
-static void put_mem(struct out *o, csh h, const cs_insn *i, unsigned k, x86_reg hidden)
+static void put_mem(struct dtext *o, csh h, const cs_insn *i, unsigned k, x86_reg hidden)
 {
 	const cs_x86 *x = &i->detail->x86;
 	const cs_x86_op *op = &x->operands[k];
@@ -132,32 +115,32 @@ static void put_mem(struct out *o, csh h, const cs_insn *i, unsigned k, x86_reg 
 	if (disasm_x86_opcode1(i) < 0xa0 || disasm_x86_opcode1(i) > 0xa3)	/* movabs's moffs has none */
 		size_word(i->op_str, i->mnemonic, text_index(h, i, k), o);
 	if (op->mem.segment != X86_REG_INVALID && op->mem.segment != hidden)
-		put(o, "%s:", cs_reg_name(h, op->mem.segment));
+		dtext_put(o, "%s:", cs_reg_name(h, op->mem.segment));
 	else if (op->mem.segment == X86_REG_INVALID && string_op(disasm_x86_opcode1(i)))
-		put(o, "%s", op->mem.base == X86_REG_RDI || op->mem.base == X86_REG_EDI ? "es:" : "ds:");
+		dtext_put(o, "%s", op->mem.base == X86_REG_RDI || op->mem.base == X86_REG_EDI ? "es:" : "ds:");
 	else if (!base && !index && !riz)
-		put(o, "ds:");
+		dtext_put(o, "ds:");
 	if (!base && !index && !riz) {
 		uint64_t a = (uint64_t)d;
 
-		put(o, "0x%" PRIx64, x->addr_size == 4 ? a & 0xffffffffu : a);
+		dtext_put(o, "0x%" PRIx64, x->addr_size == 4 ? a & 0xffffffffu : a);
 		return;
 	}
-	put(o, "[");
+	dtext_put(o, "[");
 	if (base)
-		put(o, "%s", cs_reg_name(h, op->mem.base));
+		dtext_put(o, "%s", cs_reg_name(h, op->mem.base));
 	if (index || riz)
-		put(o, "%s%s*%d", base ? "+" : "", index ? cs_reg_name(h, op->mem.index) : x->addr_size == 4 ? "eiz" : "riz",
+		dtext_put(o, "%s%s*%d", base ? "+" : "", index ? cs_reg_name(h, op->mem.index) : x->addr_size == 4 ? "eiz" : "riz",
 		    index ? op->mem.scale : 1 << (sib >> 6));
 	if (rip)		/* objdump adds a RIP displacement unsigned */
-		put(o, "+0x%" PRIx64, (uint64_t)d);
+		dtext_put(o, "+0x%" PRIx64, (uint64_t)d);
 	else if (x->encoding.disp_size || !base)
-		put(o, "%s0x%" PRIx64, d < 0 ? "-" : "+", d < 0 ? -(uint64_t)d : (uint64_t)d);
-	put(o, "]");
+		dtext_put(o, "%s0x%" PRIx64, d < 0 ? "-" : "+", d < 0 ? -(uint64_t)d : (uint64_t)d);
+	dtext_put(o, "]");
 }
 
 /* AVX-512's decorations capstone writes after operand k ("{k1}", "{z}"), without its spaces. */
-static void decorations(const char *text, unsigned k, struct out *o)
+static void decorations(const char *text, unsigned k, struct dtext *o)
 {
 	const char *s, *e;
 
@@ -168,17 +151,17 @@ static void decorations(const char *text, unsigned k, struct out *o)
 
 		if (!q)
 			return;
-		put(o, "%.*s", (int)(q - p + 1), p);
+		dtext_put(o, "%.*s", (int)(q - p + 1), p);
 	}
 }
 
 /* One operand k of i. */
-static void put_operand(struct out *o, csh h, const cs_insn *i, unsigned k, x86_reg hidden)
+static void put_operand(struct dtext *o, csh h, const cs_insn *i, unsigned k, x86_reg hidden)
 {
 	const cs_x86_op *op = &i->detail->x86.operands[k];
 
 	if (op->type == X86_OP_IMM && (disasm_x86_opcode1(i) == 0xd0 || disasm_x86_opcode1(i) == 0xd1)) {
-		put(o, "1");	/* a shift by one */
+		dtext_put(o, "1");	/* a shift by one */
 	} else if (op->type == X86_OP_IMM) {
 		uint64_t v = (uint64_t)op->imm;
 
@@ -186,13 +169,13 @@ static void put_operand(struct out *o, csh h, const cs_insn *i, unsigned k, x86_
 			v &= (UINT64_C(1) << (8 * op->size)) - 1;
 		if (disasm_x86_imm8_only(i))
 			v &= 0xff;
-		put(o, "0x%" PRIx64, v);
+		dtext_put(o, "0x%" PRIx64, v);
 	} else if (op->type == X86_OP_MEM) {
 		put_mem(o, h, i, k, hidden);
 	} else if (op->reg >= X86_REG_ST0 && op->reg <= X86_REG_ST7) {
-		put(o, op->reg == X86_REG_ST0 && i->detail->x86.op_count > 1 ? "st" : "st(%d)", op->reg - X86_REG_ST0);
+		dtext_put(o, op->reg == X86_REG_ST0 && i->detail->x86.op_count > 1 ? "st" : "st(%d)", op->reg - X86_REG_ST0);
 	} else {
-		put(o, "%s", cs_reg_name(h, op->reg));
+		dtext_put(o, "%s", cs_reg_name(h, op->reg));
 	}
 }
 
@@ -231,7 +214,7 @@ bool disasm_intel(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t 
 {
 	const cs_x86 *x = &i->detail->x86;
 	char words[64], m[64];
-	struct out o = { ops, ocap, 0 };
+	struct dtext o = { ops, ocap, 0 };
 	int opc = disasm_x86_opcode1(i);
 	const char *form;
 	x86_reg hidden;
@@ -244,17 +227,17 @@ bool disasm_intel(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t 
 	ops[0] = 0;
 	if (opc == 0x90 && x->prefix[2] == 0x66 && !x->op_count) {
 		snprintf(m, sizeof(m), "xchg");
-		put(&o, "ax,ax");
+		dtext_put(&o, "ax,ax");
 	} else if (opc == 0xd7 && !x->op_count) {
 		snprintf(m, sizeof(m), "xlat");
-		put(&o, "BYTE PTR ds:[rbx]");
+		dtext_put(&o, "BYTE PTR ds:[rbx]");
 	} else if ((form = disasm_x86_x87_form(i))) {
 		int st = x->operands[0].reg - X86_REG_ST0;
 
 		if (!strcmp(form, "%%%s,%%st"))
-			put(&o, "st,st(%d)", st);
+			dtext_put(&o, "st,st(%d)", st);
 		else
-			put(&o, "st(%d),st", st);
+			dtext_put(&o, "st(%d),st", st);
 	} else {
 		for (unsigned k = 0, t = 0; k < x->op_count; k++) {
 			/* xchg of 91-97: the opcode's register first, as objdump */
@@ -263,7 +246,7 @@ bool disasm_intel(csh h, const cs_insn *i, cs_insn *scratch, char *mnem, size_t 
 			if (write_mask(h, i, kk))
 				continue;
 			if (t)
-				put(&o, ",");
+				dtext_put(&o, ",");
 			put_operand(&o, h, i, kk, hidden);
 			decorations(i->op_str, t++, &o);
 		}

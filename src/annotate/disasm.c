@@ -8,6 +8,7 @@
 #include <capstone/capstone.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,4 +284,18 @@ void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t add
 	} else {
 		out->target = arm64_target(d, i, &out->to);
 	}
+}
+
+void dtext_put(struct dtext *o, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (o->n + 1 >= o->cap)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(o->p + o->n, o->cap - o->n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		o->n = o->n + (size_t)k < o->cap ? o->n + (size_t)k : o->cap - 1;
 }

@@ -51,4 +51,13 @@ void disasm_x86_evex_text(char *ops, size_t cap);
  */
 void disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr, struct dinsn *out);
 
+/* A text of cap bytes at p, n of them written: the x86 texts' writer. */
+struct dtext {
+	char *p;
+	size_t cap, n;
+};
+
+/* Append printf's text of fmt to o, cut at its end (always terminated). */
+__attribute__((format(printf, 2, 3))) void dtext_put(struct dtext *o, const char *fmt, ...);
+
 #endif

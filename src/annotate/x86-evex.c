@@ -216,24 +216,6 @@ static bool mask_name(const struct form *f, const struct enc *e, char *out, size
 	return true;
 }
 
-struct out {
-	char *p;
-	size_t cap, n;
-};
-
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (o->n + 1 >= o->cap)
-		return;
-	va_start(ap, fmt);
-	k = vsnprintf(o->p + o->n, o->cap - o->n, fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		o->n = o->n + (size_t)k < o->cap ? o->n + (size_t)k : o->cap - 1;
-}
 
 static const char *gpr(unsigned r, bool q)
 {
@@ -254,42 +236,42 @@ struct opnd {
 };
 
 /* A memory operand, its size word (Intel) and broadcast: the displacement scaled as EVEX's disp8*N. */
-static void put_mem(struct out *o, const struct enc *e, bool intel, const char *size, unsigned bcst, unsigned n8)
+static void put_mem(struct dtext *o, const struct enc *e, bool intel, const char *size, unsigned bcst, unsigned n8)
 {
 	int64_t d = e->dispsz == 1 ? e->disp * (int64_t)n8 : e->disp;
 	uint64_t ad = d < 0 ? -(uint64_t)d : (uint64_t)d;
 
 	if (!intel) {
 		if (e->base < 0 && e->index < 0)
-			put(o, "0x%" PRIx64, (uint64_t)d);
+			dtext_put(o, "0x%" PRIx64, (uint64_t)d);
 		else if (e->dispsz)
-			put(o, "%s0x%" PRIx64, d < 0 ? "-" : "", ad);
+			dtext_put(o, "%s0x%" PRIx64, d < 0 ? "-" : "", ad);
 		if (e->base >= 0 || e->index >= 0 || e->riz) {
-			put(o, "(");
+			dtext_put(o, "(");
 			if (e->base >= 0)
-				put(o, "%%%s", e->base == 16 ? "rip" : gpr((unsigned)e->base, true));
+				dtext_put(o, "%%%s", e->base == 16 ? "rip" : gpr((unsigned)e->base, true));
 			if (e->index >= 0 || e->riz)
-				put(o, ",%%%s,%u", e->index >= 0 ? gpr((unsigned)e->index, true) : "riz", 1u << e->scale);
-			put(o, ")");
+				dtext_put(o, ",%%%s,%u", e->index >= 0 ? gpr((unsigned)e->index, true) : "riz", 1u << e->scale);
+			dtext_put(o, ")");
 		}
 		if (bcst)
-			put(o, "{1to%u}", bcst);
+			dtext_put(o, "{1to%u}", bcst);
 		return;
 	}
-	put(o, "%s %s ", size, bcst ? "BCST" : "PTR");
+	dtext_put(o, "%s %s ", size, bcst ? "BCST" : "PTR");
 	if (e->base < 0 && e->index < 0 && !e->riz) {
-		put(o, "ds:0x%" PRIx64, (uint64_t)d);
+		dtext_put(o, "ds:0x%" PRIx64, (uint64_t)d);
 		return;
 	}
-	put(o, "[");
+	dtext_put(o, "[");
 	if (e->base >= 0)
-		put(o, "%s", e->base == 16 ? "rip" : gpr((unsigned)e->base, true));
+		dtext_put(o, "%s", e->base == 16 ? "rip" : gpr((unsigned)e->base, true));
 	if (e->index >= 0 || e->riz)
-		put(o, "%s%s*%u", e->base >= 0 ? "+" : "", e->index >= 0 ? gpr((unsigned)e->index, true) : "riz",
+		dtext_put(o, "%s%s*%u", e->base >= 0 ? "+" : "", e->index >= 0 ? gpr((unsigned)e->index, true) : "riz",
 		    1u << e->scale);
 	if (e->dispsz)
-		put(o, "%s0x%" PRIx64, d < 0 ? "-" : "+", ad);
-	put(o, "]");
+		dtext_put(o, "%s0x%" PRIx64, d < 0 ? "-" : "+", ad);
+	dtext_put(o, "]");
 }
 
 static const char *size_word(unsigned bytes)
@@ -306,26 +288,26 @@ static const char *size_word(unsigned bytes)
 }
 
 /* One operand in the syntax asked for. */
-static void put_opnd(struct out *o, const struct enc *e, const struct form *f, const struct opnd *p, bool intel)
+static void put_opnd(struct dtext *o, const struct enc *e, const struct form *f, const struct opnd *p, bool intel)
 {
 	const char *pc = intel ? "" : "%";
 	unsigned vbytes = 16u << e->l, bcst = e->b && f->tuple == FV ? vbytes / f->esize : 0;
 
 	switch (p->t) {
-	case O_VEC: put(o, "%s%cmm%u", pc, "xyz"[e->l], p->r); break;
-	case O_XMM: put(o, "%sxmm%u", pc, p->r); break;
-	case O_K: put(o, "%sk%u", pc, p->r & 7); break;
-	case O_GPR32: put(o, "%s%s", pc, gpr(p->r, false)); break;
-	case O_GPR64: put(o, "%s%s", pc, gpr(p->r, true)); break;
+	case O_VEC: dtext_put(o, "%s%cmm%u", pc, "xyz"[e->l], p->r); break;
+	case O_XMM: dtext_put(o, "%sxmm%u", pc, p->r); break;
+	case O_K: dtext_put(o, "%sk%u", pc, p->r & 7); break;
+	case O_GPR32: dtext_put(o, "%s%s", pc, gpr(p->r, false)); break;
+	case O_GPR64: dtext_put(o, "%s%s", pc, gpr(p->r, true)); break;
 	case O_MEM:
 		put_mem(o, e, intel, size_word(bcst || f->tuple == T1 ? f->esize : f->sfx ? f->esize : vbytes),
 			bcst, !e->evex ? 1 : bcst || f->tuple == T1 ? f->esize : vbytes);
 		break;
 	}
 	if (p->dst && e->aaa)
-		put(o, "{%sk%u}", pc, e->aaa);
+		dtext_put(o, "{%sk%u}", pc, e->aaa);
 	if (p->dst && e->z)
-		put(o, "{z}");
+		dtext_put(o, "{z}");
 }
 
 /*
@@ -409,7 +391,7 @@ static bool render(const struct form *f, const struct enc *e, uint8_t imm, bool 
 	struct form g;
 	struct enc e512;
 	unsigned n = operands(f, e, v);
-	struct out o = { out->ops, sizeof(out->ops), 0 };
+	struct dtext o = { out->ops, sizeof(out->ops), 0 };
 	bool showimm = f->imm;
 	const char *rc = !e->b || e->mem ? NULL : f->rc == ER ? round[e->l] : f->rc == SAE ? "{sae}" : NULL;
 
@@ -436,18 +418,18 @@ static bool render(const struct form *f, const struct enc *e, uint8_t imm, bool 
 		f = &g;
 	}
 	if (!intel && showimm)
-		put(&o, "$0x%x,", imm);
+		dtext_put(&o, "$0x%x,", imm);
 	if (!intel && rc)
-		put(&o, "%s,", rc);
+		dtext_put(&o, "%s,", rc);
 	for (unsigned k = 0; k < n; k++) {
 		if (k)
-			put(&o, ",");
+			dtext_put(&o, ",");
 		put_opnd(&o, e, f, &v[intel ? k : n - 1 - k], intel);
 	}
 	if (intel && rc)
-		put(&o, "%s", rc);
+		dtext_put(&o, "%s", rc);
 	if (intel && showimm)
-		put(&o, ",0x%x", imm);
+		dtext_put(&o, ",0x%x", imm);
 	return true;
 }
 
