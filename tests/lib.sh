@@ -420,8 +420,14 @@ stop_spin () {
 # --no-bpf-event, as the perf recordings of the comparison tests: perf 6.1
 # otherwise waits about half a second for its side-band thread as it ends
 # (perf record -- true: 1.4 s against 0.9 s), and the BPF records are not
-# what they compare (the corpus has a file with them).
-perf_record () { "$PERF" record -q --no-bpf-event "$@" >/dev/null 2>&1; }
+# what they compare (the corpus has a file with them).  With --buildid-all:
+# perf orders tied call-chain siblings of two DSOs by its objects'
+# addresses; those it makes as it reads the BUILD_ID feature follow the
+# feature's order, those it makes later (a DSO only a chain reaches) land
+# wherever its heap has room after the symbol loading before them, so
+# their order depends on the recording (t3045 failed 2 runs in 40 beside
+# two busy loops; with every DSO in the feature, 0 in 60).
+perf_record () { "$PERF" record -q --no-bpf-event --buildid-all "$@" >/dev/null 2>&1; }
 
 # perf_files SECONDS: f.data (flat) and g.data (-g), recorded by perf here
 # of a directory listing then SECONDS of cpuspin: the sort-key tests' files.
