@@ -99,11 +99,13 @@ static const struct cmd_opt report_opts[] = {
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu,\n"
 	  "socket, symbol_size, srcline, srcfile, dso_size, parent, cgroup,\n"
-	  "cgroup_id, trace, time, addr (default: comm,dso,sym), and -F's value\n"
+	  "cgroup_id, trace, time, addr (default: comm,dso,sym; trace when every\n"
+	  "event is a tracepoint), and -F's value\n"
 	  "columns (overhead, sample, period...), which sort where they come;\n"
 	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
 	  "mispredict, in_tx, abort, cycles\n"
-	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
+	  "(default: comm,dso_from,symbol_from,symbol_to,cycles);\n"
+	  "+KEYS adds KEYS after the default keys", NULL, R_HIST },
 	{ OPT_FIELDS, 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",
 	  "the columns, comma-separated, as perf: overhead, overhead_sys,\n"
 	  "overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children,\n"
@@ -418,6 +420,7 @@ struct report_args {
 	bool stdio, tui, no_color;	/* --stdio/--no-tui, --tui, --no-color */
 	bool tasks, mmaps;		/* --tasks, --mmaps */
 	struct report_hist_opts ho;
+	const char *sort_add;	/* --sort +KEYS: KEYS, added after the file's default order */
 	struct report_export_opts eo;
 	const char *output;
 	struct cmd_out out;	/* --format's -o, open before the file is read */
@@ -645,7 +648,11 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 
 	switch (id) {
 	case 's':
-		if (parse_keys(arg, ho))
+		/* As perf: a leading '+' adds the keys after the file's default order (report_sort_order) */
+		a->sort_add = arg[0] == '+' ? arg + 1 : NULL;
+		if (a->sort_add && !*a->sort_add)
+			return cmd_usage_error("report", "invalid --sort key '+' (+KEYS adds keys after the default ones)");
+		if (parse_keys(a->sort_add ? a->sort_add : arg, ho))
 			return EXIT_USAGE;
 		ho->sort_given = true;
 		break;
@@ -873,6 +880,50 @@ static int report_parent_key(struct report_hist_opts *o)
 	return 0;
 }
 
+/*
+ * Whether perf 6.1 takes p for a tracepoint file: every event of its
+ * header a tracepoint (a pipe-mode stream's events come after perf chose).
+ */
+static bool all_tracepoints(const struct pdata *p)
+{
+	size_t n = pdata__is_pipe(p) ? 0 : pdata__nr_evsel(p);
+
+	for (size_t i = 0; i < n; i++)
+		if (pdata__evsel(p, i)->attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return n > 0;
+}
+
+/*
+ * perf's default sort order is the file's: trace ("Trace output") for a
+ * tracepoint file, comm,dso,symbol otherwise (the branch view's its own);
+ * --sort +KEYS adds KEYS after it, each view's.  Then -p's parent key.
+ */
+static int report_sort_order(struct report_args *a, const struct pdata *p)
+{
+	struct report_hist_opts *o = &a->ho, b;
+	bool trace = all_tracepoints(p);
+	char list[1024];
+
+	if (a->sort_add) {
+		b = *o;
+		snprintf(list, sizeof(list), "comm,dso_from,symbol_from,symbol_to,cycles,%s", a->sort_add);
+		if (cmd_parse_sort_keys("report", list, &b))
+			return EXIT_USAGE;
+		snprintf(list, sizeof(list), "%s,%s", trace ? "trace" : "comm,dso,symbol", a->sort_add);
+		if (cmd_parse_sort_keys("report", list, o))
+			return EXIT_USAGE;
+		memcpy(o->bkeys, b.bkeys, sizeof(o->bkeys));
+		o->nr_bkeys = b.nr_bkeys;
+		memcpy(o->sort_unfit[1], b.sort_unfit[1], sizeof(o->sort_unfit[1]));
+		o->sort_symbol = strstr(a->sort_add, "symbol") != NULL;	/* perf looks at the text given */
+	} else if (!o->sort_given && trace) {
+		o->keys[0] = REPORT_KEY_TRACE;
+		o->nr_keys = 1;
+	}
+	return report_parent_key(o);
+}
+
 static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
 {
 	struct report_args *a = ctx;
@@ -1036,8 +1087,6 @@ int cmd_report(int argc, char **argv)
 		return cmd_usage_error("report", "unexpected argument '%s' (the input is given with -i)", argv[optind]);
 	if ((ret = cmd_options_conflicts(&parse)))
 		return ret;
-	if ((ret = report_parent_key(&a.ho)))
-		return ret;
 	if ((ret = report_hierarchy_check(&a.ho)))
 		return ret;
 	if (a.inverted) {	/* -G wins over an order -g gave, as in perf */
@@ -1057,7 +1106,9 @@ int cmd_report(int argc, char **argv)
 		cmd_out_close("report", &a.out, false);
 		return -errno;	/* said by the reader */
 	}
-	ret = report_view(&a, p, strcmp(a.input, "-") ? a.input : "stdin", cmd_given(&parse, R_FORMAT));
+	ret = report_sort_order(&a, p);
+	if (!ret)
+		ret = report_view(&a, p, strcmp(a.input, "-") ? a.input : "stdin", cmd_given(&parse, R_FORMAT));
 	cmd_out_close("report", &a.out, false);
 	pdata__close(p);
 	/* An option this file's view cannot take (said by the view): a usage error. */
