@@ -2,10 +2,16 @@
 # report's remaining defaults and options, each compared with perf 6.1:
 # the "Trace output" view perf chooses for a file whose events are all
 # tracepoints (and not for a mixed file or a pipe-mode stream), and
-# --sort +KEYS, the keys added after the file's default order.
+# --sort +KEYS, the keys added after the file's default order; the
+# sort keys of the samples' weights and code page size.
 . "$(dirname "$0")/lib.sh"
 
 work="ls -l /usr/lib >/dev/null; ls / | cat >/dev/null"
+
+# CODEPAGE: this kernel records the code page size (perf record --code-page-size).
+have_codepage () {
+	test_have_prereq PERF && perf_record -o probe.data --code-page-size -e cpu-clock true
+}
 
 test_expect_success PERF,TRACEFS 'tracepoints alone: perf'"'"'s Trace output view, with its options' '
 	perf_record -o tp.data -e sched:sched_switch -e syscalls:sys_enter_write sh -c "$work" &&
@@ -55,6 +61,45 @@ test_expect_success PERF,CORPUS '--sort +KEYS after each view'"'"'s default, as 
 	corpus_report perf.data.callgraph-3.8 --sort +pid &&
 	corpus_report perf.data.callgraph-3.8 --sort +symbol,overhead --no-children &&
 	corpus_report perf.data.branch-4.14 --sort +pid
+'
+
+test_expect_success PERF,CORPUS 'weight keys on a WEIGHT_STRUCT file, as perf' '
+	corpus_report perf.data.weight_struct --sort weight &&
+	grep -q "^# Overhead  Weight *\$" mperf.out &&
+	corpus_report perf.data.weight_struct --sort local_weight,sym -n &&
+	corpus_report perf.data.weight_struct --sort comm,weight,local_weight,ins_lat,local_ins_lat &&
+	corpus_report perf.data.weight_struct --sort p_stage,local_p_stage -F overhead,sample,weight &&
+	corpus_report perf.data.weight_struct --sort p_stage_cyc,comm &&
+	corpus_report perf.data.weight_struct --sort local_p_stage_cyc &&
+	corpus_report perf.data.weight_struct --sort weight,sym --hierarchy &&
+	corpus_report perf.data.weight_struct --sort weight,code_page_size --group
+'
+
+test_expect_success PERF,CORPUS 'weight keys as JSON: the cells'"'"' numbers' '
+	"$MPERF" report -i "$CORPUS/perf.data.weight_struct" --sort weight,local_weight --json 2>/dev/null >w.json &&
+	"$PERF" report --stdio -i "$CORPUS/perf.data.weight_struct" --sort weight,local_weight 2>/dev/null |
+		awk "/^ +[0-9.]+%/ { print \$2, \$3 }" >perf.cells &&
+	sed -n "s/.*\"weight\": \([0-9]*\), \"local-weight\": \([0-9]*\).*/\1 \2/p" w.json >mperf.cells &&
+	test_line_count -ge 10 perf.cells &&
+	diff -u perf.cells mperf.cells
+'
+
+test_expect_success PERF 'weight keys where the file has none, and with chains: as perf' '
+	perf_record -o w.data -W -g -e cpu-clock sh -c "$work" &&
+	same_report w.data --sort weight,local_weight,sym &&
+	same_report w.data --sort ins_lat,comm --no-children &&
+	perf_record -o nw.data -e cpu-clock sh -c "$work" &&
+	same_report nw.data --sort weight,dso
+'
+
+test_expect_success PERF,CODEPAGE 'code_page_size, flat and with chains, as perf' '
+	perf_record -o cp.data --code-page-size -e cpu-clock "$CPUSPIN" 0.1 &&
+	perf_record -o cpg.data --code-page-size -g -e cpu-clock sh -c "$work; \"$CPUSPIN\" 0.1" &&
+	same_report cp.data --sort code_page_size,sym &&
+	grep -q "^ *[0-9.]*%  4K  " mperf.out &&
+	same_report cp.data --sort comm,code_page_size --no-children &&
+	same_report cpg.data --sort code_page_size,sym &&
+	same_report cpg.data --sort code_page_size,dso --hierarchy
 '
 
 test_expect_success '--sort + alone is a usage error' '

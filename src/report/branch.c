@@ -39,7 +39,7 @@ struct bent {
 		struct sort_branch b;
 		struct { SORT_BRANCH_FIELDS };
 	};
-	uint64_t period, nr;
+	uint64_t period;		/* and nr, the row's */
 };
 
 struct bhists {

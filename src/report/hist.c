@@ -37,7 +37,7 @@ struct hent {
 	bool filtered_other;		/* hidden by the filters but --symbol-filter (a sample's key, for its chain's entries) */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	bool kfirst;			/* holds the first sample in the kernel's map (which perf finds as recorded) */
-	uint64_t period, nr;
+	uint64_t period;		/* and nr, the row's */
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	uint64_t mode_period[4];	/* the Self period by the samples' cpumode: sys, usr, guest sys, guest usr */
 	struct cc_tree *cc;		/* its call chains, or NULL */
@@ -664,7 +664,8 @@ static ssize_t ignore_cut(struct hist *H, ssize_t n)
 
 /*
  * Whether perf's check of a chain's frame against the entries the sample
- * already added to (its he_tmp, which has no socket, time or cgroup) can
+ * already added to (its he_tmp, which has no socket, time, cgroup,
+ * weight, instruction latency or code page size) can
  * never match: a key it compares whose value in the sample is not 0.
  * Then every frame counts again.
  */
@@ -672,6 +673,9 @@ static bool tmp_differs(const struct hist *H, const struct hent *k)
 {
 	return (H->key[REPORT_KEY_SOCKET] && k->socket) || (H->key[REPORT_KEY_TIME] && k->time) ||
 	       (H->key[REPORT_KEY_CGROUP] && k->cgroup) ||
+	       ((H->key[REPORT_KEY_WEIGHT] || H->key[REPORT_KEY_LOCAL_WEIGHT]) && k->weight) ||
+	       ((H->key[REPORT_KEY_INS_LAT] || H->key[REPORT_KEY_LOCAL_INS_LAT]) && k->ins_lat) ||
+	       (H->key[REPORT_KEY_CODE_PAGE_SIZE] && k->code_page_size) ||
 	       (H->key[REPORT_KEY_CGROUP_ID] && (k->cgroup_dev || k->cgroup_ino));
 }
 
