@@ -31,7 +31,7 @@ static const char report_usage[] =
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
-	"                    [-p regex] [-x] [--time-quantum t] [--symfs dir]\n"
+	"                    [-p regex] [-x] [--time-quantum t] [--symfs dir] [--full-source-path]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
@@ -61,7 +61,8 @@ enum {
 
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
-       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY };
+       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY,
+       OPT_FULL_SOURCE_PATH };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -115,6 +116,9 @@ static const struct cmd_opt report_opts[] = {
 	  "sample, period and its keys); +FIELDS adds them after the\n"
 	  "default columns; the --sort keys are shown after them, and\n"
 	  "entries are sorted by them after the --sort keys", NULL, R_HIST | R_TEXT | R_FIELDS },
+	{ OPT_FULL_SOURCE_PATH, 0, "full-source-path", CMD_ARG_NONE, NULL,
+	  "srcline and srcfile with the source file's whole path, as the line\n"
+	  "table names it (not its base name)", NULL, R_HIST },
 	{ OPT_HIERARCHY, 0, "hierarchy", CMD_ARG_NONE, NULL,
 	  "the entries as perf's tree, a level per sort key: each command,\n"
 	  "its shared objects, their symbols (text only)", NULL, R_HIST | R_TEXT | R_STDIO | R_HIER },
@@ -857,6 +861,9 @@ static int report_key_option(struct report_args *a, int id, char *arg)
 		break;
 	case OPT_FIELDS:
 		return parse_fields(arg, &a->ho);
+	case OPT_FULL_SOURCE_PATH:
+		a->ho.full_source_path = true;
+		break;
 	case OPT_HIERARCHY:
 		a->ho.hierarchy = true;
 		a->stdio = true;	/* the browser has no tree: the text, as --stdio */

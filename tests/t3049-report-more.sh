@@ -3,10 +3,12 @@
 # the "Trace output" view perf chooses for a file whose events are all
 # tracepoints (and not for a mixed file or a pipe-mode stream), and
 # --sort +KEYS, the keys added after the file's default order; the
-# sort keys of the samples' weights and code page size.
+# sort keys of the samples' weights and code page size; --full-source-path.
 . "$(dirname "$0")/lib.sh"
 
 work="ls -l /usr/lib >/dev/null; ls / | cat >/dev/null"
+
+have_cc () { command -v cc >/dev/null 2>&1; }
 
 # CODEPAGE: this kernel records the code page size (perf record --code-page-size).
 have_codepage () {
@@ -100,6 +102,31 @@ test_expect_success PERF,CODEPAGE 'code_page_size, flat and with chains, as perf
 	same_report cp.data --sort comm,code_page_size --no-children &&
 	same_report cpg.data --sort code_page_size,sym &&
 	same_report cpg.data --sort code_page_size,dso --hierarchy
+'
+
+test_expect_success PERF,CC '--full-source-path: srcline and srcfile with the line table'"'"'s whole path, as perf' '
+	mkdir -p src/sub &&
+	cat >src/sub/loop.c <<-\EOF &&
+	#include <stdlib.h>
+
+	int main(int argc, char **argv)
+	{
+		volatile unsigned long x = 0;
+		unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 1;
+
+		for (unsigned long k = 0; k < n; k++)
+			x = x * 2654435761u + k;
+		return (int)(x & 1);
+	}
+	EOF
+	(cd src && cc -g -O0 -o ../loop sub/loop.c) &&
+	perf_record -o src.data -e cpu-clock ./loop 300000000 &&
+	same_report src.data --sort srcline --full-source-path &&
+	grep -q "^ *[0-9.]*%  $PWD/src/sub/loop.c:[0-9]" mperf.out &&
+	same_report src.data --sort srcfile,sym --full-source-path --dsos loop &&
+	grep -q "  $PWD/src/sub/loop.c  " mperf.out &&
+	same_report src.data --sort srcline,srcfile --dsos loop &&
+	grep -q "  loop.c:[0-9]* *loop.c *\$" mperf.out
 '
 
 test_expect_success '--sort + alone is a usage error' '

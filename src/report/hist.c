@@ -903,23 +903,40 @@ struct source_addr {
 	bool sample;		/* the sample's own address (a2l_note), not a frame's */
 };
 
+/* The line table's line at off and its file: its base name, or with --full-source-path its whole path (in buf). */
+static int line_of(struct hist *H, const char *path, uint64_t off, const char **file, char *buf, size_t cap)
+{
+	const char *base;
+	int line;
+
+	if (!H->o->full_source_path) {
+		line = symcache__srcline(H->syms, path, off, file);
+		if (*file && (base = strrchr(*file, '/')))
+			*file = base + 1;
+		return line;
+	}
+	line = symcache__srcline_path(H->syms, path, off, buf, cap);
+	*file = buf[0] ? buf : NULL;
+	return line;
+}
+
 static int source_of(struct hist *H, struct hent *k, const char *path, const struct source_addr *a)
 {
 	const char *file = NULL, *base;
-	char buf[4096];
+	char buf[4096], full[4096];
 	int line = 0;
 	bool found = false;
 
 	if (!path || !k->dso)
 		snprintf(buf, sizeof(buf), "??:0");
 	else if (a->ask && k->level != 'k' && path[0] == '/' && !a2l_off(H, path) && symcache__has_image(H->syms, path) &&
-		 ((line = symcache__srcline(H->syms, path, a->off, &file)) || file ||
+		 ((line = line_of(H, path, a->off, &file, full, sizeof(full))) || file ||
 		  symcache__file_symbol(H->syms, path, a->off, &file))) {
 		found = true;
 		/* the line table's line, else addr2line's function symbol's file (or "??") and line 0 */
-		if (file && (base = strrchr(file, '/')))
+		if (file && file != full && (base = strrchr(file, '/')))
 			file = base + 1;
-		snprintf(buf, sizeof(buf), "%s:%d", file ? file : "??", file ? line : 0);
+		snprintf(buf, sizeof(buf), "%.4000s:%d", file ? file : "??", file ? line : 0);
 	} else if (k->sym)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, a->ip - k->sym_start);
 	else
