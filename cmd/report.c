@@ -32,6 +32,7 @@ static const char report_usage[] =
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
 	"                    [-p regex] [-x] [--time-quantum t] [--symfs dir] [--full-source-path]\n"
+	"                    [--no-demangle]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
@@ -62,7 +63,7 @@ enum {
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
        OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY,
-       OPT_FULL_SOURCE_PATH };
+       OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -116,6 +117,9 @@ static const struct cmd_opt report_opts[] = {
 	  "sample, period and its keys); +FIELDS adds them after the\n"
 	  "default columns; the --sort keys are shown after them, and\n"
 	  "entries are sorted by them after the --sort keys", NULL, R_HIST | R_TEXT | R_FIELDS },
+	{ OPT_NO_DEMANGLE, 0, "no-demangle", CMD_ARG_NONE, NULL,
+	  "user-space symbols as their files name them (C++'s _ZN2ns3BoxIlE4spinEl),\n"
+	  "not demangled", NULL, R_HIST },
 	{ OPT_FULL_SOURCE_PATH, 0, "full-source-path", CMD_ARG_NONE, NULL,
 	  "srcline and srcfile with the source file's whole path, as the line\n"
 	  "table names it (not its base name)", NULL, R_HIST },
@@ -863,6 +867,9 @@ static int report_key_option(struct report_args *a, int id, char *arg)
 		return parse_fields(arg, &a->ho);
 	case OPT_FULL_SOURCE_PATH:
 		a->ho.full_source_path = true;
+		break;
+	case OPT_NO_DEMANGLE:
+		a->ho.no_demangle = true;
 		break;
 	case OPT_HIERARCHY:
 		a->ho.hierarchy = true;

@@ -3,12 +3,14 @@
 # the "Trace output" view perf chooses for a file whose events are all
 # tracepoints (and not for a mixed file or a pipe-mode stream), and
 # --sort +KEYS, the keys added after the file's default order; the
-# sort keys of the samples' weights and code page size; --full-source-path.
+# sort keys of the samples' weights and code page size; --full-source-path
+# and --no-demangle.
 . "$(dirname "$0")/lib.sh"
 
 work="ls -l /usr/lib >/dev/null; ls / | cat >/dev/null"
 
 have_cc () { command -v cc >/dev/null 2>&1; }
+have_cxx () { command -v g++ >/dev/null 2>&1; }
 
 # CODEPAGE: this kernel records the code page size (perf record --code-page-size).
 have_codepage () {
@@ -127,6 +129,18 @@ test_expect_success PERF,CC '--full-source-path: srcline and srcfile with the li
 	grep -q "  $PWD/src/sub/loop.c  " mperf.out &&
 	same_report src.data --sort srcline,srcfile --dsos loop &&
 	grep -q "  loop.c:[0-9]* *loop.c *\$" mperf.out
+'
+
+test_expect_success PERF,CXX '--no-demangle: a C++ program'"'"'s names as its file has them, as perf' '
+	g++ -O1 -g -fno-omit-frame-pointer -o cxxspin "$MPERF_ROOT/tests/workloads/cxxspin.cpp" &&
+	perf_record -g -e cpu-clock -o cxx.data ./cxxspin 0.3 &&
+	same_report cxx.data --no-demangle --sort sym -g none --percent-limit 1 &&
+	grep -q "\[\.\] _ZN2ns3BoxIlE4spinEl *\$" mperf.out &&
+	same_report cxx.data --no-demangle --no-children -g folded --percent-limit 1 &&
+	grep -q "_ZN2ns3BoxIdE4spinEl" mperf.out &&
+	same_report cxx.data --no-demangle --children -g caller --percent-limit 5 &&
+	same_report cxx.data --sort sym -g none --percent-limit 1 &&
+	grep -q "\[\.\] ns::Box<long>::spin *\$" mperf.out
 '
 
 test_expect_success '--sort + alone is a usage error' '

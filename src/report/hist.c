@@ -2896,6 +2896,8 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 	H->syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs);
 	if (!H->syms)
 		return -ENOMEM;
+	if (o->no_demangle)
+		symcache__no_demangle(H->syms);
 	if (copy)
 		symcache__use_kallsyms_copy(H->syms);
 	H->kdso = intern(H, symcache__kernel_dso_name(H->syms, "[kernel.kallsyms]", SYMCACHE_KNAME_SHORT, NULL, 0));

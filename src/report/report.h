@@ -219,6 +219,7 @@ struct report_hist_opts {
 	/* The kernel's symbols from these files, as perf's -k/--vmlinux and --kallsyms (NULL: as perf finds them). */
 	const char *vmlinux, *kallsyms;
 	const char *symfs;			/* --symfs: the recording's files under this directory, or NULL */
+	bool no_demangle;			/* --no-demangle: user-space names as the files have them */
 	bool full_source_path;			/* --full-source-path: srcline and srcfile keep the file's directories */
 };
 

@@ -109,6 +109,8 @@ int symcache__srcline_path(struct symcache *c, const char *path, uint64_t off, c
  * the inline frames first, then inflated again with its line table).
  */
 void symcache__want_lines(struct symcache *c);
+/* perf's --no-demangle: the DSOs' names (and inline frames') as their files have them; before any lookup. */
+void symcache__no_demangle(struct symcache *c);
 /* Whether the file that ran (or the vdso's image) can be read: a line table could be asked. */
 bool symcache__has_image(struct symcache *c, const char *path);
 /*
