@@ -143,10 +143,12 @@ test_expect_success PERF,CXX '--no-demangle: a C++ program'"'"'s names as its fi
 	grep -q "\[\.\] ns::Box<long>::spin *\$" mperf.out
 '
 
-test_expect_success '--sort + alone is a usage error' '
+test_expect_success '--sort + alone and i (perf'"'"'s hidden ipc_null) are usage errors' '
 	"$MPERF" record -q -o m.data "$CPUSPIN" 0.05 &&
 	test_expect_code 129 "$MPERF" report -i m.data --sort + 2>err &&
 	grep -q "invalid --sort key" err &&
+	test_expect_code 129 "$MPERF" report -i m.data --sort i 2>err &&
+	grep -q "unknown sort key .i." err &&
 	"$MPERF" report -i m.data --sort +pid --json >m.json &&
 	grep -q "\"sort\": \[\"comm\", \"dso\", \"symbol\", \"pid\"\]" m.json
 '

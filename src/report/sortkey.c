@@ -1523,6 +1523,10 @@ int report_sort_key_find(const char *p, size_t len, enum report_sort_view view)
 {
 	int usual = -1;
 
+	/* perf's ipc_null comes before ins_lat: "i" is its, which --sort does not take (hist.c adds it) */
+	if (len && len <= strlen(sort_keys[REPORT_KEY_IPC_NULL].name) &&
+	    !strncasecmp(p, sort_keys[REPORT_KEY_IPC_NULL].name, len))
+		return -1;
 	for (int k = 0; len && k < REPORT_NR_KEYS; k++)
 		if (in_view(&sort_keys[k], REPORT_SORT_USUAL) && strlen(sort_keys[k].name) >= len &&
 		    !strncasecmp(p, sort_keys[k].name, len)) {
