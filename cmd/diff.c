@@ -139,7 +139,7 @@ bad:
 /* -s KEYS: the usual view's keys, matched as perf matches them (report_sort_key_find); a repeated one is ignored. */
 static int parse_keys(const char *list, struct report_hist_opts *o)
 {
-	char names[256];
+	char names[512];
 
 	report_sort_key_list(names, sizeof(names), REPORT_SORT_USUAL, -1);
 	o->nr_keys = 0;

@@ -31,7 +31,8 @@ static const char report_usage[] =
 	"                    [--dsos list] [-S list] [--pid list] [--tid list] [--header | --header-only]\n"
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
-	"                    [-p regex] [-x] [--time-quantum t] [--symfs dir]\n"
+	"                    [-p regex] [-x] [--time-quantum t] [--symfs dir] [--full-source-path]\n"
+	"                    [--no-demangle]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
@@ -61,7 +62,8 @@ enum {
 
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
-       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY };
+       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY,
+       OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -99,11 +101,15 @@ static const struct cmd_opt report_opts[] = {
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu,\n"
 	  "socket, symbol_size, srcline, srcfile, dso_size, parent, cgroup,\n"
-	  "cgroup_id, trace, time, addr (default: comm,dso,sym), and -F's value\n"
+	  "cgroup_id, trace, time, addr, local_weight, weight, code_page_size,\n"
+	  "local_ins_lat, ins_lat, local_p_stage_cyc, p_stage_cyc\n"
+	  "(default: comm,dso,sym; trace when every\n"
+	  "event is a tracepoint), and -F's value\n"
 	  "columns (overhead, sample, period...), which sort where they come;\n"
 	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
 	  "mispredict, in_tx, abort, cycles\n"
-	  "(default: comm,dso_from,symbol_from,symbol_to,cycles)", NULL, R_HIST },
+	  "(default: comm,dso_from,symbol_from,symbol_to,cycles);\n"
+	  "+KEYS adds KEYS after the default keys", NULL, R_HIST },
 	{ OPT_FIELDS, 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",
 	  "the columns, comma-separated, as perf: overhead, overhead_sys,\n"
 	  "overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children,\n"
@@ -111,6 +117,12 @@ static const struct cmd_opt report_opts[] = {
 	  "sample, period and its keys); +FIELDS adds them after the\n"
 	  "default columns; the --sort keys are shown after them, and\n"
 	  "entries are sorted by them after the --sort keys", NULL, R_HIST | R_TEXT | R_FIELDS },
+	{ OPT_NO_DEMANGLE, 0, "no-demangle", CMD_ARG_NONE, NULL,
+	  "user-space symbols as their files name them (C++'s _ZN2ns3BoxIlE4spinEl),\n"
+	  "not demangled", NULL, R_HIST },
+	{ OPT_FULL_SOURCE_PATH, 0, "full-source-path", CMD_ARG_NONE, NULL,
+	  "srcline and srcfile with the source file's whole path, as the line\n"
+	  "table names it (not its base name)", NULL, R_HIST },
 	{ OPT_HIERARCHY, 0, "hierarchy", CMD_ARG_NONE, NULL,
 	  "the entries as perf's tree, a level per sort key: each command,\n"
 	  "its shared objects, their symbols (text only)", NULL, R_HIST | R_TEXT | R_STDIO | R_HIER },
@@ -276,9 +288,15 @@ static bool sort_value(const char *p, size_t len, struct report_hist_opts *o)
 	return true;
 }
 
+/* perf 6.1 on x86 drops these keys, given whole, from --sort (a prefix of one is the key) */
+static bool arch_dropped(const char *p, size_t len)
+{
+	return (len == 11 && !strncmp(p, "p_stage_cyc", len)) || (len == 17 && !strncmp(p, "local_p_stage_cyc", len));
+}
+
 int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_opts *o)
 {
-	int nr = 0;
+	int nr = 0, dropped = 0;
 
 	o->nr_keys = o->nr_bkeys = 0;
 	o->sort_unfit[0][0] = o->sort_unfit[1][0] = '\0';
@@ -290,12 +308,14 @@ int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_op
 		int k = report_sort_key_find(p, len, REPORT_SORT_USUAL);
 		int b = report_sort_key_find(p, len, REPORT_SORT_BRANCH);
 
-		if (k < 0 && sort_value(p, len, o)) {
+		if (arch_dropped(p, len))
+			dropped++;
+		if (arch_dropped(p, len) || (k < 0 && sort_value(p, len, o))) {
 			p += len + (p[len] == ',');
 			continue;
 		}
 		if (k < 0 && b < 0) {
-			char usual[256], branch[256];
+			char usual[512], branch[512];
 
 			report_sort_key_list(usual, sizeof(usual), REPORT_SORT_USUAL, -1);
 			report_sort_key_list(branch, sizeof(branch), REPORT_SORT_BRANCH, REPORT_SORT_USUAL);
@@ -330,8 +350,8 @@ int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_op
 		if (*p == ',')
 			p++;
 	}
-	if (!nr && !o->nr_sort_values) {
-		char usual[256];
+	if (!nr && !o->nr_sort_values && !dropped) {
+		char usual[512];
 
 		report_sort_key_list(usual, sizeof(usual), REPORT_SORT_USUAL, -1);
 		cmd_usage_error(cmd, "empty sort key list (keys: %s)", usual);
@@ -418,6 +438,7 @@ struct report_args {
 	bool stdio, tui, no_color;	/* --stdio/--no-tui, --tui, --no-color */
 	bool tasks, mmaps;		/* --tasks, --mmaps */
 	struct report_hist_opts ho;
+	const char *sort_add;	/* --sort +KEYS: KEYS, added after the file's default order */
 	struct report_export_opts eo;
 	const char *output;
 	struct cmd_out out;	/* --format's -o, open before the file is read */
@@ -645,7 +666,11 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 
 	switch (id) {
 	case 's':
-		if (parse_keys(arg, ho))
+		/* As perf: a leading '+' adds the keys after the file's default order (report_sort_order) */
+		a->sort_add = arg[0] == '+' ? arg + 1 : NULL;
+		if (a->sort_add && !*a->sort_add)
+			return cmd_usage_error("report", "invalid --sort key '+' (+KEYS adds keys after the default ones)");
+		if (parse_keys(a->sort_add ? a->sort_add : arg, ho))
 			return EXIT_USAGE;
 		ho->sort_given = true;
 		break;
@@ -840,6 +865,12 @@ static int report_key_option(struct report_args *a, int id, char *arg)
 		break;
 	case OPT_FIELDS:
 		return parse_fields(arg, &a->ho);
+	case OPT_FULL_SOURCE_PATH:
+		a->ho.full_source_path = true;
+		break;
+	case OPT_NO_DEMANGLE:
+		a->ho.no_demangle = true;
+		break;
 	case OPT_HIERARCHY:
 		a->ho.hierarchy = true;
 		a->stdio = true;	/* the browser has no tree: the text, as --stdio */
@@ -871,6 +902,50 @@ static int report_parent_key(struct report_hist_opts *o)
 		return cmd_usage_error("report", "too many sort keys with -p's parent (at most %d)", REPORT_MAX_KEYS);
 	o->keys[o->nr_keys++] = REPORT_KEY_PARENT;
 	return 0;
+}
+
+/*
+ * Whether perf 6.1 takes p for a tracepoint file: every event of its
+ * header a tracepoint (a pipe-mode stream's events come after perf chose).
+ */
+static bool all_tracepoints(const struct pdata *p)
+{
+	size_t n = pdata__is_pipe(p) ? 0 : pdata__nr_evsel(p);
+
+	for (size_t i = 0; i < n; i++)
+		if (pdata__evsel(p, i)->attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return n > 0;
+}
+
+/*
+ * perf's default sort order is the file's: trace ("Trace output") for a
+ * tracepoint file, comm,dso,symbol otherwise (the branch view's its own);
+ * --sort +KEYS adds KEYS after it, each view's.  Then -p's parent key.
+ */
+static int report_sort_order(struct report_args *a, const struct pdata *p)
+{
+	struct report_hist_opts *o = &a->ho, b;
+	bool trace = all_tracepoints(p);
+	char list[1024];
+
+	if (a->sort_add) {
+		b = *o;
+		snprintf(list, sizeof(list), "comm,dso_from,symbol_from,symbol_to,cycles,%s", a->sort_add);
+		if (cmd_parse_sort_keys("report", list, &b))
+			return EXIT_USAGE;
+		snprintf(list, sizeof(list), "%s,%s", trace ? "trace" : "comm,dso,symbol", a->sort_add);
+		if (cmd_parse_sort_keys("report", list, o))
+			return EXIT_USAGE;
+		memcpy(o->bkeys, b.bkeys, sizeof(o->bkeys));
+		o->nr_bkeys = b.nr_bkeys;
+		memcpy(o->sort_unfit[1], b.sort_unfit[1], sizeof(o->sort_unfit[1]));
+		o->sort_symbol = strstr(a->sort_add, "symbol") != NULL;	/* perf looks at the text given */
+	} else if (!o->sort_given && trace) {
+		o->keys[0] = REPORT_KEY_TRACE;
+		o->nr_keys = 1;
+	}
+	return report_parent_key(o);
 }
 
 static int report_option(void *ctx, const struct cmd_opt *opt, char *arg)
@@ -1036,8 +1111,6 @@ int cmd_report(int argc, char **argv)
 		return cmd_usage_error("report", "unexpected argument '%s' (the input is given with -i)", argv[optind]);
 	if ((ret = cmd_options_conflicts(&parse)))
 		return ret;
-	if ((ret = report_parent_key(&a.ho)))
-		return ret;
 	if ((ret = report_hierarchy_check(&a.ho)))
 		return ret;
 	if (a.inverted) {	/* -G wins over an order -g gave, as in perf */
@@ -1057,7 +1130,9 @@ int cmd_report(int argc, char **argv)
 		cmd_out_close("report", &a.out, false);
 		return -errno;	/* said by the reader */
 	}
-	ret = report_view(&a, p, strcmp(a.input, "-") ? a.input : "stdin", cmd_given(&parse, R_FORMAT));
+	ret = report_sort_order(&a, p);
+	if (!ret)
+		ret = report_view(&a, p, strcmp(a.input, "-") ? a.input : "stdin", cmd_given(&parse, R_FORMAT));
 	cmd_out_close("report", &a.out, false);
 	pdata__close(p);
 	/* An option this file's view cannot take (said by the view): a usage error. */

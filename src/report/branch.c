@@ -39,7 +39,7 @@ struct bent {
 		struct sort_branch b;
 		struct { SORT_BRANCH_FIELDS };
 	};
-	uint64_t period, nr;
+	uint64_t period;		/* and nr, the row's */
 };
 
 struct bhists {
@@ -626,6 +626,8 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 		B.need_collapse |= !B.l.sort.f[k].value && sort_key((enum report_key)B.l.sort.f[k].id)->collapses;
 	if (!(B.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs)))
 		return -ENOMEM;
+	if (o->no_demangle)
+		symcache__no_demangle(B.syms);
 	/*
 	 * Branches are resolved as they come: the first kernel address waits
 	 * for the kernel's symbols, read meanwhile by the symbol cache's

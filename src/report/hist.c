@@ -37,7 +37,7 @@ struct hent {
 	bool filtered_other;		/* hidden by the filters but --symbol-filter (a sample's key, for its chain's entries) */
 	bool kernel_pending;		/* a kernel ip whose symbol is looked up at the end */
 	bool kfirst;			/* holds the first sample in the kernel's map (which perf finds as recorded) */
-	uint64_t period, nr;
+	uint64_t period;		/* and nr, the row's */
 	uint64_t acc;			/* Children: the period of the samples whose chains hold it */
 	uint64_t mode_period[4];	/* the Self period by the samples' cpumode: sys, usr, guest sys, guest usr */
 	struct cc_tree *cc;		/* its call chains, or NULL */
@@ -664,7 +664,8 @@ static ssize_t ignore_cut(struct hist *H, ssize_t n)
 
 /*
  * Whether perf's check of a chain's frame against the entries the sample
- * already added to (its he_tmp, which has no socket, time or cgroup) can
+ * already added to (its he_tmp, which has no socket, time, cgroup,
+ * weight, instruction latency or code page size) can
  * never match: a key it compares whose value in the sample is not 0.
  * Then every frame counts again.
  */
@@ -672,6 +673,9 @@ static bool tmp_differs(const struct hist *H, const struct hent *k)
 {
 	return (H->key[REPORT_KEY_SOCKET] && k->socket) || (H->key[REPORT_KEY_TIME] && k->time) ||
 	       (H->key[REPORT_KEY_CGROUP] && k->cgroup) ||
+	       ((H->key[REPORT_KEY_WEIGHT] || H->key[REPORT_KEY_LOCAL_WEIGHT]) && k->weight) ||
+	       ((H->key[REPORT_KEY_INS_LAT] || H->key[REPORT_KEY_LOCAL_INS_LAT]) && k->ins_lat) ||
+	       (H->key[REPORT_KEY_CODE_PAGE_SIZE] && k->code_page_size) ||
 	       (H->key[REPORT_KEY_CGROUP_ID] && (k->cgroup_dev || k->cgroup_ino));
 }
 
@@ -899,23 +903,40 @@ struct source_addr {
 	bool sample;		/* the sample's own address (a2l_note), not a frame's */
 };
 
+/* The line table's line at off and its file: its base name, or with --full-source-path its whole path (in buf). */
+static int line_of(struct hist *H, const char *path, uint64_t off, const char **file, char *buf, size_t cap)
+{
+	const char *base;
+	int line;
+
+	if (!H->o->full_source_path) {
+		line = symcache__srcline(H->syms, path, off, file);
+		if (*file && (base = strrchr(*file, '/')))
+			*file = base + 1;
+		return line;
+	}
+	line = symcache__srcline_path(H->syms, path, off, buf, cap);
+	*file = buf[0] ? buf : NULL;
+	return line;
+}
+
 static int source_of(struct hist *H, struct hent *k, const char *path, const struct source_addr *a)
 {
 	const char *file = NULL, *base;
-	char buf[4096];
+	char buf[4096], full[4096];
 	int line = 0;
 	bool found = false;
 
 	if (!path || !k->dso)
 		snprintf(buf, sizeof(buf), "??:0");
 	else if (a->ask && k->level != 'k' && path[0] == '/' && !a2l_off(H, path) && symcache__has_image(H->syms, path) &&
-		 ((line = symcache__srcline(H->syms, path, a->off, &file)) || file ||
+		 ((line = line_of(H, path, a->off, &file, full, sizeof(full))) || file ||
 		  symcache__file_symbol(H->syms, path, a->off, &file))) {
 		found = true;
 		/* the line table's line, else addr2line's function symbol's file (or "??") and line 0 */
-		if (file && (base = strrchr(file, '/')))
+		if (file && file != full && (base = strrchr(file, '/')))
 			file = base + 1;
-		snprintf(buf, sizeof(buf), "%s:%d", file ? file : "??", file ? line : 0);
+		snprintf(buf, sizeof(buf), "%.4000s:%d", file ? file : "??", file ? line : 0);
 	} else if (k->sym)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, a->ip - k->sym_start);
 	else
@@ -2875,6 +2896,8 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 	H->syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs);
 	if (!H->syms)
 		return -ENOMEM;
+	if (o->no_demangle)
+		symcache__no_demangle(H->syms);
 	if (copy)
 		symcache__use_kallsyms_copy(H->syms);
 	H->kdso = intern(H, symcache__kernel_dso_name(H->syms, "[kernel.kallsyms]", SYMCACHE_KNAME_SHORT, NULL, 0));

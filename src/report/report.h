@@ -67,7 +67,9 @@ int report__file_stats(struct pdata *p, const char *label, struct report_file_st
 enum report_key {
 	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_CPU, REPORT_KEY_SOCKET, REPORT_KEY_SYM_SIZE,
 	REPORT_KEY_SRCLINE, REPORT_KEY_SRCFILE, REPORT_KEY_DSO_SIZE,
-	REPORT_KEY_PARENT, REPORT_KEY_CGROUP, REPORT_KEY_CGROUP_ID, REPORT_KEY_TRACE, REPORT_KEY_TIME, REPORT_KEY_ADDR, REPORT_KEY_IPC_NULL,
+	REPORT_KEY_PARENT, REPORT_KEY_CGROUP, REPORT_KEY_CGROUP_ID, REPORT_KEY_TRACE, REPORT_KEY_TIME, REPORT_KEY_ADDR,
+	REPORT_KEY_LOCAL_WEIGHT, REPORT_KEY_WEIGHT, REPORT_KEY_CODE_PAGE_SIZE, REPORT_KEY_LOCAL_INS_LAT, REPORT_KEY_INS_LAT,
+	REPORT_KEY_LOCAL_P_STAGE_CYC, REPORT_KEY_P_STAGE_CYC, REPORT_KEY_IPC_NULL,
 	REPORT_KEY_DSO_FROM, REPORT_KEY_DSO_TO, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
 	REPORT_KEY_MISPREDICT, REPORT_KEY_IN_TX, REPORT_KEY_ABORT, REPORT_KEY_CYCLES,
 	REPORT_NR_KEYS
@@ -217,6 +219,8 @@ struct report_hist_opts {
 	/* The kernel's symbols from these files, as perf's -k/--vmlinux and --kallsyms (NULL: as perf finds them). */
 	const char *vmlinux, *kallsyms;
 	const char *symfs;			/* --symfs: the recording's files under this directory, or NULL */
+	bool no_demangle;			/* --no-demangle: user-space names as the files have them */
+	bool full_source_path;			/* --full-source-path: srcline and srcfile keep the file's directories */
 };
 
 /* The per-event histograms of perf report --stdio (cmd/ picks the branch view below when it applies). */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The fields perf's hist entries take from the sample and the records
- * around it (rowkeys.h): time, addr, cgroup, cgroup_id and parent.
+ * around it (rowkeys.h): time, addr, cgroup, cgroup_id, parent, the
+ * weights and the code page size.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -127,11 +128,26 @@ static int trace_of(struct rowkeys *rk, struct sort_row *k, const struct session
 	return (k->trace = strset_intern(rk->strs, text ? text : "")) ? 0 : -ENOMEM;
 }
 
+/*
+ * The weight keys' fields as perf 6.1 (x86's) reads them: WEIGHT whole,
+ * or WEIGHT_STRUCT's low 32 bits and its instruction latency after them.
+ */
+static void weight_of(struct rowkeys *rk, struct sort_row *k, const struct session_sample *ss)
+{
+	const struct pd_evsel *ev = ss->evsel >= 0 ? pdata__evsel(rk->p, (size_t)ss->evsel) : NULL;
+	bool whole = ev && (ev->attr.sample_type & PERF_SAMPLE_WEIGHT);
+
+	k->weight = whole ? ss->smp->weight : ss->smp->weight_struct_lo;
+	k->ins_lat = whole ? 0 : ss->smp->weight_struct_hi;
+	k->code_page_size = ss->smp->code_page_size;
+}
+
 int rowkeys__sample(struct rowkeys *rk, struct sort_row *k, const struct session_sample *ss)
 {
 	const struct pd_sample *smp = ss->smp;
 	const struct idmap_slot *s;
 
+	weight_of(rk, k, ss);
 	k->ip = smp->ip;
 	k->time = smp->time / rk->quantum * rk->quantum;
 	k->cgroup = smp->cgroup;

@@ -1116,6 +1116,219 @@ static size_t no_width(const struct sort_row *e)
 	return 0;
 }
 
+/*
+ * ---- local_weight, weight, local_ins_lat, ins_lat, local_p_stage_cyc,
+ * p_stage_cyc: an entry per sample's value, as perf's he->weight; the
+ * local key shows it, the other it times the entry's own samples (0 for
+ * an entry of chains alone).  perf 6.1 on x86 reads no pipeline stage
+ * cycles: always 0.  Compared as perf's left - right, in 64 bits. ----
+ */
+
+static int sign64(int64_t v)
+{
+	return (v > 0) - (v < 0);
+}
+
+static int64_t weight_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(l->weight - r->weight);
+}
+
+static int weight_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return sign64(weight_cmp(b, a));
+}
+
+static bool weight_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->weight == b->weight;
+}
+
+static uint64_t weight_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->weight);
+}
+
+static size_t weight_width(const struct sort_row *e)
+{
+	(void)e;
+	return 12;	/* perf's col_len of both */
+}
+
+static void local_weight_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%-*" PRIu64, width, e->weight);
+}
+
+static void weight_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%-*" PRIu64, width, e->weight * e->nr);
+}
+
+static void local_weight_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"local-weight\": %" PRIu64, e->weight);
+}
+
+static void weight_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"weight\": %" PRIu64, e->weight * e->nr);
+}
+
+static int64_t ins_lat_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)l->ins_lat - r->ins_lat;
+}
+
+static int ins_lat_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return sign64(ins_lat_cmp(b, a));
+}
+
+static bool ins_lat_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->ins_lat == b->ins_lat;
+}
+
+static uint64_t ins_lat_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->ins_lat);
+}
+
+static size_t lat_width(const struct sort_row *e)
+{
+	(void)e;
+	return 13;	/* perf's col_len of the latencies and the stage cycles */
+}
+
+/* perf's u16 latency times its u32 count, printed as an unsigned int */
+static unsigned ins_lat_total(const struct sort_row *e)
+{
+	return (unsigned)e->ins_lat * (unsigned)e->nr;
+}
+
+static void local_ins_lat_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%-*u", width, (unsigned)e->ins_lat);
+}
+
+static void ins_lat_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	out_printf(out, "%-*u", width, ins_lat_total(e));
+}
+
+static void local_ins_lat_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"local-ins-lat\": %u", (unsigned)e->ins_lat);
+}
+
+static void ins_lat_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"ins-lat\": %u", ins_lat_total(e));
+}
+
+static int64_t zero_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	(void)l, (void)r;
+	return 0;
+}
+
+static int zero_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	(void)a, (void)b;
+	return 0;
+}
+
+static bool zero_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	(void)a, (void)b;
+	return true;
+}
+
+static uint64_t zero_hash(uint64_t h, const struct sort_row *e)
+{
+	(void)e;
+	return h;
+}
+
+static void zero_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)e, (void)last, (void)st;
+	out_printf(out, "%-*d", width, 0);
+}
+
+static void local_p_stage_cyc_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)e, (void)diff;
+	out_printf(out, ", \"local-p-stage-cyc\": 0");
+}
+
+static void p_stage_cyc_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)e, (void)diff;
+	out_printf(out, ", \"p-stage-cyc\": 0");
+}
+
+/* ---- code_page_size: the sample's, as perf names a size (4K, 2M), N/A for none ---- */
+
+static int64_t code_page_size_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(r->code_page_size - l->code_page_size);
+}
+
+static int code_page_size_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return sign64(code_page_size_cmp(b, a));
+}
+
+static bool code_page_size_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->code_page_size == b->code_page_size;
+}
+
+static uint64_t code_page_size_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->code_page_size);
+}
+
+/* perf's get_page_size_name: divided by 1024 while the quotient is above 1, up to G */
+static const char *page_size_name(uint64_t n, char *buf, size_t len)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	if (!n)
+		return "N/A";
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%c", n, unit[i]);
+	return buf;
+}
+
+static void code_page_size_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[32];
+
+	(void)last, (void)st;
+	out_printf(out, "%-*s", width, page_size_name(e->code_page_size, buf, sizeof(buf)));
+}
+
+static void code_page_size_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"code-page-size\": %" PRIu64, e->code_page_size);
+}
+
 /* ---- the table ---- */
 
 const struct sort_key sort_keys[REPORT_NR_KEYS] = {
@@ -1207,6 +1420,42 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.cmp = addr_cmp, .collapse = addr_sort, .sort = addr_sort, .eq = addr_eq, .hash = addr_hash,
 		.width = addr_width, .print = addr_print, .json = addr_json,
 	},
+	[REPORT_KEY_LOCAL_WEIGHT] = {
+		.name = "local_weight", .header = "Local Weight", .views = SORT_HIST,
+		.cmp = weight_cmp, .collapse = weight_sort, .sort = weight_sort, .eq = weight_eq, .hash = weight_hash,
+		.width = weight_width, .print = local_weight_print, .json = local_weight_json,
+	},
+	[REPORT_KEY_WEIGHT] = {
+		.name = "weight", .header = "Weight", .views = SORT_HIST,
+		.cmp = weight_cmp, .collapse = weight_sort, .sort = weight_sort, .eq = weight_eq, .hash = weight_hash,
+		.width = weight_width, .print = weight_print, .json = weight_json,
+	},
+	[REPORT_KEY_CODE_PAGE_SIZE] = {
+		.name = "code_page_size", .header = "Code Page Size", .views = SORT_HIST,
+		.cmp = code_page_size_cmp, .collapse = code_page_size_sort, .sort = code_page_size_sort,
+		.eq = code_page_size_eq, .hash = code_page_size_hash,
+		.width = no_width, .print = code_page_size_print, .json = code_page_size_json,
+	},
+	[REPORT_KEY_LOCAL_INS_LAT] = {
+		.name = "local_ins_lat", .header = "Local INSTR Latency", .views = SORT_HIST,
+		.cmp = ins_lat_cmp, .collapse = ins_lat_sort, .sort = ins_lat_sort, .eq = ins_lat_eq, .hash = ins_lat_hash,
+		.width = lat_width, .print = local_ins_lat_print, .json = local_ins_lat_json,
+	},
+	[REPORT_KEY_INS_LAT] = {
+		.name = "ins_lat", .header = "INSTR Latency", .views = SORT_HIST,
+		.cmp = ins_lat_cmp, .collapse = ins_lat_sort, .sort = ins_lat_sort, .eq = ins_lat_eq, .hash = ins_lat_hash,
+		.width = lat_width, .print = ins_lat_print, .json = ins_lat_json,
+	},
+	[REPORT_KEY_LOCAL_P_STAGE_CYC] = {
+		.name = "local_p_stage_cyc", .header = "Local Pipeline Stage Cycle", .views = SORT_HIST,
+		.cmp = zero_cmp, .collapse = zero_sort, .sort = zero_sort, .eq = zero_eq, .hash = zero_hash,
+		.width = lat_width, .print = zero_print, .json = local_p_stage_cyc_json,
+	},
+	[REPORT_KEY_P_STAGE_CYC] = {
+		.name = "p_stage_cyc", .header = "Pipeline Stage Cycle", .views = SORT_HIST,
+		.cmp = zero_cmp, .collapse = zero_sort, .sort = zero_sort, .eq = zero_eq, .hash = zero_hash,
+		.width = lat_width, .print = zero_print, .json = p_stage_cyc_json,
+	},
 	[REPORT_KEY_IPC_NULL] = {	/* hidden: in no view's --sort, hist.c appends it */
 		.name = "ipc_null", .header = "IPC   [IPC Coverage]",
 		.cmp = sym_cmp, .collapse = ipc_null_sort, .sort = ipc_null_sort, .eq = sym_eq, .hash = sym_hash,
@@ -1274,6 +1523,10 @@ int report_sort_key_find(const char *p, size_t len, enum report_sort_view view)
 {
 	int usual = -1;
 
+	/* perf's ipc_null comes before ins_lat: "i" is its, which --sort does not take (hist.c adds it) */
+	if (len && len <= strlen(sort_keys[REPORT_KEY_IPC_NULL].name) &&
+	    !strncasecmp(p, sort_keys[REPORT_KEY_IPC_NULL].name, len))
+		return -1;
 	for (int k = 0; len && k < REPORT_NR_KEYS; k++)
 		if (in_view(&sort_keys[k], REPORT_SORT_USUAL) && strlen(sort_keys[k].name) >= len &&
 		    !strncasecmp(p, sort_keys[k].name, len)) {

@@ -64,6 +64,10 @@ struct sort_branch { SORT_BRANCH_FIELDS };
 	uint64_t cgroup_dev, cgroup_ino;	/* the thread's cgroup namespace (NAMESPACES records) */ \
 	const char *parent;		/* the first frame -p/--parent's regex matches, NULL: "[other]" */ \
 	const char *trace;		/* a tracepoint's fields as its format prints them, NULL: not a tracepoint */ \
+	uint64_t weight;		/* the sample's weight as perf reads it (WEIGHT whole, WEIGHT_STRUCT's low 32 bits), 0: none */ \
+	uint16_t ins_lat;		/* WEIGHT_STRUCT's instruction latency (bits 32-47), 0: none */ \
+	uint64_t code_page_size;	/* PERF_SAMPLE_CODE_PAGE_SIZE's, 0: none */ \
+	uint64_t nr;			/* the entry's own samples (perf's stat.nr_events: the weight keys' factor) */ \
 	const struct sort_branch *br;	/* the branch view's entries: the branch */
 struct sort_row { SORT_ROW_FIELDS };
 

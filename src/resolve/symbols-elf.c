@@ -108,7 +108,7 @@ static int load_elf_symbols(Elf *e, const struct segs *sg, bool want_symtab, str
 			start -= sg->v[k].p_vaddr - sg->v[k].p_offset;
 		else
 			start -= ssh.sh_addr - ssh.sh_offset;
-		char *dm = demangle(name);
+		char *dm = l->raw ? NULL : demangle(name);
 		int err = add_sym(l, start, s.st_size, dm ? dm : name, (unsigned char)GELF_ST_BIND(s.st_info));
 
 		free(dm);
@@ -311,7 +311,7 @@ static int add_plt_symbols(Elf *e, struct loader *l)
 		idx = GELF_R_SYM(r.r_info);
 		if (idx && gelf_getsym(dd, (int)idx, &sym) && !(name = elf_strptr(e, dyn_sh.sh_link, sym.st_name)))
 			name = "";
-		char *dm = demangle(name);
+		char *dm = l->raw ? NULL : demangle(name);
 
 		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
 		free(dm);
@@ -375,7 +375,7 @@ static int open_runtime(const char *path, const char *want, const char *base, co
 
 void load_dso(struct dso *d, const char *want, const char *base, const char *symfs)
 {
-	struct loader l = { 0 };
+	struct loader l = { .raw = d->raw_names };
 	struct rsym *tab = NULL;
 	size_t ntab = 0;
 	int fd = open_runtime(d->path, want, base, symfs, &d->runtime);
@@ -387,7 +387,7 @@ void load_dso(struct dso *d, const char *want, const char *base, const char *sym
 	d->usable = true;
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e && elf_kind(e) == ELF_K_ELF) {
-		struct loader pl = { 0 };
+		struct loader pl = { .raw = d->raw_names };
 		struct dso plt = { 0 };
 
 		load_segments(e, &sg);
@@ -445,7 +445,7 @@ void load_dso(struct dso *d, const char *want, const char *base, const char *sym
  */
 void load_vdso(struct dso *d)
 {
-	struct loader l = { 0 };
+	struct loader l = { .raw = d->raw_names };
 	const void *img;
 	size_t len;
 	struct segs sg;

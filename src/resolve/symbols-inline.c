@@ -138,14 +138,14 @@ static const char *last_alias_name(Dwarf_Die *die, uint64_t pc)
 }
 
 /* The functions at addr, innermost first, as addr2line -i names them: into i. */
-static int add_inline_name(struct inl *i, const char *name)
+static int add_inline_name(struct inl *i, const char *name, bool raw)
 {
 	const char **v = realloc(i->names, (i->n + 1) * sizeof(*v));
 	char *copy;
 
 	if (v)
 		i->names = v;
-	if (!v || (!(copy = demangle(name)) && !(copy = strdup(name))))
+	if (!v || (!(copy = raw ? NULL : demangle(name)) && !(copy = strdup(name))))
 		return -ENOMEM;
 	i->names[i->n++] = copy;
 	return 0;
@@ -245,7 +245,7 @@ static int lookup_inlines(struct dso *d, uint64_t addr, struct inl *i)
 		Dwarf_Die *fn = &path[k];
 		const char *name = !i->n && dwarf_tag(fn) == DW_TAG_subprogram ? last_alias_name(fn, pc) : die_name(fn);
 
-		if (name && add_inline_name(i, name))
+		if (name && add_inline_name(i, name, d->raw_names))
 			return -ENOMEM;
 		if (dwarf_tag(fn) != DW_TAG_inlined_subroutine || ++depth > 64)
 			return 0;

@@ -57,6 +57,7 @@ struct dso {
 	struct sym *syms;
 	size_t n;
 	char *names;
+	bool raw_names;		/* perf's --no-demangle: its names as the file has them */
 	struct dso *plt;	/* name@plt entries: used where no other symbol covers */
 	struct stree *tree;	/* perf's tree, replayed where symbols overlap (else NULL) */
 	/* Inline frames: from the DWARF of the file the symbols came from (perf's symsrc). */
@@ -106,6 +107,7 @@ struct symcache {
 	char *kallsyms_file;	/* read instead of /proc/kallsyms */
 	char *vmlinux_file;	/* the kernel image asked for (perf's -k), and only it */
 	char *symfs;		/* perf's --symfs: a DSO's file under this directory (NULL: none) */
+	bool raw_names;		/* perf's --no-demangle (symcache__no_demangle) */
 	char *os_release;	/* the recording's kernel release (its OSRELEASE) */
 	struct kimage *kimage;	/* the kernel's symbols come from this image, not kallsyms */
 	struct kmod *kmods;	/* the recording's modules, for their .ko */
@@ -131,6 +133,7 @@ struct loader {
 	size_t n, cap;
 	struct mbuf names;
 	char *src;		/* the file whose table was loaded, when not the runtime file */
+	bool raw;		/* names as the file has them, not demangled */
 };
 
 /* symbols.c: the cache, its DSOs and the tables */

@@ -205,6 +205,25 @@ int symcache__srcline_objdump(struct symcache *c, const char *path, uint64_t off
 	return line;
 }
 
+int symcache__srcline_path(struct symcache *c, const char *path, uint64_t off, char *buf, size_t cap)
+{
+	const char *file;
+	int line = symcache__srcline(c, path, off, &file);
+	struct dso *d = image_dso(c, path);
+	Dwarf_Die cu;
+
+	if (cap)
+		buf[0] = 0;
+	if (!file || !cap)
+		return line;
+	/* symcache__srcline found the unit: its DWARF is open */
+	if (d && dwarf_addrdie(line_dwarf(d), offset_to_vaddr(d, off), &cu))
+		bfd_file_name(&cu, file, buf, cap);
+	else
+		snprintf(buf, cap, "%s", file);
+	return line;
+}
+
 /*
  * What addr2line answers for an address its line table has no line for
  * (binutils' elf_find_function): the function symbol of the address's

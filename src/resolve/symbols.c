@@ -120,6 +120,11 @@ void symcache__delete(struct symcache *c)
 	free(c);
 }
 
+void symcache__no_demangle(struct symcache *c)
+{
+	c->raw_names = true;
+}
+
 int symcache__set_symfs(struct symcache *c, const char *dir)
 {
 	free(c->symfs);
@@ -463,6 +468,7 @@ static struct dso *get_dso(struct symcache *c, const char *path)
 		free(d);
 		return NULL;
 	}
+	d->raw_names = c->raw_names;
 	/* Real files, and the vdso: the kernel's, the same one this process has. */
 	if (path[0] == '/') {
 		unsigned char id[HOST_BUILD_ID_MAX];

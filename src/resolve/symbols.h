@@ -98,11 +98,19 @@ int symcache__srcline(struct symcache *c, const char *path, uint64_t off, const 
 int symcache__srcline_objdump(struct symcache *c, const char *path, uint64_t off, char *buf, size_t cap,
 			      unsigned *discriminator);
 /*
+ * symcache__srcline's line, its file's whole path as addr2line gives it
+ * (binutils' joining, as symcache__srcline_objdump's) into buf: "" and
+ * 0 where there is none.
+ */
+int symcache__srcline_path(struct symcache *c, const char *path, uint64_t off, char *buf, size_t cap);
+/*
  * The view will ask symcache__srcline for the DSOs it asks inline frames
  * of: each DSO's DWARF is opened once, whole, for both (not pruned for
  * the inline frames first, then inflated again with its line table).
  */
 void symcache__want_lines(struct symcache *c);
+/* perf's --no-demangle: the DSOs' names (and inline frames') as their files have them; before any lookup. */
+void symcache__no_demangle(struct symcache *c);
 /* Whether the file that ran (or the vdso's image) can be read: a line table could be asked. */
 bool symcache__has_image(struct symcache *c, const char *path);
 /*
