@@ -66,15 +66,19 @@ void out_printf(struct out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The digits go straight into the buffer: a copy per number was a tenth of -D's time. */
 void out_u64(struct out *o, uint64_t v)
 {
-	char tmp[20], *p = tmp + sizeof(tmp);
+	char *p = out_room(o, 20);
+	size_t n = 1;
 
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	o->len += n;
 	do {
-		*--p = (char)('0' + v % 10);
+		p[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void out_i64(struct out *o, int64_t v)
@@ -90,19 +94,27 @@ void out_i64(struct out *o, int64_t v)
 void out_hex(struct out *o, uint64_t v)
 {
 	static const char hexd[] = "0123456789abcdef";
-	char tmp[16], *p = tmp + sizeof(tmp);
+	char *p = out_room(o, 16);
+	size_t n = 1;
 
+	for (uint64_t t = v >> 4; t; t >>= 4)
+		n++;
+	o->len += n;
 	do {
-		*--p = hexd[v & 15];
+		p[--n] = hexd[v & 15];
 		v >>= 4;
 	} while (v);
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void out_xhex(struct out *o, uint64_t v)
 {
-	if (v)
-		out_mem(o, "0x", 2);
+	if (v) {
+		char *p = out_room(o, 18);
+
+		p[0] = '0';
+		p[1] = 'x';
+		o->len += 2;
+	}
 	out_hex(o, v);
 }
 
