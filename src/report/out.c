@@ -66,6 +66,12 @@ void out_printf(struct out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "00" to "99": out_u64 writes two digits a division. */
+static const char digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* The digits go straight into the buffer: a copy per number was a tenth of -D's time. */
 void out_u64(struct out *o, uint64_t v)
 {
@@ -75,10 +81,19 @@ void out_u64(struct out *o, uint64_t v)
 	for (uint64_t t = v; t >= 10; t /= 10)
 		n++;
 	o->len += n;
-	do {
-		p[--n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		p[--n] = digits2[d + 1];
+		p[--n] = digits2[d];
+	}
+	if (v >= 10) {
+		p[--n] = digits2[v * 2 + 1];
+		p[--n] = digits2[v * 2];
+	} else {
+		p[--n] = (char)('0' + v);
+	}
 }
 
 void out_i64(struct out *o, int64_t v)
