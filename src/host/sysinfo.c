@@ -263,7 +263,7 @@ void host_heap_hugepages(size_t bytes)
 #ifdef __GLIBC__
 	void *step[64];
 	size_t n = 0;
-	uintptr_t lo, hi;
+	uintptr_t base, lo, hi;
 
 	/* One arena (the main one, the brk heap), grown by the steps below and never trimmed. */
 	if (!mallopt(M_ARENA_MAX, 1) || !mallopt(M_MMAP_THRESHOLD, (int)(2 * HEAP_STEP)) ||
@@ -274,12 +274,14 @@ void host_heap_hugepages(size_t bytes)
 			break;
 	if (!n || !step[0])
 		return;
-	lo = ((uintptr_t)step[0] + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	base = (uintptr_t)step[0];
+	lo = (base + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	hi = (uintptr_t)sbrk(0);
 	/* Back to malloc's top chunk, which the heap's next allocations are cut from. */
 	while (n--)
 		free(step[n]);
-	if (hi > lo && hi != (uintptr_t)-1)
+	/* only the brk heap the steps were cut from (not another allocator's mappings) */
+	if (hi != (uintptr_t)-1 && hi > lo && hi - base <= (sizeof(step) / sizeof(step[0]) + 1) * HEAP_STEP)
 		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
 #else
 	(void)bytes;
