@@ -1081,6 +1081,21 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 	return cmd_damaged(hist_view(p, label, &a->ho));
 }
 
+/*
+ * A large file's report faults in thousands of heap pages: the heap in
+ * huge pages (host_heap_hugepages), where it pays for a few of them.
+ */
+#define HEAP_BIG_INPUT	(8 << 20)
+#define HEAP_RESERVE	(64 << 20)
+
+static void heap_for(const char *input)
+{
+	struct stat st;
+
+	if (strcmp(input, "-") && !stat(input, &st) && S_ISREG(st.st_mode) && st.st_size >= HEAP_BIG_INPUT)
+		host_heap_hugepages(HEAP_RESERVE);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = {
@@ -1125,6 +1140,7 @@ int cmd_report(int argc, char **argv)
 	/* Before the input is read: an output that cannot be written fails now. */
 	if (a.output && (ret = cmd_out_open("report", &a.out, a.output)))
 		return ret;
+	heap_for(a.input);
 	p = pdata__open(a.input);
 	if (!p) {
 		cmd_out_close("report", &a.out, false);

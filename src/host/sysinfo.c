@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* CPUs, memory and the vdso of this machine, from /proc, /sys and the auxv. */
+/*
+ * CPUs, memory and the vdso of this machine, from /proc, /sys and the auxv;
+ * the heap's huge pages for a large reading.
+ */
 #include <ctype.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "host.h"
 
@@ -247,5 +252,38 @@ int host_cpuid(char *out, size_t len)
 	(void)out;
 	(void)len;
 	return -ENOENT;
+#endif
+}
+
+#define HEAP_STEP	(16u << 20)	/* under malloc's largest mmap threshold, 32 MB */
+#define HUGE_PAGE	((uintptr_t)2 << 20)
+
+void host_heap_hugepages(size_t bytes)
+{
+#ifdef __GLIBC__
+	void *step[64];
+	size_t n = 0;
+	uintptr_t base, lo, hi;
+
+	/* One arena (the main one, the brk heap), grown by the steps below and never trimmed. */
+	if (!mallopt(M_ARENA_MAX, 1) || !mallopt(M_MMAP_THRESHOLD, (int)(2 * HEAP_STEP)) ||
+	    !mallopt(M_TRIM_THRESHOLD, INT32_MAX))
+		return;
+	for (size_t got = 0; got < bytes && n < sizeof(step) / sizeof(step[0]); got += HEAP_STEP)
+		if (!(step[n++] = malloc(HEAP_STEP - 64)))
+			break;
+	if (!n || !step[0])
+		return;
+	base = (uintptr_t)step[0];
+	lo = (base + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	hi = (uintptr_t)sbrk(0);
+	/* Back to malloc's top chunk, which the heap's next allocations are cut from. */
+	while (n--)
+		free(step[n]);
+	/* only the brk heap the steps were cut from (not another allocator's mappings) */
+	if (hi != (uintptr_t)-1 && hi > lo && hi - base <= (sizeof(step) / sizeof(step[0]) + 1) * HEAP_STEP)
+		madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)bytes;
 #endif
 }

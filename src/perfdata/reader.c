@@ -50,6 +50,8 @@ struct pdata {
 	uint64_t cut_size;		/* data.size when the file ends inside the data, else 0 */
 	uint64_t *abuf;			/* aligned copy of a misaligned record (pipe mode) */
 	uint64_t released;		/* mapped bytes [0, released) handed back */
+	uint64_t populated;		/* mapped bytes [.., populated) faulted in ahead */
+	bool no_populate;		/* the kernel cannot (before 5.14) */
 	struct pd_section feat[PD_FEAT_LAST_6_1];	/* checked sections */
 	uint64_t features[4];
 	uint64_t bad_feat[4];		/* sections that are set but do not parse: skipped */
@@ -816,6 +818,7 @@ int pdata__rewind(struct pdata *p)
 	p->pending_skip = 0;
 	p->pending_keep = false;
 	p->released = 0;	/* handed-back pages are read from the file again */
+	p->populated = 0;
 	p->warned = false;
 	p->dpos = p->dlen = 0;
 	if (p->zds)
@@ -845,6 +848,29 @@ static void release_behind(struct pdata *p)
 	upto = (p->pos - RELEASE_STEP) & ~(page - 1);
 	madvise((void *)(p->rmem + p->released), upto - p->released, MADV_DONTNEED);
 	p->released = upto;
+}
+
+/*
+ * The mapped pages ahead of the read position faulted in by one call per
+ * POPULATE_STEP bytes, not one fault per 16 pages: a fault costs some
+ * microseconds, many more on a VM, and a large file has thousands.
+ */
+#define POPULATE_STEP	(2ULL << 20)
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+static void populate_ahead(struct pdata *p)
+{
+	uint64_t from, to;
+
+	if (!p->map_len || p->no_populate || p->pos < p->populated)
+		return;
+	from = p->pos & ~4095ULL;
+	to = p->data_end - from > POPULATE_STEP ? from + POPULATE_STEP : p->data_end;
+	if (madvise((void *)(p->rmem + from), to - from, MADV_POPULATE_READ))
+		p->no_populate = true;	/* faults as before */
+	p->populated = to;
 }
 
 /*
@@ -928,6 +954,7 @@ static int record_at_file(struct pdata *p, uint64_t off, const unsigned char **q
 	if (p->data_end - p->pos < sizeof(*h))
 		return fail(p, -MPERF_ERR_TRUNCATED, "truncated record header at offset %#llx",
 			    (unsigned long long)off);
+	populate_ahead(p);
 	*q = p->rmem + p->pos;
 	memcpy(h, *q, sizeof(*h));
 	if ((r = record_size_ok(p, h, off)))
@@ -1047,6 +1074,7 @@ static int record_in_parts(struct pdata *p, uint64_t *off, const unsigned char *
 		p->pos = *off = 0;
 		p->data_end = pt->len;
 		p->released = 0;
+		p->populated = 0;
 	}
 	return r;
 }

@@ -53,18 +53,26 @@ void dump__raw(struct out *out, const char *label, uint64_t off, const struct pe
 		*q++ = hexd[i & 15];
 		*q++ = ':';
 		*q++ = ' ';
-		for (unsigned int k = 0; k < 16; k++) {
-			*q++ = ' ';
-			*q++ = k < n ? hexd[p[i + k] >> 4] : ' ';
-			*q++ = k < n ? hexd[p[i + k] & 15] : ' ';
-		}
-		*q++ = ' ';
-		*q++ = ' ';
-		for (unsigned int k = 0; k < 16; k++) {
-			unsigned char c = k < n ? p[i + k] : ' ';
+		/* the hex and the text columns in one pass: q[k * 3] and a[k] */
+		char *a = q + 16 * 3 + 2;
 
-			*q++ = (c >= 32 && c < 127) ? (char)c : '.';
+		for (unsigned int k = 0; k < n; k++) {
+			unsigned char c = p[i + k];
+
+			q[0] = ' ';
+			q[1] = hexd[c >> 4];
+			q[2] = hexd[c & 15];
+			q += 3;
+			*a++ = (c >= 32 && c < 127) ? (char)c : '.';
 		}
+		for (unsigned int k = n; k < 16; k++) {
+			q[0] = q[1] = q[2] = ' ';
+			q += 3;
+			*a++ = ' ';
+		}
+		*q++ = ' ';
+		*q++ = ' ';
+		q = a;
 		*q++ = '\n';
 		out->len += (size_t)(q - line);
 	}

@@ -66,15 +66,34 @@ void out_printf(struct out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "00" to "99": out_u64 writes two digits a division. */
+static const char digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The digits go straight into the buffer: a copy per number was a tenth of -D's time. */
 void out_u64(struct out *o, uint64_t v)
 {
-	char tmp[20], *p = tmp + sizeof(tmp);
+	char *p = out_room(o, 20);
+	size_t n = 1;
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	o->len += n;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		p[--n] = digits2[d + 1];
+		p[--n] = digits2[d];
+	}
+	if (v >= 10) {
+		p[--n] = digits2[v * 2 + 1];
+		p[--n] = digits2[v * 2];
+	} else {
+		p[--n] = (char)('0' + v);
+	}
 }
 
 void out_i64(struct out *o, int64_t v)
@@ -90,19 +109,27 @@ void out_i64(struct out *o, int64_t v)
 void out_hex(struct out *o, uint64_t v)
 {
 	static const char hexd[] = "0123456789abcdef";
-	char tmp[16], *p = tmp + sizeof(tmp);
+	char *p = out_room(o, 16);
+	size_t n = 1;
 
+	for (uint64_t t = v >> 4; t; t >>= 4)
+		n++;
+	o->len += n;
 	do {
-		*--p = hexd[v & 15];
+		p[--n] = hexd[v & 15];
 		v >>= 4;
 	} while (v);
-	out_mem(o, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 void out_xhex(struct out *o, uint64_t v)
 {
-	if (v)
-		out_mem(o, "0x", 2);
+	if (v) {
+		char *p = out_room(o, 18);
+
+		p[0] = '0';
+		p[1] = 'x';
+		o->len += 2;
+	}
 	out_hex(o, v);
 }
 

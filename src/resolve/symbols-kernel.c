@@ -117,6 +117,8 @@ struct kload {
 	uint32_t last_mod;	/* the module name the previous line stored */
 };
 
+#define KSYMS_GUESS	(1 << 17)	/* kallsyms has 100k to 200k lines */
+
 static int ksyms_push(void *arg, const struct host_ksym *s)
 {
 	struct kload *kl = arg;
@@ -945,7 +947,8 @@ static void load_kernel(struct symcache *c)
 	int err;
 
 	c->kernel_tried = true;
-	if (!k || mbuf_reserve(&kl.pool, 4 << 20))
+	/* Room for a kernel's lines at once: grown by doubling, the table was copied (and faulted in) 14 times. */
+	if (!k || mbuf_reserve(&kl.pool, 4 << 20) || ALLOC_GROW(k->v, KSYMS_GUESS, k->cap))
 		goto out;
 	/* perf's order: the kallsyms file asked for; the image -k names, else one found by build id; kallsyms */
 	if (!c->kallsyms_file && load_kimage(c))

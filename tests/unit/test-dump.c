@@ -2,8 +2,10 @@
 /*
  * The sample lines of -D that depend on the recording machine or on the
  * attr, on hand-built samples: LBR call stacks (perf's "LBR call chain"
- * and "branch callstack" blocks) and register names by arch.
+ * and "branch callstack" blocks) and register names by arch; and the
+ * number writers of out.h against printf's, at the buffer's end too.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,10 +111,50 @@ static void test_regs(void)
 	is_str(pd_arch_normalize("x86_64"), "x86", "x86_64 is perf's x86");
 }
 
+/* out_u64, out_i64, out_hex and out_xhex print as %lu, %ld, %lx and %#lx, whatever room is left. */
+static void test_numbers(void)
+{
+	static const uint64_t v[] = { 0, 1, 9, 10, 15, 16, 99, 100, 255, 256, 4095, 65536, 999999999,
+				      1000000000, 0x7fffffffffffffffull, 0x8000000000000000ull, UINT64_MAX };
+	size_t nv = sizeof(v) / sizeof(v[0]);
+	char *text = NULL, *want = NULL;
+	size_t len = 0, wlen = 0;
+	FILE *f = open_memstream(&text, &len), *w = open_memstream(&want, &wlen);
+	struct out out;
+
+	out_init(&out, f);
+	/* every number at every distance from the buffer's end */
+	for (size_t pad = 0; pad < 24; pad++) {
+		out_flush(&out);
+		out.len = out.cap - pad;
+		memset(out.buf, 'x', out.len);
+		for (size_t k = 0; k < out.len; k++)
+			fputc('x', w);
+		for (size_t i = 0; i < nv; i++) {
+			out_u64(&out, v[i]);
+			out_char(&out, ' ');
+			out_i64(&out, (int64_t)v[i]);
+			out_char(&out, ' ');
+			out_hex(&out, v[i]);
+			out_char(&out, ' ');
+			out_xhex(&out, v[i]);
+			out_char(&out, '\n');
+			fprintf(w, "%" PRIu64 " %" PRId64 " %" PRIx64 " %#" PRIx64 "\n", v[i], (int64_t)v[i], v[i], v[i]);
+		}
+	}
+	out_close(&out, 0, "test");
+	fclose(f);
+	fclose(w);
+	ok(len == wlen && !memcmp(text, want, len), "numbers as printf prints them, at the buffer's end too");
+	free(text);
+	free(want);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_lbr();
 	test_regs();
+	test_numbers();
 	return done_testing();
 }
