@@ -21,7 +21,7 @@ static const char script_usage[] =
 	"                    [-C cpus] [--time ranges] [--comms list] [--pid list] [--tid list]\n"
 	"                    [-S list] [--ns] [--reltime | --deltatime] [-G] [--max-stack n]\n"
 	"                    [--show-task-events] [--show-mmap-events] [--show-lost-events]\n"
-	"                    [--no-inline] [-f]\n"
+	"                    [--show-switch-events] [--show-round-events] [-L] [--no-inline] [-f]\n"
 	"   or: mperf script -h\n"
 	"\n";
 
@@ -61,6 +61,13 @@ static const struct cmd_opt script_opts[] = {
 	{ 'A', 0, "show-task-events", CMD_ARG_NONE, NULL, "the COMM, FORK and EXIT records too" },
 	{ 'B', 0, "show-mmap-events", CMD_ARG_NONE, NULL, "the MMAP and MMAP2 records too" },
 	{ 'D', 0, "show-lost-events", CMD_ARG_NONE, NULL, "the LOST records too" },
+	{ 'W', 0, "show-switch-events", CMD_ARG_NONE, NULL, "the SWITCH and SWITCH_CPU_WIDE records too" },
+	{ 'R', 0, "show-round-events", CMD_ARG_NONE, NULL,
+	  "the FINISHED_ROUND records too, every record then in the\n"
+	  "file's order (perf's, which orders none then)" },
+	{ 'y', 'L', "Latency", CMD_ARG_NONE, NULL,
+	  "perf's latency format: the command in 8 columns (cut there),\n"
+	  "the CPU as a number in 3" },
 	{ 'I', 0, "inline", CMD_ARG_NONE, NULL,
 	  "perf's inline frames in the chains libdw unwinds (--call-graph\n"
 	  "dwarf), marked (inlined): the default" },
@@ -136,6 +143,15 @@ static int script_option(void *ctx, const struct cmd_opt *opt, char *arg)
 		break;
 	case 'D':
 		a->o.show_lost = true;
+		break;
+	case 'W':
+		a->o.show_switch = true;
+		break;
+	case 'R':
+		a->o.show_round = true;
+		break;
+	case 'y':
+		a->o.latency = true;
 		break;
 	case 'I':
 	case 'N':

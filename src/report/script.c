@@ -880,6 +880,9 @@ static bool side_wanted(const struct script *S, uint32_t type)
 		return S->o.show_mmap;
 	case PERF_RECORD_LOST:
 		return S->o.show_lost;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return S->o.show_switch;
 	}
 	return false;
 }
@@ -957,6 +960,11 @@ static int on_record(void *arg, const struct session_record *r)
 	struct script *S = arg;
 
 	symcache__kernel_mmap(S->syms, r->h);
+	/* --show-round-events: perf_event__fprintf's line alone, no sample's start */
+	if (r->h->type == PD_FINISHED_ROUND && S->o.show_round) {
+		out_str(&S->out, "PERF_RECORD_FINISHED_ROUND\n");
+		return S->out.err ? -S->out.err : 0;
+	}
 	/* perf prints an EXIT before its thread goes */
 	return r->h->type == PERF_RECORD_EXIT && side_wanted(S, r->h->type) ? print_side(S, r) : 0;
 }
@@ -972,7 +980,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 {
 	struct script S = { .p = p, .label = label, .o = *o, .max_stack = o->max_stack ? o->max_stack : MAX_STACK };
 	struct session_ops ops = { .record = on_record, .sample = on_sample, .applied = on_applied, .arg = &S,
-				   .machine = true };
+				   .machine = true, .unordered = o->show_round };
 	int ret = 0;
 
 	if (!(S.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, NULL)))
