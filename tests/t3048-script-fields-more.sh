@@ -68,7 +68,7 @@ test_expect_success PERF 'every field, alone and together: as perf script prints
 	for F in "$ALL" comm,ip,insn,insnlen,misc,flags; do
 		same_script g.data -F "$F" || { echo "differs: g.data -F $F"; return 1; }
 	done &&
-	for F in +insn,+insnlen,+misc,+flags,+ipc,+callindent "+srcline --no-inline"; do
+	for F in +insn,+insnlen,+misc,+flags,+ipc,+callindent +srcline "+srcline --no-inline"; do
 		same_script d.data -F $F || { echo "differs: d.data -F $F"; return 1; }
 	done
 '

@@ -466,9 +466,11 @@ static void print_sym_dso(struct script *S, unsigned f, const struct resolved *r
  * -F srcline: perf's map__fprintf_srcline, "\n  " and the line of a
  * user DSO's address from its line table (srcline.c), else (the kernel,
  * a DSO without lines) perf's "dso[addr]" of its short name and objdump
- * address; nothing without a map, nor for a line "??:0".
+ * address; nothing without a map, nor for a line "??:0" (but where
+ * keep_unknown: an unwound frame with a symbol, whose line perf takes
+ * from addr2line's inline list as it is).
  */
-static int print_srcline(struct script *S, int cpumode, const struct resolved *r, uint64_t ip)
+static int print_srcline(struct script *S, int cpumode, const struct resolved *r, uint64_t ip, bool keep_unknown)
 {
 	struct out *o = &S->out;
 	const char *name, *file;
@@ -493,8 +495,8 @@ static int print_srcline(struct script *S, int cpumode, const struct resolved *r
 		}
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", name, addr);
 	}
-	/* perf prints no line that starts as its unknown one does */
-	if (strncmp(buf, "??:0", 4)) {
+	/* perf prints no line that starts as its unknown one does (but an unwound frame's, from its inline list) */
+	if ((found && keep_unknown) || strncmp(buf, "??:0", 4)) {
 		out_str(o, "\n  ");
 		out_str(o, buf);
 	}
@@ -542,7 +544,7 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 		if (f & SCRIPT_F_IP)
 			out_hex_w(o, r.found ? addr : ip, 16);
 		print_sym_dso(S, f, &r, sym, addr);
-		if ((f & SCRIPT_F_SRCLINE) && print_srcline(S, cpumode, &r, ip))
+		if ((f & SCRIPT_F_SRCLINE) && print_srcline(S, cpumode, &r, ip, false))
 			return -ENOMEM;
 		out_char(o, '\n');
 	}
@@ -555,9 +557,45 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
  * inline frames, which perf script prints as "\t%16lx NAME+off (inlined)"
  * (the offset from the symbol they are inlined in).
  */
+/* The inline frames of one address, as print_unwound goes through them. */
+struct inline_run {
+	bool on;		/* the frames at ip began with an inline frame */
+	uint64_t ip;
+	size_t j, n;		/* this frame's place in the run (0: the innermost), the call sites known */
+	char calls[16][256];	/* where each level was inlined (symcache__inline_calls) */
+};
+
+/*
+ * A frame's srcline: perf takes an inline run's lines from its inline
+ * list, the innermost frame's where the address is, each outer one's
+ * where the level inside it was inlined (its call site); every other
+ * frame's is the address's, "??:0" too where a symbol holds it (but
+ * under --no-inline, where perf makes no inline list).
+ */
+static int frame_srcline(struct script *S, struct inline_run *run, const struct cc_frame *fr, int cpumode,
+			 const struct resolved *r, uint64_t addr, bool sym)
+{
+	if (!run->on || fr->ip != run->ip) {
+		run->on = fr->inlined && r->found;
+		run->ip = fr->ip;
+		run->j = 0;
+		run->n = run->on ? symcache__inline_calls(S->syms, r->dso, addr, run->calls, 16) : 0;
+	} else {
+		run->j++;
+	}
+	if (!run->j || run->j > run->n)
+		return print_srcline(S, cpumode, r, fr->ip, sym);
+	if (strncmp(run->calls[run->j - 1], "??:0", 4)) {
+		out_str(&S->out, "\n  ");
+		out_str(&S->out, run->calls[run->j - 1]);
+	}
+	return 0;
+}
+
 static int print_unwound(struct script *S, unsigned f, const struct session_sample *ss)
 {
 	struct out *o = &S->out;
+	struct inline_run run = { .on = false };
 	ssize_t n;
 
 	if (!S->have_walk) {
@@ -595,14 +633,16 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 					out_hex(o, addr - sym->start);
 				}
 			}
-			if ((f & SCRIPT_F_SRCLINE) && print_srcline(S, cpumode, &r, fr->ip))
+			if ((f & SCRIPT_F_SRCLINE) && frame_srcline(S, &run, fr, cpumode, &r, addr, sym && !S->o.no_inline))
 				return -ENOMEM;
 			out_str(o, " (inlined)");	/* perf's, whatever the fields: in place of the dso */
 		} else {
 			print_sym_dso(S, f, &r, sym, addr);
-			if ((f & SCRIPT_F_SRCLINE) && print_srcline(S, cpumode, &r, fr->ip))
+			if ((f & SCRIPT_F_SRCLINE) && frame_srcline(S, &run, fr, cpumode, &r, addr, sym && !S->o.no_inline))
 				return -ENOMEM;
 		}
+		if (!fr->inlined)
+			run.on = false;
 		out_char(o, '\n');
 	}
 	return 0;
@@ -856,7 +896,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 			if (r.found && (f & SCRIPT_F_SYM))
 				sym = find_sym(S, &r, ss->cpumode, smp->ip, &addr);
 			print_sym_dso(S, f, &r, sym, addr);
-			if ((f & SCRIPT_F_SRCLINE) && print_srcline(S, ss->cpumode, &r, smp->ip))
+			if ((f & SCRIPT_F_SRCLINE) && print_srcline(S, ss->cpumode, &r, smp->ip, false))
 				return mperf_error(-ENOMEM, "out of memory");
 		}
 	}
