@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "../src/annotate/annotate.h"
 #include "../src/perfdata/perfdata.h"
 #include "../src/report/report.h"
 #include "cmd.h"
@@ -20,7 +21,7 @@ static const char script_usage[] =
 	"                    [-C cpus] [--time ranges] [--comms list] [--pid list] [--tid list]\n"
 	"                    [-S list] [--ns] [--reltime | --deltatime] [-G] [--max-stack n]\n"
 	"                    [--show-task-events] [--show-mmap-events] [--show-lost-events]\n"
-	"                    [--no-inline] [-f]\n"
+	"                    [--show-switch-events] [--show-round-events] [-L] [--no-inline] [-f]\n"
 	"   or: mperf script -h\n"
 	"\n";
 
@@ -35,7 +36,8 @@ static const struct cmd_opt script_opts[] = {
 	  "sets them (TYPE: hw, sw, trace, raw, break; all without one),\n"
 	  "+FIELD,... adds to perf's defaults, -FIELD,... takes away;\n"
 	  "FIELD: comm, tid, pid, time, cpu, event, trace, ip, sym,\n"
-	  "symoff, dso, period" },
+	  "symoff, dso, period, srcline, misc, insn, insnlen, flags,\n"
+	  "ipc, callindent" },
 	{ 'H', 0, "header", CMD_ARG_NONE, NULL, "print the file's header and features first" },
 	{ 'k', 'k', "vmlinux", CMD_ARG_REQUIRED, "FILE",
 	  "the kernel's symbols from this image (vmlinux), and no other\n"
@@ -59,6 +61,13 @@ static const struct cmd_opt script_opts[] = {
 	{ 'A', 0, "show-task-events", CMD_ARG_NONE, NULL, "the COMM, FORK and EXIT records too" },
 	{ 'B', 0, "show-mmap-events", CMD_ARG_NONE, NULL, "the MMAP and MMAP2 records too" },
 	{ 'D', 0, "show-lost-events", CMD_ARG_NONE, NULL, "the LOST records too" },
+	{ 'W', 0, "show-switch-events", CMD_ARG_NONE, NULL, "the SWITCH and SWITCH_CPU_WIDE records too" },
+	{ 'R', 0, "show-round-events", CMD_ARG_NONE, NULL,
+	  "the FINISHED_ROUND records too, every record then in the\n"
+	  "file's order (perf's, which orders none then)" },
+	{ 'y', 'L', "Latency", CMD_ARG_NONE, NULL,
+	  "perf's latency format: the command in 8 columns (cut there),\n"
+	  "the CPU as a number in 3" },
 	{ 'I', 0, "inline", CMD_ARG_NONE, NULL,
 	  "perf's inline frames in the chains libdw unwinds (--call-graph\n"
 	  "dwarf), marked (inlined): the default" },
@@ -135,6 +144,15 @@ static int script_option(void *ctx, const struct cmd_opt *opt, char *arg)
 	case 'D':
 		a->o.show_lost = true;
 		break;
+	case 'W':
+		a->o.show_switch = true;
+		break;
+	case 'R':
+		a->o.show_round = true;
+		break;
+	case 'y':
+		a->o.latency = true;
+		break;
 	case 'I':
 	case 'N':
 		a->o.no_inline = opt->id == 'N';
@@ -174,12 +192,27 @@ static const struct cmd_options script_options = {
 	.set = script_option,
 };
 
+/* -F insn or insnlen, for some type: the instructions' lengths come from annotate's disassembler. */
+static bool wants_insn(const struct report_script_opts *o)
+{
+	for (int t = 0; t < SCRIPT_NR_TYPES; t++)
+		if (o->type[t].fields & (SCRIPT_F_INSN | SCRIPT_F_INSNLEN))
+			return true;
+	return false;
+}
+
+static unsigned insn_length(void *ctx, const uint8_t *code, size_t len)
+{
+	return annotate_insn__length(ctx, code, len);
+}
+
 int cmd_script(int argc, char **argv)
 {
 	struct script_args a = { .input = cmd_default_input() };
 	struct report_script_opts *o = &a.o;
 	const char *input, *label;
 	static char obuf[1 << 16];
+	struct annotate_insn *insn = NULL;
 	struct cmd_parse parse;
 	struct pdata *p;
 	int ret;
@@ -211,8 +244,13 @@ int cmd_script(int argc, char **argv)
 		}
 		ret = report__header(p, label, stat(input, &st) == 0 ? st.st_mtime : 0, false, stdout);
 	}
+	if (ret >= 0 && wants_insn(o) && (insn = annotate_insn__new())) {
+		o->insn_length = insn_length;
+		o->insn_ctx = insn;
+	}
 	if (ret >= 0)
 		ret = cmd_damaged(report__script(p, label, o, stdout));
+	annotate_insn__free(insn);
 	pdata__close(p);
 	return ret;
 }

@@ -218,6 +218,22 @@ _mperf()
 		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" buildid-list)" -- "$cur"))
 		return 0
 		;;
+	script)
+		case $prev in
+		-i|--input|-k|--vmlinux|--kallsyms)
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return 0
+			;;
+		-F|--fields)
+			COMPREPLY=($(compgen -W 'comm tid pid time cpu event trace ip sym symoff dso period
+				srcline misc insn insnlen flags ipc callindent
+				+srcline +misc +insn +insnlen +flags +ipc +callindent hw: sw: trace: raw: break:' -- "$cur"))
+			return 0
+			;;
+		esac
+		COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" script)" -- "$cur"))
+		return 0
+		;;
 	*)
 		# A command this script does not know yet: its options, from its -h.
 		[[ $cur == -* ]] && COMPREPLY=($(compgen -W "$(_mperf_options "$mperf" "$cmd")" -- "$cur"))

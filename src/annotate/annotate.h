@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -82,5 +83,16 @@ int annotate_live__print(struct annotate_live *l, const struct annotate_opts *o,
 void annotate_live__zero(struct annotate_live *l);
 const void *annotate_live__held(const struct annotate_live *l);
 void annotate_live__free(struct annotate_live *l);
+
+/*
+ * The length of the x86-64 instruction code starts with (len bytes of
+ * it), 0 when it does not decode: script's insn and insnlen fields, which
+ * perf takes from its x86 decoder.  NULL from annotate_insn__new: no
+ * disassembler (errno set).
+ */
+struct annotate_insn;
+struct annotate_insn *annotate_insn__new(void);
+unsigned annotate_insn__length(struct annotate_insn *a, const uint8_t *code, size_t len);
+void annotate_insn__free(struct annotate_insn *a);
 
 #endif

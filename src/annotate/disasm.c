@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "annotate.h"
 #include "disasm-att.h"
 #include "cslib.h"
 #include "disasm.h"
@@ -298,4 +299,39 @@ void dtext_put(struct dtext *o, const char *fmt, ...)
 	va_end(ap);
 	if (k > 0)
 		o->n = o->n + (size_t)k < o->cap ? o->n + (size_t)k : o->cap - 1;
+}
+
+/* annotate.h's instruction lengths: an x86-64 disassembler of its own. */
+struct annotate_insn {
+	struct disasm *d;
+};
+
+struct annotate_insn *annotate_insn__new(void)
+{
+	struct annotate_insn *a = calloc(1, sizeof(*a));
+
+	if (a && !(a->d = disasm__new("x86_64", false))) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+unsigned annotate_insn__length(struct annotate_insn *a, const uint8_t *code, size_t len)
+{
+	struct dinsn in;
+
+	if (!len)
+		return 0;
+	disasm__one(a->d, code, len, 0, &in);
+	if (!strcmp(in.mnem, "(bad)"))	/* but an AVX-512 or mask instruction capstone 4 misreads */
+		return (unsigned)disasm_x86_vex_length(code, len);
+	return in.size <= len ? in.size : 0;
+}
+
+void annotate_insn__free(struct annotate_insn *a)
+{
+	if (a)
+		disasm__delete(a->d);
+	free(a);
 }

@@ -24,6 +24,7 @@
 #include "rowkeys.h"
 #include "report.h"
 #include "sortkey.h"
+#include "srcline.h"
 #include "../resolve/session.h"
 #include "../resolve/symbols.h"
 #include "../resolve/stackwalk.h"
@@ -93,14 +94,6 @@ struct chain_memo {
 
 #define CMEMO 64
 
-/* A DSO's srcline lookups as perf counts them: failures before its first success. */
-struct a2l_dso {
-	const char *path;
-	unsigned fails;
-	bool ok;		/* a lookup succeeded: perf never gives up on it */
-	bool off;		/* A2L_LIMIT failures first: perf asks it no more */
-};
-
 struct hist {
 	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
 	bool no_symfilter;	/* filtered() without --symbol-filter, for the Children entries' own (perf's hists filter) */
@@ -150,8 +143,7 @@ struct hist {
 	struct chain_memo *cmemo;	/* what recent chains added to (CMEMO slots), or NULL */
 	struct cm_ent *cm_new;		/* the current sample's, while it is added */
 	size_t cm_new_cap;
-	struct a2l_dso *a2l;		/* perf's addr2line state of each DSO asked (a2l_note) */
-	size_t a2l_n, a2l_cap, a2l_undecided;
+	struct srclines src;		/* perf's addr2line state of each DSO asked (a2l_note) */
 	/* Event groups (set up once read): each event's leader, a leader's number of members. */
 	size_t *lead, *nmemb;
 	const char **gname;		/* a leader's group name, NULL: "anon group" */
@@ -830,60 +822,24 @@ static const struct resolved *where_of(struct hist *H, const struct session_samp
 }
 
 /*
- * perf 6.1 gives up on a DSO's source lines (its has_srcline) after 123
- * lookups that all failed before any succeeded: from then on each of its
+ * perf 6.1 gives up on a DSO's source lines (its has_srcline) after
+ * SRCLINES_LIMIT lookups that all failed before any succeeded: from then on each of its
  * addresses is sym+offset.  In the Children view every frame's lookup
  * fails (its address as recorded), twice for a frame that adds to an
  * entry (the check against the sample's entries and the insertion),
  * once for one that does not: a DSO seen in chains before any sample
- * of it succeeded has no lines at all.  a2l_off: whether perf has given
- * up on path; a2l_note: one lookup of it, found or not.
+ * of it succeeded has no lines at all.  a2l_note: one lookup of it,
+ * found or not (srcline.h).
  */
-#define A2L_LIMIT 123
-
-static struct a2l_dso *a2l_of(struct hist *H, const char *path)
-{
-	for (size_t i = 0; i < H->a2l_n; i++)
-		if (H->a2l[i].path == path || !strcmp(H->a2l[i].path, path))
-			return &H->a2l[i];
-	if (ALLOC_GROW(H->a2l, H->a2l_n + 1, H->a2l_cap))
-		return NULL;
-	if (!(path = intern(H, path)))
-		return NULL;
-	H->a2l_undecided++;
-	H->a2l[H->a2l_n] = (struct a2l_dso){ .path = path };
-	return &H->a2l[H->a2l_n++];
-}
-
-static bool a2l_off(struct hist *H, const char *path)
-{
-	for (size_t i = 0; i < H->a2l_n; i++)
-		if (H->a2l[i].path == path || !strcmp(H->a2l[i].path, path))
-			return H->a2l[i].off;
-	return false;
-}
-
 static int a2l_note(struct hist *H, const char *path, bool found)
 {
-	struct a2l_dso *d = a2l_of(H, path);
-
-	if (!d)
-		return -ENOMEM;
-	if (d->ok || d->off)
-		return 0;
-	if (found)
-		d->ok = true;
-	else
-		d->off = ++d->fails >= A2L_LIMIT;
-	if (d->ok || d->off)
-		H->a2l_undecided--;
-	return 0;
+	return srclines_note(&H->src, path, found);
 }
 
 /* Whether some DSO's lookups still count (the chain memo, which skips them, waits). */
 static bool a2l_open(const struct hist *H)
 {
-	return source_keyed(H) && H->a2l_undecided;
+	return source_keyed(H) && H->src.undecided;
 }
 
 /*
@@ -903,41 +859,17 @@ struct source_addr {
 	bool sample;		/* the sample's own address (a2l_note), not a frame's */
 };
 
-/* The line table's line at off and its file: its base name, or with --full-source-path its whole path (in buf). */
-static int line_of(struct hist *H, const char *path, uint64_t off, const char **file, char *buf, size_t cap)
-{
-	const char *base;
-	int line;
-
-	if (!H->o->full_source_path) {
-		line = symcache__srcline(H->syms, path, off, file);
-		if (*file && (base = strrchr(*file, '/')))
-			*file = base + 1;
-		return line;
-	}
-	line = symcache__srcline_path(H->syms, path, off, buf, cap);
-	*file = buf[0] ? buf : NULL;
-	return line;
-}
-
 static int source_of(struct hist *H, struct hent *k, const char *path, const struct source_addr *a)
 {
-	const char *file = NULL, *base;
-	char buf[4096], full[4096];
-	int line = 0;
+	const char *file = NULL;
+	char buf[4096];
 	bool found = false;
 
 	if (!path || !k->dso)
 		snprintf(buf, sizeof(buf), "??:0");
-	else if (a->ask && k->level != 'k' && path[0] == '/' && !a2l_off(H, path) && symcache__has_image(H->syms, path) &&
-		 ((line = line_of(H, path, a->off, &file, full, sizeof(full))) || file ||
-		  symcache__file_symbol(H->syms, path, a->off, &file))) {
+	else if (a->ask && k->level != 'k' && srclines_find(&H->src, path, a->off, buf, sizeof(buf), &file))
 		found = true;
-		/* the line table's line, else addr2line's function symbol's file (or "??") and line 0 */
-		if (file && file != full && (base = strrchr(file, '/')))
-			file = base + 1;
-		snprintf(buf, sizeof(buf), "%.4000s:%d", file ? file : "??", file ? line : 0);
-	} else if (k->sym)
+	else if (k->sym)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, a->ip - k->sym_start);
 	else
 		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", k->dso, a->objdump);
@@ -2894,6 +2826,8 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 	H->label = label;
 	H->copy = copy;
 	H->syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs);
+	srclines_init(&H->src, H->syms);
+	H->src.full_path = o->full_source_path;
 	if (!H->syms)
 		return -ENOMEM;
 	if (o->no_demangle)
@@ -3018,7 +2952,7 @@ static void hist_free(struct hist *H)
 		free(H->cmemo[i].ent);
 	}
 	free(H->cmemo);
-	free(H->a2l);
+	srclines_release(&H->src);
 	free(H->cm_new);
 	free(H->lead);
 	free(H->nmemb);

@@ -517,6 +517,8 @@ enum script_field {
 	SCRIPT_F_TIME = 1u << 3, SCRIPT_F_CPU = 1u << 4, SCRIPT_F_EVENT = 1u << 5,
 	SCRIPT_F_TRACE = 1u << 6, SCRIPT_F_IP = 1u << 7, SCRIPT_F_SYM = 1u << 8,
 	SCRIPT_F_DSO = 1u << 9, SCRIPT_F_SYMOFF = 1u << 10, SCRIPT_F_PERIOD = 1u << 11,
+	SCRIPT_F_SRCLINE = 1u << 12, SCRIPT_F_INSN = 1u << 13, SCRIPT_F_INSNLEN = 1u << 14,
+	SCRIPT_F_CALLINDENT = 1u << 15, SCRIPT_F_MISC = 1u << 16, SCRIPT_F_IPC = 1u << 17,
 };
 
 /*
@@ -531,7 +533,9 @@ struct report_script_opts {
 		unsigned fields;	/* what to print */
 		unsigned named;		/* what -F named: refused when the samples lack it */
 		bool user_set;		/* -F decided this type's fields */
+		bool named_any;		/* perf's wildcard_set: else a type -F set has to be in the file */
 	} type[SCRIPT_NR_TYPES];
+	bool flags;			/* -F flags: perf's print_flags, for every type */
 	bool header;			/* --header: the file's header first */
 	struct report_sample_filter filter;	/* -C, --time (with --reltime) */
 	const char *comm, *pid, *tid;	/* --comms, --pid, --tid: comma-separated, or NULL */
@@ -542,6 +546,11 @@ struct report_script_opts {
 	unsigned max_stack;		/* --max-stack: frames of a chain printed, 0: perf's 127 */
 	bool show_task, show_mmap, show_lost;	/* --show-task-events, --show-mmap-events, --show-lost-events */
 	bool no_inline;			/* --no-inline: unwound chains without perf's inline frames */
+	bool latency;			/* -L/--Latency: perf's latency_format (comm %8.8s, cpu %3d) */
+	bool show_switch, show_round;	/* --show-switch-events, --show-round-events (file order) */
+	/* -F insn, insnlen: the length of the x86 instruction at code (cmd's disassembler); NULL: 0 */
+	unsigned (*insn_length)(void *ctx, const uint8_t *code, size_t len);
+	void *insn_ctx;
 	const char *vmlinux;		/* -k: the kernel's symbols from this image only */
 	const char *kallsyms;		/* --kallsyms: from this kallsyms file */
 };

@@ -18,6 +18,7 @@
 #include "filter.h"
 #include "out.h"
 #include "report.h"
+#include "srcline.h"
 #include "tracefmt.h"
 #include "../resolve/session.h"
 #include "../resolve/stackwalk.h"
@@ -41,21 +42,29 @@ static const struct {
 	{ "time", SCRIPT_F_TIME }, { "cpu", SCRIPT_F_CPU }, { "event", SCRIPT_F_EVENT },
 	{ "trace", SCRIPT_F_TRACE }, { "ip", SCRIPT_F_IP }, { "sym", SCRIPT_F_SYM },
 	{ "dso", SCRIPT_F_DSO }, { "symoff", SCRIPT_F_SYMOFF }, { "period", SCRIPT_F_PERIOD },
+	{ "srcline", SCRIPT_F_SRCLINE }, { "insn", SCRIPT_F_INSN }, { "insnlen", SCRIPT_F_INSNLEN },
+	{ "callindent", SCRIPT_F_CALLINDENT }, { "misc", SCRIPT_F_MISC }, { "ipc", SCRIPT_F_IPC },
 };
 
 /* Fields perf script knows that mperf does not print: refused by name. */
 static const char *const perf_only_fields[] = {
-	"addr", "srcline", "iregs", "uregs", "brstack", "brstacksym", "data_src", "weight",
-	"bpf-output", "callindent", "insn", "insnlen", "synth", "brstackinsn", "brstackoff",
-	"phys_addr", "metric", "misc", "srccode", "ipc", "tod", "data_page_size",
+	"addr", "iregs", "uregs", "brstack", "brstacksym", "data_src", "weight",
+	"bpf-output", "synth", "brstackinsn", "brstackoff",
+	"phys_addr", "metric", "srccode", "tod", "data_page_size",
 	"code_page_size", "ins_lat", "machine_pid", "vcpu", "cgroup", "retire_lat", "dsoff",
-	"flags",
 };
 
 static const char *const type_names[SCRIPT_NR_TYPES] = {
 	[PERF_TYPE_HARDWARE] = "hw", [PERF_TYPE_SOFTWARE] = "sw", [PERF_TYPE_TRACEPOINT] = "trace",
 	[PERF_TYPE_HW_CACHE] = NULL, [PERF_TYPE_RAW] = "raw", [PERF_TYPE_BREAKPOINT] = "break",
 	[TYPE_OTHER] = NULL,
+};
+
+/* How perf's messages name the types. */
+static const char *const type_words[SCRIPT_NR_TYPES] = {
+	[PERF_TYPE_HARDWARE] = "hardware", [PERF_TYPE_SOFTWARE] = "software",
+	[PERF_TYPE_TRACEPOINT] = "tracepoint", [PERF_TYPE_HW_CACHE] = "hardware-cache",
+	[PERF_TYPE_RAW] = "raw", [PERF_TYPE_BREAKPOINT] = "hardware breakpoint", [TYPE_OTHER] = "unknown",
 };
 
 /* What each type of event cannot print at all: only tracepoints have fields. */
@@ -118,6 +127,7 @@ int report__script_fields(struct report_script_opts *o, const char *arg)
 						continue;
 					o->type[t].fields = o->type[t].named = 0;
 					o->type[t].user_set = true;
+					o->type[t].named_any = type < 0;
 				}
 			}
 			change = SET;
@@ -125,11 +135,15 @@ int report__script_fields(struct report_script_opts *o, const char *arg)
 		for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
 			if (strlen(field_names[i].name) == len && !strncmp(tok, field_names[i].name, len))
 				field = field_names[i].field;
-		if (!field && len) {
+		if (len == 5 && !strncmp(tok, "flags", 5)) {
+			/* perf's print_flags: every type's, and no field of the type's */
+			o->flags = change != REMOVE;
+		} else if (!field && len) {
 			for (size_t i = 0; i < sizeof(perf_only_fields) / sizeof(perf_only_fields[0]); i++)
 				if (strlen(perf_only_fields[i]) == len && !strncmp(tok, perf_only_fields[i], len)) {
 					snprintf(why, sizeof(why), "field '%.*s' is not supported (mperf script prints "
-						 "comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, period)",
+						 "comm, tid, pid, time, cpu, event, trace, ip, sym, symoff, dso, period, "
+						 "srcline, misc, insn, insnlen, flags, ipc, callindent)",
 						 (int)len, tok);
 					return usage_error(arg, why);
 				}
@@ -152,7 +166,7 @@ int report__script_fields(struct report_script_opts *o, const char *arg)
 				o->type[t].fields |= field;
 				o->type[t].named |= field;
 			}
-			o->type[t].user_set = true;
+			o->type[t].user_set = o->type[t].named_any = true;
 		}
 		if (!p[len])
 			break;
@@ -179,6 +193,7 @@ struct script {
 	struct strset strs;
 	struct stackwalk walk;
 	bool have_walk;
+	struct srclines src;		/* -F srcline's lookups */
 	struct sfilter filt;		/* -C, --time */
 	unsigned max_stack;		/* frames of a chain printed */
 	uint64_t initial_time, previous_time;	/* --reltime's first sample, --deltatime's last */
@@ -234,7 +249,14 @@ static int check_fields(struct script *S)
 		unsigned *f = &S->o.type[t].fields;
 		int err;
 
-		/* perf 6.1 takes -F TYPE:FIELDS for a type the file has none of without a word. */
+		/*
+		 * perf 6.1 takes -F TYPE:FIELDS for a type the file has none of
+		 * without a word, but not one that named no field of the type's
+		 * ("TYPE:flags", "TYPE:"): its wildcard_set.
+		 */
+		if (!ev && S->o.type[t].user_set && !S->o.type[t].named_any)
+			return mperf_error(-MPERF_ERR_USAGE, "'%s': %s events do not exist: remove the -F option that names them",
+					   S->label, type_words[t]);
 		if (!ev || !*f)
 			continue;
 		if ((*f & SCRIPT_F_TRACE) && !S->tf.tep)
@@ -245,6 +267,9 @@ static int check_fields(struct script *S)
 		/* perf 6.1 prints nothing for sym or dso without ip, and refuses symoff without sym. */
 		if ((*f & SCRIPT_F_SYMOFF) && !(*f & SCRIPT_F_SYM))
 			return mperf_error(-MPERF_ERR_USAGE, "'%s': -F symoff needs sym", S->label);
+		if ((*f & SCRIPT_F_SRCLINE) && !(*f & SCRIPT_F_IP))
+			return mperf_error(-MPERF_ERR_USAGE, "'%s': -F srcline needs ip (the address to find the line of)",
+					   S->label);
 		if ((*f & (SCRIPT_F_PID | SCRIPT_F_TID)) &&
 		    (err = need_bit(S, t, ev, PERF_SAMPLE_TID, "TID", SCRIPT_F_TID | SCRIPT_F_PID,
 				    *f & SCRIPT_F_TID ? "tid" : "pid")))
@@ -438,6 +463,47 @@ static void print_sym_dso(struct script *S, unsigned f, const struct resolved *r
 }
 
 /*
+ * -F srcline: perf's map__fprintf_srcline, "\n  " and the line of a
+ * user DSO's address from its line table (srcline.c), else (the kernel,
+ * a DSO without lines) perf's "dso[addr]" of its short name and objdump
+ * address; nothing without a map, nor for a line "??:0" (but where
+ * keep_unknown: an unwound frame with a symbol, whose line perf takes
+ * from addr2line's inline list as it is).
+ */
+static int print_srcline(struct script *S, int cpumode, const struct resolved *r, uint64_t ip, bool keep_unknown)
+{
+	struct out *o = &S->out;
+	const char *name, *file;
+	char buf[4096], nbuf[256];
+	uint64_t addr;
+	bool found;
+
+	if (!r->found)
+		return 0;
+	find_sym(S, r, cpumode, ip, &addr);
+	found = cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_GUEST_KERNEL &&
+		srclines_find(&S->src, r->dso, addr, buf, sizeof(buf), &file);
+	if (r->dso[0] == '/' && cpumode == PERF_RECORD_MISC_USER && srclines_note(&S->src, r->dso, found))
+		return -ENOMEM;
+	if (!found) {
+		name = symcache__kernel_dso_name(S->syms, r->dso, SYMCACHE_KNAME_SHORT, nbuf, sizeof(nbuf));
+		if (name == r->dso)
+			name = dso_name(S, r, nbuf, sizeof(nbuf));
+		if (name[0] == '/') {
+			name = strrchr(name, '/') + 1;
+			addr = symcache__vaddr(S->syms, r->dso, addr);
+		}
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", name, addr);
+	}
+	/* perf prints no line that starts as its unknown one does (but an unwound frame's, from its inline list) */
+	if ((found && keep_unknown) || strncmp(buf, "??:0", 4)) {
+		out_str(o, "\n  ");
+		out_str(o, buf);
+	}
+	return 0;
+}
+
+/*
  * The chain, callee first, one line per frame: "\t%16lx sym+off (dso)".
  * Context markers switch the cpumode the next ips are resolved in; an
  * unknown one makes perf drop the whole chain.  A frame's address is
@@ -478,6 +544,8 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
 		if (f & SCRIPT_F_IP)
 			out_hex_w(o, r.found ? addr : ip, 16);
 		print_sym_dso(S, f, &r, sym, addr);
+		if ((f & SCRIPT_F_SRCLINE) && print_srcline(S, cpumode, &r, ip, false))
+			return -ENOMEM;
 		out_char(o, '\n');
 	}
 	return 0;
@@ -489,9 +557,45 @@ static int print_chain(struct script *S, unsigned f, struct machine *m, const st
  * inline frames, which perf script prints as "\t%16lx NAME+off (inlined)"
  * (the offset from the symbol they are inlined in).
  */
+/* The inline frames of one address, as print_unwound goes through them. */
+struct inline_run {
+	bool on;		/* the frames at ip began with an inline frame */
+	uint64_t ip;
+	size_t j, n;		/* this frame's place in the run (0: the innermost), the call sites known */
+	char calls[16][256];	/* where each level was inlined (symcache__inline_calls) */
+};
+
+/*
+ * A frame's srcline: perf takes an inline run's lines from its inline
+ * list, the innermost frame's where the address is, each outer one's
+ * where the level inside it was inlined (its call site); every other
+ * frame's is the address's, "??:0" too where a symbol holds it (but
+ * under --no-inline, where perf makes no inline list).
+ */
+static int frame_srcline(struct script *S, struct inline_run *run, const struct cc_frame *fr, int cpumode,
+			 const struct resolved *r, uint64_t addr, bool sym)
+{
+	if (!run->on || fr->ip != run->ip) {
+		run->on = fr->inlined && r->found;
+		run->ip = fr->ip;
+		run->j = 0;
+		run->n = run->on ? symcache__inline_calls(S->syms, r->dso, addr, run->calls, 16) : 0;
+	} else {
+		run->j++;
+	}
+	if (!run->j || run->j > run->n)
+		return print_srcline(S, cpumode, r, fr->ip, sym);
+	if (strncmp(run->calls[run->j - 1], "??:0", 4)) {
+		out_str(&S->out, "\n  ");
+		out_str(&S->out, run->calls[run->j - 1]);
+	}
+	return 0;
+}
+
 static int print_unwound(struct script *S, unsigned f, const struct session_sample *ss)
 {
 	struct out *o = &S->out;
+	struct inline_run run = { .on = false };
 	ssize_t n;
 
 	if (!S->have_walk) {
@@ -529,10 +633,16 @@ static int print_unwound(struct script *S, unsigned f, const struct session_samp
 					out_hex(o, addr - sym->start);
 				}
 			}
+			if ((f & SCRIPT_F_SRCLINE) && frame_srcline(S, &run, fr, cpumode, &r, addr, sym && !S->o.no_inline))
+				return -ENOMEM;
 			out_str(o, " (inlined)");	/* perf's, whatever the fields: in place of the dso */
 		} else {
 			print_sym_dso(S, f, &r, sym, addr);
+			if ((f & SCRIPT_F_SRCLINE) && frame_srcline(S, &run, fr, cpumode, &r, addr, sym && !S->o.no_inline))
+				return -ENOMEM;
 		}
+		if (!fr->inlined)
+			run.on = false;
 		out_char(o, '\n');
 	}
 	return 0;
@@ -563,16 +673,64 @@ static void print_time(struct script *S, uint64_t time)
 }
 
 /*
+ * -F misc: perf's letters for the record's misc bits, each a test of
+ * (misc & value) == value (so that a hypervisor sample, 3, is "KUH"),
+ * and the type's own bit, then spaces to six columns (one at least).
+ */
+static void print_misc(struct out *o, const struct perf_event_header *h)
+{
+	static const struct {
+		uint16_t value;
+		char c;
+	} modes[] = {
+		{ PERF_RECORD_MISC_KERNEL, 'K' }, { PERF_RECORD_MISC_USER, 'U' },
+		{ PERF_RECORD_MISC_HYPERVISOR, 'H' }, { PERF_RECORD_MISC_GUEST_KERNEL, 'G' },
+		{ PERF_RECORD_MISC_GUEST_USER, 'g' },
+	};
+	uint16_t misc = h->misc;
+	char buf[8];
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((misc & modes[i].value) == modes[i].value)
+			buf[n++] = modes[i].c;
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (misc & PERF_RECORD_MISC_MMAP_DATA)
+			buf[n++] = 'M';
+		break;
+	case PERF_RECORD_COMM:
+		if (misc & PERF_RECORD_MISC_COMM_EXEC)
+			buf[n++] = 'E';
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			buf[n++] = 'S';
+			if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+				buf[n++] = 'p';
+		}
+		break;
+	}
+	out_mem(o, buf, (size_t)n);
+	pad(o, n < 5 ? 6 - n : 1);
+}
+
+/*
  * perf's perf_sample__fprintf_start: the command (unpadded when a chain
  * follows), the pid and tid, the CPU and the time of a sample, or of a
  * side-band record (smp: its sample_id fields).
  */
-static void print_start(struct script *S, unsigned f, const char *comm, const struct pd_sample *smp, bool chain)
+static void print_start(struct script *S, unsigned f, const char *comm, const struct pd_sample *smp, bool chain,
+			const struct perf_event_header *h)
 {
 	struct out *o = &S->out;
 
 	if (f & SCRIPT_F_COMM) {
-		if (chain)
+		if (S->o.latency)	/* %8.8s */
+			out_printf(o, "%8.8s", comm);
+		else if (chain)
 			out_str(o, comm);
 		else
 			out_str_w(o, comm, 16);
@@ -587,7 +745,10 @@ static void print_start(struct script *S, unsigned f, const char *comm, const st
 		out_dec_w(o, (int32_t)(f & SCRIPT_F_PID ? smp->pid : smp->tid), 5, false);
 		out_char(o, ' ');
 	}
-	if (f & SCRIPT_F_CPU) {
+	if ((f & SCRIPT_F_CPU) && S->o.latency) {
+		out_dec_w(o, (int32_t)smp->cpu, 3, false);
+		out_char(o, ' ');
+	} else if (f & SCRIPT_F_CPU) {
 		int32_t cpu = (int32_t)smp->cpu;
 
 		out_char(o, '[');
@@ -599,6 +760,8 @@ static void print_start(struct script *S, unsigned f, const char *comm, const st
 		out_i64(o, cpu < 0 ? -(int64_t)cpu : cpu);
 		out_str(o, "] ");
 	}
+	if (f & SCRIPT_F_MISC)
+		print_misc(o, h);
 	if (f & SCRIPT_F_TIME)
 		print_time(S, smp->time);
 }
@@ -640,6 +803,35 @@ static int max_name_len(const struct script *S)
 	return w;
 }
 
+/*
+ * -F insnlen, insn: " ilen: N" and " insn: xx xx ...", the instruction at
+ * a user sample's ip as perf reads it from the file that ran (at most 16
+ * bytes) and decodes it as x86-64; a length of 0 (and no bytes) where
+ * there is no file to read (the kernel, a JIT's map).
+ */
+static void print_insn(struct script *S, unsigned f, const struct session_sample *ss)
+{
+	struct resolved r = ss->where;
+	uint8_t code[16];
+	unsigned len = 0;
+	uint64_t addr;
+	long n;
+
+	if (S->o.insn_length && ss->cpumode == PERF_RECORD_MISC_USER && r.found &&
+	    (r.dso[0] == '/' || !strcmp(r.dso, "[vdso]")) && strncmp(r.dso, "/tmp/perf-", 10)) {
+		find_sym(S, &r, ss->cpumode, ss->smp->ip, &addr);
+		if ((n = symcache__read(S->syms, r.dso, addr, code, sizeof(code))) > 0)
+			len = S->o.insn_length(S->o.insn_ctx, code, (size_t)n);
+	}
+	if (f & SCRIPT_F_INSNLEN)
+		out_printf(&S->out, " ilen: %u", len);
+	if (!(f & SCRIPT_F_INSN) || !len)
+		return;
+	out_str(&S->out, " insn:");
+	for (unsigned i = 0; i < len; i++)
+		out_printf(&S->out, " %02x", code[i]);
+}
+
 static int on_sample(void *arg, const struct session_sample *ss)
 {
 	struct script *S = arg;
@@ -669,7 +861,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 	if (!S->name_width)
 		S->name_width = max_name_len(S);
 	chain = (f & SCRIPT_F_IP) && S->use_callchain && (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-	print_start(S, f, ss->where.comm, smp, chain);
+	print_start(S, f, ss->where.comm, smp, chain,
+		    &(struct perf_event_header){ .type = PERF_RECORD_SAMPLE, .misc = (uint16_t)ss->cpumode });
 	if (f & SCRIPT_F_PERIOD) {
 		uint64_t period = ss->from_read || (ev->attr.sample_type & PERF_SAMPLE_PERIOD) ?
 				  ss->period : ev->attr.sample_period;
@@ -682,6 +875,8 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		out_str_w(o, ev->name, S->name_width);
 		out_str(o, ": ");
 	}
+	if (S->o.flags)
+		pad(o, 24);	/* "  %-21s " of perf's branch flags, none without an instruction trace */
 	if ((f & SCRIPT_F_TRACE) && S->tf.tep)
 		print_trace(S, ss->evsel, ev, smp);
 	if (f & SCRIPT_F_IP) {
@@ -701,8 +896,13 @@ static int on_sample(void *arg, const struct session_sample *ss)
 			if (r.found && (f & SCRIPT_F_SYM))
 				sym = find_sym(S, &r, ss->cpumode, smp->ip, &addr);
 			print_sym_dso(S, f, &r, sym, addr);
+			if ((f & SCRIPT_F_SRCLINE) && print_srcline(S, ss->cpumode, &r, smp->ip, false))
+				return mperf_error(-ENOMEM, "out of memory");
 		}
 	}
+	if (f & (SCRIPT_F_INSN | SCRIPT_F_INSNLEN))
+		print_insn(S, f, ss);
+	/* perf's IPC and call indent come from an instruction trace (Intel PT): nothing of a sample */
 	out_char(o, '\n');
 	return o->err ? -o->err : 0;
 }
@@ -720,6 +920,9 @@ static bool side_wanted(const struct script *S, uint32_t type)
 		return S->o.show_mmap;
 	case PERF_RECORD_LOST:
 		return S->o.show_lost;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return S->o.show_switch;
 	}
 	return false;
 }
@@ -777,7 +980,7 @@ static int print_side(struct script *S, const struct session_record *r)
 		comm = buf;
 	}
 	print_start(S, f, comm, &smp, (f & SCRIPT_F_IP) && S->use_callchain &&
-					  (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
+					  (ev->attr.sample_type & PERF_SAMPLE_CALLCHAIN), h);
 	out_str(&S->out, "PERF_RECORD_");
 	out_str(&S->out, pd_record_name(h->type));
 	if (h->type == PERF_RECORD_LOST) {
@@ -797,6 +1000,11 @@ static int on_record(void *arg, const struct session_record *r)
 	struct script *S = arg;
 
 	symcache__kernel_mmap(S->syms, r->h);
+	/* --show-round-events: perf_event__fprintf's line alone, no sample's start */
+	if (r->h->type == PD_FINISHED_ROUND && S->o.show_round) {
+		out_str(&S->out, "PERF_RECORD_FINISHED_ROUND\n");
+		return S->out.err ? -S->out.err : 0;
+	}
 	/* perf prints an EXIT before its thread goes */
 	return r->h->type == PERF_RECORD_EXIT && side_wanted(S, r->h->type) ? print_side(S, r) : 0;
 }
@@ -812,7 +1020,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 {
 	struct script S = { .p = p, .label = label, .o = *o, .max_stack = o->max_stack ? o->max_stack : MAX_STACK };
 	struct session_ops ops = { .record = on_record, .sample = on_sample, .applied = on_applied, .arg = &S,
-				   .machine = true };
+				   .machine = true, .unordered = o->show_round };
 	int ret = 0;
 
 	if (!(S.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, NULL)))
@@ -822,6 +1030,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 		return mperf_error(-ENOMEM, "out of memory");
 	}
 	symcache__load_kernel_for(S.syms, p);
+	srclines_init(&S.src, S.syms);
 	/* A file's events are known now; a stream's come with it (checked at its first sample). */
 	ret = sfilter_init(&S.filt, &o->filter, p, label);
 	if (!ret && !pdata__is_pipe(p) && !(ret = tracefmt__load(&S.tf, S.p, S.label)))
@@ -834,6 +1043,7 @@ int report__script(struct pdata *p, const char *label, const struct report_scrip
 		stackwalk__release(&S.walk);
 	strset_free(&S.strs);
 	sfilter_release(&S.filt);
+	srclines_release(&S.src);
 	symcache__delete(S.syms);
 	return ret;
 }

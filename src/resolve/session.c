@@ -372,8 +372,8 @@ static int session_init(struct session *s, struct pdata *p, const char *label, c
 	*s = (struct session){ .p = p, .label = label, .ops = ops, .qsorted = true };
 	if (ops->machine && (!(s->m = machine__new()) || recorded_dsos(s->m, p)))
 		return machine__delete(s->m), s->m = NULL, oom();
-	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes). */
-	s->ordered = pdata__is_pipe(p) || pdata__sample_id_all(p);
+	/* perf turns ordering off for files whose events lack sample_id_all (not for pipes), or when asked. */
+	s->ordered = !ops->unordered && (pdata__is_pipe(p) || pdata__sample_id_all(p));
 	return 0;
 }
 

@@ -67,6 +67,7 @@ struct session_ops {
 	bool partial;			/* finish() even after damage (not after a callback's failure) */
 	bool no_maps;			/* the machine's threads alone: MMAP and MMAP2 are not applied (perf's --tasks) */
 	bool drop_exited;		/* EXIT drops the thread (machine__exit): mperf top, whose machine lives on */
+	bool unordered;			/* every record as it is read: perf's ordered_events off (script --show-round-events) */
 };
 
 /*

@@ -289,6 +289,40 @@ size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, co
 	return i->n;
 }
 
+size_t symcache__inline_calls(struct symcache *c, const char *path, uint64_t addr, char (*calls)[256], size_t max)
+{
+	struct dso *d = dso_by_name(c, path);
+	Dwarf_Die cu, path_dies[PC_PATH_MAX];
+	Dwarf_Files *files;
+	Dwarf_Attribute at;
+	Dwarf_Word fileno, line;
+	Dwarf *dw;
+	uint64_t pc;
+	size_t n = 0, nfiles;
+	int k;
+
+	if (!d || !d->syms || path[0] != '/' || !(dw = line_dwarf(d)))
+		return 0;
+	pc = offset_to_vaddr(d, addr);
+	if (!dwarf_addrdie(dw, pc, &cu) || dwarf_getsrcfiles(&cu, &files, &nfiles) ||
+	    (k = inner_function(path_dies, pc_path(&cu, pc, path_dies, 0))) < 0)
+		return 0;
+	while (n < max && dwarf_tag(&path_dies[k]) == DW_TAG_inlined_subroutine) {
+		const char *file = NULL, *base;
+
+		if (dwarf_attr_integrate(&path_dies[k], DW_AT_call_file, &at) && !dwarf_formudata(&at, &fileno))
+			file = dwarf_filesrc(files, fileno, NULL, NULL);
+		if (!dwarf_attr_integrate(&path_dies[k], DW_AT_call_line, &at) || dwarf_formudata(&at, &line))
+			line = 0;
+		if (file && (base = strrchr(file, '/')))
+			file = base + 1;
+		snprintf(calls[n++], sizeof(calls[0]), "%s:%u", file ? file : "??", (unsigned)line);
+		if ((k = inner_function(path_dies, k)) < 0)
+			break;
+	}
+	return n;
+}
+
 /* Room for one more scope in *v: its slot, or NULL. */
 static struct symcache_scope *scope_add(struct symcache_scope **v, size_t *n, size_t *cap)
 {

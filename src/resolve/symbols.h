@@ -46,6 +46,14 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
  */
 size_t symcache__inlines(struct symcache *c, const char *path, uint64_t addr, const char *const **names);
 /*
+ * Where each inlined level of symcache__inlines at addr was inlined, as
+ * perf's inline frames show it: the call site's "file:line" (DW_AT_call_file,
+ * DW_AT_call_line, the file's base name) of level k into calls[k],
+ * innermost first; the count written (at most max), read through the
+ * line table's DWARF handle.
+ */
+size_t symcache__inline_calls(struct symcache *c, const char *path, uint64_t addr, char (*calls)[256], size_t max);
+/*
  * The file that ran for the DSO at path: path itself when its build id is
  * the recorded one, else perf's build-id cache copy; for [vdso], the
  * cache's copy or "[vdso]" for this machine's image (as its symbols are
