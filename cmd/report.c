@@ -32,7 +32,7 @@ static const char report_usage[] =
 	"                    [-I] [--children | --no-children] [-g [args]] [-G] [--max-stack n]\n"
 	"                    [--inline | --no-inline] [--ignore-callees regex]\n"
 	"                    [-p regex] [-x] [--time-quantum t] [--symfs dir] [--full-source-path]\n"
-	"                    [--no-demangle]\n"
+	"                    [--no-demangle] [-v]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
 	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
@@ -63,7 +63,7 @@ enum {
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
        OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY,
-       OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE };
+       OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE, OPT_VERBOSE };
 
 static const struct cmd_opt report_opts[] = {
 	{ 'i', 'i', "input", CMD_ARG_REQUIRED, "FILE",
@@ -120,6 +120,10 @@ static const struct cmd_opt report_opts[] = {
 	{ OPT_NO_DEMANGLE, 0, "no-demangle", CMD_ARG_NONE, NULL,
 	  "user-space symbols as their files name them (C++'s _ZN2ns3BoxIlE4spinEl),\n"
 	  "not demangled", NULL, R_HIST },
+	{ OPT_VERBOSE, 'v', "verbose", CMD_ARG_NONE, NULL,
+	  "as perf -v: the DSOs by their paths, each symbol after its first\n"
+	  "sample's address and the letter of where its symbols came from\n"
+	  "(text only; not the branch view)", NULL, R_HIST | R_TEXT | R_STDIO },
 	{ OPT_FULL_SOURCE_PATH, 0, "full-source-path", CMD_ARG_NONE, NULL,
 	  "srcline and srcfile with the source file's whole path, as the line\n"
 	  "table names it (not its base name)", NULL, R_HIST },
@@ -576,6 +580,9 @@ static int hist_view(struct pdata *p, const char *label, const struct report_his
 {
 	int damage, ret = report__branch_wanted(p, label, ho, &damage);
 
+	if (ret > 0 && ho->verbose)
+		return cmd_usage_error("report", "-v/--verbose is not done for the branch view "
+				       "(-b or a file with branch stacks: use --no-branch-stack)");
 	if (ret > 0)
 		return report__branch(p, label, ho, stdout);
 	if (ret == 0)
@@ -871,6 +878,10 @@ static int report_key_option(struct report_args *a, int id, char *arg)
 	case OPT_NO_DEMANGLE:
 		a->ho.no_demangle = true;
 		break;
+	case OPT_VERBOSE:
+		a->ho.verbose = true;
+		a->stdio = true;	/* the browser has no verbose cells: the text, as --stdio */
+		break;
 	case OPT_HIERARCHY:
 		a->ho.hierarchy = true;
 		a->stdio = true;	/* the browser has no tree: the text, as --stdio */
@@ -1047,6 +1058,9 @@ static int report_view(struct report_args *a, struct pdata *p, const char *label
 		return cmd_usage_error("report", "--group-sort-idx needs a file with event groups (%s)",
 				       pdata__is_pipe(p) ? "perf refuses it for a pipe-mode stream, whose groups come later" :
 				       "this one has none");
+	/* perf's names and letters under --symfs and -k follow lookups not compared here yet */
+	if (a->ho.verbose && (a->ho.symfs || a->ho.vmlinux))
+		return cmd_usage_error("report", "-v/--verbose cannot be used with %s", a->ho.symfs ? "--symfs" : "-k/--vmlinux");
 	if (a->tasks)
 		return cmd_damaged(tasks_view(p, label, a->mmaps));
 	if (!a->stdio && !a->header && !format && !a->check && !a->stats && !a->dump && !a->ho.json &&

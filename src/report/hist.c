@@ -170,6 +170,23 @@ static bool sym_hidden(const struct hist *H, const struct hent *k)
 }
 
 /*
+ * Whether --dsos lists an entry's dso (NULL: none) by its short name or
+ * its long one; with -v, entries hold the long one.
+ */
+static bool dso_listed(const struct hist *H, const char *dso, const char *dso_long)
+{
+	char buf[256], kname[256];
+	const char *shown = dso;
+
+	if (!dso)
+		return false;
+	if (H->o->verbose)
+		shown = symcache__kernel_dso_name(H->syms, stackwalk_short_name(dso, buf, sizeof(buf)),
+						  SYMCACHE_KNAME_SHORT, kname, sizeof(kname));
+	return sfilter_listed(H->o->dso, shown) || (dso_long && sfilter_listed(H->o->dso, dso_long));
+}
+
+/*
  * Whether perf's filters hide entry k: --comms, --symbols (by name; an
  * unresolved address is hidden), --pid/--tid, and --dsos
  * by the DSO's short name or its long one (dso_long: a file's path, the
@@ -181,7 +198,7 @@ static bool filtered(const struct hist *H, const struct hent *k, const char *dso
 		return true;	/* perf's -x: the entries without a parent */
 	if (H->o->comm && !sfilter_listed(H->o->comm, k->comm))
 		return true;
-	if (H->o->dso && !(k->dso && (sfilter_listed(H->o->dso, k->dso) || (dso_long && sfilter_listed(H->o->dso, dso_long)))))
+	if (H->o->dso && !dso_listed(H, k->dso, dso_long))
 		return true;
 	if (!k->kernel_pending && sym_hidden(H, k))
 		return true;	/* a kernel sample's symbol is checked once kallsyms is read */
@@ -626,13 +643,31 @@ static int ignore_find(struct hist *H, const struct session_sample *ss)
 	return 0;
 }
 
+/* How entries name a kernel map: perf's short name, with -v its long one. */
+static enum symcache_kname shown_kname(const struct hist *H)
+{
+	return H->o->verbose ? SYMCACHE_KNAME_LONG : SYMCACHE_KNAME_SHORT;
+}
+
+/* A chain frame's dso as entries show it: its short name, with -v perf's long name (interned). */
+static const char *frame_dso(struct hist *H, const struct cc_frame *f)
+{
+	char kname[256];
+
+	if (!f->dso)
+		return NULL;
+	if (!H->o->verbose)
+		return f->dso_name;
+	return intern(H, symcache__kernel_dso_name(H->syms, f->dso, SYMCACHE_KNAME_LONG, kname, sizeof(kname)));
+}
+
 /* The sample's key made the frame's ignore_find chose, as a chain's frame is keyed. */
 static void ignore_key(struct hist *H, struct hent *k)
 {
 	const struct cc_frame *f = &H->walk.fr[H->cut];
 
 	k->level = H->walk.lvl[H->cut];
-	k->dso = f->dso ? f->dso_name : NULL;
+	k->dso = frame_dso(H, f);
 	k->sym = f->sym;
 	k->sym_start = f->start;
 	k->sym_end = f->end;
@@ -720,7 +755,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		bool dup = false;
 
 		k.level = H->walk.lvl[i];
-		k.dso = f->dso ? f->dso_name : NULL;
+		k.dso = frame_dso(H, f);
 		k.sym = f->sym;
 		k.sym_start = f->start;
 		k.sym_end = f->end;
@@ -990,8 +1025,9 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		stackwalk_kernel_hit(H->syms, ss->cpumode, w);
 
 		if (w->dso != H->last_dso_raw) {
-			H->last_dso = intern(H, symcache__kernel_dso_name(H->syms, stackwalk_short_name(w->dso, jit, sizeof(jit)),
-									  SYMCACHE_KNAME_SHORT, kname, sizeof(kname)));
+			H->last_dso = intern(H, symcache__kernel_dso_name(H->syms, H->o->verbose ? w->dso :
+									  stackwalk_short_name(w->dso, jit, sizeof(jit)),
+									  shown_kname(H), kname, sizeof(kname)));
 			H->last_jit = stackwalk_is_jit(w->dso);
 			H->last_dso_raw = H->last_dso ? w->dso : NULL;
 		}
@@ -1133,6 +1169,34 @@ static const char *machine_dso(const struct hist *H, const char *dso)
 	return dso == H->kdso ? "[kernel.kallsyms]" : dso;
 }
 
+/*
+ * perf's letter for a kernel module: its file in the system's modules
+ * ('K'), compressed ('m'), which it is from its mmap on, found or not.
+ */
+static char module_origin(const char *path)
+{
+	const char *ko = strrchr(path, '.');
+
+	return ko && strcmp(ko, ".ko") ? 'm' : 'K';
+}
+
+/*
+ * -v's origin letters, once every entry's dso is known: where the symbol
+ * cache read each dso's symbols ('!' no dso, or none found).
+ */
+static void set_origins(struct hist *H)
+{
+	if (!H->o->verbose)
+		return;
+	for (size_t i = 0; i < H->nr; i++)
+		for (size_t e = 0; e < H->h[i].n; e++) {
+			struct hent *h = H->h[i].v[e];
+
+			h->origin = !h->dso ? '!' : stackwalk_is_module(h->dso) ? module_origin(h->dso) :
+				    symcache__origin(H->syms, machine_dso(H, h->dso));
+		}
+}
+
 /* Kernel samples were kept by ip: now that kallsyms is read, merge them by symbol. */
 static int resolve_kernel(struct hist *H)
 {
@@ -1170,7 +1234,7 @@ static int resolve_kernel(struct hist *H)
 			char kname[256];
 
 			/* a kernel image's section past .text: a map of its own once perf has read the image */
-			if (sec && !(h->dso = intern(H, symcache__kernel_dso_name(H->syms, sec, SYMCACHE_KNAME_SHORT, kname, sizeof(kname))))) {
+			if (sec && !(h->dso = intern(H, symcache__kernel_dso_name(H->syms, sec, shown_kname(H), kname, sizeof(kname))))) {
 				while (++e < old.n)
 					free(old.v[e]);
 				free(old.v);
@@ -2298,7 +2362,7 @@ static unsigned hleaf_bits(struct hist *H, const struct hent *h)
 	if ((o->comm && !sfilter_listed(o->comm, h->comm)) || (o->pid && !sfilter_listed_id(o->pid, h->pid)) ||
 	    (o->tid && !sfilter_listed_id(o->tid, h->tid)))
 		b |= HF_THREAD;
-	if (o->dso && !(h->dso && (sfilter_listed(o->dso, h->dso) || (dso_long && sfilter_listed(o->dso, dso_long)))))
+	if (o->dso && !dso_listed(H, h->dso, dso_long))
 		b |= HF_DSO;
 	if (o->sym && !(h->sym && sfilter_listed(o->sym, h->sym)))
 		b |= HF_SYM;
@@ -2834,7 +2898,7 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 		symcache__no_demangle(H->syms);
 	if (copy)
 		symcache__use_kallsyms_copy(H->syms);
-	H->kdso = intern(H, symcache__kernel_dso_name(H->syms, "[kernel.kallsyms]", SYMCACHE_KNAME_SHORT, NULL, 0));
+	H->kdso = intern(H, symcache__kernel_dso_name(H->syms, "[kernel.kallsyms]", shown_kname(H), NULL, 0));
 	if (!H->kdso)
 		return mperf_error(-ENOMEM, "out of memory");
 	stackwalk__init(&H->walk, H->syms, &H->strs);
@@ -2886,6 +2950,8 @@ static int hist_read(struct hist *H, struct pdata *p, const char *label, const s
 	}
 	if (ret >= 0 && (ret = resolve_kernel(H)))
 		ret = mperf_error(ret, "out of memory");
+	if (ret >= 0)
+		set_origins(H);
 	return ret;
 }
 

@@ -220,6 +220,7 @@ struct report_hist_opts {
 	const char *vmlinux, *kallsyms;
 	const char *symfs;			/* --symfs: the recording's files under this directory, or NULL */
 	bool no_demangle;			/* --no-demangle: user-space names as the files have them */
+	bool verbose;				/* -v: DSOs by their long names, symbols after address and origin */
 	bool full_source_path;			/* --full-source-path: srcline and srcfile keep the file's directories */
 };
 

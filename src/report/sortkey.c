@@ -324,23 +324,29 @@ static uint64_t sym_match_hash(uint64_t h, const struct sort_row *e)
 /* perf sizes an inline frame's symbol by its name, without " (inlined)" */
 static size_t sym_width(const struct sort_row *e)
 {
+	/* -v's address and origin: "%-#18x %c ", counted for a resolved symbol only */
+	size_t v = e->origin && e->sym ? 16 + 2 + 3 : 0;
+
 	if (e->sym && e->sym_len)
-		return e->sym_len + 4;
-	return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) : 16 + 4 + 2;
+		return e->sym_len + 4 + v;
+	return e->sym ? strlen(e->sym) + 4 - (e->inlined ? sizeof(" (inlined)") - 1 : 0) + v : 16 + 4 + 2;
 }
 
 static void sym_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
 {
 	char buf[4096];
+	size_t n = 0;
 
 	(void)st;
+	if (e->origin)	/* perf -v: the first sample's address, and where the symbols came from */
+		n = snprintf(buf, sizeof(buf), "%-#18" PRIx64 " %c ", e->addr, e->origin);
 	if (e->sym && e->object)	/* perf: the offset of the first sample's address in its map */
-		snprintf(buf, sizeof(buf), "[%c] %s+%#" PRIx64, e->level, e->sym,
+		snprintf(buf + n, sizeof(buf) - n, "[%c] %s+%#" PRIx64, e->level, e->sym,
 			 (e->module_addr ? e->module_addr : e->addr) - e->sym_start);
 	else if (e->sym)
-		snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
+		snprintf(buf + n, sizeof(buf) - n, "[%c] %s", e->level, e->sym);
 	else
-		snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */
+		snprintf(buf + n, sizeof(buf) - n, "[%c] %#.16" PRIx64, e->level, e->addr);	/* perf: 0 without 0x */
 	if (last)
 		out_str(out, buf);
 	else

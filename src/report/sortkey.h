@@ -45,13 +45,14 @@ struct sort_branch { SORT_BRANCH_FIELDS };
 	int pid, tid;			/* of the first sample */ \
 	int cpu;			/* the sample's, -1: not recorded (no PERF_SAMPLE_CPU) */ \
 	int socket;			/* the cpu's in the file's CPU_TOPOLOGY, -1: unknown */ \
-	const char *dso;		/* short name (interned in hist.c); NULL: no map ("[unknown]") */ \
+	const char *dso;		/* short name, -v's long (interned in hist.c); NULL: no map ("[unknown]") */ \
 	const char *sym;		/* NULL: unresolved, addr is shown */ \
 	uint64_t sym_start, sym_end; \
 	uint64_t addr;			/* the first sample's map-relative address */ \
 	uint64_t module_addr;		/* a kernel module's sample: its address in the module's map */ \
 	size_t sym_len;			/* what perf sizes the symbol by when not the name's length (0) */ \
 	char level;			/* '.' user, 'k' kernel, 'H' hypervisor... */ \
+	char origin;			/* -v: perf's letter of where dso's symbols came from, 0: not verbose */ \
 	bool inlined;			/* an inline frame's entry: sym ends in " (inlined)" */ \
 	bool object;			/* a kallsyms data symbol: shown as sym+0xoffset, as perf shows it */ \
 	const char *srcline;		/* perf's "file:line" (or its placeholders), interned; NULL: not asked */ \

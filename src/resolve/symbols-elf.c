@@ -134,7 +134,7 @@ static int elf_build_id(Elf *e, char hex[2 * HOST_BUILD_ID_MAX + 1])
  * Load the .symtab of the ELF at path into l: 0, or -1 when it has none,
  * or its build id is not bid (when bid is not empty).
  */
-static int try_symtab(const char *path, const char *bid, const struct segs *sg, struct loader *l)
+static int try_symtab(const char *path, char origin, const char *bid, const struct segs *sg, struct loader *l)
 {
 	int fd = host_open_regular(path), err = -1;
 	char have[2 * HOST_BUILD_ID_MAX + 1];
@@ -149,6 +149,7 @@ static int try_symtab(const char *path, const char *bid, const struct segs *sg, 
 	if (!err) {
 		free(l->src);
 		l->src = strdup(path);
+		l->origin = origin;
 	}
 	elf_end(e);
 	close(fd);
@@ -216,32 +217,32 @@ static int load_symtab(Elf *e, const char *path, const struct segs *sg, struct l
 	if (slash)
 		*slash = 0;
 	if (link) {
-		if (try_symtab(link, bid, sg, l) == 0)
+		if (try_symtab(link, 'l', bid, sg, l) == 0)
 			return 0;
 		snprintf(p, sizeof(p), "%s/%s", dir, link);
-		if (strcmp(p, path) && try_symtab(p, bid, sg, l) == 0)
+		if (strcmp(p, path) && try_symtab(p, 'l', bid, sg, l) == 0)
 			return 0;
 		snprintf(p, sizeof(p), "%s/.debug/%s", dir, link);
-		if (try_symtab(p, bid, sg, l) == 0)
+		if (try_symtab(p, 'l', bid, sg, l) == 0)
 			return 0;
 		snprintf(p, sizeof(p), "/usr/lib/debug%s/%s", dir, link);
-		if (try_symtab(p, bid, sg, l) == 0)
+		if (try_symtab(p, 'l', bid, sg, l) == 0)
 			return 0;
 	}
 	if (have_bid) {
-		if (cache_file(p, sizeof(p), bid, "elf") && try_symtab(p, bid, sg, l) == 0)
+		if (cache_file(p, sizeof(p), bid, "elf") && try_symtab(p, 'B', bid, sg, l) == 0)
 			return 0;
-		if (cache_file(p, sizeof(p), bid, "debug") && try_symtab(p, bid, sg, l) == 0)
+		if (cache_file(p, sizeof(p), bid, "debug") && try_symtab(p, 'D', bid, sg, l) == 0)
 			return 0;
 	}
 	snprintf(p, sizeof(p), "/usr/lib/debug%s.debug", path);
-	if (try_symtab(p, bid, sg, l) == 0)
+	if (try_symtab(p, 'f', bid, sg, l) == 0)
 		return 0;
 	snprintf(p, sizeof(p), "/usr/lib/debug%s", path);
-	if (try_symtab(p, bid, sg, l) == 0)
+	if (try_symtab(p, 'u', bid, sg, l) == 0)
 		return 0;
 	if (have_bid) {
-		if (!host_system_debug_path(bid, p, sizeof(p)) && try_symtab(p, bid, sg, l) == 0)
+		if (!host_system_debug_path(bid, p, sizeof(p)) && try_symtab(p, 'b', bid, sg, l) == 0)
 			return 0;
 	}
 	return load_elf_symbols(e, sg, true, l) ? -1 : 0;
@@ -373,6 +374,20 @@ static int open_runtime(const char *path, const char *want, const char *base, co
 	return fd;
 }
 
+/*
+ * perf's letter for a table read from the file that ran: the first place
+ * in its order with a .dynsym, the build-id cache ('B') before the file
+ * at its path ('d').
+ */
+static char runtime_origin(const struct dso *d, const char *want, const char *symfs)
+{
+	char p[4096];
+
+	if (d->runtime && !symfs)
+		return 'B';
+	return want[0] && cache_file(p, sizeof(p), want, "elf") && access(p, R_OK) == 0 ? 'B' : 'd';
+}
+
 void load_dso(struct dso *d, const char *want, const char *base, const char *symfs)
 {
 	struct loader l = { .raw = d->raw_names };
@@ -402,6 +417,7 @@ void load_dso(struct dso *d, const char *want, const char *base, const char *sym
 			memcpy(tab, l.v, l.n * sizeof(*tab));
 		ntab = l.n;
 		finish_table(&l, d);
+		d->origin = l.origin ? l.origin : runtime_origin(d, want, symfs);
 		d->symsrc = l.src ? l.src : d->runtime ? strdup(d->runtime) : NULL;
 		l.src = NULL;
 		/* perf synthesizes a PLT only for a file whose symbol table gave it symbols */
@@ -454,6 +470,7 @@ void load_vdso(struct dso *d)
 	if (host_vdso(&img, &len))
 		return;
 	d->usable = true;
+	d->origin = 'B';	/* perf's copy of its vdso goes through its build-id cache */
 	e = elf_memory((char *)(uintptr_t)img, len);
 	if (e && elf_kind(e) == ELF_K_ELF) {
 		load_segments(e, &sg);

@@ -64,6 +64,7 @@ struct dso {
 	char *symsrc;
 	char *runtime;		/* the copy that ran, when the file at path is another build */
 	bool usable;		/* the file that ran could be opened */
+	char origin;		/* perf's letter for where its symbols came from (symcache__origin) */
 	struct segs sg;		/* the runtime image's, to go back from file offsets to addresses */
 	Dwarf *dw;
 	Elf *dw_elf;		/* what dw reads (its unused sections renamed away) */
@@ -133,6 +134,7 @@ struct loader {
 	size_t n, cap;
 	struct mbuf names;
 	char *src;		/* the file whose table was loaded, when not the runtime file */
+	char origin;		/* perf's letter for where src came from (dso__symtab_origin), 0: the runtime file */
 	bool raw;		/* names as the file has them, not demangled */
 };
 

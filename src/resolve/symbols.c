@@ -542,6 +542,18 @@ const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t 
 	return sym;
 }
 
+char symcache__origin(struct symcache *c, const char *path)
+{
+	struct dso *d;
+
+	if (!strcmp(path, "[kernel.kallsyms]"))
+		return c->kimage ? 'v' : c->kallsyms ? 'k' : '!';
+	if (path[0] != '/' && strcmp(path, "[vdso]"))
+		return '!';
+	d = get_dso(c, path);
+	return d && d->usable && d->origin ? d->origin : '!';
+}
+
 const char *symcache__runtime_path(struct symcache *c, const char *path)
 {
 	struct dso *d = dso_by_name(c, path);

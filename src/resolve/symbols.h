@@ -62,6 +62,14 @@ size_t symcache__inline_calls(struct symcache *c, const char *path, uint64_t add
  */
 const char *symcache__runtime_path(struct symcache *c, const char *path);
 /*
+ * perf's letter (its dso__symtab_origin) for where the symbols of the DSO
+ * at path came from: 'k' kallsyms, 'v' a kernel image, 'B' the build-id
+ * cache's copy, 'D' its debug file, 'l' a .gnu_debuglink target, 'f'/'u'/'b'
+ * /usr/lib/debug by path or by build id, 'd' the file at its path; '!'
+ * none was found.
+ */
+char symcache__origin(struct symcache *c, const char *path);
+/*
  * The functions the DWARF places over the code of the function at start
  * (a user DSO's file-offset address): the function itself (depth 0) and
  * each inlined instance in it, nested deeper, as address ranges of the
