@@ -459,6 +459,17 @@ same_report () {
 	diff -u perf.out mperf.out >diff.out || { head -n 60 diff.out; return 1; }
 }
 
+# corpus_report FILE OPTS...: as same_report, on a corpus file whose kernel
+# is not this one (both warn of it on stderr).
+corpus_report () {
+	local f=$CORPUS/$1
+	shift
+	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | report_filter >perf.out &&
+	"$MPERF" report -i "$f" "$@" 2>/dev/null | report_filter >mperf.out &&
+	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
+	diff -u perf.out mperf.out
+}
+
 # --- the test driver --------------------------------------------------------
 
 test_print_output_ () {

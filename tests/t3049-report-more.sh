@@ -50,17 +50,6 @@ test_expect_success PERF,TRACEFS 'a mixed file and a pipe-mode stream keep comm,
 	grep -q "^# Overhead  Command  Shared Object  *Symbol *\$" mperf.out
 '
 
-# corpus_report FILE OPTS...: as same_report, on a corpus file whose kernel
-# is not this one (both warn of it on stderr).
-corpus_report () {
-	local f=$CORPUS/$1
-	shift
-	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | report_filter >perf.out &&
-	"$MPERF" report -i "$f" "$@" 2>/dev/null | report_filter >mperf.out &&
-	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
-	diff -u perf.out mperf.out
-}
-
 test_expect_success PERF,CORPUS '--sort +KEYS after each view'"'"'s default, as perf' '
 	corpus_report perf.data.callgraph-3.8 --sort +pid &&
 	corpus_report perf.data.callgraph-3.8 --sort +symbol,overhead --no-children &&

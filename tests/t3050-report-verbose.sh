@@ -8,17 +8,6 @@
 
 have_cc () { command -v cc >/dev/null 2>&1; }
 
-# corpus_report FILE OPTS...: as same_report, on a corpus file whose kernel
-# is not this one (both warn of it on stderr).
-corpus_report () {
-	local f=$CORPUS/$1
-	shift
-	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | report_filter >perf.out &&
-	"$MPERF" report -i "$f" "$@" 2>/dev/null | report_filter >mperf.out &&
-	test "$(grep -c "^# Samples:" perf.out)" -ge 1 &&
-	diff -u perf.out mperf.out
-}
-
 test_expect_success PERF 'cpuspin through the build-id cache: flat and with chains, as perf -v' '
 	perf_record -e cpu-clock -o f.data "$CPUSPIN" 0.3 &&
 	same_report f.data -v &&
