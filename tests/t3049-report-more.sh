@@ -142,4 +142,22 @@ test_expect_success '--sort + alone and i (perf'"'"'s hidden ipc_null) are usage
 	grep -q "\"sort\": \[\"comm\", \"dso\", \"symbol\", \"pid\"\]" m.json
 '
 
+# --symbol-filter: perf 6.1 gives it to the first event's histogram
+# alone; the others show every entry, and in the group view the leader's
+# entries made for a member's (0.00% for the leader) are shown too.
+test_expect_success PERF,CORPUS '--symbol-filter on the first event only, groups and several events, as perf' '
+	corpus_report perf.data.group_desc-4.14 --symbol-filter=xyz &&
+	grep -q "^ *0\.00%  *[0-9.]*%  echo " mperf.out &&
+	corpus_report perf.data.group_desc-4.14 --symbol-filter=e -n &&
+	corpus_report multi-event-single-process.perf.data --symbol-filter=xyz &&
+	test "$(grep -c "a\.out" mperf.out)" -gt 10 &&
+	corpus_report multi-event-single-process.perf.data --symbol-filter=a --group &&
+	perf_record -o two.data -g -e cpu-clock,task-clock "$CALLPATHS" 0.2 &&
+	same_report two.data --symbol-filter=leaf &&
+	same_report two.data --symbol-filter=leaf --no-children -g folded &&
+	perf_record -o grp.data -g -e "{cpu-clock,task-clock}" "$CALLPATHS" 0.2 &&
+	same_report grp.data --symbol-filter=a &&
+	same_report grp.data --symbol-filter=xyz --no-children
+'
+
 test_done

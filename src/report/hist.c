@@ -97,6 +97,12 @@ struct chain_memo {
 struct hist {
 	int damage;		/* the input's error, said: what was read before it is shown, then it is returned */
 	bool no_symfilter;	/* filtered() without --symbol-filter, for the Children entries' own (perf's hists filter) */
+	/*
+	 * --symbol-filter applies to the histogram being filled: perf 6.1
+	 * gives its string to the file's first event's alone (and in the
+	 * group view the leader's entries made for a member's lack it).
+	 */
+	bool symfilter_here;
 	bool finished;		/* the session ended (after damage too) */
 	bool copy;		/* kallsyms may come from the build-id cache's copy (hist_read_fast) */
 	const char *kdso;	/* the kernel's map as entries show it (symcache__kernel_dso_name) */
@@ -164,7 +170,7 @@ static const char *intern(struct hist *H, const char *s)
 /* Whether --symbols hides entry k, by its symbol's name (an unresolved address: hidden). */
 static bool sym_hidden(const struct hist *H, const struct hent *k)
 {
-	if (H->o->symbol_filter && !H->no_symfilter && !(k->sym && strstr(k->sym, H->o->symbol_filter)))
+	if (H->o->symbol_filter && H->symfilter_here && !H->no_symfilter && !(k->sym && strstr(k->sym, H->o->symbol_filter)))
 		return true;	/* perf's --symbol-filter: a part of the name; no symbol, hidden */
 	return H->o->sym && !(k->sym && sfilter_listed(H->o->sym, k->sym));
 }
@@ -767,7 +773,7 @@ static int add_chain(struct hist *H, struct hists *hs, const struct session_samp
 		k.kfirst = false;
 		/* Filters are the sample's: perf's --dsos hides the chains of a hidden sample, whole. */
 		k.kernel_pending = false;
-		if (H->o->symbol_filter)	/* but --symbol-filter's, the entry's own symbol's */
+		if (H->o->symbol_filter && H->symfilter_here)	/* but --symbol-filter's, the entry's own symbol's */
 			k.filtered = key->filtered_other || !(k.sym && strstr(k.sym, H->o->symbol_filter));
 		if (source_frame(H, &k, f) || (fcount && f->dso && a2l_note(H, f->dso, false)))
 			return -ENOMEM;	/* the check's lookup (perf's he_tmp) */
@@ -1002,6 +1008,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 
 	if (!w)
 		return -ENOMEM;
+	H->symfilter_here = ss->evsel == 0;
 	k.kfirst = H->kfirst;
 	H->kfirst = false;
 	k.pid = w->pid;
@@ -1207,6 +1214,8 @@ static int resolve_kernel(struct hist *H)
 	for (size_t i = 0; i < H->nr; i++) {
 		struct hists *hs = &H->h[i], old = *hs;
 		bool any = false;
+
+		H->symfilter_here = i == 0;
 
 		for (size_t e = 0; e < old.n && !any; e++)
 			any = old.v[e]->kernel_pending;
