@@ -106,7 +106,8 @@ static const struct cmd_opt stat_opts[] = {
 	  "on a shift beyond the tolerance at p below --alpha" },
 	{ 'b', 0, "baseline-cmd", CMD_ARG_REQUIRED, "CMD",
 	  "as --baseline, the baseline counted here: CMD (split at spaces,\n"
-	  "no shell) runs before each run of the command, alternately" },
+	  "no shell) and the command run alternately, in pairs whose order\n"
+	  "alternates (ABBA)" },
 	{ 'W', 0, "warmup", CMD_ARG_REQUIRED, "N",
 	  "first run each command N times, alternately, uncounted" },
 	{ OPT_ALPHA, 0, "alpha", CMD_ARG_REQUIRED, "P", "the significance level of --baseline's test (default: 0.05)" },
@@ -565,16 +566,22 @@ static int interval_out(void *ctx, const struct count_result *iv)
  * exits non-zero or is killed) ends the runs, and is not averaged in
  * unless it is the first: the counts are of the runs that succeeded, the
  * failure is said, and the status is the failed run's.  With
- * --baseline-cmd, its runs alternate with the command's, first; one that
- * fails ends stat with its status, nothing counted said.
+ * --baseline-cmd, its runs alternate with the command's, in pairs whose
+ * order alternates too (baseline first, then the command first: ABBA),
+ * so that neither side always takes the same place in the machine's
+ * rhythm: on a 2-CPU VM whose CPUs ran at different speeds, plain
+ * alternation put every baseline run on one CPU and every command run
+ * on the other (shifts of 20-40% between two runs of one build).  A
+ * baseline run that fails ends stat with its status, nothing counted said.
  */
 static int stat_run(struct stat_args *a)
 {
 	struct count_result *res = calloc(1, sizeof(*res));
+	struct count_result *bres = calloc(1, sizeof(*bres));	/* the baseline's runs' */
 	struct stat_runs *runs = calloc(1, sizeof(*runs)), *base = calloc(1, sizeof(*base));
 	int ret = 0;
 
-	if (!res || !runs || !base) {
+	if (!res || !bres || !runs || !base) {
 		ret = -ENOMEM;
 		cmd_error("stat", "out of memory");
 		goto out;
@@ -582,9 +589,10 @@ static int stat_run(struct stat_args *a)
 	if ((ret = warm_up(a, res)))
 		goto out;
 	for (long r = 0; r < a->repeat; r++) {
+		bool base_after = r & 1;	/* ABBA */
 		int status;
 
-		if (a->base_argv && (ret = base_run(a, res, base, r)))
+		if (a->base_argv && !base_after && (ret = base_run(a, bres, base, r)))
 			goto out;
 		ret = record__count(&a->o, res);
 		if (ret < 0) {
@@ -609,6 +617,8 @@ static int stat_run(struct stat_args *a)
 				  a->repeat, HOW(status));
 		if (res->stop_signal || status)
 			break;
+		if (a->base_argv && base_after && (ret = base_run(a, bres, base, r)))
+			goto out;
 	}
 	if (a->base_argv && (ret = stat_baseline__from_runs(&a->base, base))) {
 		cmd_error("stat", "out of memory");
@@ -618,6 +628,9 @@ static int stat_run(struct stat_args *a)
 out:
 	if (res)
 		record__count_release(res);
+	if (bres)
+		record__count_release(bres);
+	free(bres);
 	if (runs)
 		stat_runs__release(runs);
 	if (base)
