@@ -995,6 +995,16 @@ static bool filtered_other(struct hist *H, const struct hent *k, const char *dso
 	return f;
 }
 
+/* A sample's comm, interned: the machine's strings are stable while they live, so compare before interning again. */
+static const char *sample_comm(struct hist *H, const char *comm)
+{
+	if (comm != H->last_comm_raw || strcmp(comm, H->last_comm)) {
+		H->last_comm = intern(H, comm);
+		H->last_comm_raw = H->last_comm ? comm : NULL;
+	}
+	return H->last_comm;
+}
+
 static int add_sample(struct hist *H, const struct session_sample *ss)
 {
 	struct hists *hs = hists_of(H, ss->evsel);
@@ -1020,12 +1030,7 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 		return -ENOMEM;
 
 	k.level = stackwalk_level(ss->cpumode);
-	/* The machine's strings are stable while they live: compare before interning again. */
-	if (w->comm != H->last_comm_raw || strcmp(w->comm, H->last_comm)) {
-		H->last_comm = intern(H, w->comm);
-		H->last_comm_raw = H->last_comm ? w->comm : NULL;
-	}
-	k.comm = H->last_comm;
+	k.comm = sample_comm(H, w->comm);
 	if (w->found) {
 		char jit[64];
 
