@@ -171,7 +171,7 @@ test_expect_success PERF,TRACEFS,SCHED 'perf file: a tracepoint with call chains
 '
 
 test_expect_success PERF 'perf file: pipe mode (perf record -o -)' '
-	"$PERF" record -q -o - -e cpu-clock,task-clock "$CPUSPIN" 0.2 >stream.pipe 2>/dev/null &&
+	"$PERF" record --no-bpf-event -q -o - -e cpu-clock,task-clock "$CPUSPIN" 0.2 >stream.pipe 2>/dev/null &&
 	same_script -
 '
 
