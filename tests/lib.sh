@@ -173,10 +173,18 @@ corpus_dump_body () {
 	sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 
+# corpus_kallsyms_ids: the build ids of the kernels a tool's stderr (on
+# stdin) says it found no symbols for, in perf's words or in mperf's
+# ("mperf report: warning: " before them), joined by commas; "-" for none.
+corpus_kallsyms_ids () {
+	sed -n "s/^\(mperf report: warning: \)\{0,1\}No kallsyms or vmlinux with build-id \([0-9a-f]*\) was found$/\2/p" |
+	paste -s -d, - | grep . || echo -
+}
+
 # corpus_view VIEW TOOL FILE [OPTIONS...]: what TOOL ("$PERF" or "$MPERF")
 # prints of the corpus FILE in VIEW (dump: report -D up to the stats;
-# header: report --header-only; stdio: report --stdio but for perf's tip
-# line), with OPTIONS, on stdout; TOOL's stderr on fd 3.  Run in the
+# header: report --header-only; headerI: with -I; stdio: report --stdio but
+# for perf's tip line), with OPTIONS, on stdout; TOOL's stderr on fd 3.  Run in the
 # corpus, so that the file's name in the dump does not depend on where the
 # corpus is.
 corpus_view () {
@@ -185,6 +193,7 @@ corpus_view () {
 	case $view in
 	dump) set -- -D "$@" ;;
 	header) set -- --header-only "$@" ;;
+	headerI) set -- --header-only -I "$@" ;;
 	stdio) set -- --stdio "$@" ;;
 	esac
 	(
@@ -198,7 +207,7 @@ corpus_view () {
 		dump) corpus_dump_body ;;
 		stdio) grep -v "^# (Tip:" ;;
 		# "captured on" is the file's mtime, which a copy of the corpus changes.
-		header) grep -v "^# captured on" ;;
+		header|headerI) grep -v "^# captured on" ;;
 		*) cat ;;
 	esac
 }

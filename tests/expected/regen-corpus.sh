@@ -2,8 +2,10 @@
 # Regenerate tests/expected/corpus.sha256 from perf 6.1: for each line
 # "VIEW FILE [prefix]" of corpus.list, the number of lines and the sha256
 # of what perf prints of the corpus FILE in VIEW (tests/lib.sh's
-# corpus_view).  make check compares mperf's output with these (t3006)
-# where perf is not run; make check-perf compares the two live.
+# corpus_view), and the build ids of the kernels perf warns it found no
+# symbols for ("-": none).  make check compares mperf's output and
+# warnings with these (t3006); MPERF_TEST_CORPUS_LIVE=1 make check-perf
+# compares the two live, with the diff.
 #
 #   tests/expected/regen-corpus.sh [PERF]     (default: perf)
 #
@@ -26,13 +28,13 @@ eval "$(sed -n '/^# --- the corpus.s views/,/^# No hardware PMU/p' "$here/../lib
 HOME=$(mktemp -d) && trap 'rm -rf "$HOME"' EXIT && export HOME
 out=$here/corpus.sha256.tmp
 {
-	echo "# VIEW FILE LINES SHA256 of perf 6.1's output ($("$PERF" --version)):"
+	echo "# VIEW FILE LINES SHA256 KALLSYMS-WARNINGS of perf 6.1's output ($("$PERF" --version)):"
 	echo "# written by tests/expected/regen-corpus.sh from corpus.list; do not edit."
 	grep -v '^#' "$here/corpus.list" | while read -r view f mode; do
-		corpus_view "$view" "$PERF" "$f" 3>/dev/null >"$HOME/out" || true
+		corpus_view "$view" "$PERF" "$f" 3>"$HOME/err" >"$HOME/out" || true
 		n=$(wc -l <"$HOME/out")
 		test "$n" -gt 5 || { echo "regen-corpus: perf printed $n lines of $view $f" >&2; exit 1; }
-		echo "$view $f $n $(sha256sum <"$HOME/out" | cut -d' ' -f1)"
+		echo "$view $f $n $(sha256sum <"$HOME/out" | cut -d' ' -f1) $(corpus_kallsyms_ids <"$HOME/err")"
 	done
 } >"$out"
 mv "$out" "$here/corpus.sha256"
