@@ -107,7 +107,8 @@ static const struct cmd_opt report_opts[] = {
 	  "event is a tracepoint), and -F's value\n"
 	  "columns (overhead, sample, period...), which sort where they come;\n"
 	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
-	  "mispredict, in_tx, abort, cycles\n"
+	  "mispredict, in_tx, abort, cycles, srcline_from, srcline_to, addr_from,\n"
+	  "addr_to\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles);\n"
 	  "+KEYS adds KEYS after the default keys", NULL, R_HIST },
 	{ OPT_FIELDS, 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",

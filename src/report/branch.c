@@ -28,6 +28,7 @@
 #include "rowkeys.h"
 #include "report.h"
 #include "sortkey.h"
+#include "srcline.h"
 #include "../resolve/session.h"
 #include "../resolve/stackwalk.h"
 #include "../resolve/symbols.h"
@@ -57,6 +58,9 @@ struct branch {
 	const char *label;
 	struct symcache *syms;
 	struct strset strs;
+	struct srclines src;		/* the srcline keys' lookups */
+	bool want_src;			/* a srcline_from or srcline_to key */
+	int src_err;			/* a lookup's error, when a comparison made it */
 	struct bhists *h;		/* one per event */
 	size_t nr;
 	uint64_t total_lost, total_samples;
@@ -184,11 +188,49 @@ static int64_t ipc_cmp(const struct bent *l, const struct bent *r)
 }
 
 /*
+ * The srcline keys' line of a branch's end, as perf's map__srcline has
+ * it: at the address in its dso, sym+offset of it where the file has no
+ * line (the kernel's is not asked), "??:0" without a map.
+ */
+static int side_srcline(struct branch *B, struct sort_bside *s)
+{
+	const struct srcline_at at = {
+		.path = s->path, .dso = s->dso, .sym = s->sym, .sym_start = s->start,
+		.ask = s->level != 'k', .off = s->addr, .ip = s->addr, .objdump = s->addr,
+	};
+	const char *file;
+	char buf[4096];
+	bool found = srclines_of(&B->src, &at, buf, sizeof(buf), &file);
+
+	if (!(s->srcline = strset_intern(&B->strs, buf)))
+		return -ENOMEM;
+	return s->path && s->dso ? srclines_note(&B->src, s->path, found) : 0;
+}
+
+/*
+ * perf looks a branch's source line up when a comparison first needs it
+ * (an entry none compares by it shows "(null)" and is not counted in the
+ * column's width): the srcline keys' comparison asks here for both
+ * entries' first.
+ */
+static void need_srcline(struct branch *B, struct sort_bside *l, struct sort_bside *r)
+{
+	int err = 0;
+
+	if (!l->srcline)
+		err = side_srcline(B, l);
+	if (!err && !r->srcline)
+		err = side_srcline(B, r);
+	if (err && !B->src_err)
+		B->src_err = err;
+}
+
+/*
  * Entry i of the sort list (fields.h), i == sort_own being perf's ipc_lbr
  * key, which a --sort text naming a symbol gets after its keys, before
  * -F's fields: values (larger first) in the output order, else equal.
  */
-static int64_t field_cmp(const struct branch *B, int i, bool values, const struct bent *l, const struct bent *r)
+static int64_t field_cmp(struct branch *B, int i, bool values, struct bent *l, struct bent *r)
 {
 	struct report_field f;
 	uint64_t a, b;
@@ -196,6 +238,10 @@ static int64_t field_cmp(const struct branch *B, int i, bool values, const struc
 	if (i == B->l.sort_own)
 		return B->o->sort_symbol ? ipc_cmp(l, r) : 0;
 	f = B->l.sort.f[i - (i > B->l.sort_own)];
+	if (!f.value && f.id == REPORT_KEY_SRCLINE_FROM)
+		need_srcline(B, &l->from, &r->from);
+	else if (!f.value && f.id == REPORT_KEY_SRCLINE_TO)
+		need_srcline(B, &l->to, &r->to);
 	if (!f.value)
 		return sort_key((enum report_key)f.id)->cmp(&l->k, &r->k);
 	a = f.id == REPORT_VALUE_SAMPLE ? l->nr : l->period;
@@ -204,7 +250,7 @@ static int64_t field_cmp(const struct branch *B, int i, bool values, const struc
 }
 
 /* perf's hist_entry__cmp: the sort list's keys (its values compare equal). */
-static int64_t ent_cmp(const struct branch *B, const struct bent *l, const struct bent *r)
+static int64_t ent_cmp(struct branch *B, struct bent *l, struct bent *r)
 {
 	int64_t c = 0;
 
@@ -214,7 +260,7 @@ static int64_t ent_cmp(const struct branch *B, const struct bent *l, const struc
 }
 
 /* perf's output order: the sort list's, values larger first, keys by their comparison. */
-static int64_t sort_cmp(const struct branch *B, const struct bent *l, const struct bent *r)
+static int64_t sort_cmp(struct branch *B, struct bent *l, struct bent *r)
 {
 	int64_t c = 0;
 
@@ -228,7 +274,7 @@ static int64_t sort_cmp(const struct branch *B, const struct bent *l, const stru
  * an entry that compares equal takes e's period (e is freed, NULL
  * returned); else e is linked where the descent ended.
  */
-static struct bent *tree_add(const struct branch *B, struct rb_node **root, struct bent *e)
+static struct bent *tree_add(struct branch *B, struct rb_node **root, struct bent *e)
 {
 	struct rb_node **link = root, *parent = NULL;
 
@@ -305,6 +351,8 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 		s->start = sym->start;
 		s->end = sym->end;
 	}
+	if (B->want_src && !(s->path = strset_intern(&B->strs, r.dso)))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -345,6 +393,7 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		pd_sample_branch(ss->smp, i, &be);
 		e->comm = comm;
 		e->tid = ss->where.tid;
+		e->level = stackwalk_level(ss->cpumode);	/* the sample's: the addr keys show it */
 		e->br = &e->b;
 		pd_branch_flags(be.flags, &e->f);
 		e->period = e->nr = 1;
@@ -556,7 +605,8 @@ static void print_text(struct branch *B, struct out *out)
 
 /* ---- JSON ---- */
 
-static void json_side(struct out *out, const char *name, const struct sort_bside *s)
+/* One end: where it is, its address as recorded and in its dso, its source line with a srcline key. */
+static void json_side(struct branch *B, struct out *out, const char *name, struct sort_bside *s)
 {
 	out_printf(out, ", \"%s\": {\"dso\": ", name);
 	out_json_str(out, s->dso ? s->dso : "[unknown]");
@@ -565,7 +615,15 @@ static void json_side(struct out *out, const char *name, const struct sort_bside
 		out_json_str(out, s->sym);
 	else
 		out_str(out, "null");
-	out_printf(out, ", \"address\": \"%#" PRIx64 "\"}", s->sym ? s->start : s->addr);
+	out_printf(out, ", \"address\": \"%#" PRIx64 "\", \"ip\": \"%#" PRIx64 "\", \"dso-address\": \"%#" PRIx64 "\"",
+		   s->sym ? s->start : s->addr, s->ip, s->addr);
+	if (B->want_src) {
+		if (!s->srcline)
+			need_srcline(B, s, s);
+		out_str(out, ", \"srcline\": ");
+		out_json_str(out, s->srcline ? s->srcline : "");
+	}
+	out_char(out, '}');
 }
 
 /* The schema is documented in man/mperf-report.1 (JSON OUTPUT); keep them in step. */
@@ -592,7 +650,7 @@ static void print_json(struct branch *B, struct out *out)
 		out_printf(out, ", \"samples\": %" PRIu64 ", \"event-count\": %" PRIu64 ", \"lost-samples\": %" PRIu64
 			   ",\n     \"rows\": [", hs->nr_samples, hs->total, hs->lost);
 		for (size_t e = 0; e < hs->n; e++) {
-			const struct bent *h = hs->v[e];
+			struct bent *h = hs->v[e];
 
 			if (!shown(B, hs, h))
 				continue;
@@ -601,8 +659,8 @@ static void print_json(struct branch *B, struct out *out)
 			first_row = false;
 			out_json_str(out, h->comm);
 			out_printf(out, ", \"tid\": %d", h->tid);
-			json_side(out, "from", &h->from);
-			json_side(out, "to", &h->to);
+			json_side(B, out, "from", &h->from);
+			json_side(B, out, "to", &h->to);
 			out_printf(out, ", \"cycles\": %u, \"mispredicted\": %s, \"predicted\": %s, \"in-tx\": %s, \"abort\": %s}",
 				   h->f.cycles, h->f.mispred ? "true" : "false", h->f.predicted ? "true" : "false",
 				   h->f.in_tx ? "true" : "false", h->f.abort ? "true" : "false");
@@ -624,10 +682,14 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 	fields_setup_view(o, false, true, &B.l);
 	for (int k = 0; k < B.l.sort_own; k++)	/* perf collapses by --sort's keys, not by -F's */
 		B.need_collapse |= !B.l.sort.f[k].value && sort_key((enum report_key)B.l.sort.f[k].id)->collapses;
+	for (int k = 0; k < B.l.sort.n; k++)
+		B.want_src |= !B.l.sort.f[k].value && (B.l.sort.f[k].id == REPORT_KEY_SRCLINE_FROM ||
+						       B.l.sort.f[k].id == REPORT_KEY_SRCLINE_TO);
 	if (!(B.syms = symcache__for_file(p, o->vmlinux, o->kallsyms, o->symfs)))
 		return -ENOMEM;
 	if (o->no_demangle)
 		symcache__no_demangle(B.syms);
+	srclines_init(&B.src, B.syms);
 	/*
 	 * Branches are resolved as they come: the first kernel address waits
 	 * for the kernel's symbols, read meanwhile by the symbol cache's
@@ -642,6 +704,8 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 		ret = sfilter_init(&B.filt, &o->filter, p, label);
 	if (ret >= 0)
 		ret = session__run(p, label, &ops);
+	if (ret >= 0 && B.src_err)
+		ret = mperf_error(B.src_err, "out of memory");
 	if (ret >= 0 && out_init(&out, f)) {
 		ret = mperf_error(-ENOMEM, "out of memory");
 	} else if (ret >= 0) {
@@ -671,6 +735,7 @@ int report__branch(struct pdata *p, const char *label, const struct report_hist_
 	free(B.h);
 	sfilter_release(&B.filt);
 	readvals__release(&B.rv);
+	srclines_release(&B.src);
 	strset_free(&B.strs);
 	symcache__delete(B.syms);
 	return ret;

@@ -884,13 +884,8 @@ static bool a2l_open(const struct hist *H)
 }
 
 /*
- * perf's srcline of an address (its get_srcline with the symbol and the
- * address shown): "file:line" from the line table of a DSO whose file
- * can be read; else what addr2line makes of the symbol table, "file:0"
- * or "??:0" (symcache__file_symbol); "??:0" without a map; where
- * addr2line has no answer or no file to ask (the kernel, the vdso),
- * "sym+offset" in decimal, else "dso[addr]".  srcfile is the file
- * alone, "" for the others.
+ * Where the srcline and srcfile keys look an address up (srclines_of):
+ * srcfile is the line's file alone, "" for the others.
  */
 struct source_addr {
 	bool ask;		/* the file may be asked (perf's address is a real one) */
@@ -902,18 +897,14 @@ struct source_addr {
 
 static int source_of(struct hist *H, struct hent *k, const char *path, const struct source_addr *a)
 {
-	const char *file = NULL;
+	const struct srcline_at at = {
+		.path = path, .dso = k->dso, .sym = k->sym, .sym_start = k->sym_start,
+		.ask = a->ask && k->level != 'k', .off = a->off, .ip = a->ip, .objdump = a->objdump,
+	};
+	const char *file;
 	char buf[4096];
-	bool found = false;
+	bool found = srclines_of(&H->src, &at, buf, sizeof(buf), &file);
 
-	if (!path || !k->dso)
-		snprintf(buf, sizeof(buf), "??:0");
-	else if (a->ask && k->level != 'k' && srclines_find(&H->src, path, a->off, buf, sizeof(buf), &file))
-		found = true;
-	else if (k->sym)
-		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, a->ip - k->sym_start);
-	else
-		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", k->dso, a->objdump);
 	k->srcline = intern(H, buf);
 	k->srcfile = intern(H, file ? file : "");
 	if (a->sample && path && k->dso && a2l_note(H, path, found))
