@@ -124,7 +124,7 @@ static const struct cmd_opt report_opts[] = {
 	{ OPT_VERBOSE, 'v', "verbose", CMD_ARG_NONE, NULL,
 	  "as perf -v: the DSOs by their paths, each symbol after its first\n"
 	  "sample's address and the letter of where its symbols came from\n"
-	  "(text only; not the branch view)", NULL, R_HIST | R_TEXT | R_STDIO },
+	  "(text only)", NULL, R_HIST | R_TEXT | R_STDIO },
 	{ OPT_FULL_SOURCE_PATH, 0, "full-source-path", CMD_ARG_NONE, NULL,
 	  "srcline and srcfile with the source file's whole path, as the line\n"
 	  "table names it (not its base name)", NULL, R_HIST },
@@ -581,9 +581,6 @@ static int hist_view(struct pdata *p, const char *label, const struct report_his
 {
 	int damage, ret = report__branch_wanted(p, label, ho, &damage);
 
-	if (ret > 0 && ho->verbose)
-		return cmd_usage_error("report", "-v/--verbose is not done for the branch view "
-				       "(-b or a file with branch stacks: use --no-branch-stack)");
 	if (ret > 0)
 		return report__branch(p, label, ho, stdout);
 	if (ret == 0)

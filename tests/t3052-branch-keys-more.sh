@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The branch view's srcline_from, srcline_to, addr_from and addr_to keys
-# against perf report --stdio, on files synth-samples.py writes with branch
-# stacks between the functions of callpaths (no line table: file:0 from
+# The branch view's srcline_from, srcline_to, addr_from and addr_to keys,
+# and -v there, against perf report --stdio, on files synth-samples.py
+# writes with branch stacks between the functions of callpaths (no line table: file:0 from
 # its symbol table) and of callpaths-nofp (built with -g: real lines), and
 # on the corpus' files recorded with LBR.  Files without cycle counts
 # (--no-cycles) where a key list names a symbol key: perf 6.1 crashes on
@@ -63,6 +63,27 @@ test_expect_success PERF '-F and +KEYS with the new keys' '
 	same_report n1.data -F +srcline_to &&
 	same_report b1.data --sort +addr_to &&
 	grep -q "Basic Block Cycles  Target Address *\$" mperf.out
+'
+
+# -v: the dso keys by long name, each symbol after its end's address in
+# its dso and the letter of where its symbols came from; a srcline's
+# dso[addr] keeps the short name.
+test_expect_success PERF '-v in the branch view' '
+	for f in n1 g1; do
+		same_report $f.data -v &&
+		same_report $f.data -v --sort symbol_from,symbol_to &&
+		same_report $f.data -v --sort srcline_from,srcline_to &&
+		same_report $f.data -v --sort dso_from,dso_to,addr_to -n || exit 1
+	done &&
+	same_report b1.data -v &&
+	grep -q "^ *[0-9.]*%  synth    /.*/callpaths  *0x[0-9a-f]*  *[!a-zA-Z] \[\.\] " mperf.out
+'
+
+test_expect_success PERF,CORPUS '-v in the branch view: perf files (the kernel, unresolved ends)' '
+	corpus_report perf.data.branch_stack_spec -v >/dev/null &&
+	corpus_report perf.data.branch-4.14 -v >/dev/null &&
+	corpus_report perf.data.branch_stack_hw_index -v --sort symbol_to,dso_to >/dev/null &&
+	grep -q "0x[0-9a-f]*  *! \[\.\] 0x0000" mperf.out
 '
 
 test_expect_success PYTHON '--json: each end'"'"'s ip, dso-address and, with a srcline key, its line' '

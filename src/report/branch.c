@@ -194,13 +194,18 @@ static int64_t ipc_cmp(const struct bent *l, const struct bent *r)
  */
 static int side_srcline(struct branch *B, struct sort_bside *s)
 {
-	const struct srcline_at at = {
+	struct srcline_at at = {
 		.path = s->path, .dso = s->dso, .sym = s->sym, .sym_start = s->start,
 		.ask = s->level != 'k', .off = s->addr, .ip = s->addr, .objdump = s->addr,
 	};
+	char buf[4096], jit[64], kname[256];
 	const char *file;
-	char buf[4096];
-	bool found = srclines_of(&B->src, &at, buf, sizeof(buf), &file);
+	bool found;
+
+	if (B->o->verbose && s->dso)	/* dso[addr] is the short name's, -v or not */
+		at.dso = symcache__kernel_dso_name(B->syms, stackwalk_short_name(s->path, jit, sizeof(jit)),
+						   SYMCACHE_KNAME_SHORT, kname, sizeof(kname));
+	found = srclines_of(&B->src, &at, buf, sizeof(buf), &file);
 
 	if (!(s->srcline = strset_intern(&B->strs, buf)))
 		return -ENOMEM;
@@ -333,8 +338,11 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 	}
 	if (!r.found)
 		return 0;
-	if (!(s->dso = strset_intern(&B->strs, symcache__kernel_dso_name(B->syms, stackwalk_short_name(r.dso, buf, sizeof(buf)),
-									 SYMCACHE_KNAME_SHORT, kname, sizeof(kname)))))
+	/* -v: perf's long names, as its dso keys then compare them */
+	if (!(s->dso = strset_intern(&B->strs, symcache__kernel_dso_name(B->syms, B->o->verbose ? r.dso :
+									 stackwalk_short_name(r.dso, buf, sizeof(buf)),
+									 B->o->verbose ? SYMCACHE_KNAME_LONG : SYMCACHE_KNAME_SHORT,
+									 kname, sizeof(kname)))))
 		return -ENOMEM;
 	s->level = stackwalk_level(mode);
 	stackwalk_kernel_hit(B->syms, mode, &r);
@@ -351,7 +359,7 @@ static int resolve_side(struct branch *B, const struct session_sample *ss, uint6
 		s->start = sym->start;
 		s->end = sym->end;
 	}
-	if (B->want_src && !(s->path = strset_intern(&B->strs, r.dso)))
+	if ((B->want_src || B->o->verbose) && !(s->path = strset_intern(&B->strs, r.dso)))
 		return -ENOMEM;
 	return 0;
 }
@@ -490,6 +498,10 @@ static int on_finish(void *arg, struct machine *m)
 			if (!e->last_comm)
 				e->last_comm = e->comm;
 			e->comm_width = strlen(e->last_comm);
+			if (B->o->verbose) {	/* -v's letters, the symbols all read by now */
+				e->from.origin = stackwalk_origin(B->syms, e->from.dso ? e->from.path : NULL);
+				e->to.origin = stackwalk_origin(B->syms, e->to.dso ? e->to.path : NULL);
+			}
 		}
 	}
 	return 0;

@@ -1173,17 +1173,6 @@ static const char *machine_dso(const struct hist *H, const char *dso)
 }
 
 /*
- * perf's letter for a kernel module: its file in the system's modules
- * ('K'), compressed ('m'), which it is from its mmap on, found or not.
- */
-static char module_origin(const char *path)
-{
-	const char *ko = strrchr(path, '.');
-
-	return ko && strcmp(ko, ".ko") ? 'm' : 'K';
-}
-
-/*
  * -v's origin letters, once every entry's dso is known: where the symbol
  * cache read each dso's symbols ('!' no dso, or none found).
  */
@@ -1195,8 +1184,7 @@ static void set_origins(struct hist *H)
 		for (size_t e = 0; e < H->h[i].n; e++) {
 			struct hent *h = H->h[i].v[e];
 
-			h->origin = !h->dso ? '!' : stackwalk_is_module(h->dso) ? module_origin(h->dso) :
-				    symcache__origin(H->syms, machine_dso(H, h->dso));
+			h->origin = stackwalk_origin(H->syms, h->dso ? machine_dso(H, h->dso) : NULL);
 		}
 }
 

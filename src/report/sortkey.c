@@ -974,9 +974,10 @@ static size_t bdso_width(const struct sort_bside *s)
 	return s->sym ? strlen(s->dso) : 16;
 }
 
+/* -v's address and letter ("%-#18x %c ") are counted for a resolved symbol only (perf's) */
 static size_t bsym_width(const struct sort_bside *s)
 {
-	return s->sym ? strlen(s->sym) + 4 : 16 + 4 + 2;
+	return s->sym ? strlen(s->sym) + 4 + (s->origin ? 16 + 2 + 3 : 0) : 16 + 4 + 2;
 }
 
 static void bdso_print(struct out *out, const struct sort_bside *s, int width)
@@ -984,19 +985,23 @@ static void bdso_print(struct out *out, const struct sort_bside *s, int width)
 	print_str(out, s->dso ? s->dso : "[unknown]", width);
 }
 
-/* Cut to the column; padded to it but in the last column (perf's, as its symbol key's). */
+/*
+ * The name cut to the column, padded to it but in the last column (perf's,
+ * as its symbol key's); -v's address overflows it where unresolved, as perf.
+ */
 static void bsym_print(struct out *out, const struct sort_bside *s, int width, bool last)
 {
 	char buf[4096];
-	int n;
+	int n = 0;
 
+	if (s->origin)	/* -v: the address in the dso, and where its symbols came from */
+		n = snprintf(buf, sizeof(buf), "%-#18" PRIx64 " %c ", s->addr, s->origin);
 	if (s->sym)
-		n = snprintf(buf, sizeof(buf), "[%c] %.*s", s->level, width > 4 ? width - 4 : 0, s->sym);
-	else
-		n = snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, s->level, s->addr);	/* perf: 0 without 0x */
-	if (n > width)
-		n = width;
-	out_printf(out, "%-*.*s", last ? 0 : width, n, buf);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "[%c] %.*s", s->level, width > n + 4 ? width - n - 4 : 0,
+			      s->sym);
+	else	/* perf: 0 without 0x */
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "[%c] %#.16" PRIx64, s->level, s->addr);
+	out_printf(out, "%-*s", last ? 0 : width, buf);
 }
 
 static int64_t dso_from_cmp(const struct sort_row *l, const struct sort_row *r)
