@@ -114,8 +114,8 @@ static const struct cmd_opt report_opts[] = {
 	{ OPT_FIELDS, 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",
 	  "the columns, comma-separated, as perf: overhead, overhead_sys,\n"
 	  "overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children,\n"
-	  "sample, period and the sort keys (the branch view's: overhead,\n"
-	  "sample, period and its keys); +FIELDS adds them after the\n"
+	  "sample, period, the sort keys and ipc_null (the branch view's:\n"
+	  "overhead, sample, period, its keys and ipc_null); +FIELDS adds them after the\n"
 	  "default columns; the --sort keys are shown after them, and\n"
 	  "entries are sorted by them after the --sort keys", NULL, R_HIST | R_TEXT | R_FIELDS },
 	{ OPT_NO_DEMANGLE, 0, "no-demangle", CMD_ARG_NONE, NULL,
@@ -803,11 +803,11 @@ static int field_of_branch(const char *p, size_t len, struct report_field *f, st
 	return 0;
 }
 
-/* A field the branch view lacks: a key of the usual view alone, a value but overhead, sample and period. */
+/* A field the branch view lacks: a key of the usual view alone (but ipc_null), a value but overhead, sample and period. */
 static void field_fit(const char *p, size_t len, struct report_field f, struct report_hist_opts *o)
 {
 	bool fits = f.value ? f.id == REPORT_VALUE_OVERHEAD || f.id == REPORT_VALUE_SAMPLE || f.id == REPORT_VALUE_PERIOD
-			    : report_sort_key_find(report_sort_key_name((enum report_key)f.id),
+			    : f.id == REPORT_KEY_IPC_NULL || report_sort_key_find(report_sort_key_name((enum report_key)f.id),
 						   strlen(report_sort_key_name((enum report_key)f.id)), REPORT_SORT_BRANCH) == f.id;
 
 	if (!fits && !o->fields_unfit[1][0])

@@ -152,7 +152,7 @@ _mperf()
 		-F|--fields)
 			COMPREPLY=($(compgen -W 'overhead overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children
 				sample period comm pid dso sym cpu socket symbol_size srcline srcfile dso_size parent cgroup cgroup_id trace
-				time addr dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles srcline_from srcline_to addr_from addr_to
+				time addr ipc_null dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles srcline_from srcline_to addr_from addr_to
 				overhead,sym +sample +period' -- "$cur"))
 			return 0
 			;;

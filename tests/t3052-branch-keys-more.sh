@@ -115,6 +115,27 @@ test_expect_success PERF,CORPUS '--hierarchy in the branch view: perf files' '
 	corpus_report perf.data.branch-4.14 --hierarchy --sort mispredict,addr_to >/dev/null
 '
 
+# perf's -F takes ipc_null ("-      -" in every row, entries apart by
+# symbol: the target's in the branch view); its --sort refuses ipc_null
+# and ipc_lbr, and its -F ipc_lbr prints uninitialized memory.
+test_expect_success PERF '-F ipc_null in both views' '
+	same_report n1.data --no-branch-stack -F overhead,ipc_null &&
+	same_report n1.data --no-branch-stack -F i,comm --sort dso &&
+	same_report n1.data --no-branch-stack -F +ipc_null &&
+	same_report n1.data -F ipc_null,dso_from,overhead &&
+	same_report b1.data -F +ipc_null &&
+	grep -q "^ *[0-9.]*%  -      -      " mperf.out
+'
+
+test_expect_success PERF '--sort ipc_null, ipc_lbr: refused, as by perf' '
+	for k in ipc_null ipc_lbr ipc; do
+		{ "$PERF" report --stdio -i n1.data --sort $k >perf.out 2>&1 || :; } &&
+		! grep -q "^# Samples" perf.out &&
+		test_expect_code 129 "$MPERF" report -i n1.data --sort $k 2>err &&
+		grep -q "unknown sort key" err || exit 1
+	done
+'
+
 test_expect_success PYTHON '--json: each end'"'"'s ip, dso-address and, with a srcline key, its line' '
 	"$MPERF" report --json -i g1.data --sort srcline_from,addr_to >out.json &&
 	python3 -c "

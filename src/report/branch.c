@@ -255,6 +255,8 @@ static int64_t field_cmp(struct branch *B, int i, bool values, struct bent *l, s
 	if (i == B->l.sort_own)
 		return B->o->sort_symbol ? ipc_cmp(l, r) : 0;
 	f = B->l.sort.f[i - (i > B->l.sort_own)];
+	if (!f.value && f.id == REPORT_KEY_IPC_NULL)	/* -F's: perf's symbol key, as the IPC's */
+		return ipc_cmp(l, r);
 	if (!f.value && f.id == REPORT_KEY_SRCLINE_FROM)
 		need_srcline(B, &l->from, &r->from);
 	else if (!f.value && f.id == REPORT_KEY_SRCLINE_TO)
