@@ -107,14 +107,15 @@ static const struct cmd_opt report_opts[] = {
 	  "event is a tracepoint), and -F's value\n"
 	  "columns (overhead, sample, period...), which sort where they come;\n"
 	  "in the branch view comm, pid, dso_from, dso_to, symbol_from, symbol_to,\n"
-	  "mispredict, in_tx, abort, cycles\n"
+	  "mispredict, in_tx, abort, cycles, srcline_from, srcline_to, addr_from,\n"
+	  "addr_to\n"
 	  "(default: comm,dso_from,symbol_from,symbol_to,cycles);\n"
 	  "+KEYS adds KEYS after the default keys", NULL, R_HIST },
 	{ OPT_FIELDS, 'F', "fields", CMD_ARG_REQUIRED, "FIELDS",
 	  "the columns, comma-separated, as perf: overhead, overhead_sys,\n"
 	  "overhead_us, overhead_guest_sys, overhead_guest_us, overhead_children,\n"
-	  "sample, period and the sort keys (the branch view's: overhead,\n"
-	  "sample, period and its keys); +FIELDS adds them after the\n"
+	  "sample, period, the sort keys and ipc_null (the branch view's:\n"
+	  "overhead, sample, period, its keys and ipc_null); +FIELDS adds them after the\n"
 	  "default columns; the --sort keys are shown after them, and\n"
 	  "entries are sorted by them after the --sort keys", NULL, R_HIST | R_TEXT | R_FIELDS },
 	{ OPT_NO_DEMANGLE, 0, "no-demangle", CMD_ARG_NONE, NULL,
@@ -123,7 +124,7 @@ static const struct cmd_opt report_opts[] = {
 	{ OPT_VERBOSE, 'v', "verbose", CMD_ARG_NONE, NULL,
 	  "as perf -v: the DSOs by their paths, each symbol after its first\n"
 	  "sample's address and the letter of where its symbols came from\n"
-	  "(text only; not the branch view)", NULL, R_HIST | R_TEXT | R_STDIO },
+	  "(text only)", NULL, R_HIST | R_TEXT | R_STDIO },
 	{ OPT_FULL_SOURCE_PATH, 0, "full-source-path", CMD_ARG_NONE, NULL,
 	  "srcline and srcfile with the source file's whole path, as the line\n"
 	  "table names it (not its base name)", NULL, R_HIST },
@@ -580,9 +581,6 @@ static int hist_view(struct pdata *p, const char *label, const struct report_his
 {
 	int damage, ret = report__branch_wanted(p, label, ho, &damage);
 
-	if (ret > 0 && ho->verbose)
-		return cmd_usage_error("report", "-v/--verbose is not done for the branch view "
-				       "(-b or a file with branch stacks: use --no-branch-stack)");
 	if (ret > 0)
 		return report__branch(p, label, ho, stdout);
 	if (ret == 0)
@@ -805,11 +803,11 @@ static int field_of_branch(const char *p, size_t len, struct report_field *f, st
 	return 0;
 }
 
-/* A field the branch view lacks: a key of the usual view alone, a value but overhead, sample and period. */
+/* A field the branch view lacks: a key of the usual view alone (but ipc_null), a value but overhead, sample and period. */
 static void field_fit(const char *p, size_t len, struct report_field f, struct report_hist_opts *o)
 {
 	bool fits = f.value ? f.id == REPORT_VALUE_OVERHEAD || f.id == REPORT_VALUE_SAMPLE || f.id == REPORT_VALUE_PERIOD
-			    : report_sort_key_find(report_sort_key_name((enum report_key)f.id),
+			    : f.id == REPORT_KEY_IPC_NULL || report_sort_key_find(report_sort_key_name((enum report_key)f.id),
 						   strlen(report_sort_key_name((enum report_key)f.id)), REPORT_SORT_BRANCH) == f.id;
 
 	if (!fits && !o->fields_unfit[1][0])

@@ -145,13 +145,14 @@ _mperf()
 			COMPREPLY=($(compgen -W 'comm pid dso sym cpu socket symbol_size srcline srcfile dso_size parent cgroup cgroup_id trace time addr
 				local_weight weight code_page_size local_ins_lat ins_lat local_p_stage_cyc p_stage_cyc
 				overhead overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children sample period
-				comm,dso,sym dso,sym +pid dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles' -- "$cur"))
+				comm,dso,sym dso,sym +pid dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles
+				srcline_from srcline_to addr_from addr_to' -- "$cur"))
 			return 0
 			;;
 		-F|--fields)
 			COMPREPLY=($(compgen -W 'overhead overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children
 				sample period comm pid dso sym cpu socket symbol_size srcline srcfile dso_size parent cgroup cgroup_id trace
-				time addr dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles
+				time addr ipc_null dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles srcline_from srcline_to addr_from addr_to
 				overhead,sym +sample +period' -- "$cur"))
 			return 0
 			;;

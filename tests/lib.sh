@@ -479,6 +479,22 @@ corpus_report () {
 	diff -u perf.out mperf.out
 }
 
+# synth_branches FILE SEED BINARY [OPTIONS...]: a file with branch stacks
+# (synth-samples.py --branches SEED OPTIONS) between BINARY's functions:
+# from and to the start of each and a few bytes into it, and its ELF
+# header (a map, no symbol); this machine has no LBR to record them.
+synth_branches () {
+	local f=$1 seed=$2 bin=$3 offs
+	shift 3
+	offs=$(nm "$bin" | while read -r a t name; do
+		case $t in
+		t|T) printf "0x%x 0x%x " $((0x$a)) $((0x$a + 4)) ;;
+		esac
+	done; echo 0x40) &&
+	python3 "$MPERF_ROOT/tests/synth-samples.py" --branches "$seed" "$@" "$f" "$bin" 0x555555554000 \
+		$offs $offs $offs
+}
+
 # --- the test driver --------------------------------------------------------
 
 test_print_output_ () {

@@ -9,24 +9,11 @@
 # Skipped without perf.
 . "$(dirname "$0")/lib.sh"
 
-# Branches from and to the start of each function of callpaths and a few
-# bytes into it, and the ELF header (a map, no symbol).
-offsets () {
-	local a t name
-	nm "$CALLPATHS" | while read -r a t name; do
-		case $t in
-		t|T) printf "0x%x 0x%x " $((0x$a)) $((0x$a + 4)) ;;
-		esac
-	done
-	echo 0x40
-}
-
-# synth FILE SEED [OPTIONS...]: a file with branch stacks, as synth-samples.py makes it.
+# synth FILE SEED [OPTIONS...]: a file with branch stacks between callpaths' functions.
 synth () {
 	local f=$1 seed=$2
 	shift 2
-	python3 "$MPERF_ROOT/tests/synth-samples.py" --branches "$seed" "$@" "$f" "$CALLPATHS" 0x555555554000 \
-		$(offsets) $(offsets) $(offsets)
+	synth_branches "$f" "$seed" "$CALLPATHS" "$@"
 }
 
 test_expect_success SETUP 'synthesized files with branch stacks' '
@@ -132,7 +119,7 @@ ev = d[\"events\"][0]
 assert ev[\"samples\"] == ev[\"event-count\"] == sum(r[\"period\"] for r in ev[\"rows\"])
 r = ev[\"rows\"][0]
 for side in (\"from\", \"to\"):
-    assert set(r[side]) == {\"dso\", \"level\", \"symbol\", \"address\"}, r
+    assert set(r[side]) == {\"dso\", \"level\", \"symbol\", \"address\", \"ip\", \"dso-address\"}, r
 assert any(r[\"to\"][\"symbol\"] == \"a\" for r in ev[\"rows\"])
 assert any(r[\"from\"][\"dso\"] == \"[unknown]\" and r[\"from\"][\"level\"] == \"H\" for r in ev[\"rows\"])
 "

@@ -26,8 +26,12 @@ static const struct {
 
 int report_field_find(const char *p, size_t len, struct report_field *f)
 {
+	const char *ipc = report_sort_key_name(REPORT_KEY_IPC_NULL);
 	int k = report_sort_key_find(p, len, REPORT_SORT_USUAL);
 
+	/* perf's -F takes ipc_null (its "IPC   [IPC Coverage]" column), which its --sort refuses */
+	if (k < 0 && len && len <= strlen(ipc) && !strncasecmp(p, ipc, len))
+		k = REPORT_KEY_IPC_NULL;
 	if (k >= 0) {
 		*f = (struct report_field){ .value = false, .id = k };
 		return 0;
@@ -49,6 +53,9 @@ void report_field_list(char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "%s, ", values[v].name);
 	if (n < len)
 		report_sort_key_list(buf + n, len - n, REPORT_SORT_USUAL, -1);
+	n = strlen(buf);
+	if (n < len)
+		snprintf(buf + n, len - n, ", %s", report_sort_key_name(REPORT_KEY_IPC_NULL));
 }
 
 const char *fields_value_header(enum report_value v, const struct report_hist_opts *o, bool children)

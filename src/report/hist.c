@@ -884,13 +884,8 @@ static bool a2l_open(const struct hist *H)
 }
 
 /*
- * perf's srcline of an address (its get_srcline with the symbol and the
- * address shown): "file:line" from the line table of a DSO whose file
- * can be read; else what addr2line makes of the symbol table, "file:0"
- * or "??:0" (symcache__file_symbol); "??:0" without a map; where
- * addr2line has no answer or no file to ask (the kernel, the vdso),
- * "sym+offset" in decimal, else "dso[addr]".  srcfile is the file
- * alone, "" for the others.
+ * Where the srcline and srcfile keys look an address up (srclines_of):
+ * srcfile is the line's file alone, "" for the others.
  */
 struct source_addr {
 	bool ask;		/* the file may be asked (perf's address is a real one) */
@@ -902,18 +897,14 @@ struct source_addr {
 
 static int source_of(struct hist *H, struct hent *k, const char *path, const struct source_addr *a)
 {
-	const char *file = NULL;
+	const struct srcline_at at = {
+		.path = path, .dso = k->dso, .sym = k->sym, .sym_start = k->sym_start,
+		.ask = a->ask && k->level != 'k', .off = a->off, .ip = a->ip, .objdump = a->objdump,
+	};
+	const char *file;
 	char buf[4096];
-	bool found = false;
+	bool found = srclines_of(&H->src, &at, buf, sizeof(buf), &file);
 
-	if (!path || !k->dso)
-		snprintf(buf, sizeof(buf), "??:0");
-	else if (a->ask && k->level != 'k' && srclines_find(&H->src, path, a->off, buf, sizeof(buf), &file))
-		found = true;
-	else if (k->sym)
-		snprintf(buf, sizeof(buf), "%s+%" PRIu64, k->sym, a->ip - k->sym_start);
-	else
-		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", k->dso, a->objdump);
 	k->srcline = intern(H, buf);
 	k->srcfile = intern(H, file ? file : "");
 	if (a->sample && path && k->dso && a2l_note(H, path, found))
@@ -1182,17 +1173,6 @@ static const char *machine_dso(const struct hist *H, const char *dso)
 }
 
 /*
- * perf's letter for a kernel module: its file in the system's modules
- * ('K'), compressed ('m'), which it is from its mmap on, found or not.
- */
-static char module_origin(const char *path)
-{
-	const char *ko = strrchr(path, '.');
-
-	return ko && strcmp(ko, ".ko") ? 'm' : 'K';
-}
-
-/*
  * -v's origin letters, once every entry's dso is known: where the symbol
  * cache read each dso's symbols ('!' no dso, or none found).
  */
@@ -1204,8 +1184,7 @@ static void set_origins(struct hist *H)
 		for (size_t e = 0; e < H->h[i].n; e++) {
 			struct hent *h = H->h[i].v[e];
 
-			h->origin = !h->dso ? '!' : stackwalk_is_module(h->dso) ? module_origin(h->dso) :
-				    symcache__origin(H->syms, machine_dso(H, h->dso));
+			h->origin = stackwalk_origin(H->syms, h->dso ? machine_dso(H, h->dso) : NULL);
 		}
 }
 

@@ -974,9 +974,10 @@ static size_t bdso_width(const struct sort_bside *s)
 	return s->sym ? strlen(s->dso) : 16;
 }
 
+/* -v's address and letter ("%-#18x %c ") are counted for a resolved symbol only (perf's) */
 static size_t bsym_width(const struct sort_bside *s)
 {
-	return s->sym ? strlen(s->sym) + 4 : 16 + 4 + 2;
+	return s->sym ? strlen(s->sym) + 4 + (s->origin ? 16 + 2 + 3 : 0) : 16 + 4 + 2;
 }
 
 static void bdso_print(struct out *out, const struct sort_bside *s, int width)
@@ -984,19 +985,23 @@ static void bdso_print(struct out *out, const struct sort_bside *s, int width)
 	print_str(out, s->dso ? s->dso : "[unknown]", width);
 }
 
-/* Cut to the column; padded to it but in the last column (perf's, as its symbol key's). */
+/*
+ * The name cut to the column, padded to it but in the last column (perf's,
+ * as its symbol key's); -v's address overflows it where unresolved, as perf.
+ */
 static void bsym_print(struct out *out, const struct sort_bside *s, int width, bool last)
 {
 	char buf[4096];
-	int n;
+	int n = 0;
 
+	if (s->origin)	/* -v: the address in the dso, and where its symbols came from */
+		n = snprintf(buf, sizeof(buf), "%-#18" PRIx64 " %c ", s->addr, s->origin);
 	if (s->sym)
-		n = snprintf(buf, sizeof(buf), "[%c] %.*s", s->level, width > 4 ? width - 4 : 0, s->sym);
-	else
-		n = snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, s->level, s->addr);	/* perf: 0 without 0x */
-	if (n > width)
-		n = width;
-	out_printf(out, "%-*.*s", last ? 0 : width, n, buf);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "[%c] %.*s", s->level, width > n + 4 ? width - n - 4 : 0,
+			      s->sym);
+	else	/* perf: 0 without 0x */
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "[%c] %#.16" PRIx64, s->level, s->addr);
+	out_printf(out, "%-*s", last ? 0 : width, buf);
 }
 
 static int64_t dso_from_cmp(const struct sort_row *l, const struct sort_row *r)
@@ -1114,6 +1119,115 @@ static void cycles_print(struct out *out, const struct sort_row *e, int width, b
 		out_printf(out, "%-*hd", width, (short)e->br->f.cycles);	/* perf's %hd */
 	else
 		out_printf(out, "%-*s", width, "-");
+}
+
+/* ---- srcline_from, srcline_to: a branch's end's "file:line", compared as strings (perf's) ---- */
+
+static int64_t srcline_from_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return strcmp(str_or_empty(r->br->from.srcline), str_or_empty(l->br->from.srcline));
+}
+
+static size_t srcline_from_width(const struct sort_row *e)
+{
+	return strlen(str_or_empty(e->br->from.srcline));
+}
+
+/*
+ * Cut to the column and padded to it, in the last column too; "(null)"
+ * where no comparison asked for it (perf's printf of its NULL).
+ */
+static void bsrcline_print(struct out *out, const char *s, int width)
+{
+	print_str(out, s ? s : "(null)", width);
+}
+
+static void srcline_from_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	bsrcline_print(out, e->br->from.srcline, width);
+}
+
+static int64_t srcline_to_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return strcmp(str_or_empty(r->br->to.srcline), str_or_empty(l->br->to.srcline));
+}
+
+static size_t srcline_to_width(const struct sort_row *e)
+{
+	return strlen(str_or_empty(e->br->to.srcline));
+}
+
+static void srcline_to_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	bsrcline_print(out, e->br->to.srcline, width);
+}
+
+/*
+ * ---- addr_from, addr_to: a branch's end by its dso and address, shown
+ * as perf shows it: the sample's level, then sym+0xoffset in the dso
+ * (the symbol cut to the column) or the address in 16 hex digits ----
+ */
+
+static int64_t baddr_cmp(const struct sort_bside *l, const struct sort_bside *r)
+{
+	int64_t c = bdso_cmp(l->dso, r->dso);
+
+	return c ? c : (int64_t)(r->ip - l->ip);
+}
+
+/* perf widens the column for an unresolved end only */
+static size_t baddr_width(const struct sort_bside *s)
+{
+	return s->sym ? 0 : 16 + 4 + 2;
+}
+
+static void baddr_print(struct out *out, const struct sort_bside *s, char level, int width, bool last)
+{
+	char buf[4096];
+	int n = snprintf(buf, sizeof(buf), "[%c] ", level);
+
+	if (s->sym) {
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%.*s", width > 4 ? width - 4 : 0, s->sym);
+		if (s->addr != s->start)
+			snprintf(buf + n, sizeof(buf) - (size_t)n, "+%#" PRIx64, s->addr - s->start);
+	} else {
+		snprintf(buf + n, sizeof(buf) - (size_t)n, "%-#.16" PRIx64, s->addr);	/* perf: 0 without 0x */
+	}
+	out_printf(out, "%-*s", last ? 0 : width, buf);	/* padded but in the last column */
+}
+
+static int64_t addr_from_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return baddr_cmp(&l->br->from, &r->br->from);
+}
+
+static size_t addr_from_width(const struct sort_row *e)
+{
+	return baddr_width(&e->br->from);
+}
+
+static void addr_from_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)st;
+	baddr_print(out, &e->br->from, e->level, width, last);
+}
+
+static int64_t addr_to_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return baddr_cmp(&l->br->to, &r->br->to);
+}
+
+static size_t addr_to_width(const struct sort_row *e)
+{
+	return baddr_width(&e->br->to);
+}
+
+static void addr_to_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)st;
+	baddr_print(out, &e->br->to, e->level, width, last);
 }
 
 static size_t no_width(const struct sort_row *e)
@@ -1498,6 +1612,22 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 	[REPORT_KEY_CYCLES] = {
 		.name = "cycles", .header = "Basic Block Cycles", .views = SORT_BRANCH,
 		.cmp = cycles_cmp, .width = no_width, .print = cycles_print,
+	},
+	[REPORT_KEY_SRCLINE_FROM] = {
+		.name = "srcline_from", .header = "From Source:Line", .views = SORT_BRANCH,
+		.cmp = srcline_from_cmp, .width = srcline_from_width, .print = srcline_from_print,
+	},
+	[REPORT_KEY_SRCLINE_TO] = {
+		.name = "srcline_to", .header = "To Source:Line", .views = SORT_BRANCH,
+		.cmp = srcline_to_cmp, .width = srcline_to_width, .print = srcline_to_print,
+	},
+	[REPORT_KEY_ADDR_FROM] = {
+		.name = "addr_from", .header = "Source Address", .views = SORT_BRANCH,
+		.cmp = addr_from_cmp, .width = addr_from_width, .print = addr_from_print,
+	},
+	[REPORT_KEY_ADDR_TO] = {
+		.name = "addr_to", .header = "Target Address", .views = SORT_BRANCH,
+		.cmp = addr_to_cmp, .width = addr_to_width, .print = addr_to_print,
 	},
 };
 

@@ -30,6 +30,9 @@ struct sort_bside {
 	uint64_t ip;			/* the branch's address */
 	uint64_t addr;			/* what perf prints unresolved: map-relative, or ip without a map */
 	char level;			/* '.', 'k', or 'H' where no map covers it */
+	const char *path;		/* the dso's file (interned), for the srcline keys and -v: NULL: no map */
+	char origin;			/* -v: perf's letter of where its dso's symbols came from, 0: not verbose */
+	const char *srcline;		/* perf's srcline of addr (interned), NULL: not asked yet */
 };
 
 /* What the branch view's keys look at: the branch's ends and flags. */

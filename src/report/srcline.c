@@ -5,6 +5,7 @@
  * DSO's failed lookups.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,4 +95,18 @@ bool srclines_find(struct srclines *s, const char *path, uint64_t off, char *buf
 		*file = base + 1;
 	snprintf(buf, len, "%s:%d", *file ? *file : "??", *file ? line : 0);
 	return true;
+}
+
+bool srclines_of(struct srclines *s, const struct srcline_at *a, char *buf, size_t len, const char **file)
+{
+	*file = NULL;
+	if (!a->path || !a->dso)
+		snprintf(buf, len, "??:0");
+	else if (a->ask && srclines_find(s, a->path, a->off, buf, len, file))
+		return true;
+	else if (a->sym)
+		snprintf(buf, len, "%s+%" PRIu64, a->sym, a->ip - a->sym_start);
+	else
+		snprintf(buf, len, "%s[%" PRIx64 "]", a->dso, a->objdump);
+	return false;
 }

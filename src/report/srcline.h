@@ -42,4 +42,25 @@ int srclines_note(struct srclines *s, const char *path, bool found);
  */
 bool srclines_find(struct srclines *s, const char *path, uint64_t off, char *buf, size_t len, const char **file);
 
+/* An address, as srclines_of() looks it up. */
+struct srcline_at {
+	const char *path;	/* its DSO's file, NULL: no map */
+	const char *dso;	/* the DSO's name as shown */
+	const char *sym;	/* its symbol, NULL: none */
+	uint64_t sym_start;
+	bool ask;		/* the line table may be asked (a user address, as in the file) */
+	uint64_t off;		/* the address in the DSO's file-offset space, to ask at */
+	uint64_t ip;		/* what sym+offset is of */
+	uint64_t objdump;	/* what dso[addr] shows */
+};
+
+/*
+ * perf's srcline of an address (its get_srcline with the symbol and the
+ * address shown), into buf: "file:line" from the line table; "??:0"
+ * without a map; where the file has no answer or is not asked,
+ * "sym+offset" in decimal, else "dso[addr]".  *file: the line's file,
+ * NULL for the others.  Whether the file answered (srclines_note's found).
+ */
+bool srclines_of(struct srclines *s, const struct srcline_at *a, char *buf, size_t len, const char **file);
+
 #endif

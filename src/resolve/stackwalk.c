@@ -76,6 +76,18 @@ bool stackwalk_is_module(const char *dso)
 	       !strcmp(ko + 3, ".bz2");
 }
 
+char stackwalk_origin(struct symcache *syms, const char *path)
+{
+	const char *ko;
+
+	if (!path)
+		return '!';
+	if (!stackwalk_is_module(path))
+		return symcache__origin(syms, path);
+	ko = strrchr(path, '.');
+	return ko && strcmp(ko, ".ko") ? 'm' : 'K';
+}
+
 void stackwalk_kernel_hit(struct symcache *syms, int cpumode, const struct resolved *r)
 {
 	if (cpumode == PERF_RECORD_MISC_KERNEL && r->found && !strcmp(r->dso, "[kernel.kallsyms]"))

@@ -143,6 +143,12 @@ bool stackwalk_is_module(const char *dso);
 /* A JIT's anonymous memory (/tmp/perf-PID.map): an identity map, without symbols. */
 bool stackwalk_is_jit(const char *dso);
 /*
+ * -v's letter of where the symbols of the DSO at path came from, as perf
+ * shows it: '!' no map (path NULL), a kernel module's 'K' (its .ko) or
+ * 'm' (compressed), else symcache__origin's.
+ */
+char stackwalk_origin(struct symcache *syms, const char *path);
+/*
  * An address of cpumode resolved at r: in the kernel's own map, perf loads
  * the kernel's symbols there, and says when it finds none for the recorded
  * kernel (symcache__kernel_hit).
