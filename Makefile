@@ -71,11 +71,16 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 W = $(B)/workloads
 WORKLOADS = $(W)/noploop $(W)/cpuspin $(W)/twophase $(W)/callpaths $(W)/callpaths-nofp
 
-all: mperf $(WORKLOADS) $(SHARES) $(NOPERF)
+# ./mperf is the default build's (B=build).  Another build directory links
+# its own (make B=build-san SANITIZE=...: build-san/mperf), which its make
+# check tests: two builds can be tested at once, and ./mperf stays the plain one.
+MPERF_BIN = $(if $(filter build,$(B)),mperf,$(B)/mperf)
+
+all: $(MPERF_BIN) $(WORKLOADS) $(SHARES) $(NOPERF)
 
 # Everything is rebuilt when the compiler flags change (SANITIZE=, CFLAGS=...),
-# so a sanitizer build never lingers as ./mperf; a change of the libraries
-# alone (config.mak's PKG_LIBS, LDFLAGS) relinks and compiles nothing.
+# so a sanitizer build never lingers in a build directory; a change of the
+# libraries alone (config.mak's PKG_LIBS, LDFLAGS) relinks and compiles nothing.
 FLAGS_FILE = $(B)/.flags
 $(FLAGS_FILE): FORCE
 	@mkdir -p $(B)
@@ -85,13 +90,7 @@ $(LINK_FLAGS_FILE): FORCE
 	@mkdir -p $(B)
 	@echo '$(LDFLAGS) $(LIBS)' | cmp -s - $@ || echo '$(LDFLAGS) $(LIBS)' >$@
 
-# Which build directory ./mperf was linked from: a sanitizer build in
-# another B (make B=build-san SANITIZE=...) is relinked away by the next make.
-LINKED_FROM = .mperf-from
-$(LINKED_FROM): FORCE
-	@echo '$(B)' | cmp -s - $@ || echo '$(B)' >$@
-
-mperf: $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE) $(LINK_FLAGS_FILE) $(LINKED_FROM)
+$(MPERF_BIN): $(CMD_OBJ) $(B)/libmperf.a $(FLAGS_FILE) $(LINK_FLAGS_FILE)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(B)/libmperf.a $(LIBS)
 
 $(W)/noploop: tests/workloads/noploop.c
@@ -172,10 +171,6 @@ $(B)/tests/unit/%: tests/unit/%.c tests/unit/tap.h $(B)/libmperf.a $(FLAGS_FILE)
 
 units: $(UNIT_BIN)
 
-# What make check builds but ./mperf: the objects and the unit tests.  .ci/run
-# compiles the sanitizer build's (B=build-san) while the perf tests run.
-objects: $(B)/libmperf.a $(CMD_OBJ) $(UNIT_BIN) $(WORKLOADS) $(SHARES) $(NOPERF)
-
 # Unit tests (C, TAP) and end-to-end tests (shell, TAP), all through prove,
 # in parallel on every CPU (JOBS=1 for one at a time).  Three tiers:
 #   check       the unit tests and every test that does not run perf (the
@@ -187,9 +182,10 @@ objects: $(B)/libmperf.a $(CMD_OBJ) $(UNIT_BIN) $(WORKLOADS) $(SHARES) $(NOPERF)
 #               they change a machine-wide setting for a moment, those
 #               that lower kernel.perf_event_max_sample_rate (when
 #               MPERF_TEST_SYSCTL=1)
-# .ci/run runs check, check-perf, the slow and lone tests, then check again
-# under sanitizers (SANITIZE=...: the tests marked PLAIN, which run none of
-# mperf's code, skip there).
+# .ci/run runs check, check-perf, the slow and lone tests, and check again
+# under sanitizers (B=build-san SANITIZE=...: its own build-san/mperf; the
+# tests marked PLAIN, which run none of mperf's code, skip there) at the
+# lowest priority beside the first two.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PROVE = prove --timer -j$(JOBS)
 TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
@@ -202,7 +198,7 @@ TESTS = $(filter-out $(TESTS_SLOW) $(TESTS_ALONE),$(sort $(wildcard tests/t[0-9]
 TESTS_PERF = $(shell grep -l "^test_expect_success [A-Z_!,]*\(PERF\|CHROMIUM\)" $(TESTS))
 
 check: all units
-	MPERF_TEST_PERF=0 MPERF_BUILD_DIR=$(B) $(if $(SANITIZE),MPERF_TEST_SANITIZED=1) $(PROVE) $(UNIT_BIN) $(TESTS)
+	MPERF_TEST_PERF=0 MPERF_BUILD_DIR=$(B) MPERF_BIN=$(abspath $(MPERF_BIN)) $(if $(SANITIZE),MPERF_TEST_SANITIZED=1) $(PROVE) $(UNIT_BIN) $(TESTS)
 
 # perf record waits up to a second for its side-band thread as it ends, on
 # no CPU: PERF_JOBS=4 on 2 CPUs fills that (6m41 -> 6m03 and 6m29), but the
@@ -212,11 +208,11 @@ check: all units
 PERF_JOBS ?= $(JOBS)
 
 check-perf: all units
-	MPERF_TEST_ONLY_PERF=1 prove --timer -j$(PERF_JOBS) $(TESTS_PERF)
+	MPERF_TEST_ONLY_PERF=1 MPERF_BUILD_DIR=$(B) MPERF_BIN=$(abspath $(MPERF_BIN)) prove --timer -j$(PERF_JOBS) $(TESTS_PERF)
 
 check-all: all units
-	$(PROVE) $(UNIT_BIN) $(TESTS) $(TESTS_SLOW)
-	prove $(TESTS_ALONE)
+	MPERF_BUILD_DIR=$(B) MPERF_BIN=$(abspath $(MPERF_BIN)) $(PROVE) $(UNIT_BIN) $(TESTS) $(TESTS_SLOW)
+	MPERF_BUILD_DIR=$(B) MPERF_BIN=$(abspath $(MPERF_BIN)) prove $(TESTS_ALONE)
 
 # libFuzzer harnesses (clang), with ASan and UBSan.  `make fuzz-smoke`
 # runs each for FUZZ_SECONDS over a scratch copy of its corpus (the
@@ -322,9 +318,9 @@ man1dir = $(PREFIX)/share/man/man1
 bashcompdir = $(PREFIX)/share/bash-completion/completions
 MAN_PAGES = $(wildcard man/*.1)
 
-install: mperf
+install: $(MPERF_BIN)
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(bashcompdir)
-	install -m 755 mperf $(DESTDIR)$(bindir)/mperf
+	install -m 755 $(MPERF_BIN) $(DESTDIR)$(bindir)/mperf
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(man1dir)/
 	install -m 644 contrib/mperf-completion.bash $(DESTDIR)$(bashcompdir)/mperf
 
@@ -333,7 +329,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(notdir $(MAN_PAGES)))
 
 clean:
-	rm -rf $(B) mperf $(LINKED_FROM)
+	rm -rf $(B) $(MPERF_BIN)
 
-.PHONY: all units objects check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke $(FUZZ_SMOKE) FORCE
+.PHONY: all units check check-perf check-all check-deps deps demo bench install uninstall clean fuzz fuzz-smoke $(FUZZ_SMOKE) FORCE
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d) $(FUZZ_OBJ:.o=.d)

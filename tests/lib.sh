@@ -58,7 +58,9 @@ exec 8>&1
 
 TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 MPERF_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
-MPERF=$MPERF_ROOT/mperf
+# the mperf under test: make check passes its build's (MPERF_BIN: ./mperf,
+# or build-san/mperf of make B=build-san SANITIZE=...)
+MPERF=${MPERF_BIN:-$MPERF_ROOT/mperf}
 # make's build directory (B=, make check passes it on): the workloads and unit tests
 MPERF_BUILD=$MPERF_ROOT/${MPERF_BUILD_DIR:-build}
 NOPLOOP=$MPERF_BUILD/workloads/noploop
