@@ -25,7 +25,7 @@
 struct qent {
 	uint64_t ts, seq, off;
 	const char *path;			/* a directory's file it is in, or NULL */
-	const struct perf_event_header *h;	/* into the file image, or a copy */
+	const struct perf_event_header *h;	/* into the file image, the reader's buffer, or a copy */
 	int evsel;
 	int buf;				/* the reader's buffer h is in, held, or -1 */
 	bool owned;				/* h is a copy to free after delivery */
