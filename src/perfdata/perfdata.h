@@ -35,6 +35,7 @@ struct pd_record {
 	uint64_t off;		/* file offset (pipe mode: stream offset after the header) */
 	const struct perf_event_header *hdr;
 	bool stable;		/* hdr stays valid until the reader is closed */
+	int buf;		/* the reader's buffer hdr is in (pdata__hold), or -1 */
 	/*
 	 * A directory's (perf record --threads): the file it is in, "DIR/data"
 	 * or "DIR/data.N" (off is in that file), as perf's -D names it; NULL
@@ -68,11 +69,19 @@ bool pdata__unfinished(const struct pdata *p);
  * Next record: 1 and *rec filled, 0 at the end, negative on error (logged,
  * naming the problem and its offset).  In pipe mode ATTR, FEATURE and
  * EVENT_UPDATE records update the event list before they are returned.
- * Unless rec->stable, the record is valid until the next call.  A file
+ * Unless rec->stable, the record is valid until the next call (or while
+ * its buffer is held, pdata__hold).  A file
  * whose data size is 0 (its recorder was killed) is read to its last
  * whole record, and where it stopped is logged as a warning.
  */
 int pdata__next(struct pdata *p, struct pd_record *rec);
+/*
+ * A record whose buf is not -1 stays valid while its buffer is held: hold
+ * it for each record kept past the next call, release it once done with
+ * that record.
+ */
+void pdata__hold(struct pdata *p, int buf);
+void pdata__release(struct pdata *p, int buf);
 /*
  * Read a file's records again from the first, as if just opened: the
  * per-id values kept in pdata__id are 0 again.  -ESPIPE for a stream,

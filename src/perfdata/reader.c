@@ -23,6 +23,16 @@
 
 #define PIPE_BUF_MIN	(1 << 17)
 /*
+ * A file's records are read (pread) into buffers of CHUNK bytes, not
+ * touched in the mapping: on a VM a mapped page costs a fault at its first
+ * touch, some microseconds, several times what copying it does; a reused
+ * buffer is faulted in once.  A record the session queues holds its buffer
+ * (pdata__hold); past MAX_CHUNKS held buffers the records are read from the
+ * mapping, as when they are all queued (a file without rounds).
+ */
+#define CHUNK		(2u << 20)
+#define MAX_CHUNKS	32
+/*
  * What one compressed record may decompress to: perf compresses at most
  * one ring buffer's worth (a few MB) into a record; the cap keeps a
  * crafted file from filling memory.
@@ -52,6 +62,18 @@ struct pdata {
 	uint64_t released;		/* mapped bytes [0, released) handed back */
 	uint64_t populated;		/* mapped bytes [.., populated) faulted in ahead */
 	bool no_populate;		/* the kernel cannot (before 5.14) */
+
+	/* A file's data read in chunks: file bytes [start, end) in buf, held holds times. */
+	int rfd;			/* the file, -1 for a stream or an image in memory */
+	struct chunk {
+		unsigned char *buf;
+		uint64_t start, end;
+		unsigned holds;
+	} chunks[MAX_CHUNKS];
+	size_t chunk_cap;		/* their size: CHUNK, or a smaller data section's */
+	int nr_chunks, cur;		/* cur: the chunk records are read from, or -1 */
+	int rchunk;			/* the chunk the last record is in, or -1 */
+	uint64_t mapped_until;		/* no chunk was free: the mapping's bytes up to there */
 	struct pd_section feat[PD_FEAT_LAST_6_1];	/* checked sections */
 	uint64_t features[4];
 	uint64_t bad_feat[4];		/* sections that are set but do not parse: skipped */
@@ -819,6 +841,8 @@ int pdata__rewind(struct pdata *p)
 	p->pending_keep = false;
 	p->released = 0;	/* handed-back pages are read from the file again */
 	p->populated = 0;
+	p->cur = -1;
+	p->mapped_until = 0;
 	p->warned = false;
 	p->dpos = p->dlen = 0;
 	if (p->zds)
@@ -873,6 +897,107 @@ static void populate_ahead(struct pdata *p)
 	p->populated = to;
 }
 
+/* A free chunk to read into (allocated up to MAX_CHUNKS), or -1. */
+static int free_chunk(struct pdata *p)
+{
+	void *buf;
+
+	if (p->cur >= 0 && !p->chunks[p->cur].holds)
+		return p->cur;
+	for (int i = 0; i < p->nr_chunks; i++)
+		if (!p->chunks[i].holds)
+			return i;
+	if (p->nr_chunks == MAX_CHUNKS)
+		return -1;
+	/* A small file's data takes one small chunk. */
+	if (!p->chunk_cap)
+		p->chunk_cap = p->data_end - p->data_off < CHUNK ? (size_t)(p->data_end - p->data_off) : CHUNK;
+	if (p->chunk_cap < CHUNK)
+		buf = malloc(p->chunk_cap);
+	else if (posix_memalign(&buf, CHUNK, CHUNK))
+		buf = NULL;
+	else
+		madvise(buf, CHUNK, MADV_HUGEPAGE);	/* one fault for the chunk, where the kernel can */
+	if (!buf)
+		return -1;
+	p->chunks[p->nr_chunks].buf = buf;
+	return p->nr_chunks++;
+}
+
+/* Read the data from p->pos into a chunk: 1, 0 when none is free, or an error. */
+static int fill_chunk(struct pdata *p)
+{
+	int i = free_chunk(p);
+	struct chunk *c;
+	size_t n, got = 0;
+
+	if (i < 0)
+		return 0;
+	c = &p->chunks[i];
+	n = p->data_end - p->pos > p->chunk_cap ? p->chunk_cap : (size_t)(p->data_end - p->pos);
+	while (got < n) {
+		ssize_t r = pread(p->rfd, c->buf + got, n - got, (off_t)(p->pos + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return fail(p, -errno, "read error at offset %#llx: %s",
+				    (unsigned long long)(p->pos + got), strerror(errno));
+		if (!r)
+			return fail(p, -MPERF_ERR_TRUNCATED, "the file ends at offset %#llx, inside its data section (it shrank while read)",
+				    (unsigned long long)(p->pos + got));
+		got += (size_t)r;
+	}
+	c->start = p->pos;
+	c->end = p->pos + n;
+	p->cur = i;
+	return 1;
+}
+
+/*
+ * The n bytes at p->pos, which the data section holds, at *q: from the
+ * current chunk, a chunk read for them, or the mapping (a directory's
+ * data.N files, or no chunk free); p->rchunk says which chunk, or -1.
+ */
+static int file_bytes(struct pdata *p, size_t n, const unsigned char **q)
+{
+	struct chunk *c = p->cur >= 0 ? &p->chunks[p->cur] : NULL;
+	int r;
+
+	p->rchunk = -1;
+	if (p->rfd >= 0 && !p->part && p->pos >= p->mapped_until) {
+		if (c && p->pos >= c->start && p->pos <= c->end && n <= c->end - p->pos) {
+			*q = c->buf + (p->pos - c->start);
+			p->rchunk = p->cur;
+			return 0;
+		}
+		if ((r = fill_chunk(p)) < 0)
+			return r;
+		if (r) {
+			*q = p->chunks[p->cur].buf;
+			p->rchunk = p->cur;
+			return 0;
+		}
+		p->cur = -1;
+		p->mapped_until = p->pos + CHUNK;
+	}
+	populate_ahead(p);
+	*q = p->rmem + p->pos;
+	return 0;
+}
+
+void pdata__hold(struct pdata *p, int buf)
+{
+	if (buf >= 0 && buf < p->nr_chunks)
+		p->chunks[buf].holds++;
+}
+
+void pdata__release(struct pdata *p, int buf)
+{
+	if (buf >= 0 && buf < p->nr_chunks && p->chunks[buf].holds)
+		p->chunks[buf].holds--;
+}
+
 /*
  * Log the failure kept in p->err (or the code's own message), naming the
  * source: "'x.data': not a perf.data file...".  A system error met while
@@ -892,7 +1017,10 @@ static int log_failure(struct pdata *p, int code, bool opening)
 
 int pdata__next(struct pdata *p, struct pd_record *rec)
 {
-	int r = next_record(p, rec);
+	int r;
+
+	rec->buf = -1;
+	r = next_record(p, rec);
 
 	rec->path = p->rpath;
 	if (r > 0)
@@ -954,8 +1082,8 @@ static int record_at_file(struct pdata *p, uint64_t off, const unsigned char **q
 	if (p->data_end - p->pos < sizeof(*h))
 		return fail(p, -MPERF_ERR_TRUNCATED, "truncated record header at offset %#llx",
 			    (unsigned long long)off);
-	populate_ahead(p);
-	*q = p->rmem + p->pos;
+	if ((r = file_bytes(p, sizeof(*h), q)) < 0)
+		return r;
 	memcpy(h, *q, sizeof(*h));
 	if ((r = record_size_ok(p, h, off)))
 		return r;
@@ -966,6 +1094,8 @@ static int record_at_file(struct pdata *p, uint64_t off, const unsigned char **q
 	if ((h->size & 7) && h->type < PD_HEADER_ATTR)
 		return fail(p, -MPERF_ERR_CORRUPT, "record at offset %#llx has size %#x, not a multiple of 8",
 			    (unsigned long long)off, h->size);
+	if ((r = file_bytes(p, h->size, q)) < 0)
+		return r;
 	release_behind(p);
 	return 1;
 }
@@ -1102,7 +1232,8 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 	if (r <= 0)
 		return r;
 	rec->off = off;
-	rec->stable = p->fd < 0;
+	rec->buf = p->pipe ? -1 : p->rchunk;
+	rec->stable = p->fd < 0 && rec->buf < 0;
 	/*
 	 * Pipe-mode records need not be 8-aligned (perf's FEATURE records
 	 * are 0x54 bytes): hand out an aligned copy so that callers can read
@@ -1114,6 +1245,7 @@ static int next_record(struct pdata *p, struct pd_record *rec)
 		memcpy(p->abuf, q, h.size);
 		q = (const unsigned char *)p->abuf;
 		rec->stable = false;
+		rec->buf = -1;
 	}
 	rec->hdr = (const struct perf_event_header *)q;
 	advance(p, h.size);
@@ -1126,8 +1258,10 @@ static struct pdata *alloc_reader(void)
 {
 	struct pdata *p = calloc(1, sizeof(*p));
 
-	if (p)
-		p->fd = -1;
+	if (p) {
+		p->fd = p->rfd = -1;
+		p->cur = -1;
+	}
 	return p;
 }
 
@@ -1280,8 +1414,10 @@ struct pdata *pdata__open(const char *path)
 			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
 			p->mem = m;
 			p->mem_len = p->map_len = (size_t)st.st_size;
+			p->rfd = fd;	/* the data is read from it, the rest from the mapping */
+		} else {
+			close(fd);
 		}
-		close(fd);
 		return finish_open(p, open_common(p, p->mem, p->mem_len < 16 ? p->mem_len : 16));
 	}
 	/* A pipe or terminal: stream it. */
@@ -1304,6 +1440,10 @@ void pdata__close(struct pdata *p)
 		munmap((void *)p->mem, p->map_len);
 	if (p->fd >= 0)
 		close(p->fd);
+	if (p->rfd >= 0)
+		close(p->rfd);
+	for (int i = 0; i < p->nr_chunks; i++)
+		free(p->chunks[i].buf);
 	for (size_t i = 0; i < p->nr_evsel; i++) {
 		free(p->evsel[i].name);
 		free(p->evsel[i].ids);

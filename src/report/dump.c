@@ -23,10 +23,54 @@
 
 static const char hexd[] = "0123456789abcdef";
 
+/* A byte's " xx" of the hex column (and a byte to spare) and its character of the text one. */
+static char hex3[256][4], text1[256];
+
+static void raw_tables(void)
+{
+	for (int c = 0; c < 256; c++) {
+		hex3[c][0] = ' ';
+		hex3[c][1] = hexd[c >> 4];
+		hex3[c][2] = hexd[c & 15];
+		text1[c] = (c >= 32 && c < 127) ? (char)c : '.';
+	}
+}
+
+/* One line of the raw dump: ".  0000: " + 16 x " xx" + "  " + 16 ASCII + "\n" = 76 bytes. */
+static char *raw_line(char *q, const unsigned char *p, unsigned int i, unsigned int n)
+{
+	/* the hex and the text columns in one pass: q[k * 3] and a[k] */
+	char *a = q + 9 + 16 * 3 + 2;
+
+	q[0] = '.';
+	q[1] = q[2] = ' ';
+	q[3] = hexd[(i >> 12) & 15];
+	q[4] = hexd[(i >> 8) & 15];
+	q[5] = hexd[(i >> 4) & 15];
+	q[6] = hexd[i & 15];
+	q[7] = ':';
+	q[8] = ' ';
+	q += 9;
+	/* four bytes a copy, the fourth overwritten by the next or by the padding */
+	for (unsigned int k = 0; k < n; k++, q += 3) {
+		memcpy(q, hex3[p[i + k]], 4);
+		a[k] = text1[p[i + k]];
+	}
+	for (unsigned int k = n; k < 16; k++, q += 3) {
+		q[0] = q[1] = q[2] = ' ';
+		a[k] = ' ';
+	}
+	q[0] = q[1] = ' ';
+	a[16] = '\n';
+	return a + 17;
+}
+
 void dump__raw(struct out *out, const char *label, uint64_t off, const struct perf_event_header *h)
 {
 	const unsigned char *p = (const unsigned char *)h;
 
+	if (!hex3[0][0])
+		raw_tables();
 	/* "\n%#lx@%s [%#x]: event: %u\n.\n. ... raw event: size %u bytes\n" */
 	out_char(out, '\n');
 	out_xhex(out, off);
@@ -40,41 +84,9 @@ void dump__raw(struct out *out, const char *label, uint64_t off, const struct pe
 	out_u64(out, h->size);
 	out_mem(out, " bytes\n", 7);
 	for (unsigned int i = 0; i < h->size; i += 16) {
-		unsigned int n = h->size - i < 16 ? h->size - i : 16;
-		/* ".  0000: " + 16 x " xx" + "  " + 16 ASCII + "\n" = 76 bytes */
-		char *line = out_room(out, 76), *q = line;
+		char *line = out_room(out, 76);
 
-		*q++ = '.';
-		*q++ = ' ';
-		*q++ = ' ';
-		*q++ = hexd[(i >> 12) & 15];
-		*q++ = hexd[(i >> 8) & 15];
-		*q++ = hexd[(i >> 4) & 15];
-		*q++ = hexd[i & 15];
-		*q++ = ':';
-		*q++ = ' ';
-		/* the hex and the text columns in one pass: q[k * 3] and a[k] */
-		char *a = q + 16 * 3 + 2;
-
-		for (unsigned int k = 0; k < n; k++) {
-			unsigned char c = p[i + k];
-
-			q[0] = ' ';
-			q[1] = hexd[c >> 4];
-			q[2] = hexd[c & 15];
-			q += 3;
-			*a++ = (c >= 32 && c < 127) ? (char)c : '.';
-		}
-		for (unsigned int k = n; k < 16; k++) {
-			q[0] = q[1] = q[2] = ' ';
-			q += 3;
-			*a++ = ' ';
-		}
-		*q++ = ' ';
-		*q++ = ' ';
-		q = a;
-		*q++ = '\n';
-		out->len += (size_t)(q - line);
+		out->len += (size_t)(raw_line(line, p, i, h->size - i < 16 ? h->size - i : 16) - line);
 	}
 	out_char(out, '\n');
 }

@@ -72,28 +72,69 @@ static const char digits2[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* The digits go straight into the buffer: a copy per number was a tenth of -D's time. */
+/* 10^i, for the count of a number's digits. */
+static const uint64_t pow10_[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL,
+};
+
+/* The decimal digits of v (1 for 0): log10 from the bit length, corrected once. */
+static unsigned int ndigits(uint64_t v)
+{
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+
+	return t + (v >= pow10_[t]) + !v;
+}
+
+static inline void put2(char *q, unsigned int d)
+{
+	q[0] = digits2[2 * d];
+	q[1] = digits2[2 * d + 1];
+}
+
+/* The 8 digits of r (below 10^8) at q: four pairs that do not wait on each other. */
+static inline void put8(char *q, uint32_t r)
+{
+	uint32_t hi = r / 10000, lo = r % 10000;
+
+	put2(q, hi / 100);
+	put2(q + 2, hi % 100);
+	put2(q + 4, lo / 100);
+	put2(q + 6, lo % 100);
+}
+
+/*
+ * The digits go straight into the buffer (a copy per number was a tenth
+ * of -D's time), eight at a time below the first: -D's timestamps have
+ * 13 or more, and a division by 100 a pair made a chain of seven.
+ */
 void out_u64(struct out *o, uint64_t v)
 {
-	char *p = out_room(o, 20);
-	size_t n = 1;
+	char *p = out_room(o, 20), *e;
+	uint32_t w;
 
-	for (uint64_t t = v; t >= 10; t /= 10)
-		n++;
-	o->len += n;
-	while (v >= 100) {
-		unsigned d = (unsigned)(v % 100) * 2;
-
-		v /= 100;
-		p[--n] = digits2[d + 1];
-		p[--n] = digits2[d];
+	if (v < 10) {
+		*p = (char)('0' + v);
+		o->len++;
+		return;
 	}
-	if (v >= 10) {
-		p[--n] = digits2[v * 2 + 1];
-		p[--n] = digits2[v * 2];
-	} else {
-		p[--n] = (char)('0' + v);
+	e = p + ndigits(v);
+	o->len += (size_t)(e - p);
+	while (v >= 100000000) {
+		e -= 8;
+		put8(e, (uint32_t)(v % 100000000));
+		v /= 100000000;
 	}
+	for (w = (uint32_t)v; w >= 100; w /= 100) {
+		e -= 2;
+		put2(e, w % 100);
+	}
+	if (w >= 10)
+		put2(e - 2, w);
+	else
+		e[-1] = (char)('0' + w);
 }
 
 void out_i64(struct out *o, int64_t v)
@@ -110,15 +151,13 @@ void out_hex(struct out *o, uint64_t v)
 {
 	static const char hexd[] = "0123456789abcdef";
 	char *p = out_room(o, 16);
-	size_t n = 1;
+	size_t n = (size_t)(67 - __builtin_clzll(v | 1)) / 4;
 
-	for (uint64_t t = v >> 4; t; t >>= 4)
-		n++;
 	o->len += n;
 	do {
 		p[--n] = hexd[v & 15];
 		v >>= 4;
-	} while (v);
+	} while (n);
 }
 
 void out_xhex(struct out *o, uint64_t v)

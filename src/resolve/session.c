@@ -25,8 +25,9 @@
 struct qent {
 	uint64_t ts, seq, off;
 	const char *path;			/* a directory's file it is in, or NULL */
-	const struct perf_event_header *h;	/* into the file image, or a copy */
+	const struct perf_event_header *h;	/* into the file image, the reader's buffer, or a copy */
 	int evsel;
+	int buf;				/* the reader's buffer h is in, held, or -1 */
 	bool owned;				/* h is a copy to free after delivery */
 };
 
@@ -203,13 +204,16 @@ static int deliver(struct session *s, uint64_t off, const char *path, const stru
 
 /* ---- the queue ---- */
 
-static int enqueue(struct session *s, uint64_t ts, uint64_t off, const char *path,
-		   const struct perf_event_header *h, bool stable, int evsel)
+static int enqueue(struct session *s, uint64_t ts, const struct pd_record *r, int evsel)
 {
+	const struct perf_event_header *h = r->hdr;
+	bool stable = r->stable || r->buf >= 0;
 	struct qent *e;
 
 	if (ALLOC_GROW(s->q, s->qn + 1, s->qcap) || ALLOC_GROW(s->qtmp, s->qcap, s->qtmp_cap))
 		return oom();
+	/* A record in the reader's buffer is kept there, not copied. */
+	pdata__hold(s->p, r->buf);
 	if (!stable) {
 		void *c = malloc(h->size);
 
@@ -228,10 +232,11 @@ static int enqueue(struct session *s, uint64_t ts, uint64_t off, const char *pat
 	e = &s->q[s->qn++];
 	e->ts = ts;
 	e->seq = s->seq++;
-	e->off = off;
-	e->path = path;
+	e->off = r->off;
+	e->path = r->path;
 	e->h = h;
 	e->evsel = evsel;
+	e->buf = r->buf;
 	e->owned = !stable;
 	return 0;
 }
@@ -304,6 +309,7 @@ static int flush_upto(struct session *s, uint64_t limit)
 			err = deliver(s, s->q[i].off, s->q[i].path, s->q[i].h, s->q[i].evsel);
 		if (s->q[i].owned)
 			free((void *)s->q[i].h);
+		pdata__release(s->p, s->q[i].buf);
 	}
 	/* What stays is sorted and usually short: move it to the front. */
 	if (i < s->qn)
@@ -350,7 +356,7 @@ static int process(struct session *s, const struct pd_record *r)
 				   r->off);
 	ev = pdata__evsel(s->p, (size_t)evsel);
 	if (s->ordered && pd_record_time(&ev->layout, h, &ts) && ts && ts != UINT64_MAX)
-		return enqueue(s, ts, r->off, r->path, h, r->stable, evsel);
+		return enqueue(s, ts, r, evsel);
 	return deliver(s, r->off, r->path, h, evsel);
 }
 
@@ -393,9 +399,11 @@ static int session_read(struct session *s)
 static void session_release(struct session *s)
 {
 	machine__delete(s->m);
-	for (size_t i = 0; i < s->qn; i++)
+	for (size_t i = 0; i < s->qn; i++) {
 		if (s->q[i].owned)
 			free((void *)s->q[i].h);
+		pdata__release(s->p, s->q[i].buf);
+	}
 	free(s->q);
 	free(s->qtmp);
 }
@@ -467,7 +475,7 @@ const void *session__held(const struct session *s)
 	const void *low = NULL;
 
 	for (size_t i = 0; i < s->qn; i++)
-		if (!s->q[i].owned && (!low || (const void *)s->q[i].h < low))
+		if (!s->q[i].owned && s->q[i].buf < 0 && (!low || (const void *)s->q[i].h < low))
 			low = s->q[i].h;
 	return low;
 }

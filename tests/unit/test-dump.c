@@ -111,17 +111,37 @@ static void test_regs(void)
 	is_str(pd_arch_normalize("x86_64"), "x86", "x86_64 is perf's x86");
 }
 
-/* out_u64, out_i64, out_hex and out_xhex print as %lu, %ld, %lx and %#lx, whatever room is left. */
+/*
+ * out_u64, out_i64, out_hex and out_xhex print as %lu, %ld, %lx and %#lx,
+ * whatever room is left: around every length of digits (each power of 10
+ * and of 2, and one less) and a few thousand others.
+ */
 static void test_numbers(void)
 {
-	static const uint64_t v[] = { 0, 1, 9, 10, 15, 16, 99, 100, 255, 256, 4095, 65536, 999999999,
-				      1000000000, 0x7fffffffffffffffull, 0x8000000000000000ull, UINT64_MAX };
-	size_t nv = sizeof(v) / sizeof(v[0]);
+	static uint64_t v[4096];
+	size_t nv = 0;
+	uint64_t p10 = 1, x = 88172645463325252ULL;
 	char *text = NULL, *want = NULL;
 	size_t len = 0, wlen = 0;
 	FILE *f = open_memstream(&text, &len), *w = open_memstream(&want, &wlen);
 	struct out out;
 
+	for (int i = 0; i < 20; i++, p10 *= 10) {
+		v[nv++] = p10 - 1;
+		v[nv++] = p10;
+		v[nv++] = p10 + 1;
+	}
+	for (int b = 0; b < 64; b++) {
+		v[nv++] = (1ULL << b) - 1;
+		v[nv++] = 1ULL << b;
+	}
+	v[nv++] = UINT64_MAX;
+	while (nv < sizeof(v) / sizeof(v[0])) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v[nv++] = x >> (x & 63);	/* every length */
+	}
 	out_init(&out, f);
 	/* every number at every distance from the buffer's end */
 	for (size_t pad = 0; pad < 24; pad++) {

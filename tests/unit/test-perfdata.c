@@ -877,7 +877,7 @@ static void check_rt_reader(struct pdata *p, const char *how)
 		size_t size = rec.hdr->size;
 
 		hdr[n] = rec.hdr;
-		ok(n < rt_nrec && rec.off == RT_DATA_OFF + rt_off[n] && rec.stable &&
+		ok(n < rt_nrec && rec.off == RT_DATA_OFF + rt_off[n] && (rec.stable || rec.buf >= 0) &&
 		   size == pd_u16(rt_data.b + rt_off[n] + 6) &&
 		   !memcmp(rec.hdr, rt_data.b + rt_off[n], size),
 		   "%s: record %zu at offset %llu with its bytes", how, n,
@@ -1151,6 +1151,116 @@ static void test_unfinished(void)
 	w = pdw__create(path);
 	ok(w == NULL && errno == ENOENT, "writer: create in a missing directory gives NULL and ENOENT");
 	pdw__close(w);
+}
+
+/*
+ * A file's records are read into the reader's buffers of 2 MiB: records
+ * of every size across their boundaries read back whole; a held buffer
+ * keeps its records while the reading goes on, past the 32 buffers the
+ * records come from the mapping (stable), and a file cut while read is
+ * an error, not a fault.
+ */
+#define CH_RECS		1500
+#define CH_SIZE(i)	((i) % 3 ? 65528u : (((i) * 7919u) % 8189 + 2) * 8)
+
+static void ch_stamp(unsigned char *rec, uint32_t i)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = (uint16_t)CH_SIZE(i) };
+
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + h.size - 4, &i, 4);
+	memcpy(rec + 8, &i, 4);
+}
+
+static bool ch_intact(const struct perf_event_header *h, uint32_t i)
+{
+	return h->size == CH_SIZE(i) && pd_u32((const unsigned char *)h + 8) == i &&
+	       pd_u32((const unsigned char *)h + h->size - 4) == i;
+}
+
+static int ch_write(const char *path)
+{
+	struct perf_event_attr a = rt_attr(0);
+	struct pdata_writer *w = pdw__create(path);
+	static unsigned char rec[65536];
+	int err;
+
+	if (!w)
+		return -1;
+	err = pdw__add_event(w, &a, "cpu-clock", rt_ids[0], 2) || pdw__begin_data(w);
+	for (uint32_t i = 0; i < CH_RECS && !err; i++) {
+		ch_stamp(rec, i);
+		err = pdw__write(w, rec, CH_SIZE(i));
+	}
+	err = err || pdw__finish(w);
+	pdw__close(w);
+	return err ? -1 : 0;
+}
+
+static void test_chunks(void)
+{
+	static const struct perf_event_header *kept[CH_RECS];
+	static int kbuf[CH_RECS];
+	char path[128], err[256] = "";
+	struct pd_record rec;
+	size_t n = 0, inbuf = 0, intact = 0, stable_after = 0;
+	uint64_t off = 0;
+	bool order = true;
+	struct pdata *p;
+	int r, first_buf = -2, bufs_differ = 0;
+
+	snprintf(path, sizeof(path), "%s/chunks.data", tmpdir);
+	if (!ok(!ch_write(path), "chunks: write %d records", CH_RECS))
+		return;
+	p = open_file(path, err, sizeof(err));
+	if (!ok(p != NULL, "chunks: open '%s'", err)) {
+		unlink(path);
+		return;
+	}
+	while (n < CH_RECS && (r = pdata__next(p, &rec)) > 0) {
+		order &= ch_intact(rec.hdr, (uint32_t)n) && (!n || rec.off == off);
+		off = rec.off + rec.hdr->size;
+		pdata__hold(p, rec.buf);
+		inbuf += rec.buf >= 0;
+		stable_after += inbuf > 0 && rec.buf < 0 && rec.stable;
+		kbuf[n] = rec.buf;
+		kept[n++] = rec.hdr;
+	}
+	is_int(n, CH_RECS, "chunks: every record read, all held");
+	ok(order, "chunks: each record whole, in file order, at its offset");
+	ok(inbuf > 900 && inbuf < CH_RECS && stable_after == CH_RECS - inbuf,
+	   "chunks: the first %zu in buffers, the rest from the mapping, stable", inbuf);
+	for (size_t i = 0; i < n; i++) {
+		intact += ch_intact(kept[i], (uint32_t)i);
+		pdata__release(p, kbuf[i]);
+	}
+	is_int(intact, CH_RECS, "chunks: every held record intact at the end");
+	is_int(pdata__next(p, &rec), 0, "chunks: end of data");
+
+	/* Released and read again: one buffer serves every record. */
+	is_int(pdata__rewind(p), 0, "chunks: rewind");
+	n = intact = 0;
+	while ((r = pdata__next(p, &rec)) > 0) {
+		intact += ch_intact(rec.hdr, (uint32_t)n++);
+		if (first_buf == -2)
+			first_buf = rec.buf;
+		bufs_differ += rec.buf != first_buf;
+	}
+	ok(n == CH_RECS && intact == n, "chunks: read again, %zu records intact", intact);
+	ok(first_buf >= 0 && !bufs_differ, "chunks: held by none, the buffers are reused");
+
+	/* Cut while read: the rest is an error, not a fault. */
+	pdata__rewind(p);
+	is_int(pdata__next(p, &rec), 1, "cut: the first record");
+	if (truncate(path, 4 << 20) < 0)
+		perror("truncate");
+	logcap_reset();
+	while ((r = pdata__next(p, &rec)) > 0)
+		n++;
+	is_int(r, -MPERF_ERR_TRUNCATED, "cut: the reading stops with an error");
+	ok(strstr(logcap_err, "chunks.data") && strstr(logcap_err, "shrank while read"), "cut: '%s'", logcap_err);
+	pdata__close(p);
+	unlink(path);
 }
 
 /*
@@ -2252,6 +2362,7 @@ int main(void)
 	test_data_size_zero();
 	test_malformed();
 	test_next_errors();
+	test_chunks();
 
 	build_pipe_img();
 	test_pipe();
