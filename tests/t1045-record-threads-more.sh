@@ -79,7 +79,10 @@ test_expect_success TMPFS,SETUP '--threads on a full disk: every data.N keeps it
 	test_line_count = 1 f.err &&
 	grep -q "^mperf record: the disk is full: .tiny/f.data. keeps the first [0-9]* samples (0\.[0-9]* MB), readable$" f.err &&
 	n=$(sed -n "s/.* keeps the first \([0-9]*\) samples.*/\1/p" f.err) && test "$n" -gt 1000 &&
-	test -s tiny/f.data/data.0 &&
+	# which CPU writer the full disk stops first is up to the scheduler:
+	# on a busy machine one data.N may have kept nothing
+	find tiny/f.data -name "data.[0-9]*" -size +0 >kept &&
+	test_line_count -ge 1 kept &&
 	"$MPERF" report -D -i tiny/f.data >f.dump &&
 	test "$(grep -c "PERF_RECORD_SAMPLE(IP" f.dump)" = "$n" &&
 	"$MPERF" report --header-only -i tiny/f.data >f.hdr &&
