@@ -460,6 +460,7 @@ struct report_args {
 	bool tasks, mmaps;		/* --tasks, --mmaps */
 	struct report_hist_opts ho;
 	const char *sort_add;	/* --sort +KEYS: KEYS, added after the file's default order */
+	char mem_sort[1024];	/* --mem-mode's order with them */
 	struct report_export_opts eo;
 	const char *output;
 	struct cmd_out out;	/* --format's -o, open before the file is read */
@@ -963,9 +964,10 @@ static int report_sort_order(struct report_args *a, const struct pdata *p)
 			return EXIT_USAGE;
 		o->sort_symbol = false;	/* perf's default order is not a --sort text: no IPC column */
 	} else if (o->mem_mode && a->sort_add) {
-		snprintf(list, sizeof(list), "%s,%s", REPORT_MEM_SORT_ORDER, a->sort_add);
-		if (cmd_parse_sort_keys("report", list, o))
+		snprintf(a->mem_sort, sizeof(a->mem_sort), "%s,%s", REPORT_MEM_SORT_ORDER, a->sort_add);
+		if (cmd_parse_sort_keys("report", a->mem_sort, o))
 			return EXIT_USAGE;
+		o->mem_sort = a->mem_sort;	/* what perf's header shows */
 		o->sort_symbol = strstr(a->sort_add, "symbol") != NULL;	/* perf looks at the text given */
 	} else if (a->sort_add) {
 		b = *o;

@@ -2949,7 +2949,7 @@ static int mem_mode_check(struct hist *H)
 	for (size_t i = 0; i < pdata__nr_evsel(H->p); i++)
 		if (pdata__evsel(H->p, i)->attr.sample_type & PERF_SAMPLE_DATA_SRC)
 			return 0;
-	return mperf_error(-EINVAL, "'%s' has no memory data for --mem-mode (PERF_SAMPLE_DATA_SRC): "
+	return mperf_error(-MPERF_ERR_USAGE, "'%s' has no memory data for --mem-mode (PERF_SAMPLE_DATA_SRC): "
 			   "was it recorded without -d?", H->label);
 }
 

@@ -74,7 +74,7 @@ static bool sb_bits(struct sbuf *b, uint64_t m, const char *const *names, size_t
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const lvl_names[] = {
-	"N/A", "HIT", "MISS", "L1", "LFB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
+	"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
 	"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached",
 };
 
@@ -82,8 +82,10 @@ static const char *const lvl_names[] = {
 static const char *lvlnum_name(unsigned n)
 {
 	switch (n) {
+	case 0x09: return "CXL";
+	case 0x0a: return "I/O";
 	case 0x0b: return "Any cache";
-	case 0x0c: return "LFB";
+	case 0x0c: return "LFB/MAB";
 	case 0x0d: return "RAM";
 	case 0x0e: return "PMEM";
 	case 0x0f: return "N/A";

@@ -22,6 +22,7 @@ enum {
 	MEMSRC_SNOOP_WIDTH = 12,
 	MEMSRC_LOCK_WIDTH = 6,
 	MEMSRC_BLK_WIDTH = 10,
+	MEMSRC_TXN_WIDTH = 32,	/* the flags perf counts (EL ASYNC RETRY CON CAP-READ) and ":XX " */
 };
 
 /* Each writes the string into buf (len bytes, at least 64) and returns it. */

@@ -1475,6 +1475,12 @@ static uint64_t transaction_hash(uint64_t h, const struct sort_row *e)
 	return hash_mix(h, e->transaction);
 }
 
+/* perf widens the column for a sample with flags to what its longest list of them takes */
+static size_t transaction_width(const struct sort_row *e)
+{
+	return e->transaction ? MEMSRC_TXN_WIDTH : 0;
+}
+
 static void transaction_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
 {
 	char buf[128];
@@ -1971,7 +1977,7 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.name = "transaction", .header = "Transaction                ", .views = SORT_HIST,
 		.cmp = transaction_cmp, .collapse = transaction_sort, .sort = transaction_sort,
 		.eq = transaction_eq, .hash = transaction_hash,
-		.width = no_width, .print = transaction_print, .json = transaction_json,
+		.width = transaction_width, .print = transaction_print, .json = transaction_json,
 	},
 	[REPORT_KEY_CODE_PAGE_SIZE] = {
 		.name = "code_page_size", .header = "Code Page Size", .views = SORT_HIST,

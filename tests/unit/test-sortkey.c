@@ -61,6 +61,7 @@ int main(void)
 	is_int(report_sort_key_find("mem", 3, REPORT_SORT_MEM), REPORT_KEY_MEM, "a memory key");
 	is_int(report_sort_key_find("s", 1, REPORT_SORT_MEM), REPORT_KEY_SYM, "the usual keys first, as perf");
 	is_int(report_sort_key_find("ph", 2, REPORT_SORT_MEM), REPORT_KEY_PHYS_DADDR, "a memory key's prefix");
+	is_int(report_sort_key_find("t", 1, REPORT_SORT_USUAL), REPORT_KEY_TRANSACTION, "perf's transaction before trace");
 
 	report_sort_key_list(list, sizeof(list), REPORT_SORT_BRANCH, REPORT_SORT_USUAL);
 	ok(!strncmp(list, "dso_from, dso_to, symbol_from", 29), "the branch view's own keys: %s", list);
