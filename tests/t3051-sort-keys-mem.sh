@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # A fresh buffer's pages fault one by one: many distinct data addresses.
-memwork="ls -lR /usr/include/linux >/dev/null; python3 -c \"b = bytearray(8 << 20)\""
+memwork="ls -l /usr/include/linux >/dev/null; dd if=/dev/zero of=/dev/null bs=4M count=2 status=none"
 
 # memsrc.py IN OUT: each sample's data_src in turn from a list of
 # encodings (levels, level numbers, remote and hops, snoops, TLB, lock,
@@ -72,27 +72,23 @@ test_expect_success PERF '--mem-mode: perf'"'"'s default order, the weights, the
 '
 
 test_expect_success PERF 'where the data lies: symbol_daddr, dso_daddr, dcacheline, symbol_iaddr' '
-	same_report pf.data --mem-mode --sort symbol_daddr &&
-	grep -q "^ *[0-9.]*%  \[\.\] [a-z_]*+0x[0-9a-f]*  " mperf.out &&
-	same_report pf.data --mem-mode --sort dcacheline,dso_daddr &&
-	grep -q "^ *[0-9.]*%  \[X\] 0x0000" mperf.out &&
 	same_report pf.data --mem-mode --sort dso_daddr,dcacheline,symbol_daddr &&
+	grep -q "^ *[0-9.]*%  [^ ]* *\[X\] 0x0000" mperf.out &&
+	grep -q "  \[\.\] [a-z_]*+0x[0-9a-f]*  " mperf.out &&
 	same_report pf.data --mem-mode --sort symbol_iaddr,dso -n &&
 	same_report pf.data --mem-mode --sort mem,dso,sym
 '
 
 test_expect_success PERF 'phys_daddr, data_page_size, the data source keys of software events' '
-	same_report pf.data --mem-mode --sort phys_daddr,data_page_size,blocked &&
-	grep -q "^ *[0-9.]*%  \[[.k]\] 0x[0-9a-f]\{16\}  4K  *N/A *\$" mperf.out &&
-	same_report pf.data --mem-mode --sort tlb,snoop,locked,comm
+	same_report pf.data --mem-mode --sort phys_daddr,data_page_size,blocked,tlb,snoop,locked,comm &&
+	grep -q "^ *[0-9.]*%  \[[.k]\] 0x[0-9a-f]\{16\}  4K  " mperf.out
 '
 
 test_expect_success PERF 'data sources and transaction flags of every kind, as perf names them' '
 	same_report ds.data --mem-mode --sort mem &&
 	grep -q "Remote node, same socket RAM hit" mperf.out &&
 	grep -q "LFB/MAB or LFB/MAB hit" mperf.out &&
-	same_report ds.data --mem-mode --sort tlb,snoop &&
-	same_report ds.data --mem-mode --sort locked,blocked,mem -n &&
+	same_report ds.data --mem-mode --sort tlb,snoop,locked,blocked -n &&
 	same_report ds.data --mem-mode &&
 	same_report ds.data --sort transaction,comm -n &&
 	grep -q "EL TX SYNC ASYNC RETRY CON CAP-WRITE CAP-READ :ab" mperf.out &&
@@ -102,13 +98,11 @@ test_expect_success PERF 'data sources and transaction flags of every kind, as p
 test_expect_success PERF 'a file mperf recorded with -d -W' '
 	"$MPERF" record -q -o mr.data -e page-faults -c 1 -d -W -- sh -c "$memwork" &&
 	same_report mr.data --mem-mode &&
-	same_report mr.data --mem-mode --sort dcacheline,dso_daddr &&
-	same_report mr.data --mem-mode --sort symbol_daddr,symbol_iaddr,mem
+	same_report mr.data --mem-mode --sort dcacheline,dso_daddr,symbol_iaddr
 '
 
 test_expect_success PERF,CORPUS 'the corpus'"'"'s WEIGHT_STRUCT file' '
-	corpus_report perf.data.weight_struct --mem-mode &&
-	corpus_report perf.data.weight_struct --mem-mode --sort dcacheline,dso_daddr,phys_daddr
+	corpus_report perf.data.weight_struct --mem-mode --sort +dcacheline,phys_daddr
 '
 
 test_expect_success PERF 'refused as perf refuses: a memory key without --mem-mode, --mem-mode without data sources' '
@@ -126,8 +120,7 @@ test_expect_success PERF 'refused as perf refuses: a memory key without --mem-mo
 '
 
 test_expect_success PERF '--sort with perf'"'"'s value keys, as perf' '
-	same_report pf.data --sort overhead_sys,sample,dso &&
-	same_report pf.data --sort period,comm -n
+	same_report pf.data --sort overhead_sys,sample,dso,period -n
 '
 
 test_expect_success PERF '--json: the memory keys'"'"' fields' '
