@@ -994,12 +994,14 @@ static int daddr_of(struct hist *H, struct hent *k, const struct session_sample 
 	d->exec = (r.map_prot & PROT_EXEC) != 0;
 	d->ino = r.map_ino;
 	d->pid = k->pid;
-	if (ss->cpumode == PERF_RECORD_MISC_KERNEL && H->chains) {
+	if (ss->cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (!H->chains)
+			symcache__load_kernel(H->syms);	/* a kernel data address: its symbols now */
 		sym = symcache__find_kernel(H->syms, r.dso, d->addr, &ki);
 		d->unmap = 0;
 		d->al_addr = d->addr;
 		d->object = ki.object;
-	} else if (ss->cpumode != PERF_RECORD_MISC_KERNEL) {
+	} else {
 		sym = symcache__find(H->syms, r.dso, r.map_start, r.map_pgoff, d->addr, &d->al_addr);
 		d->object = symcache__sym_object(H->syms, sym);
 		if (r.map_identity)
