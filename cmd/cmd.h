@@ -112,6 +112,8 @@ int cmd_parse_events(const char *cmd, const char *arg, struct record_event *ev, 
 struct report_hist_opts;
 /* --sort's keys into o (report's and top's): 0, or -1 said in one line and the hint. */
 int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_opts *o);
+/* After the options: a memory key without o's --mem-mode is perf's invalid key (0, or EXIT_USAGE said). */
+int cmd_sort_mem_check(const char *cmd, const struct report_hist_opts *o);
 /* The JSON summary into o (cmd_out_open'd); 0, or -1 said in one line. */
 int cmd_write_json(const char *cmd, struct cmd_out *o, const struct stat_summary *s);
 

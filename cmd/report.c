@@ -35,7 +35,7 @@ static const char report_usage[] =
 	"                    [--no-demangle] [-v]\n"
 	"                    [--group | --no-group] [--group-sort-idx n] [-n] [--show-total-period] [-T]\n"
 	"                    [--tasks | --mmaps]\n"
-	"                    [-b | --no-branch-stack] [-C cpus] [--time ranges]\n"
+	"                    [-b | --no-branch-stack] [--mem-mode] [-C cpus] [--time ranges]\n"
 	"                    [--symbol-filter part] [-f] [-q] [-k file | --kallsyms file]\n"
 	"   or: mperf report [-i file] [--header] (-D | --stats)\n"
 	"   or: mperf report [-i file] --stats --json [--check [--check-tolerance pct]]\n"
@@ -62,7 +62,7 @@ enum {
 
 /* Ids of options whose letter another option's id already is. */
 enum { OPT_CPU = 1000, OPT_TIME, OPT_SYMFILTER, OPT_FORCE, OPT_THREADS, OPT_TASKS, OPT_MMAPS, OPT_INLINE,
-       OPT_NO_INLINE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY,
+       OPT_NO_INLINE, OPT_MEM_MODE, OPT_IGNORE_CALLEES, OPT_PARENT, OPT_EXCLUDE_OTHER, OPT_TIME_QUANTUM, OPT_SYMFS, OPT_FIELDS, OPT_HIERARCHY,
        OPT_FULL_SOURCE_PATH, OPT_NO_DEMANGLE, OPT_VERBOSE };
 
 static const struct cmd_opt report_opts[] = {
@@ -101,8 +101,8 @@ static const struct cmd_opt report_opts[] = {
 	{ 's', 's', "sort", CMD_ARG_REQUIRED, "KEYS",
 	  "histogram keys, comma-separated: comm, pid, dso, symbol (sym), cpu,\n"
 	  "socket, symbol_size, srcline, srcfile, dso_size, parent, cgroup,\n"
-	  "cgroup_id, trace, time, addr, local_weight, weight, code_page_size,\n"
-	  "local_ins_lat, ins_lat, local_p_stage_cyc, p_stage_cyc\n"
+	  "cgroup_id, trace, time, addr, local_weight, weight, transaction,\n"
+	  "code_page_size, local_ins_lat, ins_lat, local_p_stage_cyc, p_stage_cyc\n"
 	  "(default: comm,dso,sym; trace when every\n"
 	  "event is a tracepoint), and -F's value\n"
 	  "columns (overhead, sample, period...), which sort where they come;\n"
@@ -135,6 +135,12 @@ static const struct cmd_opt report_opts[] = {
 	  "instead of the histograms, perf's tree of the file's threads: pid,\n"
 	  "tid, parent and comm of each", NULL, R_TASKS },
 	{ OPT_MMAPS, 0, "mmaps", CMD_ARG_NONE, NULL, "--tasks, with each thread's maps", NULL, R_TASKS },
+	{ OPT_MEM_MODE, 0, "mem-mode", CMD_ARG_NONE, NULL,
+	  "perf's memory mode: each sample weighs its weight (1 without one),\n"
+	  "the memory keys (symbol_daddr, dso_daddr, symbol_iaddr, mem, tlb,\n"
+	  "snoop, locked, blocked, dcacheline, phys_daddr, data_page_size) are\n"
+	  "taken, the default order is local_weight,mem,sym,dso,symbol_daddr,\n"
+	  "dso_daddr,snoop,tlb,locked,blocked,local_ins_lat (perf record -d)", NULL, R_HIST },
 	{ 'b', 'b', "branch-stack", CMD_ARG_NONE, NULL,
 	  "the branch view: an entry per branch of the samples' branch stacks\n"
 	  "(the default for a file recorded with them, perf record -b)", NULL, R_HIST },
@@ -310,7 +316,8 @@ int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_op
 	sort_values_init(list, o);
 	for (const char *p = list; *p; ) {
 		size_t len = strcspn(p, ",");
-		int k = report_sort_key_find(p, len, REPORT_SORT_USUAL);
+		/* the memory keys too: whether --mem-mode takes them is cmd_sort_mem_check's to say */
+		int k = report_sort_key_find(p, len, REPORT_SORT_MEM);
 		int b = report_sort_key_find(p, len, REPORT_SORT_BRANCH);
 
 		if (arch_dropped(p, len))
@@ -362,6 +369,15 @@ int cmd_parse_sort_keys(const char *cmd, const char *list, struct report_hist_op
 		cmd_usage_error(cmd, "empty sort key list (keys: %s)", usual);
 		return -1;
 	}
+	return 0;
+}
+
+int cmd_sort_mem_check(const char *cmd, const struct report_hist_opts *o)
+{
+	for (int i = 0; !o->mem_mode && i < o->nr_keys; i++)
+		if (report_sort_key_mem(o->keys[i]))
+			return cmd_usage_error(cmd, "invalid --sort key '%s': a memory key, for --mem-mode (as perf)",
+					       report_sort_key_name(o->keys[i]));
 	return 0;
 }
 
@@ -444,6 +460,7 @@ struct report_args {
 	bool tasks, mmaps;		/* --tasks, --mmaps */
 	struct report_hist_opts ho;
 	const char *sort_add;	/* --sort +KEYS: KEYS, added after the file's default order */
+	char mem_sort[1024];	/* --mem-mode's order with them */
 	struct report_export_opts eo;
 	const char *output;
 	struct cmd_out out;	/* --format's -o, open before the file is read */
@@ -678,6 +695,7 @@ static int report_hist_option(struct report_args *a, int id, char *arg)
 		if (parse_keys(a->sort_add ? a->sort_add : arg, ho))
 			return EXIT_USAGE;
 		ho->sort_given = true;
+		ho->mem_sort = arg;
 		break;
 	case 'C':
 	case 'N':
@@ -759,6 +777,9 @@ static int report_view_option(struct report_args *a, int id, char *arg)
 	case OPT_INLINE:
 	case OPT_NO_INLINE:
 		a->ho.no_inline = id == OPT_NO_INLINE;
+		break;
+	case OPT_MEM_MODE:
+		a->ho.mem_mode = true;
 		break;
 	case OPT_TASKS:
 	case OPT_MMAPS:
@@ -938,7 +959,17 @@ static int report_sort_order(struct report_args *a, const struct pdata *p)
 	bool trace = all_tracepoints(p);
 	char list[1024];
 
-	if (a->sort_add) {
+	if (o->mem_mode && !a->sort_add && !o->sort_given) {
+		if (cmd_parse_sort_keys("report", REPORT_MEM_SORT_ORDER, o))
+			return EXIT_USAGE;
+		o->sort_symbol = false;	/* perf's default order is not a --sort text: no IPC column */
+	} else if (o->mem_mode && a->sort_add) {
+		snprintf(a->mem_sort, sizeof(a->mem_sort), "%s,%s", REPORT_MEM_SORT_ORDER, a->sort_add);
+		if (cmd_parse_sort_keys("report", a->mem_sort, o))
+			return EXIT_USAGE;
+		o->mem_sort = a->mem_sort;	/* what perf's header shows */
+		o->sort_symbol = strstr(a->sort_add, "symbol") != NULL;	/* perf looks at the text given */
+	} else if (a->sort_add) {
 		b = *o;
 		snprintf(list, sizeof(list), "comm,dso_from,symbol_from,symbol_to,cycles,%s", a->sort_add);
 		if (cmd_parse_sort_keys("report", list, &b))
@@ -1138,8 +1169,14 @@ int cmd_report(int argc, char **argv)
 		return cmd_usage_error("report", "unexpected argument '%s' (the input is given with -i)", argv[optind]);
 	if ((ret = cmd_options_conflicts(&parse)))
 		return ret;
-	if ((ret = report_hierarchy_check(&a.ho)))
+	if ((ret = report_hierarchy_check(&a.ho)) || (ret = cmd_sort_mem_check("report", &a.ho)))
 		return ret;
+	if (a.ho.mem_mode && a.ho.branch == 1)
+		return cmd_usage_error("report", "--mem-mode and -b/--branch-stack cannot be used together, as in perf");
+	if (a.ho.mem_mode) {	/* perf's memory mode has no branch view and no Children */
+		a.ho.branch = 0;
+		a.ho.children = 0;
+	}
 	if (a.inverted) {	/* -G wins over an order -g gave, as in perf */
 		a.ho.cc_order = REPORT_CC_CALLER;
 		a.ho.cc_order_set = true;

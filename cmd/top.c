@@ -683,7 +683,8 @@ int cmd_top(int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error("top", "unexpected argument '%s' (top samples running tasks: -p, -t, -a, -C)",
 				       argv[optind]);
-	if ((ret = cmd_options_conflicts(&parse)) || (ret = top_setup(&a)))
+	if ((ret = cmd_options_conflicts(&parse)) || (ret = cmd_sort_mem_check("top", &a.ho)) ||
+	    (ret = top_setup(&a)))
 		return ret;
 	signal(SIGPIPE, SIG_IGN);
 	a.res = &res;

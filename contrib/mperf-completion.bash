@@ -143,7 +143,8 @@ _mperf()
 			;;
 		-s|--sort)
 			COMPREPLY=($(compgen -W 'comm pid dso sym cpu socket symbol_size srcline srcfile dso_size parent cgroup cgroup_id trace time addr
-				local_weight weight code_page_size local_ins_lat ins_lat local_p_stage_cyc p_stage_cyc
+				local_weight weight transaction code_page_size local_ins_lat ins_lat local_p_stage_cyc p_stage_cyc
+				symbol_daddr dso_daddr symbol_iaddr dcacheline mem tlb snoop locked blocked phys_daddr data_page_size
 				overhead overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children sample period
 				comm,dso,sym dso,sym +pid dso_from dso_to symbol_from symbol_to mispredict in_tx abort cycles
 				srcline_from srcline_to addr_from addr_to' -- "$cur"))

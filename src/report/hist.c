@@ -5,6 +5,7 @@
  * perf report --stdio's shape, or as JSON.
  */
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/types.h>
 #include <inttypes.h>
 #include <regex.h>
@@ -655,6 +656,15 @@ static enum symcache_kname shown_kname(const struct hist *H)
 	return H->o->verbose ? SYMCACHE_KNAME_LONG : SYMCACHE_KNAME_SHORT;
 }
 
+/* A map's dso as entries show it: its short name, with -v its long one (interned; NULL: out of memory). */
+static const char *shown_dso(struct hist *H, const char *dso)
+{
+	char jit[64], kname[256];
+
+	return intern(H, symcache__kernel_dso_name(H->syms, H->o->verbose ? dso : stackwalk_short_name(dso, jit, sizeof(jit)),
+						   shown_kname(H), kname, sizeof(kname)));
+}
+
 /* A chain frame's dso as entries show it: its short name, with -v perf's long name (interned). */
 static const char *frame_dso(struct hist *H, const struct cc_frame *f)
 {
@@ -950,13 +960,68 @@ static int source_frame(struct hist *H, struct hent *k, const struct cc_frame *f
 	return source_of(H, k, f->dso, &(struct source_addr){ k->level == 'k', f->rel, f->ip, f->ip });
 }
 
+/* Whether a memory key looks at where the data address lies. */
+static bool daddr_keyed(const struct hist *H)
+{
+	return H->key[REPORT_KEY_SYM_DADDR] || H->key[REPORT_KEY_DSO_DADDR] || H->key[REPORT_KEY_DCACHELINE];
+}
+
+/*
+ * The data address's map and symbol, as perf's ip__resolve_data finds
+ * them: in the maps of the sample's mode (a kernel sample's user address
+ * has none).  perf shows a data symbol (STT_OBJECT) as sym+offset.
+ */
+static int daddr_of(struct hist *H, struct hent *k, const struct session_sample *ss)
+{
+	struct sort_daddr *d = &k->d;
+	const struct sym *sym = NULL;
+	struct ksym_info ki = { 0 };
+	struct resolved r;
+
+	*d = (struct sort_daddr){ .addr = ss->smp->addr, .al_addr = ss->smp->addr, .cpumode = ss->cpumode, .pid = -1 };
+	if (!ss->machine)
+		return 0;
+	if (machine__resolve(ss->machine, k->pid, k->tid, ss->cpumode, d->addr, &r))
+		return -ENOMEM;
+	if (!r.found)
+		return 0;
+	if (!(d->dso = shown_dso(H, r.dso)))
+		return -ENOMEM;
+	d->mapped = true;
+	d->unmap = r.map_identity ? 0 : r.map_start - r.map_pgoff;
+	d->al_addr = d->addr - d->unmap;
+	d->shared = (r.map_flags & MAP_SHARED) != 0;
+	d->exec = (r.map_prot & PROT_EXEC) != 0;
+	d->ino = r.map_ino;
+	d->pid = k->pid;
+	if (ss->cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (!H->chains)
+			symcache__load_kernel(H->syms);	/* a kernel data address: its symbols now */
+		sym = symcache__find_kernel(H->syms, r.dso, d->addr, &ki);
+		d->unmap = 0;
+		d->al_addr = d->addr;
+		d->object = ki.object;
+	} else {
+		sym = symcache__find(H->syms, r.dso, r.map_start, r.map_pgoff, d->addr, &d->al_addr);
+		d->object = symcache__sym_object(H->syms, sym);
+		if (r.map_identity)
+			d->al_addr = d->addr;
+	}
+	if (sym) {
+		d->sym = sym->name;
+		d->sym_start = sym->start;
+		d->sym_len = ki.namelen ? ki.namelen : strlen(sym->name);
+	}
+	return 0;
+}
+
 /* The keys of the sample itself (rowkeys.h); the parent from its chain, walked as perf walks it. */
 static int sample_keys(struct hist *H, struct hent *k, const struct session_sample *ss)
 {
 	bool unwound;
 	ssize_t n;
 
-	if (rowkeys__sample(&H->rk, &k->k, ss))
+	if (rowkeys__sample(&H->rk, &k->k, ss) || (daddr_keyed(H) && daddr_of(H, k, ss)))
 		return -1;
 	if (!H->rk.parent || !H->chains || !ss->smp->callchain || !ss->machine)
 		return 0;
@@ -1023,14 +1088,10 @@ static int add_sample(struct hist *H, const struct session_sample *ss)
 	k.level = stackwalk_level(ss->cpumode);
 	k.comm = sample_comm(H, w->comm);
 	if (w->found) {
-		char jit[64];
-
 		stackwalk_kernel_hit(H->syms, ss->cpumode, w);
 
 		if (w->dso != H->last_dso_raw) {
-			H->last_dso = intern(H, symcache__kernel_dso_name(H->syms, H->o->verbose ? w->dso :
-									  stackwalk_short_name(w->dso, jit, sizeof(jit)),
-									  shown_kname(H), kname, sizeof(kname)));
+			H->last_dso = shown_dso(H, w->dso);
 			H->last_jit = stackwalk_is_jit(w->dso);
 			H->last_dso_raw = H->last_dso ? w->dso : NULL;
 		}
@@ -1298,6 +1359,12 @@ static int on_sample(void *arg, const struct session_sample *ss)
 		return -1;	/* said */
 	if (H->chains && !H->ksyms_ready && ss->cpumode != PERF_RECORD_MISC_USER)
 		kernel_symbols_ready(H);
+	if (H->o->mem_mode) {	/* perf's memory mode: a sample weighs its weight */
+		struct session_sample mss = *ss;
+
+		mss.period = rowkeys__mem_cost(&H->rk, ss);
+		return add_sample(arg, &mss) ? mperf_error(-ENOMEM, "out of memory") : 0;
+	}
 	return add_sample(arg, ss) ? mperf_error(-ENOMEM, "out of memory") : 0;
 }
 
@@ -2089,7 +2156,11 @@ static void text_head(struct hist *H, struct out *out, size_t i, size_t nm, cons
 	out_char(out, '\'');
 	if (o->filter.time)	/* perf's, whatever the form */
 		out_printf(out, " (time slices: %s)", o->filter.time);
-	out_printf(out, "\n# Event count (approx.): %" PRIu64 "\n", nr_events);
+	if (o->mem_mode)	/* perf's memory mode: its total of weights, and the --sort text */
+		out_printf(out, "\n# Total weight : %" PRIu64 "\n# Sort order   : %s%s\n", nr_events,
+			   o->mem_sort ? o->mem_sort : REPORT_MEM_SORT_ORDER, o->mem_sort && o->sort_symbol ? ",ipc_null" : "");
+	else
+		out_printf(out, "\n# Event count (approx.): %" PRIu64 "\n", nr_events);
 	doc_mark(H, out, DOC_HEAD_END);
 	out_str(out, "#\n");
 	doc_mark(H, out, DOC_COLS);
@@ -2872,6 +2943,18 @@ static int read_sockets(struct hist *H)
 	return 0;
 }
 
+/* perf refuses --mem-mode on a file whose events have no data source (a stream's are not known yet). */
+static int mem_mode_check(struct hist *H)
+{
+	if (!H->o->mem_mode || pdata__is_pipe(H->p))
+		return 0;
+	for (size_t i = 0; i < pdata__nr_evsel(H->p); i++)
+		if (pdata__evsel(H->p, i)->attr.sample_type & PERF_SAMPLE_DATA_SRC)
+			return 0;
+	return mperf_error(-MPERF_ERR_USAGE, "'%s' has no memory data for --mem-mode (PERF_SAMPLE_DATA_SRC): "
+			   "was it recorded without -d?", H->label);
+}
+
 /* H set up to read p: its symbols, filters, keys and events; kallsyms from the build-id cache's copy if it may (copy). */
 static int hist_init(struct hist *H, struct pdata *p, const char *label, const struct report_hist_opts *o, bool copy)
 {
@@ -2904,7 +2987,7 @@ static int hist_init(struct hist *H, struct pdata *p, const char *label, const s
 		return mperf_error(-MPERF_ERR_USAGE, "invalid --ignore-callees regex '%s'", o->ignore_callees);
 	H->has_ignore = o->ignore_callees != NULL;
 	set_keys(H);
-	if ((ret = rowkeys__init(&H->rk, o, H->key, &H->strs, p, label)))
+	if ((ret = mem_mode_check(H)) || (ret = rowkeys__init(&H->rk, o, H->key, &H->strs, p, label)))
 		return ret;
 	if (source_keyed(H))
 		symcache__want_lines(H->syms);

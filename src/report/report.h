@@ -63,22 +63,29 @@ int report__file_stats(struct pdata *p, const char *label, struct report_file_st
  * dso, symbol, cpu; the branch view (perf's branch mode: an entry per branch of
  * the samples' branch stacks) comm, pid and the branch keys after CPU.
  * Defaults comm,dso,sym and comm,dso_from,symbol_from,symbol_to,cycles.
+ * The memory keys after CYCLES are perf's memory mode's (--mem-mode).
  */
 enum report_key {
 	REPORT_KEY_COMM, REPORT_KEY_PID, REPORT_KEY_DSO, REPORT_KEY_SYM, REPORT_KEY_CPU, REPORT_KEY_SOCKET, REPORT_KEY_SYM_SIZE,
 	REPORT_KEY_SRCLINE, REPORT_KEY_SRCFILE, REPORT_KEY_DSO_SIZE,
-	REPORT_KEY_PARENT, REPORT_KEY_CGROUP, REPORT_KEY_CGROUP_ID, REPORT_KEY_TRACE, REPORT_KEY_TIME, REPORT_KEY_ADDR,
+	REPORT_KEY_PARENT, REPORT_KEY_CGROUP, REPORT_KEY_CGROUP_ID, REPORT_KEY_TRANSACTION, REPORT_KEY_TRACE, REPORT_KEY_TIME, REPORT_KEY_ADDR,
 	REPORT_KEY_LOCAL_WEIGHT, REPORT_KEY_WEIGHT, REPORT_KEY_CODE_PAGE_SIZE, REPORT_KEY_LOCAL_INS_LAT, REPORT_KEY_INS_LAT,
 	REPORT_KEY_LOCAL_P_STAGE_CYC, REPORT_KEY_P_STAGE_CYC, REPORT_KEY_IPC_NULL,
 	REPORT_KEY_DSO_FROM, REPORT_KEY_DSO_TO, REPORT_KEY_SYM_FROM, REPORT_KEY_SYM_TO,
 	REPORT_KEY_MISPREDICT, REPORT_KEY_IN_TX, REPORT_KEY_ABORT, REPORT_KEY_CYCLES,
 	REPORT_KEY_SRCLINE_FROM, REPORT_KEY_SRCLINE_TO, REPORT_KEY_ADDR_FROM, REPORT_KEY_ADDR_TO,
+	REPORT_KEY_SYM_DADDR, REPORT_KEY_SYM_IADDR, REPORT_KEY_DSO_DADDR, REPORT_KEY_LOCKED, REPORT_KEY_TLB,
+	REPORT_KEY_MEM, REPORT_KEY_SNOOP, REPORT_KEY_DCACHELINE, REPORT_KEY_PHYS_DADDR, REPORT_KEY_DATA_PAGE_SIZE,
+	REPORT_KEY_BLOCKED,
 	REPORT_NR_KEYS
 };
-#define REPORT_MAX_KEYS 8
+#define REPORT_MAX_KEYS 16
 
-/* The views report_sort_key_find looks in: the usual one (also diff's), the branch view. */
-enum report_sort_view { REPORT_SORT_USUAL, REPORT_SORT_BRANCH };
+/*
+ * The views report_sort_key_find looks in: the usual one (also diff's), the
+ * branch view, and the usual one with the memory keys (--mem-mode).
+ */
+enum report_sort_view { REPORT_SORT_USUAL, REPORT_SORT_BRANCH, REPORT_SORT_MEM };
 
 /*
  * The key p[0..len) names in view, or -1.  The usual view matches as perf
@@ -88,6 +95,10 @@ enum report_sort_view { REPORT_SORT_USUAL, REPORT_SORT_BRANCH };
  */
 int report_sort_key_find(const char *p, size_t len, enum report_sort_view view);
 const char *report_sort_key_name(enum report_key k);
+/* Whether k is a memory key, which only --mem-mode takes. */
+bool report_sort_key_mem(enum report_key k);
+/* perf's default sort order in memory mode (x86 drops its local_p_stage_cyc). */
+#define REPORT_MEM_SORT_ORDER "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat,local_p_stage_cyc"
 /*
  * The names of view's keys (but those of the view except, or -1),
  * ", "-separated, into buf (of len bytes, at least 1): for messages.
@@ -205,6 +216,14 @@ struct report_hist_opts {
 	int branch;
 	enum report_key bkeys[REPORT_MAX_KEYS];	/* its sort order (the branch view's keys) */
 	int nr_bkeys;
+	/*
+	 * --mem-mode: perf's memory mode, its memory keys, each sample
+	 * weighing its weight (1 without one), its default order
+	 * local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked,local_ins_lat
+	 * (mem_sort: the --sort text its header shows, NULL: that default).
+	 */
+	bool mem_mode;
+	const char *mem_sort;
 	bool sort_symbol;			/* the --sort text names "symbol": perf adds its IPC column */
 	/*
 	 * --sort's value keys (perf's hpp fields: overhead, sample, period...),

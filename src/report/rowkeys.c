@@ -15,6 +15,7 @@
 #include "../perfdata/perfdata.h"
 #include "../resolve/session.h"
 #include "../resolve/stackwalk.h"
+#include "memsrc.h"
 #include "rowkeys.h"
 #include "sortkey.h"
 
@@ -140,6 +141,19 @@ static void weight_of(struct rowkeys *rk, struct sort_row *k, const struct sessi
 	k->weight = whole ? ss->smp->weight : ss->smp->weight_struct_lo;
 	k->ins_lat = whole ? 0 : ss->smp->weight_struct_hi;
 	k->code_page_size = ss->smp->code_page_size;
+	/* perf's data_src of a sample without one says "not available" in every part */
+	k->data_src = ev && (ev->attr.sample_type & PERF_SAMPLE_DATA_SRC) ? ss->smp->data_src : MEMSRC_NONE;
+	k->phys_addr = ss->smp->phys_addr;
+	k->data_page_size = ss->smp->data_page_size;
+	k->transaction = ss->smp->transaction;
+}
+
+uint64_t rowkeys__mem_cost(struct rowkeys *rk, const struct session_sample *ss)
+{
+	struct sort_row k;
+
+	weight_of(rk, &k, ss);
+	return k.weight ? k.weight : 1;
 }
 
 int rowkeys__sample(struct rowkeys *rk, struct sort_row *k, const struct session_sample *ss)

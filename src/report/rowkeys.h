@@ -63,6 +63,8 @@ void rowkeys__release(struct rowkeys *rk);
 int rowkeys__record(struct rowkeys *rk, const struct perf_event_header *h);
 /* The sample's time, address, cgroup, namespace and trace output into k.  0 or -ENOMEM. */
 int rowkeys__sample(struct rowkeys *rk, struct sort_row *k, const struct session_sample *ss);
+/* What a sample weighs in perf's memory mode (--mem-mode): its weight, 1 without one. */
+uint64_t rowkeys__mem_cost(struct rowkeys *rk, const struct session_sample *ss);
 /*
  * The parent key's symbol of a chain of n frames (fr, their levels lvl),
  * walked in perf's order; unwound: the user frames were unwound (dwarf),

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "../lib/hash.h"
+#include "memsrc.h"
 #include "out.h"
 #include "sortkey.h"
 
@@ -1449,6 +1450,428 @@ static void code_page_size_json(struct out *out, const struct sort_row *e, bool 
 	out_printf(out, ", \"code-page-size\": %" PRIu64, e->code_page_size);
 }
 
+/*
+ * ---- transaction: PERF_SAMPLE_TRANSACTION's flags (memsrc.c names
+ * them), as perf's left - right; its column is its header's width ----
+ */
+
+static int64_t transaction_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(l->transaction - r->transaction);
+}
+
+static int transaction_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(transaction_cmp(a, b));
+}
+
+static bool transaction_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->transaction == b->transaction;
+}
+
+static uint64_t transaction_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->transaction);
+}
+
+/* perf widens the column for a sample with flags to what its longest list of them takes */
+static size_t transaction_width(const struct sort_row *e)
+{
+	return e->transaction ? MEMSRC_TXN_WIDTH : 0;
+}
+
+static void transaction_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[128];
+
+	(void)last, (void)st;
+	out_printf(out, "%-*s", width, memsrc_txn(e->transaction, buf, sizeof(buf)));
+}
+
+static void transaction_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	char buf[128];
+
+	(void)diff;
+	out_printf(out, ", \"transaction\": %" PRIu64 ", \"transaction-flags\": ", e->transaction);
+	out_json_str(out, memsrc_txn(e->transaction, buf, sizeof(buf)));
+}
+
+/*
+ * ---- the memory keys of data_src (perf's --mem-mode): each compares
+ * its own bits of the first sample's data_src (right - left), shows them
+ * as memsrc.c names them ----
+ */
+
+/* Each data_src key's bits: shift and width in the kernel's union perf_mem_data_src. */
+static uint64_t src_bits(uint64_t v, unsigned shift, unsigned bits)
+{
+	return (v >> shift) & ((1ULL << bits) - 1);
+}
+
+#define SRC_KEY(name, shift, bits, fn, width, padded, field)						\
+static int64_t name##_cmp(const struct sort_row *l, const struct sort_row *r)			\
+{												\
+	return (int64_t)src_bits(r->data_src, shift, bits) - (int64_t)src_bits(l->data_src, shift, bits); \
+}												\
+static int name##_sort(const struct sort_row *a, const struct sort_row *b)			\
+{												\
+	return by_cmp(name##_cmp(a, b));							\
+}												\
+static bool name##_eq(const struct sort_row *a, const struct sort_row *b)			\
+{												\
+	return !name##_cmp(a, b);								\
+}												\
+static uint64_t name##_hash(uint64_t h, const struct sort_row *e)				\
+{												\
+	return hash_mix(h, src_bits(e->data_src, shift, bits));					\
+}												\
+static size_t name##_width(const struct sort_row *e)						\
+{												\
+	(void)e;										\
+	return width;										\
+}												\
+static void name##_print(struct out *out, const struct sort_row *e, int w, bool last, struct sort_print *st) \
+{												\
+	char buf[64];										\
+												\
+	(void)st;										\
+	if (padded)										\
+		out_printf(out, "%-*s", w, fn(e->data_src, buf, sizeof(buf)));			\
+	else											\
+		print_cut(out, fn(e->data_src, buf, sizeof(buf)), w, last);			\
+}												\
+static void name##_json(struct out *out, const struct sort_row *e, bool diff)			\
+{												\
+	char buf[64];										\
+												\
+	(void)diff;										\
+	out_str(out, ", \"" field "\": ");							\
+	out_json_str(out, fn(e->data_src, buf, sizeof(buf)));					\
+}
+
+/* perf's "%.*s" cell: cut to the width, then padded to it but in the last column */
+static void print_cut(struct out *out, const char *s, int width, bool last)
+{
+	int n = (int)strlen(s);
+
+	if (width >= 0 && n > width)
+		n = width;
+	out_printf(out, "%.*s", n, s);
+	if (!last && n < width)
+		out_printf(out, "%*s", width - n, "");
+}
+
+SRC_KEY(mem, 5, 14, memsrc_lvl, MEMSRC_LVL_WIDTH, true, "mem")
+SRC_KEY(tlb, 26, 7, memsrc_tlb, MEMSRC_TLB_WIDTH, true, "tlb")
+SRC_KEY(snoop, 19, 5, memsrc_snoop, MEMSRC_SNOOP_WIDTH, true, "snoop")
+SRC_KEY(locked, 24, 2, memsrc_lock, MEMSRC_LOCK_WIDTH, false, "locked")
+SRC_KEY(blocked, 40, 3, memsrc_blk, MEMSRC_BLK_WIDTH, false, "blocked")
+
+/* perf's width of an address column (BITS_PER_LONG / 4 + 4 + 2) */
+static size_t addr_col_width(const struct sort_row *e)
+{
+	(void)e;
+	return 16 + 4 + 2;
+}
+
+/* ---- phys_daddr: the data's physical address, after the sample's level ---- */
+
+static int64_t phys_daddr_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(r->phys_addr - l->phys_addr);
+}
+
+static int phys_daddr_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(phys_daddr_cmp(a, b));
+}
+
+static bool phys_daddr_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->phys_addr == b->phys_addr;
+}
+
+static uint64_t phys_daddr_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->phys_addr);
+}
+
+static void phys_daddr_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[64];
+
+	(void)last, (void)st;
+	snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->phys_addr);	/* perf: 0 without 0x */
+	out_printf(out, "%-*.*s", width, width, buf);	/* perf pads it, last or not, and cuts it */
+}
+
+static void phys_daddr_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"phys-daddr\": %" PRIu64, e->phys_addr);
+}
+
+/* ---- data_page_size: the data's page size, as code_page_size names one ---- */
+
+static int64_t data_page_size_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(r->data_page_size - l->data_page_size);
+}
+
+static int data_page_size_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(data_page_size_cmp(a, b));
+}
+
+static bool data_page_size_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->data_page_size == b->data_page_size;
+}
+
+static uint64_t data_page_size_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->data_page_size);
+}
+
+static void data_page_size_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[32];
+
+	(void)last, (void)st;
+	out_printf(out, "%-*s", width, page_size_name(e->data_page_size, buf, sizeof(buf)));
+}
+
+static void data_page_size_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"data-page-size\": %" PRIu64, e->data_page_size);
+}
+
+/* ---- symbol_iaddr: the sample's address, told apart one by one, shown by its symbol ---- */
+
+static int64_t iaddr_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(r->ip - l->ip);
+}
+
+static int iaddr_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(iaddr_cmp(a, b));
+}
+
+/* perf's width of a memory key's symbol: its name, the brackets and an address's digits */
+static size_t mem_sym_width(const char *sym, size_t len)
+{
+	return sym ? len + 4 + 16 + 2 : 16 + 4 + 2;
+}
+
+static size_t iaddr_width(const struct sort_row *e)
+{
+	size_t len = 0;
+
+	if (e->sym)
+		len = e->sym_len ? e->sym_len : strlen(e->sym) - (e->inlined ? sizeof(" (inlined)") - 1 : 0);
+	return mem_sym_width(e->sym, len);
+}
+
+static void iaddr_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[4096];
+
+	(void)st;
+	if (e->sym && e->object)
+		snprintf(buf, sizeof(buf), "[%c] %s+0x%" PRIx64, e->level, e->sym,
+			 (e->module_addr ? e->module_addr : e->addr) - e->sym_start);
+	else if (e->sym)
+		snprintf(buf, sizeof(buf), "[%c] %s", e->level, e->sym);
+	else
+		snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, e->level, e->ip);
+	print_aligned(out, buf, width, last);
+}
+
+static void iaddr_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"iaddr\": %" PRIu64 ", \"iaddr-symbol\": ", e->ip);
+	if (e->sym)
+		out_json_str(out, e->sym);
+	else
+		out_str(out, "null");
+}
+
+/*
+ * ---- symbol_daddr, dso_daddr, dcacheline: where the data address lies
+ * (hist.c resolves it as perf does) ----
+ */
+
+static int64_t daddr_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	return (int64_t)(r->d.addr - l->d.addr);
+}
+
+static int daddr_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(daddr_cmp(a, b));
+}
+
+static bool daddr_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->d.addr == b->d.addr;
+}
+
+static uint64_t daddr_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, e->d.addr);
+}
+
+static size_t daddr_width(const struct sort_row *e)
+{
+	return mem_sym_width(e->d.sym, e->d.sym_len);
+}
+
+/* perf's cell of a data address shown at addr (an object's offset from its start mapped out) */
+static void daddr_cell(char *buf, size_t len, const struct sort_row *e, uint64_t addr, char level)
+{
+	if (e->d.sym && e->d.object)
+		snprintf(buf, len, "[%c] %s+0x%" PRIx64, level, e->d.sym, addr - (e->d.sym_start + e->d.unmap));
+	else if (e->d.sym)
+		snprintf(buf, len, "[%c] %s", level, e->d.sym);
+	else
+		snprintf(buf, len, "[%c] %#.16" PRIx64, level, addr);	/* perf: 0 without 0x */
+}
+
+static void daddr_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[4096];
+
+	(void)st;
+	daddr_cell(buf, sizeof(buf), e, e->d.addr, e->level);
+	print_aligned(out, buf, width, last);
+}
+
+static void daddr_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"daddr\": %" PRIu64 ", \"daddr-symbol\": ", e->d.addr);
+	if (e->d.sym)
+		out_json_str(out, e->d.sym);
+	else
+		out_str(out, "null");
+}
+
+/* dso_daddr: perf compares the names left against right, no map last */
+static int64_t dso_daddr_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	if (!l->d.dso || !r->d.dso)
+		return cmp_null(r->d.dso, l->d.dso);
+	return l->d.dso == r->d.dso ? 0 : strcmp(l->d.dso, r->d.dso);
+}
+
+static int dso_daddr_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(dso_daddr_cmp(a, b));
+}
+
+static bool dso_daddr_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return a->d.dso == b->d.dso;	/* interned */
+}
+
+static uint64_t dso_daddr_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(h, (uintptr_t)e->d.dso);
+}
+
+/* perf widens the column to an address's digits for an unresolved one */
+static size_t dso_daddr_width(const struct sort_row *e)
+{
+	return e->d.dso ? strlen(e->d.dso) : 16;
+}
+
+static void dso_daddr_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	(void)last, (void)st;
+	print_str(out, e->d.dso ? e->d.dso : "[unknown]", width);
+}
+
+static void dso_daddr_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_str(out, ", \"dso-daddr\": ");
+	out_json_str(out, e->d.dso ? e->d.dso : "[unknown]");
+}
+
+/* dcacheline: perf's cache line, 64 bytes (the line size of the machine that reads) */
+static uint64_t cl_of(uint64_t a)
+{
+	return a & ~(uint64_t)63;
+}
+
+/* An anonymous user map: perf tells its lines apart by process too. */
+static bool cl_anon(const struct sort_row *e)
+{
+	return e->d.cpumode != PERF_RECORD_MISC_KERNEL && !e->d.shared && !e->d.ino;
+}
+
+static int64_t dcacheline_cmp(const struct sort_row *l, const struct sort_row *r)
+{
+	uint64_t a = cl_of(l->d.al_addr), b = cl_of(r->d.al_addr);
+
+	if (l->d.cpumode != r->d.cpumode)
+		return l->d.cpumode > r->d.cpumode ? -1 : 1;
+	if (l->d.mapped || r->d.mapped) {
+		if (!l->d.mapped || !r->d.mapped)
+			return l->d.mapped ? 1 : -1;
+		if (l->d.ino != r->d.ino)
+			return l->d.ino > r->d.ino ? -1 : 1;
+		if (cl_anon(l) && l->pid != r->pid)
+			return l->pid > r->pid ? -1 : 1;
+	}
+	return a > b ? -1 : a < b;
+}
+
+static int dcacheline_sort(const struct sort_row *a, const struct sort_row *b)
+{
+	return by_cmp(dcacheline_cmp(a, b));
+}
+
+static bool dcacheline_eq(const struct sort_row *a, const struct sort_row *b)
+{
+	return !dcacheline_cmp(a, b);
+}
+
+static uint64_t dcacheline_hash(uint64_t h, const struct sort_row *e)
+{
+	return hash_mix(hash_mix(h, cl_of(e->d.al_addr)), e->d.ino);
+}
+
+static size_t dcacheline_width(const struct sort_row *e)
+{
+	return e->d.sym ? daddr_width(e) + 1 : daddr_width(e);
+}
+
+static void dcacheline_print(struct out *out, const struct sort_row *e, int width, bool last, struct sort_print *st)
+{
+	char buf[4096], level = e->level;
+
+	(void)st;
+	/* perf's [s]: a shared file map's data; [X]: no map */
+	if (e->d.cpumode != PERF_RECORD_MISC_KERNEL && e->d.mapped && !e->d.exec && e->d.shared && e->d.ino)
+		level = 's';
+	else if (!e->d.mapped)
+		level = 'X';
+	daddr_cell(buf, sizeof(buf), e, cl_of(e->d.al_addr), level);
+	print_aligned(out, buf, width, last);
+}
+
+static void dcacheline_json(struct out *out, const struct sort_row *e, bool diff)
+{
+	(void)diff;
+	out_printf(out, ", \"dcacheline\": %" PRIu64, cl_of(e->d.al_addr));
+}
+
 /* ---- the table ---- */
 
 const struct sort_key sort_keys[REPORT_NR_KEYS] = {
@@ -1550,6 +1973,12 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.cmp = weight_cmp, .collapse = weight_sort, .sort = weight_sort, .eq = weight_eq, .hash = weight_hash,
 		.width = weight_width, .print = weight_print, .json = weight_json,
 	},
+	[REPORT_KEY_TRANSACTION] = {
+		.name = "transaction", .header = "Transaction                ", .views = SORT_HIST,
+		.cmp = transaction_cmp, .collapse = transaction_sort, .sort = transaction_sort,
+		.eq = transaction_eq, .hash = transaction_hash,
+		.width = transaction_width, .print = transaction_print, .json = transaction_json,
+	},
 	[REPORT_KEY_CODE_PAGE_SIZE] = {
 		.name = "code_page_size", .header = "Code Page Size", .views = SORT_HIST,
 		.cmp = code_page_size_cmp, .collapse = code_page_size_sort, .sort = code_page_size_sort,
@@ -1629,6 +2058,65 @@ const struct sort_key sort_keys[REPORT_NR_KEYS] = {
 		.name = "addr_to", .header = "Target Address", .views = SORT_BRANCH,
 		.cmp = addr_to_cmp, .width = addr_to_width, .print = addr_to_print,
 	},
+	[REPORT_KEY_SYM_DADDR] = {
+		.name = "symbol_daddr", .header = "Data Symbol", .views = SORT_MEM,
+		.cmp = daddr_cmp, .collapse = daddr_sort, .sort = daddr_sort, .eq = daddr_eq, .hash = daddr_hash,
+		.width = daddr_width, .print = daddr_print, .json = daddr_json,
+	},
+	[REPORT_KEY_SYM_IADDR] = {
+		.name = "symbol_iaddr", .header = "Code Symbol", .views = SORT_MEM,
+		.cmp = iaddr_cmp, .collapse = iaddr_sort, .sort = iaddr_sort, .eq = addr_eq, .hash = addr_hash,
+		.width = iaddr_width, .print = iaddr_print, .json = iaddr_json,
+	},
+	[REPORT_KEY_DSO_DADDR] = {
+		.name = "dso_daddr", .header = "Data Object", .views = SORT_MEM,
+		.cmp = dso_daddr_cmp, .collapse = dso_daddr_sort, .sort = dso_daddr_sort,
+		.eq = dso_daddr_eq, .hash = dso_daddr_hash,
+		.width = dso_daddr_width, .print = dso_daddr_print, .json = dso_daddr_json,
+	},
+	[REPORT_KEY_LOCKED] = {
+		.name = "locked", .header = "Locked", .views = SORT_MEM,
+		.cmp = locked_cmp, .collapse = locked_sort, .sort = locked_sort, .eq = locked_eq, .hash = locked_hash,
+		.width = locked_width, .print = locked_print, .json = locked_json,
+	},
+	[REPORT_KEY_TLB] = {
+		.name = "tlb", .header = "TLB access", .views = SORT_MEM,
+		.cmp = tlb_cmp, .collapse = tlb_sort, .sort = tlb_sort, .eq = tlb_eq, .hash = tlb_hash,
+		.width = tlb_width, .print = tlb_print, .json = tlb_json,
+	},
+	[REPORT_KEY_MEM] = {
+		.name = "mem", .header = "Memory access", .views = SORT_MEM,
+		.cmp = mem_cmp, .collapse = mem_sort, .sort = mem_sort, .eq = mem_eq, .hash = mem_hash,
+		.width = mem_width, .print = mem_print, .json = mem_json,
+	},
+	[REPORT_KEY_SNOOP] = {
+		.name = "snoop", .header = "Snoop", .views = SORT_MEM,
+		.cmp = snoop_cmp, .collapse = snoop_sort, .sort = snoop_sort, .eq = snoop_eq, .hash = snoop_hash,
+		.width = snoop_width, .print = snoop_print, .json = snoop_json,
+	},
+	[REPORT_KEY_DCACHELINE] = {
+		.name = "dcacheline", .header = "Data Cacheline", .views = SORT_MEM,
+		.cmp = dcacheline_cmp, .collapse = dcacheline_sort, .sort = dcacheline_sort,
+		.eq = dcacheline_eq, .hash = dcacheline_hash,
+		.width = dcacheline_width, .print = dcacheline_print, .json = dcacheline_json,
+	},
+	[REPORT_KEY_PHYS_DADDR] = {
+		.name = "phys_daddr", .header = "Data Physical Address", .views = SORT_MEM,
+		.cmp = phys_daddr_cmp, .collapse = phys_daddr_sort, .sort = phys_daddr_sort,
+		.eq = phys_daddr_eq, .hash = phys_daddr_hash,
+		.width = addr_col_width, .print = phys_daddr_print, .json = phys_daddr_json,
+	},
+	[REPORT_KEY_DATA_PAGE_SIZE] = {
+		.name = "data_page_size", .header = "Data Page Size", .views = SORT_MEM,
+		.cmp = data_page_size_cmp, .collapse = data_page_size_sort, .sort = data_page_size_sort,
+		.eq = data_page_size_eq, .hash = data_page_size_hash,
+		.width = addr_col_width, .print = data_page_size_print, .json = data_page_size_json,
+	},
+	[REPORT_KEY_BLOCKED] = {
+		.name = "blocked", .header = "Blocked", .views = SORT_MEM,
+		.cmp = blocked_cmp, .collapse = blocked_sort, .sort = blocked_sort, .eq = blocked_eq, .hash = blocked_hash,
+		.width = blocked_width, .print = blocked_print, .json = blocked_json,
+	},
 };
 
 const char *sort_key_single_value(enum report_key k, const struct report_hist_opts *o)
@@ -1652,7 +2140,17 @@ void sort_row_of_entry(const struct report_entry *e, struct sort_row *r)
 
 static bool in_view(const struct sort_key *k, enum report_sort_view view)
 {
-	return k->views & (view == REPORT_SORT_BRANCH ? SORT_BRANCH : SORT_HIST);
+	return k->views & (view == REPORT_SORT_BRANCH ? SORT_BRANCH : view == REPORT_SORT_MEM ? SORT_MEM : SORT_HIST);
+}
+
+/* The first key of view p begins (perf's strncasecmp of the token), or -1. */
+static int find_prefix(const char *p, size_t len, enum report_sort_view view)
+{
+	for (int k = 0; len && k < REPORT_NR_KEYS; k++)
+		if (in_view(&sort_keys[k], view) && strlen(sort_keys[k].name) >= len &&
+		    !strncasecmp(p, sort_keys[k].name, len))
+			return k;
+	return -1;
 }
 
 int report_sort_key_find(const char *p, size_t len, enum report_sort_view view)
@@ -1663,14 +2161,12 @@ int report_sort_key_find(const char *p, size_t len, enum report_sort_view view)
 	if (len && len <= strlen(sort_keys[REPORT_KEY_IPC_NULL].name) &&
 	    !strncasecmp(p, sort_keys[REPORT_KEY_IPC_NULL].name, len))
 		return -1;
-	for (int k = 0; len && k < REPORT_NR_KEYS; k++)
-		if (in_view(&sort_keys[k], REPORT_SORT_USUAL) && strlen(sort_keys[k].name) >= len &&
-		    !strncasecmp(p, sort_keys[k].name, len)) {
-			usual = k;
-			break;
-		}
+	usual = find_prefix(p, len, REPORT_SORT_USUAL);
 	if (view == REPORT_SORT_USUAL)
 		return usual;
+	/* perf's memory keys come after the others (a prefix of both is the other's) */
+	if (view == REPORT_SORT_MEM)
+		return usual >= 0 ? usual : find_prefix(p, len, REPORT_SORT_MEM);
 	for (int k = 0; len && k < REPORT_NR_KEYS; k++)
 		if (in_view(&sort_keys[k], REPORT_SORT_BRANCH) && strlen(sort_keys[k].name) == len &&
 		    !strncmp(p, sort_keys[k].name, len))
@@ -1681,6 +2177,11 @@ int report_sort_key_find(const char *p, size_t len, enum report_sort_view view)
 const char *report_sort_key_name(enum report_key k)
 {
 	return sort_keys[k].name;
+}
+
+bool report_sort_key_mem(enum report_key k)
+{
+	return sort_keys[k].views == SORT_MEM;
 }
 
 void report_sort_key_list(char *buf, size_t len, enum report_sort_view view, int except)

@@ -41,6 +41,22 @@ struct sort_bside {
 	struct pd_branch_flags f;	/* the first branch's */
 struct sort_branch { SORT_BRANCH_FIELDS };
 
+/* A data address as perf resolves it (its mem_info's daddr): hist.c fills it, where a key asks. */
+struct sort_daddr {
+	uint64_t addr;			/* as recorded */
+	uint64_t al_addr;		/* map-relative (perf's al_addr); the address itself without a map */
+	uint64_t unmap;			/* what maps al_addr back out: the map's start less its offset */
+	const char *dso;		/* the map's short name, interned; NULL: no map ("[unknown]") */
+	const char *sym;		/* NULL: unresolved */
+	uint64_t sym_start;		/* map-relative, as al_addr */
+	size_t sym_len;			/* what perf sizes the column by */
+	bool object;			/* a data symbol (STT_OBJECT): sym+0xoffset */
+	bool mapped, shared, exec;	/* a map covers it; MAP_SHARED; PROT_EXEC */
+	uint64_t ino;			/* the map's inode (perf's dso id), 0: none */
+	int cpumode;			/* the sample's */
+	int pid;			/* the process, -1: no map */
+};
+
 #define SORT_ROW_FIELDS \
 	const char *comm;		/* the sample's command (interned in hist.c and branch.c) */ \
 	const char *last_comm;		/* the thread's at the end of the file (the pid column's), NULL: comm */ \
@@ -71,6 +87,10 @@ struct sort_branch { SORT_BRANCH_FIELDS };
 	uint64_t weight;		/* the sample's weight as perf reads it (WEIGHT whole, WEIGHT_STRUCT's low 32 bits), 0: none */ \
 	uint16_t ins_lat;		/* WEIGHT_STRUCT's instruction latency (bits 32-47), 0: none */ \
 	uint64_t code_page_size;	/* PERF_SAMPLE_CODE_PAGE_SIZE's, 0: none */ \
+	uint64_t transaction;		/* PERF_SAMPLE_TRANSACTION's, 0: none */ \
+	uint64_t data_src;		/* PERF_SAMPLE_DATA_SRC's, MEMSRC_NONE without it (memsrc.h) */ \
+	uint64_t phys_addr, data_page_size;	/* PERF_SAMPLE_PHYS_ADDR's and DATA_PAGE_SIZE's, 0: none */ \
+	struct sort_daddr d;		/* the data address (PERF_SAMPLE_ADDR) where it lies: the memory keys' */ \
 	uint64_t nr;			/* the entry's own samples (perf's stat.nr_events: the weight keys' factor) */ \
 	const struct sort_branch *br;	/* the branch view's entries: the branch */
 struct sort_row { SORT_ROW_FIELDS };
@@ -83,8 +103,8 @@ struct sort_print {
 	const char *mispredict_shown;
 };
 
-/* The views a key belongs to: the usual histograms (and diff's), the branch view. */
-enum { SORT_HIST = 1u << 0, SORT_BRANCH = 1u << 1 };
+/* The views a key belongs to: the usual histograms (and diff's), the branch view, --mem-mode's. */
+enum { SORT_HIST = 1u << 0, SORT_BRANCH = 1u << 1, SORT_MEM = 1u << 2 };
 
 struct sort_key {
 	const char *name;	/* in --sort (perf matches a prefix, any case) and JSON's "sort" */

@@ -401,6 +401,14 @@ static bool starts(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* perf's maps without a file behind them (anonymous memory, the stack, the heap): addresses map to themselves. */
+static bool fileless(const char *filename, uint32_t flags)
+{
+	return !strcmp(filename, "//anon") || starts(filename, "/dev/zero") || starts(filename, "/anon_hugepage") ||
+	       (flags & MAP_HUGETLB) || starts(filename, "[stack") || starts(filename, "/SYSV") ||
+	       !strcmp(filename, "[heap]");
+}
+
 const char *machine__mmap_dso(int cpumode, int pid, bool exec, uint32_t flags, const char *filename,
 			      char buf[MACHINE_DSO_BUF])
 {
@@ -412,10 +420,7 @@ const char *machine__mmap_dso(int cpumode, int pid, bool exec, uint32_t flags, c
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return NULL;	/* guest and hypervisor maps: samples there print [hypervisor] */
 	/* Anonymous executable memory: perf looks for a JIT's /tmp/perf-PID.map. */
-	if (exec && (!strcmp(filename, "//anon") || starts(filename, "/dev/zero") ||
-		     starts(filename, "/anon_hugepage") || (flags & MAP_HUGETLB) ||
-		     starts(filename, "[stack") || starts(filename, "/SYSV") ||
-		     !strcmp(filename, "[heap]"))) {
+	if (exec && fileless(filename, flags)) {
 		snprintf(buf, MACHINE_DSO_BUF, "/tmp/perf-%d.map", pid);
 		return buf;
 	}
@@ -576,6 +581,10 @@ int machine__resolve(struct machine *m, int pid, int tid, int cpumode, uint64_t 
 		r->map_start = map->start;
 		r->map_end = map->end;
 		r->map_pgoff = map->pgoff;
+		r->map_prot = map->prot;
+		r->map_flags = map->flags;
+		r->map_ino = map->ino;
+		r->map_identity = cpumode == PERF_RECORD_MISC_USER && fileless(map->dso, map->flags);
 	}
 	return 0;
 }

@@ -61,6 +61,9 @@ struct resolved {
 	const char *dso;	/* "<not found>" when no map covers the address */
 	bool found;		/* a map covers the address: the fields below are set */
 	uint64_t map_start, map_end, map_pgoff;
+	uint32_t map_prot, map_flags;	/* MMAP2's (PROT_EXEC alone for an MMAP) */
+	uint64_t map_ino;		/* MMAP2's inode, 0: none (an anonymous map, MMAP) */
+	bool map_identity;		/* a map without a file (anonymous, stack, heap): perf's addresses in it are as recorded */
 	uint32_t dso_rank;	/* the order perf would have made the dso in, from 1 */
 };
 /*

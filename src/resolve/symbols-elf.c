@@ -94,8 +94,9 @@ static int load_elf_symbols(Elf *e, const struct segs *sg, bool want_symtab, str
 		if (!sscn || !gelf_getshdr(sscn, &ssh))
 			continue;
 		secname = elf_strptr(e, shstrndx, ssh.sh_name);
-		/* Functions and objects of any section the program loads; labels of text. */
-		if (!(ssh.sh_flags & SHF_ALLOC) || (is_label && (!secname || !strstr(secname, "text"))))
+		/* Functions and objects of any section the program loads; labels of text and data (perf's elf_sec__filter). */
+		if (!(ssh.sh_flags & SHF_ALLOC) ||
+		    (is_label && (!secname || (!strstr(secname, "text") && !strstr(secname, "data")))))
 			continue;
 		name = elf_strptr(e, sh.sh_link, s.st_name);
 		if (!name || !*name || name[0] == '$')
@@ -109,7 +110,8 @@ static int load_elf_symbols(Elf *e, const struct segs *sg, bool want_symtab, str
 		else
 			start -= ssh.sh_addr - ssh.sh_offset;
 		char *dm = l->raw ? NULL : demangle(name);
-		int err = add_sym(l, start, s.st_size, dm ? dm : name, (unsigned char)GELF_ST_BIND(s.st_info));
+		int err = add_sym(l, start, s.st_size, dm ? dm : name,
+				  (unsigned char)(GELF_ST_BIND(s.st_info) | (type == STT_OBJECT ? ADD_SYM_OBJECT : 0)));
 
 		free(dm);
 		if (err)

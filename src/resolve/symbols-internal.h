@@ -31,7 +31,8 @@ struct kmod;	/* a module the recording names (symbols-kernel.c) */
 struct rsym {		/* while loading; becomes a struct sym in place */
 	uint64_t start, end;
 	uint32_t name;		/* offset in the name pool */
-	uint32_t order : 28;	/* position in the table, to keep aliases in order */
+	uint32_t order : 27;	/* position in the table, to keep aliases in order */
+	uint32_t object : 1;	/* STT_OBJECT: perf shows a data address in it as sym+offset */
 	uint32_t bind : 4;
 };
 _Static_assert(sizeof(struct rsym) == sizeof(struct sym), "a table is converted in place");
@@ -55,6 +56,7 @@ struct dso {
 	struct dso *next;
 	char *path;
 	struct sym *syms;
+	unsigned char *objects;	/* a bit per symbol: an STT_OBJECT (NULL: none is) */
 	size_t n;
 	char *names;
 	bool raw_names;		/* perf's --no-demangle: its names as the file has them */
@@ -144,7 +146,8 @@ struct loader {
 void dso_free_tables(struct dso *d);
 /* Free a DSO and all it holds (NULL: nothing). */
 void dso_free(struct dso *d);
-/* Add a symbol to the table being loaded: 0 or a negative errno. */
+/* Add a symbol to the table being loaded (bind: its STB_*, | ADD_SYM_OBJECT for an STT_OBJECT): 0 or a negative errno. */
+#define ADD_SYM_OBJECT 0x10
 int add_sym(struct loader *l, uint64_t start, uint64_t size, const char *name, unsigned char bind);
 /* qsort's order of loaded symbols: by address, then table order. */
 int rsym_cmp(const void *a, const void *b);

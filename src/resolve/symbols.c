@@ -54,6 +54,8 @@ void dso_free_tables(struct dso *d)
 {
 	free(d->syms);
 	free(d->names);
+	free(d->objects);
+	d->objects = NULL;
 }
 
 void dso_free(struct dso *d)
@@ -159,12 +161,13 @@ int add_sym(struct loader *l, uint64_t start, uint64_t size, const char *name, u
 {
 	if (ALLOC_GROW(l->v, l->n + 1, l->cap))
 		return -ENOMEM;
-	if (l->names.len > UINT32_MAX || l->n >= (1u << 28))
+	if (l->names.len > UINT32_MAX || l->n >= (1u << 27))
 		return -E2BIG;
 	l->v[l->n].start = start;
 	l->v[l->n].end = start + size;
 	l->v[l->n].name = (uint32_t)l->names.len;
-	l->v[l->n].bind = bind;
+	l->v[l->n].bind = bind & 0xf;
+	l->v[l->n].object = (bind & ADD_SYM_OBJECT) != 0;
 	l->v[l->n].order = (uint32_t)l->n;
 	l->n++;
 	return mbuf_add(&l->names, name, strlen(name) + 1);
@@ -248,10 +251,15 @@ int finish_table(struct loader *l, struct dso *d)
 	}
 	d->names = l->names.p;
 	l->names.p = NULL;
+	for (size_t i = 0; i < k && !d->objects; i++)
+		if (l->v[i].object && !(d->objects = calloc((k + 7) / 8, 1)))
+			return -ENOMEM;
 	d->syms = (struct sym *)l->v;
 	for (size_t i = 0; i < k; i++) {
 		struct rsym r = l->v[i];
 
+		if (r.object)
+			d->objects[i / 8] |= (unsigned char)(1u << (i % 8));
 		d->syms[i].start = r.start;
 		d->syms[i].end = r.end;
 		d->syms[i].name = d->names + r.name;
@@ -518,6 +526,17 @@ struct dso *dso_by_name(struct symcache *c, const char *path)
 		c->recent[r].d = d;
 	}
 	return d;
+}
+
+bool symcache__sym_object(const struct symcache *c, const struct sym *s)
+{
+	const struct dso *d = c->last_dso;
+	size_t i;
+
+	if (!d || !d->objects || !s || s < d->syms || s >= d->syms + d->n)
+		return false;	/* a PLT entry's, or another table's */
+	i = (size_t)(s - d->syms);
+	return (d->objects[i / 8] >> (i % 8)) & 1;
 }
 
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,

@@ -37,6 +37,8 @@ void symcache__delete(struct symcache *c);
  */
 const struct sym *symcache__find(struct symcache *c, const char *path, uint64_t map_start,
 				 uint64_t pgoff, uint64_t ip, uint64_t *addr);
+/* Whether s, which the last symcache__find returned, is a data object (STT_OBJECT). */
+bool symcache__sym_object(const struct symcache *c, const struct sym *s);
 /*
  * perf's inline frames of a user address (its default, inline names on):
  * the functions the DWARF of the DSO's symbol file places at addr (the

@@ -42,7 +42,8 @@ int main(void)
 		}
 		ok(whole, "key %d (%s) has what its views call", k, s->name ? s->name : "?");
 		ok(report_sort_key_find(s->name, strlen(s->name), (s->views & SORT_HIST) ? REPORT_SORT_USUAL :
-					REPORT_SORT_BRANCH) == k, "'%s' names itself", s->name);
+					(s->views & SORT_MEM) ? REPORT_SORT_MEM : REPORT_SORT_BRANCH) == k,
+		   "'%s' names itself", s->name);
 	}
 
 	is_int(report_sort_key_find("sym", 3, REPORT_SORT_USUAL), REPORT_KEY_SYM, "a prefix");
@@ -56,6 +57,11 @@ int main(void)
 	is_int(report_sort_key_find("dso", 3, REPORT_SORT_BRANCH), -1, "dso is not the branch view's");
 	is_int(report_sort_key_find("Co", 2, REPORT_SORT_BRANCH), REPORT_KEY_COMM, "comm, as the usual view");
 	is_int(report_sort_key_find("cyc", 3, REPORT_SORT_BRANCH), -1, "branch keys by their whole names");
+	is_int(report_sort_key_find("mem", 3, REPORT_SORT_USUAL), -1, "a memory key outside --mem-mode");
+	is_int(report_sort_key_find("mem", 3, REPORT_SORT_MEM), REPORT_KEY_MEM, "a memory key");
+	is_int(report_sort_key_find("s", 1, REPORT_SORT_MEM), REPORT_KEY_SYM, "the usual keys first, as perf");
+	is_int(report_sort_key_find("ph", 2, REPORT_SORT_MEM), REPORT_KEY_PHYS_DADDR, "a memory key's prefix");
+	is_int(report_sort_key_find("t", 1, REPORT_SORT_USUAL), REPORT_KEY_TRANSACTION, "perf's transaction before trace");
 
 	report_sort_key_list(list, sizeof(list), REPORT_SORT_BRANCH, REPORT_SORT_USUAL);
 	ok(!strncmp(list, "dso_from, dso_to, symbol_from", 29), "the branch view's own keys: %s", list);
