@@ -182,10 +182,9 @@ units: $(UNIT_BIN)
 #               they change a machine-wide setting for a moment, those
 #               that lower kernel.perf_event_max_sample_rate (when
 #               MPERF_TEST_SYSCTL=1)
-# .ci/run runs check, check-perf, the slow and lone tests, and check again
+# .ci/run runs check, check-perf, the slow and lone tests, then check again
 # under sanitizers (B=build-san SANITIZE=...: its own build-san/mperf; the
-# tests marked PLAIN, which run none of mperf's code, skip there) at the
-# lowest priority beside the first two.
+# tests marked PLAIN, which run none of mperf's code, skip there).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 PROVE = prove --timer -j$(JOBS)
 TESTS_SLOW = tests/t0002-unit-valgrind.sh tests/t0003-build.sh
