@@ -443,6 +443,7 @@ static const struct cmd_opt record_opts_table[] = {
 	{ 'W', 'W', "weight", CMD_ARG_NONE, NULL, "sample weights" },
 	{ 'X', 0, "switch-events", CMD_ARG_NONE, NULL, "record context switches" },
 	{ 'n', 0, "namespaces", CMD_ARG_NONE, NULL, "record namespace information" },
+	{ 'B', 0, "no-bpf-event", CMD_ARG_NONE, NULL, "do not ask for BPF program events (bpf_event)" },
 	{ 'i', 0, "no-inherit", CMD_ARG_NONE, NULL, "do not follow the workload's children" },
 	{ 'T', 'T', "timestamp", CMD_ARG_NONE, NULL, "sample times, also --per-thread" },
 	{ 'k', 'k', "clockid", CMD_ARG_REQUIRED, "CLOCK",
@@ -501,6 +502,7 @@ static bool *record_flag(struct record_opts *o, int id)
 	case 'W': return &o->weight;
 	case 'X': return &o->switch_events;
 	case 'n': return &o->namespaces;
+	case 'B': return &o->no_bpf_event;
 	case 'i': return &o->no_inherit;
 	case 'T': return &o->sample_time;	/* samples carry their time by default; -T also per thread */
 	case 'N': return &o->no_buildid_cache;

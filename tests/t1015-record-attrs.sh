@@ -30,6 +30,15 @@ test_expect_success PERF '-k on -a: every event, the tracking dummy too' '
 	test "$(grep -c "use_clockid: 1.*clockid: 7" mperf.attrs)" = 2
 '
 
+test_expect_success PERF '--no-bpf-event: the attrs of perf'"'"'s, alone and on -a (its tracking dummy)' '
+	same_attrs --no-bpf-event &&
+	grep -q "ksymbol: 1" mperf.attrs && ! grep -q "bpf_event" mperf.attrs &&
+	same_attrs -a --no-bpf-event &&
+	test "$(grep -c "ksymbol: 1" mperf.attrs)" = 1 && ! grep -q "bpf_event" mperf.attrs &&
+	same_attrs -a &&
+	grep -q "bpf_event: 1" mperf.attrs
+'
+
 test_expect_success SETUP '-k: the CLOCKID and CLOCK_DATA features; neither without it' '
 	"$MPERF" record -q -k realtime -o m.data -- true &&
 	"$MPERF" report --header-only -i m.data >hdr &&

@@ -217,7 +217,7 @@ static void add_side_band(struct perf_event_attr *a, const struct record_opts *o
 	a->comm_exec = 1;
 	/* As perf 6.1: BPF programs and other kernel text as they come and go. */
 	a->ksymbol = 1;
-	a->bpf_event = 1;
+	a->bpf_event = !o->no_bpf_event;
 	/* perf asks these of the tracking event only (data maps also when its own call graph is dwarf). */
 	a->mmap_data = o->data_addr || o->dwarf || (ev && event_call_graph(ev) == RECORD_CG_DWARF);
 	a->context_switch = o->switch_events;

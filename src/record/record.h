@@ -193,6 +193,7 @@ struct record_opts {
 	bool weight;		/* -W: sample weights (WEIGHT_STRUCT) */
 	bool switch_events;	/* --switch-events: context switch records */
 	bool namespaces;	/* --namespaces: namespace records */
+	bool no_bpf_event;	/* --no-bpf-event: no BPF_EVENT records (perf's attr bit) */
 	bool no_inherit;	/* --no-inherit: children are not followed */
 	bool callchain;		/* -g, --call-graph fp: PERF_SAMPLE_CALLCHAIN on every event */
 	bool sample_time;	/* -T: samples carry their time even --per-thread */
