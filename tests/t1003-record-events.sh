@@ -53,13 +53,15 @@ fields () {
 # record_both NAME ARGS...: perf and mperf record cpuspin 0.2 with ARGS
 # (the -e options) into NAME.perf.data and NAME.mperf.data; their exit
 # codes into NAME.perf.rc and NAME.mperf.rc, their stderr into .err.
+# Both with --no-bpf-event: perf otherwise waits about a second for its
+# side-band thread as it ends (t1015 compares that bit).
 record_both () {
 	local name=$1 rc
 	shift
-	rc=0 && "$PERF" record -q "$@" -o "$name.perf.data" "$CPUSPIN" 0.2 \
+	rc=0 && "$PERF" record -q --no-bpf-event "$@" -o "$name.perf.data" "$CPUSPIN" 0.2 \
 		>/dev/null 2>"$name.perf.err" || rc=$?
 	echo $rc >"$name.perf.rc"
-	rc=0 && "$MPERF" record -q "$@" -o "$name.mperf.data" "$CPUSPIN" 0.2 \
+	rc=0 && "$MPERF" record -q --no-bpf-event "$@" -o "$name.mperf.data" "$CPUSPIN" 0.2 \
 		>/dev/null 2>"$name.mperf.err" || rc=$?
 	echo $rc >"$name.mperf.rc"
 }

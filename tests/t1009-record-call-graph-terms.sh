@@ -26,13 +26,15 @@ evlist () {
 # NAME.perf.data and NAME.mperf.data; their perf evlist -v are the same,
 # and perf reads mperf's file (evlist, report) without a word on stderr.
 # 2 MB buffers (-m 512): stack copies on a busy machine would lose samples
-# in the default ones, which perf report would then warn about.
+# in the default ones, which perf report would then warn about.  Both
+# with --no-bpf-event: perf otherwise waits about a second for its
+# side-band thread as it ends (t1015 compares that bit).
 both () {
 	local name=$1
 	shift
-	"$PERF" record -q -m 512 "$@" -o "$name.perf.data" "$CPUSPIN" 0.05 >/dev/null 2>"$name.perf.rec" ||
+	"$PERF" record -q --no-bpf-event -m 512 "$@" -o "$name.perf.data" "$CPUSPIN" 0.05 >/dev/null 2>"$name.perf.rec" ||
 		{ cat "$name.perf.rec"; fail "perf record $*"; return 1; }
-	"$MPERF" record -q -m 512 "$@" -o "$name.mperf.data" "$CPUSPIN" 0.05 >/dev/null ||
+	"$MPERF" record -q --no-bpf-event -m 512 "$@" -o "$name.mperf.data" "$CPUSPIN" 0.05 >/dev/null ||
 		{ fail "mperf record $*"; return 1; }
 	evlist "$name.perf.data" >"$name.perf.ev" &&
 	evlist "$name.mperf.data" >"$name.mperf.ev" &&
