@@ -32,7 +32,9 @@ ifeq ($(GIT_VERSION),)
 GIT_VERSION := $(shell test -e .git && git describe --always --dirty 2>/dev/null | sed 's/^/$(VERSION)-g/')
 endif
 FULL_VERSION := $(if $(GIT_VERSION),$(GIT_VERSION),$(VERSION))
-CFLAGS ?= -O2 -g
+# A sanitizer build at -O1, as the sanitizers' documentation advises: it
+# compiles in about half the time of -O2 (CI builds it for every run).
+CFLAGS ?= $(if $(SANITIZE),-O1 -g,-O2 -g)
 ALL_CFLAGS = -std=gnu11 -pthread -D_GNU_SOURCE -DMPERF_VERSION='"$(VERSION)"' -Wall -Wextra \
 	-Wno-missing-field-initializers $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 ifdef DEVELOPER
