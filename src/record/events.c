@@ -70,6 +70,33 @@ static void apply_call_graph_terms(struct perf_event_attr *a, const struct recor
 	}
 }
 
+/* The call chains -g and --call-graph ask for, and --user-regs. */
+static void set_chain_sampling(struct perf_event_attr *a, const struct record_opts *o)
+{
+	/*
+	 * Frame-pointer call chains, as perf 6.1 asks for them: CALLCHAIN
+	 * alone, with the kernel's depth (perf_event_max_stack) and both
+	 * contexts; no sample_max_stack, no exclude_callchain_*.
+	 */
+	if (o->callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->user_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = o->user_regs;
+	}
+	/*
+	 * DWARF call chains, as perf 6.1 asks for them: the kernel's part of
+	 * the chain (exclude_callchain_user), the user registers (perf's set,
+	 * or --user-regs with at least ip and sp) and a copy of the user stack.
+	 */
+	if (o->dwarf) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = o->user_regs ? o->user_regs | RECORD_MINIMAL_REGS : RECORD_DWARF_REGS;
+		a->sample_stack_user = o->stack_size;
+		a->exclude_callchain_user = 1;
+	}
+}
+
 /*
  * The event's own attr (what -e said) plus record's defaults, as perf
  * record sets them.  The sampling: a period= or freq= term stays; else -c
@@ -111,28 +138,7 @@ static void setup_attr(struct perf_event_attr *a, const struct record_opts *o, c
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	if (o->weight)
 		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
-	/*
-	 * Frame-pointer call chains, as perf 6.1 asks for them: CALLCHAIN
-	 * alone, with the kernel's depth (perf_event_max_stack) and both
-	 * contexts; no sample_max_stack, no exclude_callchain_*.
-	 */
-	if (o->callchain)
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (o->user_regs) {
-		a->sample_type |= PERF_SAMPLE_REGS_USER;
-		a->sample_regs_user = o->user_regs;
-	}
-	/*
-	 * DWARF call chains, as perf 6.1 asks for them: the kernel's part of
-	 * the chain (exclude_callchain_user), the user registers (perf's set,
-	 * or --user-regs with at least ip and sp) and a copy of the user stack.
-	 */
-	if (o->dwarf) {
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		a->sample_regs_user = o->user_regs ? o->user_regs | RECORD_MINIMAL_REGS : RECORD_DWARF_REGS;
-		a->sample_stack_user = o->stack_size;
-		a->exclude_callchain_user = 1;
-	}
+	set_chain_sampling(a, o);
 	apply_call_graph_terms(a, o, ev);
 	if (!own) {
 		a->freq = o->freq != 0;

@@ -73,6 +73,17 @@ static bool sb_bits(struct sbuf *b, uint64_t m, const char *const *names, size_t
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
 
+/* perf's end of a level's text: "N/A" when nothing was named, then " hit" and " miss". */
+static void hit_miss(struct sbuf *b, uint64_t m)
+{
+	if (!b->l)
+		sb_add(b, "N/A");
+	if (m & HIT)
+		sb_add(b, " hit");
+	if (m & MISS)
+		sb_add(b, " miss");
+}
+
 static const char *const lvl_names[] = {
 	"N/A", "HIT", "MISS", "L1", "LFB/MAB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
 	"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O", "Uncached",
@@ -127,12 +138,7 @@ const char *memsrc_lvl(uint64_t v, char *buf, size_t len)
 			sb_add(&b, tmp);
 		}
 	}
-	if (!b.l)
-		sb_add(&b, "N/A");
-	if (m & HIT)
-		sb_add(&b, " hit");
-	if (m & MISS)
-		sb_add(&b, " miss");
+	hit_miss(&b, m);
 	return buf;
 }
 
@@ -145,12 +151,7 @@ const char *memsrc_tlb(uint64_t v, char *buf, size_t len)
 
 	sb_init(&b, buf, len);
 	sb_bits(&b, m & ~(uint64_t)(HIT | MISS), tlb_names, NR(tlb_names), false);
-	if (!b.l)
-		sb_add(&b, "N/A");
-	if (m & HIT)
-		sb_add(&b, " hit");
-	if (m & MISS)
-		sb_add(&b, " miss");
+	hit_miss(&b, m);
 	return buf;
 }
 
